@@ -1,0 +1,197 @@
+//! The command line: `serve` (the default), `migrate`, `seed --demo`, and account commands.
+
+use crate::settings::Settings;
+use crate::startup::{Application, Services, open_database};
+use crate::telemetry;
+use accounts::{AccountsError, Scopes};
+use anyhow::{Context, bail};
+use clap::{Args, Parser, Subcommand};
+use kernel::{ApiKeyId, Clock, Email, SystemClock};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Launchdir: a product-launch directory with a REST API and an MCP tool server.
+#[derive(Debug, Parser)]
+#[command(name = "launchdir", version)]
+pub struct Cli {
+    /// A settings file (default: ./launchdir.toml when it exists, or $LAUNCHDIR_CONFIG).
+    #[arg(long, global = true)]
+    pub config: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the site and API (the default command).
+    Serve,
+    /// Apply pending database migrations.
+    Migrate,
+    /// Write data into the database.
+    Seed(SeedArgs),
+    /// Manage user accounts.
+    #[command(subcommand)]
+    User(UserCommand),
+    /// Manage API keys.
+    #[command(name = "api-key", subcommand)]
+    ApiKey(ApiKeyCommand),
+}
+
+#[derive(Debug, Args)]
+pub struct SeedArgs {
+    /// Seed the demo directory (idempotent: running it again adds nothing).
+    #[arg(long, required = true)]
+    pub demo: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Create a user.
+    Create {
+        #[arg(long)]
+        email: String,
+        /// Display name (default: the e-mail's local part).
+        #[arg(long)]
+        name: Option<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ApiKeyCommand {
+    /// Create an API key; the key is printed once, as the last line of standard output.
+    Create {
+        #[arg(long)]
+        email: String,
+        /// Comma-separated scopes (default: account:read,listings:write,orders:write).
+        #[arg(long)]
+        scopes: Option<String>,
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// List a user's API keys (never their secrets).
+    List {
+        #[arg(long)]
+        email: String,
+    },
+    /// Revoke an API key by id.
+    Revoke { id: i64 },
+}
+
+/// Runs a parsed command line.
+pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    let settings = Settings::load(cli.config.as_deref())?;
+    telemetry::init(&settings);
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(settings).await,
+        Command::Migrate => {
+            let db = open_database(&settings).await?;
+            store_seaorm::migrate(&db).await.context("migration failed")?;
+            println!("database is up to date");
+            Ok(())
+        }
+        Command::Seed(SeedArgs { demo: _ }) => {
+            let db = open_database(&settings).await?;
+            store_seaorm::migrate_if_sqlite(&db, &settings.database_url()).await?;
+            let report = store_seaorm::seed::demo(&db, SystemClock.now()).await.context("seeding failed")?;
+            if report.is_empty() {
+                println!("the demo directory is already complete: nothing to add");
+            } else {
+                println!(
+                    "seeded {} categories, {} products, {} interview questions, {} users, {} listings, {} founders, {} votes",
+                    report.categories, report.products, report.questions, report.users, report.listings, report.founders, report.votes
+                );
+            }
+            Ok(())
+        }
+        Command::User(UserCommand::Create { email, name }) => {
+            let services = services(&settings).await?;
+            let email = parse_email(&email)?;
+            let user = services.app.accounts.create_user(&email, name.as_deref()).await.map_err(describe)?;
+            println!("created user {} <{}>", user.id, user.email);
+            Ok(())
+        }
+        Command::ApiKey(command) => api_key(&settings, command).await,
+    }
+}
+
+async fn serve(settings: Settings) -> anyhow::Result<()> {
+    let site = settings.site_url();
+    let base = settings.base_url();
+    let app = Application::build(settings.clone()).await?;
+    let address = format!("{}:{}", settings.bind.rsplit_once(':').map_or("127.0.0.1", |(host, _)| host), app.port());
+    tracing::info!(%address, "listening");
+    println!("Launchdir is serving on http://{address}  (site {site}, API {base}, OpenAPI {base}/openapi.json)");
+    app.run_until_stopped().await.context("the server stopped with an error")?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn services(settings: &Settings) -> anyhow::Result<Services> {
+    let db = open_database(settings).await?;
+    store_seaorm::migrate_if_sqlite(&db, &settings.database_url()).await?;
+    Services::build(settings, db, Arc::new(SystemClock))
+}
+
+fn parse_email(raw: &str) -> anyhow::Result<Email> {
+    Email::parse(raw).map_err(|err| anyhow::anyhow!("--email {err}"))
+}
+
+fn describe(err: AccountsError) -> anyhow::Error {
+    match err {
+        AccountsError::Invalid { field, message } => anyhow::anyhow!("--{field} {message}"),
+        other => anyhow::Error::new(other),
+    }
+}
+
+async fn api_key(settings: &Settings, command: ApiKeyCommand) -> anyhow::Result<()> {
+    let services = services(settings).await?;
+    let accounts = &services.app.accounts;
+    match command {
+        ApiKeyCommand::Create { email, scopes, name } => {
+            let email = parse_email(&email)?;
+            let scopes = match scopes {
+                Some(list) => {
+                    let scopes = Scopes::parse_list(&list).map_err(|unknown| {
+                        anyhow::anyhow!("--scopes: unknown scope {unknown:?} (known: account:read, listings:write, orders:write)")
+                    })?;
+                    if scopes.is_empty() {
+                        bail!("--scopes must name at least one scope");
+                    }
+                    scopes
+                }
+                None => Scopes::all(),
+            };
+            let created = accounts.create_api_key(&email, name.as_deref(), scopes).await.map_err(describe)?;
+            println!("created API key {} \"{}\" with scopes {} (shown once; store it now)", created.key.id, created.key.name, created.key.scopes.to_text());
+            println!("{}", created.secret.expose());
+            Ok(())
+        }
+        ApiKeyCommand::List { email } => {
+            let email = parse_email(&email)?;
+            let keys = accounts.list_api_keys(&email).await.map_err(describe)?;
+            if keys.is_empty() {
+                println!("{email} has no API keys");
+            }
+            for key in keys {
+                let state = if key.revoked_at.is_some() { "revoked" } else { "active" };
+                let last_used = key.last_used_at.map_or_else(|| "never".to_owned(), |at| at.to_string());
+                println!(
+                    "{}\t{}\t{}…\t{}\t{}\tcreated {}\tlast used {}",
+                    key.id,
+                    key.name,
+                    key.prefix,
+                    key.scopes.to_text(),
+                    state,
+                    key.created_at,
+                    last_used
+                );
+            }
+            Ok(())
+        }
+        ApiKeyCommand::Revoke { id } => {
+            let key = accounts.revoke_api_key(ApiKeyId::new(id)).await.map_err(describe)?;
+            println!("revoked API key {} \"{}\" ({}…)", key.id, key.name, key.prefix);
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! The Launchdir server: settings, wiring of adapters into the application, the HTTP server
+//! and the command line. `Application::build` starts the real server (port 0 works), so tests
+//! run against the same code as production.
+
+pub mod cli;
+pub mod settings;
+mod startup;
+pub mod telemetry;
+
+pub use startup::{Application, Services, open_database};

@@ -1,0 +1,175 @@
+//! Wiring: builds every adapter from settings, hands them to the application layer, and runs
+//! the HTTP server.
+
+use crate::settings::Settings;
+use accounts::AccountsService;
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::middleware::{Next, from_fn};
+use actix_web::{HttpResponse, HttpServer, web};
+use anyhow::Context;
+use kernel::{Clock, SystemClock};
+use listings::DirectoryService;
+use migration::MigratorTrait;
+use ops::{App, SiteConfig};
+use orders::{CatalogService, WeekPolicy};
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Instant;
+use store_seaorm::{DatabaseConnection, DbConfig, SeaStore};
+use tracing::Instrument;
+
+/// Opens the configured database.
+pub async fn open_database(settings: &Settings) -> anyhow::Result<DatabaseConnection> {
+    if settings.uses_embedded_database() {
+        std::fs::create_dir_all(&settings.data_dir)
+            .with_context(|| format!("cannot create the data directory {}", settings.data_dir.display()))?;
+    }
+    let config = DbConfig {
+        url: settings.database_url(),
+        max_connections: settings.database_max_connections,
+        schema: settings.database_schema.clone(),
+    };
+    store_seaorm::connect(&config)
+        .await
+        .with_context(|| format!("cannot open the database {}", crate::settings::redact_url(&config.url)))
+}
+
+/// The application layer and its adapters, built from settings.
+#[derive(Clone)]
+pub struct Services {
+    pub app: App,
+    pub store: SeaStore,
+    pub clock: Arc<dyn Clock>,
+}
+
+impl Services {
+    pub fn build(settings: &Settings, db: DatabaseConnection, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
+        let store = SeaStore::new(db);
+        let policy = WeekPolicy {
+            launch_offset: settings.launch_offset()?,
+            paid_weeks_ahead: settings.paid_weeks_ahead,
+            free_queue_min_weeks: settings.free_queue_min_weeks,
+        };
+        let app = App {
+            site: SiteConfig {
+                name: settings.site_name.clone(),
+                site_url: settings.site_url(),
+                base_url: settings.base_url(),
+                launch_timezone: settings.launch_timezone.clone(),
+            },
+            accounts: AccountsService::new(store.users(), store.api_keys(), clock.clone()),
+            directory: DirectoryService::new(store.categories(), store.listings()),
+            catalog: CatalogService::new(store.products(), clock.clone(), policy),
+            interview_questions: store.interview_questions(),
+        };
+        Ok(Self { app, store, clock })
+    }
+}
+
+/// The running HTTP server.
+pub struct Application {
+    port: u16,
+    server: actix_web::dev::Server,
+}
+
+impl Application {
+    /// Opens the database, migrates it (SQLite, or when `auto_migrate` is on), seeds the demo
+    /// directory on first start where configured, binds the address and prepares the server.
+    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        Self::build_with_clock(settings, Arc::new(SystemClock)).await
+    }
+
+    pub async fn build_with_clock(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
+        let db = open_database(&settings).await?;
+        let sqlite = matches!(store_seaorm::Backend::of_url(&settings.database_url()), Some(store_seaorm::Backend::Sqlite));
+        if settings.auto_migrate.unwrap_or(sqlite) {
+            store_seaorm::migrate(&db).await.context("cannot migrate the database")?;
+        } else {
+            let pending = migration::Migrator::get_pending_migrations(&db).await.context("cannot read the migration state")?;
+            if !pending.is_empty() {
+                anyhow::bail!("the database has {} pending migrations: run `launchdir migrate` first", pending.len());
+            }
+        }
+        if settings.demo_data.unwrap_or(settings.uses_embedded_database()) && !store_seaorm::seed::has_listings(&db).await? {
+            let report = store_seaorm::seed::demo(&db, clock.now()).await.context("cannot seed the demo directory")?;
+            tracing::info!(listings = report.listings, votes = report.votes, "seeded the demo directory");
+        }
+        let services = Services::build(&settings, db.clone(), clock)?;
+        let listener = TcpListener::bind(&settings.bind).with_context(|| format!("cannot listen on {}", settings.bind))?;
+        let port = listener.local_addr()?.port();
+        let rest = Arc::new(api_rest::RestState::new(services.app.clone()));
+        let db_data = web::Data::new(db);
+        let mut server = HttpServer::new(move || {
+            actix_web::App::new()
+                .wrap(from_fn(request_context))
+                .app_data(db_data.clone())
+                .route("/healthz", web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }))
+                .route("/readyz", web::get().to(readyz))
+                .configure(api_rest::configure(rest.clone()))
+                .default_service(web::to(api_rest::not_found))
+        })
+        .listen(listener)?
+        .shutdown_timeout(10);
+        if let Some(workers) = settings.http_workers {
+            server = server.workers(workers);
+        }
+        Ok(Self { port, server: server.run() })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until SIGTERM or Ctrl-C, then finishes the requests in flight (up to 10 s).
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+async fn readyz(db: web::Data<DatabaseConnection>) -> HttpResponse {
+    match store_seaorm::ping(&db).await {
+        Ok(()) => HttpResponse::Ok().json(serde_json::json!({"status": "ready", "database": "ok"})),
+        Err(err) => {
+            tracing::warn!(error = %err, "readiness check failed");
+            api_rest::problem::Problem::new(
+                actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
+                "not_ready",
+                "Not ready",
+                "the database does not answer",
+            )
+            .response()
+        }
+    }
+}
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Gives every request an id (the caller's `X-Request-Id` when it is sane, else a new UUID),
+/// runs it inside a span carrying that id, logs its outcome, and echoes the id back.
+async fn request_context(request: ServiceRequest, next: Next<impl MessageBody>) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let id = request
+        .headers()
+        .get(&REQUEST_ID)
+        .and_then(|value| value.to_str().ok())
+        .filter(|value| !value.is_empty() && value.len() <= 64 && value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
+        .map(str::to_owned)
+        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let span = tracing::info_span!("request", request_id = %id, method = %request.method(), path = %request.path());
+    let started = Instant::now();
+    let mut response = next.call(request).instrument(span.clone()).await?;
+    let status = response.status().as_u16();
+    span.in_scope(|| {
+        let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        if status >= 500 {
+            tracing::error!(status, elapsed_ms, "request failed");
+        } else {
+            tracing::info!(status, elapsed_ms, "request");
+        }
+    });
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response.headers_mut().insert(REQUEST_ID, value);
+    }
+    Ok(response)
+}

@@ -1,0 +1,138 @@
+//! Account use cases: create users and keys, list and revoke keys, authenticate a bearer token.
+
+use crate::model::{ApiKey, Credential, NewUser, Principal, Scopes, User};
+use crate::ports::{ApiKeyRepository, NewApiKey, UserRepository};
+use crate::token::{ApiKeySecret, hash_token};
+use kernel::{ApiKeyId, Clock, Email, RepoError};
+use std::sync::Arc;
+use time::Duration;
+
+/// `last_used_at` is written at most this often per key, so reads do not turn into writes.
+const TOUCH_INTERVAL: Duration = Duration::minutes(1);
+
+/// Why an account use case failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AccountsError {
+    #[error("an account with this e-mail exists already")]
+    EmailTaken,
+    #[error("no account has this e-mail")]
+    UnknownUser,
+    #[error("no API key has this id")]
+    UnknownKey,
+    #[error("{field}: {message}")]
+    Invalid { field: &'static str, message: String },
+    #[error("the operating system gave no randomness")]
+    Randomness(#[source] getrandom::Error),
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+/// Why a bearer token was not accepted.
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    #[error("the token is not known")]
+    Unknown,
+    #[error("the API key was revoked")]
+    Revoked,
+    #[error("the account is blocked")]
+    Blocked,
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+/// A key just created: its stored record and the secret, shown to the caller once.
+#[derive(Debug)]
+pub struct CreatedApiKey {
+    pub key: ApiKey,
+    pub secret: ApiKeySecret,
+}
+
+/// The accounts use cases.
+#[derive(Clone)]
+pub struct AccountsService {
+    users: Arc<dyn UserRepository>,
+    keys: Arc<dyn ApiKeyRepository>,
+    clock: Arc<dyn Clock>,
+}
+
+impl AccountsService {
+    pub fn new(users: Arc<dyn UserRepository>, keys: Arc<dyn ApiKeyRepository>, clock: Arc<dyn Clock>) -> Self {
+        Self { users, keys, clock }
+    }
+
+    /// Creates a user; the display name defaults to the e-mail's local part.
+    pub async fn create_user(&self, email: &Email, display_name: Option<&str>) -> Result<User, AccountsError> {
+        let display_name = display_name
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
+            .unwrap_or_else(|| email.as_str().split('@').next().unwrap_or_default())
+            .to_owned();
+        if display_name.chars().count() > 120 {
+            return Err(AccountsError::Invalid { field: "name", message: "must be at most 120 characters".into() });
+        }
+        let new = NewUser { email: email.clone(), display_name, created_at: self.clock.now() };
+        match self.users.create(new).await {
+            Err(RepoError::Duplicate(_)) => Err(AccountsError::EmailTaken),
+            other => Ok(other?),
+        }
+    }
+
+    pub async fn user_by_email(&self, email: &Email) -> Result<User, AccountsError> {
+        self.users.find_by_email(email).await?.ok_or(AccountsError::UnknownUser)
+    }
+
+    /// Creates an API key for the user with this e-mail. Empty `scopes` means all three.
+    pub async fn create_api_key(&self, email: &Email, name: Option<&str>, scopes: Scopes) -> Result<CreatedApiKey, AccountsError> {
+        let user = self.user_by_email(email).await?;
+        let name = name.map(str::trim).filter(|name| !name.is_empty()).unwrap_or("API key").to_owned();
+        if name.chars().count() > 100 {
+            return Err(AccountsError::Invalid { field: "name", message: "must be at most 100 characters".into() });
+        }
+        let scopes = if scopes.is_empty() { Scopes::all() } else { scopes };
+        let secret = ApiKeySecret::generate().map_err(AccountsError::Randomness)?;
+        let key = self
+            .keys
+            .insert(NewApiKey {
+                user_id: user.id,
+                name,
+                prefix: secret.prefix(),
+                token_hash: secret.hash(),
+                scopes,
+                created_at: self.clock.now(),
+            })
+            .await?;
+        Ok(CreatedApiKey { key, secret })
+    }
+
+    pub async fn list_api_keys(&self, email: &Email) -> Result<Vec<ApiKey>, AccountsError> {
+        let user = self.user_by_email(email).await?;
+        Ok(self.keys.list_for_user(user.id).await?)
+    }
+
+    /// Revokes a key. Revoking a revoked key is not an error; an unknown id is.
+    pub async fn revoke_api_key(&self, id: ApiKeyId) -> Result<ApiKey, AccountsError> {
+        self.keys.revoke(id, self.clock.now()).await?;
+        self.keys.find_by_id(id).await?.ok_or(AccountsError::UnknownKey)
+    }
+
+    /// Turns a bearer token into the principal it stands for.
+    pub async fn authenticate(&self, bearer: &str) -> Result<Principal, AuthError> {
+        let key = self.keys.find_by_hash(&hash_token(bearer)).await?.ok_or(AuthError::Unknown)?;
+        if key.revoked_at.is_some() {
+            return Err(AuthError::Revoked);
+        }
+        let user = self.users.find_by_id(key.user_id).await?.ok_or(AuthError::Unknown)?;
+        if user.blocked {
+            return Err(AuthError::Blocked);
+        }
+        let now = self.clock.now();
+        if key.last_used_at.is_none_or(|last| now - last >= TOUCH_INTERVAL) {
+            self.keys.touch(key.id, now).await?;
+        }
+        Ok(Principal {
+            user,
+            credential: Credential::ApiKey { id: key.id, name: key.name, prefix: key.prefix, created_at: key.created_at },
+            scopes: key.scopes,
+        })
+    }
+}

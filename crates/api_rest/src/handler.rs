@@ -1,0 +1,128 @@
+//! The one handler every operation route uses: credentials, path, query and body in; the
+//! operation's JSON or a problem out.
+
+use crate::RestState;
+use crate::coerce::{ParamTypes, to_json};
+use crate::problem::from_op_error;
+use actix_web::http::{Method, StatusCode, header};
+use actix_web::{HttpRequest, HttpResponse, web};
+use futures_util::StreamExt;
+use kernel::FieldError;
+use ops::{DynOperation, HttpMethod, OpError, RawInput};
+use schemars::generate::SchemaSettings;
+use serde_json::Value;
+use std::future::Future;
+use std::sync::Arc;
+
+/// Request bodies larger than this are refused with 400.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+pub fn method(method: HttpMethod) -> Method {
+    match method {
+        HttpMethod::Get => Method::GET,
+        HttpMethod::Post => Method::POST,
+        HttpMethod::Put => Method::PUT,
+        HttpMethod::Patch => Method::PATCH,
+        HttpMethod::Delete => Method::DELETE,
+    }
+}
+
+/// Builds the route handler of one operation.
+pub fn endpoint(
+    op: Arc<dyn DynOperation>,
+) -> impl Fn(HttpRequest, web::Payload, web::Data<RestState>) -> std::pin::Pin<Box<dyn Future<Output = HttpResponse>>> + Clone + 'static {
+    let mut inputs = SchemaSettings::draft2020_12().into_generator();
+    let mut outputs = SchemaSettings::draft2020_12().for_serialize().into_generator();
+    let schemas = op.schemas(&mut inputs, &mut outputs);
+    let types = Arc::new((ParamTypes::of(schemas.path.as_ref()), ParamTypes::of(schemas.query.as_ref())));
+    move |request, payload, state| {
+        let op = op.clone();
+        let types = types.clone();
+        Box::pin(async move {
+            match run(&*op, &types, &request, payload, &state).await {
+                Ok(body) => {
+                    let status = StatusCode::from_u16(op.spec().success_status).unwrap_or(StatusCode::OK);
+                    HttpResponse::build(status).json(body)
+                }
+                Err(error) => from_op_error(error),
+            }
+        })
+    }
+}
+
+async fn run(
+    op: &dyn DynOperation,
+    types: &(ParamTypes, ParamTypes),
+    request: &HttpRequest,
+    payload: web::Payload,
+    state: &RestState,
+) -> Result<Value, OpError> {
+    let authorization = match request.headers().get(header::AUTHORIZATION).map(|value| value.to_str()) {
+        None => None,
+        Some(Ok(value)) => Some(value),
+        Some(Err(_)) => {
+            return Err(OpError::Unauthorized { credential_sent: true, detail: "the Authorization header is not readable text".into() });
+        }
+    };
+    let caller = ops::authenticate(&state.app, authorization).await?;
+
+    let mut errors = Vec::new();
+    let path_pairs = request.match_info().iter().map(|(name, value)| (name.to_owned(), value.to_owned())).collect();
+    let path = to_json(path_pairs, &types.0, &mut errors);
+    let query_pairs: Vec<(String, String)> = match serde_urlencoded::from_str(request.query_string()) {
+        Ok(pairs) => pairs,
+        Err(_) => {
+            errors.push(FieldError::new("query", "is not a valid query string"));
+            Vec::new()
+        }
+    };
+    let query = to_json(query_pairs, &types.1, &mut errors);
+    let body = read_body(request, payload, &mut errors).await;
+    if !errors.is_empty() {
+        return Err(OpError::Validation(errors));
+    }
+    op.call(&state.app, &caller, RawInput { path, query, body }).await
+}
+
+/// Reads a JSON body of at most 1 MiB. An empty body is `None`.
+async fn read_body(request: &HttpRequest, mut payload: web::Payload, errors: &mut Vec<FieldError>) -> Option<Value> {
+    let declared = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
+        errors.push(FieldError::new("body", "must be at most 1 MiB"));
+        return None;
+    }
+    let mut bytes = web::BytesMut::new();
+    while let Some(chunk) = payload.next().await {
+        match chunk {
+            Ok(chunk) if bytes.len() + chunk.len() > MAX_BODY_BYTES => {
+                errors.push(FieldError::new("body", "must be at most 1 MiB"));
+                return None;
+            }
+            Ok(chunk) => bytes.extend_from_slice(&chunk),
+            Err(_) => {
+                errors.push(FieldError::new("body", "could not be read"));
+                return None;
+            }
+        }
+    }
+    if bytes.is_empty() {
+        return None;
+    }
+    let content_type = request.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let media = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    if media != "application/json" && !media.ends_with("+json") {
+        errors.push(FieldError::new("body", "must be JSON sent with Content-Type: application/json"));
+        return None;
+    }
+    match serde_json::from_slice::<Value>(&bytes) {
+        Ok(value @ Value::Object(_)) => Some(value),
+        Ok(_) => {
+            errors.push(FieldError::new("body", "must be a JSON object"));
+            None
+        }
+        Err(error) => {
+            errors.push(FieldError::new("body", format!("is not valid JSON: {error}")));
+            None
+        }
+    }
+}

@@ -1,0 +1,9 @@
+#![doc = include_str!("../README.md")]
+
+pub mod model;
+pub mod ports;
+pub mod service;
+
+pub use model::{Category, CategoryNode, CategoryPage, CategoryRef, Faq, ListingStatus, ListingSummary, SiteCounts};
+pub use ports::{CategoryRepository, LiveCounts, ListingRepository};
+pub use service::{DirectoryError, DirectoryService};

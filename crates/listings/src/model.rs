@@ -1,0 +1,107 @@
+//! Read models of the public directory.
+
+use kernel::{CategoryId, ListingId, Paged, Slug, Week};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Where a listing is in its life. The free plan moves `draft` -> `awaiting_badge` ->
+/// `scheduled` -> `live`; a paid launch moves `draft` -> `scheduled` or `live`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ListingStatus {
+    Draft,
+    AwaitingBadge,
+    Scheduled,
+    Live,
+    Archived,
+}
+
+impl ListingStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Draft => "draft",
+            Self::AwaitingBadge => "awaiting_badge",
+            Self::Scheduled => "scheduled",
+            Self::Live => "live",
+            Self::Archived => "archived",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        [Self::Draft, Self::AwaitingBadge, Self::Scheduled, Self::Live, Self::Archived]
+            .into_iter()
+            .find(|status| status.as_str() == raw)
+    }
+}
+
+/// A question and its answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Faq {
+    pub question: String,
+    pub answer: String,
+}
+
+/// A directory category. `parent_id` is `None` for a top-level category.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Category {
+    pub id: CategoryId,
+    pub slug: Slug,
+    pub name: String,
+    pub description: String,
+    pub parent_id: Option<CategoryId>,
+    pub position: i32,
+    pub faqs: Vec<Faq>,
+}
+
+/// A category in the tree, with the number of live listings in it or its subcategories.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct CategoryNode {
+    pub slug: Slug,
+    pub name: String,
+    pub description: String,
+    pub live_listings: u64,
+    pub subcategories: Vec<CategoryNode>,
+}
+
+/// A short reference to a category.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct CategoryRef {
+    pub slug: Slug,
+    pub name: String,
+    pub live_listings: u64,
+}
+
+/// A listing as it appears in lists and feeds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ListingSummary {
+    #[serde(skip)]
+    pub id: ListingId,
+    pub slug: Slug,
+    pub name: String,
+    /// The product's own website.
+    pub url: String,
+    pub tagline: Option<String>,
+    pub logo_url: Option<String>,
+    /// Community votes received, all time.
+    pub votes: u64,
+    pub primary_category: Option<Slug>,
+    pub launch_week: Option<Week>,
+    pub status: ListingStatus,
+}
+
+/// A category with its neighbours and one page of its live listings, most voted first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CategoryPage {
+    pub category: Category,
+    pub live_listings: u64,
+    pub parent: Option<CategoryRef>,
+    pub subcategories: Vec<CategoryRef>,
+    pub listings: Paged<ListingSummary>,
+}
+
+/// Counts shown on the site's front page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct SiteCounts {
+    pub live_listings: u64,
+    pub categories: u64,
+}

@@ -1,0 +1,29 @@
+//! The services an operation can use, built once by the server from configuration.
+
+use accounts::AccountsService;
+use content::InterviewQuestionRepository;
+use listings::DirectoryService;
+use orders::CatalogService;
+use std::sync::Arc;
+
+/// Public facts about this deployment that operations report.
+#[derive(Debug, Clone)]
+pub struct SiteConfig {
+    pub name: String,
+    /// The site people visit, without a trailing slash (`https://launchdir.example`).
+    pub site_url: String,
+    /// The REST API base, without a trailing slash (`https://launchdir.example/api/v1`).
+    pub base_url: String,
+    /// The launch time zone as shown to callers (`UTC`, `+01:00`).
+    pub launch_timezone: String,
+}
+
+/// Everything an operation runs against.
+#[derive(Clone)]
+pub struct App {
+    pub site: SiteConfig,
+    pub accounts: AccountsService,
+    pub directory: DirectoryService,
+    pub catalog: CatalogService,
+    pub interview_questions: Arc<dyn InterviewQuestionRepository>,
+}

@@ -1,0 +1,48 @@
+//! Who is calling: turns an `Authorization` header into a `Caller`, the same way for every
+//! transport.
+
+use crate::{App, OpError};
+use accounts::{AuthError, Principal};
+
+/// The caller of an operation: anonymous, or a principal with scopes.
+#[derive(Debug, Clone, Default)]
+pub struct Caller {
+    pub principal: Option<Principal>,
+}
+
+impl Caller {
+    pub fn anonymous() -> Self {
+        Self { principal: None }
+    }
+}
+
+/// Why a presented credential was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuthFailure {
+    Malformed,
+    Unknown,
+    Revoked,
+}
+
+/// Reads an `Authorization` header value. No header means anonymous; a header that is not a
+/// usable bearer token is 401 even on public operations, so a client learns its key is wrong.
+pub async fn authenticate(app: &App, authorization: Option<&str>) -> Result<Caller, OpError> {
+    let Some(header) = authorization else {
+        return Ok(Caller::anonymous());
+    };
+    let unauthorized = |detail: &str| OpError::Unauthorized { credential_sent: true, detail: detail.to_owned() };
+    let token = match header.split_once(' ') {
+        Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => token.trim(),
+        _ => return Err(unauthorized("the Authorization header must be `Bearer <token>`")),
+    };
+    if token.is_empty() || token.len() > 512 || !token.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(unauthorized("the bearer token is malformed"));
+    }
+    match app.accounts.authenticate(token).await {
+        Ok(principal) => Ok(Caller { principal: Some(principal) }),
+        Err(AuthError::Unknown) => Err(unauthorized("the bearer token is not valid")),
+        Err(AuthError::Revoked) => Err(unauthorized("the API key was revoked")),
+        Err(AuthError::Blocked) => Err(OpError::Blocked),
+        Err(AuthError::Repo(err)) => Err(err.into()),
+    }
+}

@@ -1,0 +1,59 @@
+//! The error every operation returns; transports map it to HTTP problem details or MCP errors.
+
+use accounts::Scope;
+use kernel::{FieldError, RepoError};
+
+/// Why an operation did not succeed.
+#[derive(Debug, thiserror::Error)]
+pub enum OpError {
+    /// Bad input: one entry per rejected field. Nothing was written.
+    #[error("the request has invalid fields")]
+    Validation(Vec<FieldError>),
+    /// No credential, or one that is malformed, unknown, expired or revoked.
+    #[error("authentication required")]
+    Unauthorized {
+        /// Whether a credential was sent (then it was invalid).
+        credential_sent: bool,
+        detail: String,
+    },
+    /// A valid credential that lacks `scope`.
+    #[error("the credential lacks the scope {scope}")]
+    InsufficientScope { scope: Scope },
+    /// The account is blocked.
+    #[error("the account is blocked")]
+    Blocked,
+    /// The resource named in the path does not exist (or is not the caller's).
+    #[error("{0}")]
+    NotFound(String),
+    /// Something broke on our side; the cause is logged, never shown.
+    #[error("internal error")]
+    Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl OpError {
+    pub fn field(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self::Validation(vec![FieldError::new(field, message)])
+    }
+
+    pub fn internal(error: impl std::error::Error + Send + Sync + 'static) -> Self {
+        Self::Internal(Box::new(error))
+    }
+
+    /// The stable snake_case code callers can match on.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Validation(_) => "validation_failed",
+            Self::Unauthorized { .. } => "unauthorized",
+            Self::InsufficientScope { .. } => "insufficient_scope",
+            Self::Blocked => "account_blocked",
+            Self::NotFound(_) => "not_found",
+            Self::Internal(_) => "internal_error",
+        }
+    }
+}
+
+impl From<RepoError> for OpError {
+    fn from(error: RepoError) -> Self {
+        Self::internal(error)
+    }
+}

@@ -1,0 +1,133 @@
+//! Operation inputs: each operation has typed path, query and body parts. Transports hand them
+//! over as JSON (`RawInput`); parsing and validation happen here, once for every transport.
+
+use garde::Validate;
+use kernel::{FieldError, PageRequest};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+/// One part of an operation's input (path, query or body).
+pub trait InputPart: DeserializeOwned + JsonSchema + Validate<Context = ()> + Send + 'static {
+    /// `false` for `NoInput`: the part does not exist for this operation.
+    const PRESENT: bool = true;
+}
+
+/// The part an operation does not have.
+#[derive(Debug, Default, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct NoInput {}
+
+impl InputPart for NoInput {
+    const PRESENT: bool = false;
+}
+
+/// Input as a transport received it, already in JSON form. REST turns path and query strings
+/// into typed JSON values using the part's schema; MCP splits its `arguments` by property name.
+#[derive(Debug, Default, Clone)]
+pub struct RawInput {
+    pub path: Map<String, Value>,
+    pub query: Map<String, Value>,
+    /// `None` when no body was sent.
+    pub body: Option<Value>,
+}
+
+/// `page` and `per_page` of a paginated list.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct Pagination {
+    /// Page number, starting at 1.
+    #[serde(default = "first_page")]
+    #[garde(range(min = 1, max = 1000))]
+    pub page: u32,
+    /// Items per page.
+    #[serde(default = "default_per_page")]
+    #[garde(range(min = 1, max = 100))]
+    pub per_page: u32,
+}
+
+impl InputPart for Pagination {}
+
+fn first_page() -> u32 {
+    1
+}
+
+fn default_per_page() -> u32 {
+    PageRequest::DEFAULT_PER_PAGE
+}
+
+impl Pagination {
+    pub fn request(self) -> PageRequest {
+        // Bounds were checked by garde before any use case runs.
+        PageRequest::new(self.page, self.per_page).unwrap_or_default()
+    }
+}
+
+/// Deserializes one part, naming the field that failed (`fields.tagline`, `items[0].product`).
+pub(crate) fn parse_part<T: InputPart>(value: Value, errors: &mut Vec<FieldError>) -> Option<T> {
+    match serde_path_to_error::deserialize::<_, T>(value) {
+        Ok(parsed) => {
+            if let Err(report) = parsed.validate() {
+                for (path, error) in report.iter() {
+                    let field = path.to_string();
+                    errors.push(FieldError::new(if field.is_empty() { "body".to_owned() } else { field }, error.message().to_owned()));
+                }
+                None
+            } else {
+                Some(parsed)
+            }
+        }
+        Err(error) => {
+            errors.push(describe_serde_error(&error));
+            None
+        }
+    }
+}
+
+fn describe_serde_error(error: &serde_path_to_error::Error<serde_json::Error>) -> FieldError {
+    let path = error.path().to_string();
+    let path = if path == "." { String::new() } else { path };
+    let message = error.inner().to_string();
+    // serde says "unknown field `x`, expected ..." or "missing field `x`" at the parent's path;
+    // name the field itself so callers see which key to fix.
+    for (marker, text) in [("unknown field `", "is not a known field"), ("missing field `", "is required")] {
+        if let Some(rest) = message.strip_prefix(marker) {
+            let name = rest.split('`').next().unwrap_or_default();
+            let field = if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") };
+            return FieldError::new(field, text);
+        }
+    }
+    let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+    FieldError::new(if path.is_empty() { "body".to_owned() } else { path }, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn errors_of<T: InputPart>(value: Value) -> Vec<FieldError> {
+        let mut errors = Vec::new();
+        assert!(parse_part::<T>(value, &mut errors).is_none());
+        errors
+    }
+
+    #[test]
+    fn pagination_defaults_and_bounds() {
+        let mut errors = Vec::new();
+        let page = parse_part::<Pagination>(json!({}), &mut errors).unwrap();
+        assert_eq!((page.page, page.per_page), (1, 20));
+        assert_eq!(errors_of::<Pagination>(json!({"page": 0}))[0].field, "page");
+        assert_eq!(errors_of::<Pagination>(json!({"page": 1001}))[0].field, "page");
+        assert_eq!(errors_of::<Pagination>(json!({"per_page": 101}))[0].field, "per_page");
+        assert_eq!(errors_of::<Pagination>(json!({"per_page": -1}))[0].field, "per_page");
+        assert_eq!(errors_of::<Pagination>(json!({"per_page": "x"}))[0].field, "per_page");
+    }
+
+    #[test]
+    fn unknown_fields_are_named() {
+        let errors = errors_of::<Pagination>(json!({"pgae": 2}));
+        assert_eq!(errors, vec![FieldError::new("pgae", "is not a known field")]);
+    }
+}

@@ -1,0 +1,148 @@
+//! `list_categories` and `get_category`.
+
+use crate::registry::{HttpMethod, Input, Operation, OperationSpec};
+use crate::{App, Caller, InputPart, NoInput, OpError, Pagination};
+use async_trait::async_trait;
+use garde::Validate;
+use kernel::Slug;
+use listings::{CategoryNode, CategoryRef, DirectoryError, Faq, ListingSummary};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub struct ListCategories;
+
+/// Query of `list_categories`.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct ListCategoriesQuery {
+    /// Include categories without live listings.
+    #[serde(default = "yes")]
+    #[garde(skip)]
+    pub include_empty: bool,
+}
+
+impl InputPart for ListCategoriesQuery {}
+
+fn yes() -> bool {
+    true
+}
+
+/// The category tree.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CategoryTree {
+    /// Top-level categories, each with its subcategories.
+    pub items: Vec<CategoryNode>,
+}
+
+#[async_trait]
+impl Operation for ListCategories {
+    type Path = NoInput;
+    type Query = ListCategoriesQuery;
+    type Body = NoInput;
+    type Output = CategoryTree;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "list_categories",
+        method: HttpMethod::Get,
+        path: "/categories",
+        scope: None,
+        idempotent: false,
+        success_status: 200,
+        summary: "The category tree",
+        description: "Every category, top level with subcategories, with the number of live listings in each \
+                      (a top-level count includes its subcategories, each listing once).",
+        tag: "directory",
+        not_found: false,
+        destructive: false,
+    };
+
+    async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, ListCategoriesQuery, NoInput>) -> Result<CategoryTree, OpError> {
+        let items = app.directory.category_tree(input.query.include_empty).await.map_err(OpError::internal)?;
+        Ok(CategoryTree { items })
+    }
+}
+
+pub struct GetCategory;
+
+/// Path of `get_category`.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct CategorySlug {
+    /// The category's slug.
+    #[garde(skip)]
+    pub slug: Slug,
+}
+
+impl InputPart for CategorySlug {}
+
+/// The category itself.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CategoryInfo {
+    pub slug: Slug,
+    pub name: String,
+    pub description: String,
+    pub faqs: Vec<Faq>,
+    /// Live listings in this category or its subcategories.
+    pub live_listings: u64,
+}
+
+/// A category with its parent, subcategories and a page of its live listings, most voted first.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CategoryDetail {
+    pub category: CategoryInfo,
+    pub parent: Option<CategoryRef>,
+    pub subcategories: Vec<CategoryRef>,
+    /// Live listings of this category and its subcategories, most voted first.
+    pub items: Vec<ListingSummary>,
+    pub page: u32,
+    pub per_page: u32,
+    pub total: u64,
+}
+
+#[async_trait]
+impl Operation for GetCategory {
+    type Path = CategorySlug;
+    type Query = Pagination;
+    type Body = NoInput;
+    type Output = CategoryDetail;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "get_category",
+        method: HttpMethod::Get,
+        path: "/categories/{slug}",
+        scope: None,
+        idempotent: false,
+        success_status: 200,
+        summary: "A category and its live listings",
+        description: "A category's description and FAQs, its parent and subcategories, and its live listings \
+                      (including those of its subcategories), most voted first, paginated. 404 for an unknown slug.",
+        tag: "directory",
+        not_found: true,
+        destructive: false,
+    };
+
+    async fn run(&self, app: &App, _: &Caller, input: Input<CategorySlug, Pagination, NoInput>) -> Result<CategoryDetail, OpError> {
+        let page = match app.directory.category_page(&input.path.slug, input.query.request()).await {
+            Ok(page) => page,
+            Err(DirectoryError::CategoryNotFound) => {
+                return Err(OpError::NotFound(format!("no category has the slug {}", input.path.slug)));
+            }
+            Err(err) => return Err(OpError::internal(err)),
+        };
+        Ok(CategoryDetail {
+            category: CategoryInfo {
+                slug: page.category.slug,
+                name: page.category.name,
+                description: page.category.description,
+                faqs: page.category.faqs,
+                live_listings: page.live_listings,
+            },
+            parent: page.parent,
+            subcategories: page.subcategories,
+            items: page.listings.items,
+            page: page.listings.page,
+            per_page: page.listings.per_page,
+            total: page.listings.total,
+        })
+    }
+}

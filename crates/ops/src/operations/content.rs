@@ -1,0 +1,42 @@
+//! `list_interview_questions`.
+
+use crate::registry::{HttpMethod, Input, Operation, OperationSpec};
+use crate::{App, Caller, NoInput, OpError};
+use async_trait::async_trait;
+use content::InterviewQuestion;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+pub struct ListInterviewQuestions;
+
+/// The questions founders can answer with `answer_interview`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct InterviewQuestions {
+    pub items: Vec<InterviewQuestion>,
+}
+
+#[async_trait]
+impl Operation for ListInterviewQuestions {
+    type Path = NoInput;
+    type Query = NoInput;
+    type Body = NoInput;
+    type Output = InterviewQuestions;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "list_interview_questions",
+        method: HttpMethod::Get,
+        path: "/interview-questions",
+        scope: None,
+        idempotent: false,
+        success_status: 200,
+        summary: "Founder interview questions",
+        description: "The questions founders can answer on their profile, in display order; an answer names a question by its id.",
+        tag: "content",
+        not_found: false,
+        destructive: false,
+    };
+
+    async fn run(&self, app: &App, _: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<InterviewQuestions, OpError> {
+        Ok(InterviewQuestions { items: app.interview_questions.list_active().await? })
+    }
+}

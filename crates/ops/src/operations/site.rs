@@ -1,0 +1,96 @@
+//! `get_site_info`: what this site is and where everything lives.
+
+use crate::registry::{HttpMethod, Input, Operation, OperationSpec};
+use crate::{App, Caller, NoInput, OpError};
+use async_trait::async_trait;
+use listings::SiteCounts;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+pub struct GetSiteInfo;
+
+/// The site's name, purpose, counts and where its pages, docs and tool server are.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SiteInfo {
+    pub name: String,
+    pub purpose: String,
+    pub site_url: String,
+    pub api_base_url: String,
+    pub launch_timezone: String,
+    pub counts: SiteCounts,
+    pub urls: PublicUrls,
+    pub docs: DocLocations,
+}
+
+/// Pages for people.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PublicUrls {
+    pub home: String,
+    pub launches: String,
+    pub categories: String,
+    pub leaderboards: String,
+    pub founders: String,
+    pub blog: String,
+    pub submit: String,
+}
+
+/// Where machines find the API's description and the tool server.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DocLocations {
+    pub api_docs: String,
+    pub openapi: String,
+    pub mcp: String,
+}
+
+#[async_trait]
+impl Operation for GetSiteInfo {
+    type Path = NoInput;
+    type Query = NoInput;
+    type Body = NoInput;
+    type Output = SiteInfo;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "get_site_info",
+        method: HttpMethod::Get,
+        path: "/site",
+        scope: None,
+        idempotent: false,
+        success_status: 200,
+        summary: "About this site",
+        description: "The site's name and purpose, its public pages, the counts of live listings and categories, \
+                      and where the API docs, the OpenAPI file and the MCP tool server are.",
+        tag: "site",
+        not_found: false,
+        destructive: false,
+    };
+
+    async fn run(&self, app: &App, _: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<SiteInfo, OpError> {
+        let counts = app.directory.counts().await.map_err(OpError::internal)?;
+        let site = &app.site;
+        let page = |path: &str| format!("{}{path}", site.site_url);
+        Ok(SiteInfo {
+            name: site.name.clone(),
+            purpose: "A public directory of product launches: a weekly launch calendar, leaderboards, awards, \
+                      founders and badges. Submit a product by its website address; votes come only from people on the site."
+                .to_owned(),
+            site_url: site.site_url.clone(),
+            api_base_url: site.base_url.clone(),
+            launch_timezone: site.launch_timezone.clone(),
+            counts,
+            urls: PublicUrls {
+                home: page("/"),
+                launches: page("/launches"),
+                categories: page("/categories"),
+                leaderboards: page("/leaderboards"),
+                founders: page("/founders"),
+                blog: page("/blog"),
+                submit: page("/submit"),
+            },
+            docs: DocLocations {
+                api_docs: page("/docs/api"),
+                openapi: format!("{}/openapi.json", site.base_url),
+                mcp: page("/mcp"),
+            },
+        })
+    }
+}

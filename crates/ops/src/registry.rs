@@ -1,0 +1,189 @@
+//! The operation registry: every API operation declared once, with everything REST, OpenAPI
+//! and MCP need to know about it.
+
+use crate::input::{InputPart, RawInput, parse_part};
+use crate::{App, Caller, OpError};
+use accounts::Scope;
+use async_trait::async_trait;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::sync::{Arc, LazyLock};
+
+/// HTTP methods the API uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HttpMethod {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+}
+
+impl HttpMethod {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Get => "GET",
+            Self::Post => "POST",
+            Self::Put => "PUT",
+            Self::Patch => "PATCH",
+            Self::Delete => "DELETE",
+        }
+    }
+}
+
+/// What the registry knows about an operation besides its types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OperationSpec {
+    /// The operationId, also the MCP tool name.
+    pub id: &'static str,
+    pub method: HttpMethod,
+    /// Path under the API prefix (`/categories/{slug}`); parameters in braces.
+    pub path: &'static str,
+    /// The scope a caller needs; `None` for public operations.
+    pub scope: Option<Scope>,
+    /// Accepts `Idempotency-Key` (marked I in the spec).
+    pub idempotent: bool,
+    /// The status of a success (200 or 201).
+    pub success_status: u16,
+    /// One line for lists of operations.
+    pub summary: &'static str,
+    /// What the operation does, for OpenAPI and the MCP tool description.
+    pub description: &'static str,
+    /// The OpenAPI tag it is grouped under.
+    pub tag: &'static str,
+    /// Answers 404 for an unknown identifier in the path.
+    pub not_found: bool,
+    /// Deletes something (MCP `destructiveHint`).
+    pub destructive: bool,
+}
+
+impl OperationSpec {
+    /// Reads change nothing (MCP `readOnlyHint`).
+    pub fn read_only(&self) -> bool {
+        self.method == HttpMethod::Get
+    }
+}
+
+/// The typed input of an operation.
+#[derive(Debug)]
+pub struct Input<P, Q, B> {
+    pub path: P,
+    pub query: Q,
+    pub body: B,
+}
+
+/// An operation of the API, declared once.
+#[async_trait]
+pub trait Operation: Send + Sync + 'static {
+    type Path: InputPart;
+    type Query: InputPart;
+    type Body: InputPart;
+    type Output: Serialize + JsonSchema + Send;
+
+    const SPEC: OperationSpec;
+
+    /// Runs the use case. Scope and input validation have already passed.
+    async fn run(&self, app: &App, caller: &Caller, input: Input<Self::Path, Self::Query, Self::Body>) -> Result<Self::Output, OpError>;
+}
+
+/// The JSON Schemas of an operation's parts (`None` where the part does not exist).
+#[derive(Debug, Clone)]
+pub struct PartSchemas {
+    pub path: Option<Schema>,
+    pub query: Option<Schema>,
+    pub body: Option<Schema>,
+    pub output: Schema,
+}
+
+/// An operation with its types erased, as transports hold it.
+#[async_trait]
+pub trait DynOperation: Send + Sync {
+    fn spec(&self) -> &'static OperationSpec;
+
+    /// Self-contained schemas of the parts: inputs from `inputs` (a deserialize contract),
+    /// the output from `outputs` (a serialize contract). The generators' settings decide where
+    /// shared definitions go.
+    fn schemas(&self, inputs: &mut SchemaGenerator, outputs: &mut SchemaGenerator) -> PartSchemas;
+
+    /// Checks the caller's scope, parses and validates the input, runs the use case and returns
+    /// its output as JSON.
+    async fn call(&self, app: &App, caller: &Caller, raw: RawInput) -> Result<Value, OpError>;
+}
+
+fn part_schema<T: InputPart>(generator: &mut SchemaGenerator) -> Option<Schema> {
+    T::PRESENT.then(|| generator.root_schema_for::<T>())
+}
+
+/// The scope check every transport shares: 401 without a principal, 403 without the scope.
+pub(crate) fn authorize(spec: &OperationSpec, caller: &Caller) -> Result<(), OpError> {
+    let Some(scope) = spec.scope else {
+        return Ok(());
+    };
+    let Some(principal) = &caller.principal else {
+        return Err(OpError::Unauthorized { credential_sent: false, detail: format!("{} needs a signed-in caller", spec.id) });
+    };
+    if principal.has_scope(scope) { Ok(()) } else { Err(OpError::InsufficientScope { scope }) }
+}
+
+#[async_trait]
+impl<T: Operation> DynOperation for T {
+    fn spec(&self) -> &'static OperationSpec {
+        &T::SPEC
+    }
+
+    fn schemas(&self, inputs: &mut SchemaGenerator, outputs: &mut SchemaGenerator) -> PartSchemas {
+        PartSchemas {
+            path: part_schema::<T::Path>(inputs),
+            query: part_schema::<T::Query>(inputs),
+            body: part_schema::<T::Body>(inputs),
+            output: outputs.root_schema_for::<T::Output>(),
+        }
+    }
+
+    async fn call(&self, app: &App, caller: &Caller, raw: RawInput) -> Result<Value, OpError> {
+        authorize(&T::SPEC, caller)?;
+        let mut errors = Vec::new();
+        let path = parse_part::<T::Path>(Value::Object(raw.path), &mut errors);
+        let query = parse_part::<T::Query>(Value::Object(raw.query), &mut errors);
+        let body = match raw.body {
+            Some(body) if !T::Body::PRESENT => {
+                let empty = body.is_null() || body.as_object().is_some_and(Map::is_empty);
+                if !empty {
+                    errors.push(kernel::FieldError::new("body", "this operation takes no request body"));
+                }
+                parse_part::<T::Body>(Value::Object(Map::new()), &mut errors)
+            }
+            Some(body) => parse_part::<T::Body>(body, &mut errors),
+            // An absent body reads as `{}`: optional bodies then work, required keys are named.
+            None => parse_part::<T::Body>(Value::Object(Map::new()), &mut errors),
+        };
+        let (Some(path), Some(query), Some(body), true) = (path, query, body, errors.is_empty()) else {
+            return Err(OpError::Validation(errors));
+        };
+        let output = self.run(app, caller, Input { path, query, body }).await?;
+        serde_json::to_value(output).map_err(OpError::internal)
+    }
+}
+
+static REGISTRY: LazyLock<Vec<Arc<dyn DynOperation>>> = LazyLock::new(|| {
+    use crate::operations::*;
+    vec![
+        Arc::new(site::GetSiteInfo),
+        Arc::new(categories::ListCategories),
+        Arc::new(categories::GetCategory),
+        Arc::new(content::ListInterviewQuestions),
+        Arc::new(catalog::ListProducts),
+        Arc::new(account::GetAccount),
+    ]
+});
+
+/// Every operation, in a stable order (the order of the spec's tables).
+pub fn registry() -> &'static [Arc<dyn DynOperation>] {
+    &REGISTRY
+}
+
+/// The operation with this operationId.
+pub fn find(operation_id: &str) -> Option<&'static Arc<dyn DynOperation>> {
+    REGISTRY.iter().find(|op| op.spec().id == operation_id)
+}

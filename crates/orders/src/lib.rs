@@ -1,0 +1,5 @@
+#![doc = include_str!("../README.md")]
+
+pub mod catalog;
+
+pub use catalog::{CatalogService, Product, ProductOffer, ProductRepository, WeekPolicy, WeekRule};

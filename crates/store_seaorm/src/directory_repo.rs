@@ -1,0 +1,146 @@
+//! `CategoryRepository` and `ListingRepository` over SeaORM.
+
+use crate::entity::{category, listing, listing_category};
+use crate::{SeaStore, repo_err};
+use async_trait::async_trait;
+use kernel::{CategoryId, ListingId, PageRequest, Paged, RepoError, Slug, Week};
+use listings::{Category, CategoryRepository, Faq, ListingRepository, ListingStatus, ListingSummary, LiveCounts};
+use sea_orm::sea_query::Query;
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Statement};
+use std::collections::HashMap;
+
+const LIVE: &str = "live";
+
+fn to_category(row: category::Model) -> Result<Category, RepoError> {
+    let slug = Slug::parse(&row.slug).map_err(RepoError::backend)?;
+    let faqs: Vec<Faq> = serde_json::from_value(row.faqs).map_err(RepoError::backend)?;
+    Ok(Category {
+        id: CategoryId::new(row.id),
+        slug,
+        name: row.name,
+        description: row.description,
+        parent_id: row.parent_id.map(CategoryId::new),
+        position: row.position,
+        faqs,
+    })
+}
+
+/// Turns listing rows into summaries; `category_slugs` resolves primary category ids.
+pub(crate) fn to_summary(row: listing::Model, category_slugs: &HashMap<i64, Slug>) -> Result<ListingSummary, RepoError> {
+    let status = ListingStatus::parse(&row.status)
+        .ok_or_else(|| RepoError::Backend(format!("listings.status holds {:?}", row.status).into()))?;
+    Ok(ListingSummary {
+        id: ListingId::new(row.id),
+        slug: Slug::parse(&row.slug).map_err(RepoError::backend)?,
+        name: row.name,
+        url: row.url,
+        tagline: row.tagline,
+        logo_url: row.logo_url,
+        votes: u64::try_from(row.votes_count).unwrap_or(0),
+        primary_category: row.primary_category_id.and_then(|id| category_slugs.get(&id).cloned()),
+        launch_week: row.launch_week.map(Week::containing),
+        status,
+    })
+}
+
+async fn count_rows(db: &impl ConnectionTrait, sql: &str) -> Result<HashMap<CategoryId, u64>, RepoError> {
+    let rows = db.query_all_raw(Statement::from_string(db.get_database_backend(), sql)).await.map_err(repo_err)?;
+    rows.into_iter()
+        .map(|row| {
+            let id: i64 = row.try_get("", "category_id").map_err(repo_err)?;
+            let count: i64 = row.try_get("", "live").map_err(repo_err)?;
+            Ok((CategoryId::new(id), u64::try_from(count).unwrap_or(0)))
+        })
+        .collect()
+}
+
+impl SeaStore {
+    async fn category_slugs(&self, ids: impl IntoIterator<Item = i64>) -> Result<HashMap<i64, Slug>, RepoError> {
+        let ids: Vec<i64> = ids.into_iter().collect();
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let rows = category::Entity::find()
+            .select_only()
+            .column(category::Column::Id)
+            .column(category::Column::Slug)
+            .filter(category::Column::Id.is_in(ids))
+            .into_tuple::<(i64, String)>()
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        rows.into_iter().map(|(id, slug)| Ok((id, Slug::parse(&slug).map_err(RepoError::backend)?))).collect()
+    }
+}
+
+#[async_trait]
+impl CategoryRepository for SeaStore {
+    async fn all(&self) -> Result<Vec<Category>, RepoError> {
+        category::Entity::find()
+            .order_by_asc(category::Column::Position)
+            .order_by_asc(category::Column::Name)
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?
+            .into_iter()
+            .map(to_category)
+            .collect()
+    }
+
+    async fn find_by_slug(&self, slug: &Slug) -> Result<Option<Category>, RepoError> {
+        let row = category::Entity::find().filter(category::Column::Slug.eq(slug.as_str())).one(&self.db).await.map_err(repo_err)?;
+        row.map(to_category).transpose()
+    }
+
+    async fn live_counts(&self) -> Result<LiveCounts, RepoError> {
+        // Two grouped queries instead of loading pairs: the work stays in the database however
+        // large the directory grows. The (listing, category) primary key makes COUNT(*) distinct.
+        let direct = count_rows(
+            &self.db,
+            "SELECT lc.category_id AS category_id, COUNT(*) AS live \
+             FROM listing_categories lc JOIN listings l ON l.id = lc.listing_id \
+             WHERE l.status = 'live' GROUP BY lc.category_id",
+        )
+        .await?;
+        let by_top_level = count_rows(
+            &self.db,
+            "SELECT COALESCE(c.parent_id, c.id) AS category_id, COUNT(DISTINCT lc.listing_id) AS live \
+             FROM listing_categories lc \
+             JOIN listings l ON l.id = lc.listing_id \
+             JOIN categories c ON c.id = lc.category_id \
+             WHERE l.status = 'live' GROUP BY COALESCE(c.parent_id, c.id)",
+        )
+        .await?;
+        Ok(LiveCounts { direct, by_top_level })
+    }
+}
+
+#[async_trait]
+impl ListingRepository for SeaStore {
+    async fn count_live(&self) -> Result<u64, RepoError> {
+        listing::Entity::find().filter(listing::Column::Status.eq(LIVE)).count(&self.db).await.map_err(repo_err)
+    }
+
+    async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
+        let in_categories = Query::select()
+            .column(listing_category::Column::ListingId)
+            .from(listing_category::Entity)
+            .and_where(listing_category::Column::CategoryId.is_in(categories.iter().map(|id| id.get())))
+            .to_owned();
+        let query = listing::Entity::find()
+            .filter(listing::Column::Status.eq(LIVE))
+            .filter(listing::Column::Id.in_subquery(in_categories));
+        let total = query.clone().count(&self.db).await.map_err(repo_err)?;
+        let rows = query
+            .order_by_desc(listing::Column::VotesCount)
+            .order_by_asc(listing::Column::Id)
+            .offset(page.offset())
+            .limit(u64::from(page.per_page()))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
+        let items = rows.into_iter().map(|row| to_summary(row, &slugs)).collect::<Result<_, _>>()?;
+        Ok(Paged::new(items, page, total))
+    }
+}

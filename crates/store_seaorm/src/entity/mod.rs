@@ -1,0 +1,12 @@
+//! SeaORM entities, one module per table. They never leave this crate.
+
+pub mod api_key;
+pub mod category;
+pub mod founder;
+pub mod interview_question;
+pub mod listing;
+pub mod listing_category;
+pub mod listing_founder;
+pub mod product;
+pub mod user;
+pub mod vote;

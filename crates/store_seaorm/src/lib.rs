@@ -1,0 +1,63 @@
+#![doc = include_str!("../README.md")]
+
+mod accounts_repo;
+mod catalog_repo;
+mod db;
+mod directory_repo;
+mod entity;
+pub mod seed;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use db::{Backend, DbConfig, connect, migrate, migrate_if_sqlite, ping};
+pub use sea_orm::DatabaseConnection;
+
+use std::sync::Arc;
+
+/// Every repository port, implemented over one connection pool.
+#[derive(Clone, Debug)]
+pub struct SeaStore {
+    db: DatabaseConnection,
+}
+
+impl SeaStore {
+    pub fn new(db: DatabaseConnection) -> Self {
+        Self { db }
+    }
+
+    pub fn connection(&self) -> &DatabaseConnection {
+        &self.db
+    }
+
+    pub fn users(&self) -> Arc<dyn accounts::UserRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn api_keys(&self) -> Arc<dyn accounts::ApiKeyRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn categories(&self) -> Arc<dyn listings::CategoryRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn listings(&self) -> Arc<dyn listings::ListingRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn products(&self) -> Arc<dyn orders::ProductRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn interview_questions(&self) -> Arc<dyn content::InterviewQuestionRepository> {
+        Arc::new(self.clone())
+    }
+}
+
+/// Maps a driver error into the port's error; a unique-key violation becomes `Duplicate`.
+pub(crate) fn repo_err(err: sea_orm::DbErr) -> kernel::RepoError {
+    match err.sql_err() {
+        Some(sea_orm::SqlErr::UniqueConstraintViolation(detail)) => kernel::RepoError::Duplicate(detail),
+        _ => kernel::RepoError::backend(err),
+    }
+}

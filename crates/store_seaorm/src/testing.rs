@@ -1,0 +1,91 @@
+//! Test support: every test gets its own migrated database.
+//!
+//! `LAUNCHDIR_TEST_DATABASE_URL` chooses the backend. Unset or `sqlite`: a fresh SQLite file in
+//! the temp directory. A `postgres://` URL: a fresh schema in that database, dropped when the
+//! test ends. `cargo xtask test` runs the suite once per backend.
+
+use crate::{DbConfig, connect, migrate};
+use sea_orm::{ConnectionTrait, DatabaseConnection};
+use std::path::PathBuf;
+
+/// The environment variable that picks the test backend.
+pub const TEST_DATABASE_ENV: &str = "LAUNCHDIR_TEST_DATABASE_URL";
+
+/// A migrated database that belongs to one test.
+pub struct TestDatabase {
+    pub db: DatabaseConnection,
+    /// The settings a server process needs to open the same database.
+    pub config: DbConfig,
+    cleanup: Cleanup,
+}
+
+enum Cleanup {
+    File(PathBuf),
+    Schema { admin_url: String, schema: String },
+}
+
+impl TestDatabase {
+    /// Creates and migrates a database of its own for the calling test.
+    ///
+    /// # Panics
+    /// When the database cannot be created: a test cannot go on without one.
+    pub async fn new() -> Self {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        let chosen = std::env::var(TEST_DATABASE_ENV).unwrap_or_default();
+        let (config, cleanup) = if chosen.starts_with("postgres") {
+            let schema = format!("t_{id}");
+            let admin = connect(&DbConfig { max_connections: 1, ..DbConfig::new(chosen.clone()) })
+                .await
+                .unwrap_or_else(|err| panic!("cannot reach PostgreSQL at {chosen}: {err}"));
+            admin.execute_unprepared(&format!("CREATE SCHEMA \"{schema}\"")).await.expect("create schema");
+            admin.close().await.ok();
+            let config = DbConfig { url: chosen.clone(), max_connections: 8, schema: Some(schema.clone()) };
+            (config, Cleanup::Schema { admin_url: chosen, schema })
+        } else {
+            let path = std::env::temp_dir().join(format!("launchdir-test-{id}.db"));
+            let config = DbConfig { url: format!("sqlite://{}", path.display()), max_connections: 8, schema: None };
+            (config, Cleanup::File(path))
+        };
+        let db = connect(&config).await.expect("open test database");
+        migrate(&db).await.expect("migrate test database");
+        Self { db, config, cleanup }
+    }
+
+    /// Which backend the test runs on, for messages.
+    pub fn backend_name(&self) -> &'static str {
+        match self.cleanup {
+            Cleanup::File(_) => "sqlite",
+            Cleanup::Schema { .. } => "postgres",
+        }
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        match &self.cleanup {
+            Cleanup::File(path) => {
+                for suffix in ["", "-wal", "-shm"] {
+                    let mut file = path.clone().into_os_string();
+                    file.push(suffix);
+                    let _ = std::fs::remove_file(file);
+                }
+            }
+            Cleanup::Schema { admin_url, schema } => {
+                // Drop cannot await; a short-lived thread with its own runtime does the clean-up.
+                let (url, schema) = (admin_url.clone(), schema.clone());
+                let _ = std::thread::spawn(move || {
+                    let Ok(runtime) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
+                        return;
+                    };
+                    runtime.block_on(async move {
+                        if let Ok(admin) = connect(&DbConfig { max_connections: 1, ..DbConfig::new(url) }).await {
+                            let _ = admin.execute_unprepared(&format!("DROP SCHEMA IF EXISTS \"{schema}\" CASCADE")).await;
+                            admin.close().await.ok();
+                        }
+                    });
+                })
+                .join();
+            }
+        }
+    }
+}

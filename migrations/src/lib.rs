@@ -1,0 +1,21 @@
+//! The schema of the Launchdir database, as an ordered list of migrations that run the same
+//! on SQLite and PostgreSQL. Each migration has `up` and `down`.
+
+pub use sea_orm_migration::prelude::*;
+
+mod m20261121_000001_create_accounts;
+mod m20261121_000002_create_directory;
+mod m20261121_000003_create_catalog;
+
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![
+            Box::new(m20261121_000001_create_accounts::Migration),
+            Box::new(m20261121_000002_create_directory::Migration),
+            Box::new(m20261121_000003_create_catalog::Migration),
+        ]
+    }
+}
