@@ -89,12 +89,18 @@ fn describe_serde_error(error: &serde_path_to_error::Error<serde_json::Error>) -
     let path = error.path().to_string();
     let path = if path == "." { String::new() } else { path };
     let message = error.inner().to_string();
-    // serde says "unknown field `x`, expected ..." or "missing field `x`" at the parent's path;
-    // name the field itself so callers see which key to fix.
+    // serde says "unknown field `x`, expected ..." (at the field's own path) or "missing field
+    // `x`" (at the parent's path); name the field itself so callers see which key to fix.
     for (marker, text) in [("unknown field `", "is not a known field"), ("missing field `", "is required")] {
         if let Some(rest) = message.strip_prefix(marker) {
             let name = rest.split('`').next().unwrap_or_default();
-            let field = if path.is_empty() { name.to_owned() } else { format!("{path}.{name}") };
+            let field = if path.is_empty() {
+                name.to_owned()
+            } else if path == name || path.ends_with(&format!(".{name}")) {
+                path
+            } else {
+                format!("{path}.{name}")
+            };
             return FieldError::new(field, text);
         }
     }
@@ -129,5 +135,34 @@ mod tests {
     fn unknown_fields_are_named() {
         let errors = errors_of::<Pagination>(json!({"pgae": 2}));
         assert_eq!(errors, vec![FieldError::new("pgae", "is not a known field")]);
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema, Validate)]
+    #[serde(deny_unknown_fields)]
+    struct Outer {
+        #[garde(dive)]
+        inner: Inner,
+        #[garde(length(chars, max = 3))]
+        name: String,
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema, Validate)]
+    #[serde(deny_unknown_fields)]
+    struct Inner {
+        #[garde(range(min = 1))]
+        count: u32,
+    }
+
+    impl InputPart for Outer {}
+
+    #[test]
+    fn nested_fields_are_named_by_their_path() {
+        assert_eq!(errors_of::<Outer>(json!({"inner": {"count": 1, "extra": 1}, "name": "a"}))[0].field, "inner.extra");
+        assert_eq!(errors_of::<Outer>(json!({"inner": {}, "name": "a"}))[0].field, "inner.count");
+        assert_eq!(errors_of::<Outer>(json!({"inner": {"count": 1}})), vec![FieldError::new("name", "is required")]);
+        assert_eq!(errors_of::<Outer>(json!({"inner": {"count": "x"}, "name": "a"}))[0].field, "inner.count");
+        let errors = errors_of::<Outer>(json!({"inner": {"count": 0}, "name": "abcd"}));
+        let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(fields, vec!["inner.count", "name"], "garde reports every bad field at once");
     }
 }

@@ -1,0 +1,79 @@
+//! The OpenAPI document agrees with the registry, and the checked-in copy is current.
+
+use api_rest::openapi::{DEFAULT_BASE_URL, document};
+use ops::registry;
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+#[test]
+fn checked_in_copy_is_current() {
+    let checked_in: Value = serde_json::from_str(include_str!("../../../../docs/openapi.json")).expect("docs/openapi.json is JSON");
+    assert!(checked_in == document(DEFAULT_BASE_URL), "docs/openapi.json is out of date: run `cargo xtask openapi`");
+}
+
+#[test]
+fn version_and_dialect() {
+    let doc = document("https://launch.example/api/v1");
+    assert_eq!(doc["openapi"], "3.1.0");
+    assert_eq!(doc["info"]["version"], "1.0.0");
+    assert_eq!(doc["jsonSchemaDialect"], "https://json-schema.org/draft/2020-12/schema");
+    assert_eq!(doc["servers"][0]["url"], "https://launch.example/api/v1");
+}
+
+#[test]
+fn operations_are_exactly_the_registry() {
+    let doc = document(DEFAULT_BASE_URL);
+    let mut in_doc = BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            in_doc.insert((operation["operationId"].as_str().unwrap().to_owned(), method.to_uppercase(), path.clone()));
+        }
+    }
+    let in_registry: BTreeSet<_> =
+        registry().iter().map(|op| (op.spec().id.to_owned(), op.spec().method.as_str().to_owned(), op.spec().path.to_owned())).collect();
+    assert_eq!(in_doc, in_registry);
+}
+
+#[test]
+fn responses_follow_the_error_rules() {
+    let doc = document(DEFAULT_BASE_URL);
+    for op in registry() {
+        let spec = op.spec();
+        let operation = &doc["paths"][spec.path][spec.method.as_str().to_lowercase()];
+        let responses = operation["responses"].as_object().unwrap();
+        assert!(responses.contains_key(&spec.success_status.to_string()), "{}", spec.id);
+        assert!(responses.contains_key("400") && responses.contains_key("429"), "{}: every operation may answer 400 and 429", spec.id);
+        assert_eq!(responses.contains_key("401"), spec.scope.is_some(), "{}: 401 exactly on authenticated operations", spec.id);
+        assert_eq!(responses.contains_key("403"), spec.scope.is_some(), "{}: 403 exactly on authenticated operations", spec.id);
+        assert_eq!(responses.contains_key("404"), spec.not_found, "{}: 404", spec.id);
+        assert_eq!(responses.contains_key("409"), spec.idempotent, "{}: 409 on idempotent operations", spec.id);
+        if spec.scope.is_some() {
+            assert_eq!(operation["security"], serde_json::json!([{"bearerAuth": []}]), "{}", spec.id);
+        }
+    }
+}
+
+#[test]
+fn every_reference_resolves() {
+    let doc = document(DEFAULT_BASE_URL);
+    let mut refs = Vec::new();
+    collect_refs(&doc, &mut refs);
+    assert!(!refs.is_empty());
+    for reference in refs {
+        let pointer = reference.strip_prefix('#').expect("local reference");
+        assert!(doc.pointer(pointer).is_some(), "{reference} does not resolve");
+    }
+}
+
+fn collect_refs(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                out.push(reference.clone());
+            }
+            map.values().for_each(|v| collect_refs(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, out)),
+        _ => {}
+    }
+}

@@ -1,0 +1,3 @@
+//! Integration tests of the operation registry.
+
+mod registry_matches_spec;

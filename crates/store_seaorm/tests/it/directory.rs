@@ -1,0 +1,78 @@
+//! Categories, live counts and category pages over the demo directory; the seed is idempotent.
+
+use kernel::{PageRequest, Slug};
+use listings::{CategoryRepository, ListingRepository, ListingStatus};
+use sea_orm::{ConnectionTrait, Statement};
+use store_seaorm::SeaStore;
+use store_seaorm::testing::TestDatabase;
+use time::macros::datetime;
+
+async fn scalar(test: &TestDatabase, sql: &str) -> i64 {
+    let row = test.db.query_one_raw(Statement::from_string(test.db.get_database_backend(), sql)).await.unwrap().unwrap();
+    row.try_get_by_index::<i64>(0).unwrap()
+}
+
+#[tokio::test]
+async fn demo_directory_reads_and_seed_is_idempotent() {
+    let test = TestDatabase::new().await;
+    let store = SeaStore::new(test.db.clone());
+    let now = datetime!(2026-11-18 12:00 UTC);
+    let first = store_seaorm::seed::demo(&test.db, now).await.unwrap();
+    assert!(first.categories >= 25 && first.listings >= 300 && first.votes > 1000, "{first:?}");
+    assert!(store_seaorm::seed::has_listings(&test.db).await.unwrap());
+
+    // Votes: one per person per listing, and votes_count mirrors the votes table.
+    assert_eq!(scalar(&test, "SELECT COUNT(*) FROM votes").await, first.votes as i64);
+    assert_eq!(
+        scalar(&test, "SELECT COUNT(*) FROM listings l WHERE l.votes_count <> (SELECT COUNT(*) FROM votes v WHERE v.listing_id = l.id)").await,
+        0
+    );
+    // Launch weeks spread over past, current and future weeks.
+    assert!(scalar(&test, "SELECT COUNT(*) FROM listings WHERE launch_week < '2026-11-16'").await > 100);
+    assert!(scalar(&test, "SELECT COUNT(*) FROM listings WHERE launch_week = '2026-11-16'").await > 0);
+    assert!(scalar(&test, "SELECT COUNT(*) FROM listings WHERE launch_week > '2026-11-16'").await > 0);
+    assert!(scalar(&test, "SELECT COUNT(*) FROM listings WHERE status = 'awaiting_badge'").await > 0);
+    assert_eq!(scalar(&test, "SELECT COUNT(*) FROM listings WHERE url NOT LIKE 'https://%.example'").await, 0, "fictional domains only");
+
+    // Live count equals what SQL says.
+    let live = scalar(&test, "SELECT COUNT(*) FROM listings WHERE status = 'live'").await as u64;
+    assert_eq!(store.count_live().await.unwrap(), live);
+
+    // Two-level tree, every category with a description and FAQs.
+    let categories = store.all().await.unwrap();
+    assert!(categories.len() >= 25);
+    for category in &categories {
+        assert!(!category.description.is_empty() && !category.faqs.is_empty(), "{}", category.slug);
+        if let Some(parent) = category.parent_id {
+            let parent = categories.iter().find(|c| c.id == parent).unwrap();
+            assert!(parent.parent_id.is_none(), "{} is nested deeper than two levels", category.slug);
+        }
+    }
+
+    // Per-top-level counts are distinct listings of the subtree, never more than the sum.
+    let counts = store.live_counts().await.unwrap();
+    let productivity = store.find_by_slug(&Slug::parse("productivity").unwrap()).await.unwrap().unwrap();
+    let children: Vec<_> = categories.iter().filter(|c| c.parent_id == Some(productivity.id)).collect();
+    let sum_children: u64 = children.iter().map(|c| counts.direct.get(&c.id).copied().unwrap_or(0)).sum();
+    let subtree = counts.by_top_level[&productivity.id];
+    assert!(subtree > 0 && subtree <= sum_children + counts.direct.get(&productivity.id).copied().unwrap_or(0));
+
+    // A category page: live listings of the subtree, most voted first, paginated.
+    let mut ids = vec![productivity.id];
+    ids.extend(children.iter().map(|c| c.id));
+    let page1 = store.live_in_categories(&ids, PageRequest::new(1, 5).unwrap()).await.unwrap();
+    assert_eq!(page1.total, subtree);
+    assert_eq!(page1.items.len(), 5);
+    assert!(page1.items.windows(2).all(|pair| pair[0].votes >= pair[1].votes));
+    assert!(page1.items.iter().all(|item| item.status == ListingStatus::Live));
+    let page2 = store.live_in_categories(&ids, PageRequest::new(2, 5).unwrap()).await.unwrap();
+    assert!(page1.items.last().unwrap().votes >= page2.items[0].votes);
+    assert!(page2.items.iter().all(|item| !page1.items.contains(item)));
+    let beyond = store.live_in_categories(&ids, PageRequest::new(1000, 100).unwrap()).await.unwrap();
+    assert!(beyond.items.is_empty() && beyond.total == subtree);
+
+    // Seeding again adds nothing.
+    let second = store_seaorm::seed::demo(&test.db, now).await.unwrap();
+    assert!(second.is_empty(), "{second:?}");
+    assert_eq!(scalar(&test, "SELECT COUNT(*) FROM votes").await, first.votes as i64);
+}

@@ -1,0 +1,7 @@
+//! Integration tests of the store against a real database: SQLite by default, PostgreSQL when
+//! `LAUNCHDIR_TEST_DATABASE_URL` names one (`cargo xtask test` runs both).
+
+mod accounts;
+mod catalog;
+mod directory;
+mod pragmas;

@@ -1,0 +1,154 @@
+//! `cargo xtask bench`: builds the release binary and measures its size, start-up to ready,
+//! idle memory, and requests per second of two public reads at 64 connections (with `wrk`).
+//! Prints a Markdown table for `docs/performance.md`. Figures are medians of repeated runs.
+
+use crate::cargo;
+use anyhow::{Context, bail};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const LOAD_SECONDS: u32 = 10;
+const CONNECTIONS: u32 = 64;
+const ROUNDS: usize = 3;
+
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg("-TERM").arg(self.child.id().to_string()).status();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> anyhow::Result<u16> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+/// A bare HTTP/1.1 GET, so the benchmark needs no HTTP client crate.
+fn http_status(port: u16, path: &str) -> Option<u16> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").ok()?;
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).ok()?;
+    std::str::from_utf8(&head[9..12]).ok()?.parse().ok()
+}
+
+fn start(binary: &Path, data_dir: &Path) -> anyhow::Result<(Server, Duration)> {
+    let port = free_port()?;
+    let started = Instant::now();
+    let child = Command::new(binary)
+        .env("LAUNCHDIR_BIND", format!("127.0.0.1:{port}"))
+        .env("LAUNCHDIR_DATA_DIR", data_dir)
+        .env("LAUNCHDIR_LOG_LEVEL", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .context("cannot start the release binary")?;
+    let server = Server { child, port };
+    while started.elapsed() < Duration::from_secs(120) {
+        if http_status(port, "/readyz") == Some(200) {
+            return Ok((server, started.elapsed()));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    bail!("the server did not become ready within 120 s")
+}
+
+fn rss_kib(pid: u32) -> anyhow::Result<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|kib| kib.parse().ok())
+        .context("no VmRSS in /proc")
+}
+
+struct Load {
+    requests_per_second: f64,
+    latency: String,
+}
+
+fn wrk(port: u16, path: &str) -> anyhow::Result<Load> {
+    let output = Command::new("wrk")
+        .args(["-t2", &format!("-c{CONNECTIONS}"), &format!("-d{LOAD_SECONDS}s"), "--latency", &format!("http://127.0.0.1:{port}{path}")])
+        .output()
+        .context("wrk is needed for the load figures: apt-get install wrk")?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    if text.contains("Non-2xx") {
+        bail!("{path} answered errors under load:\n{text}");
+    }
+    let requests_per_second = text
+        .lines()
+        .find_map(|line| line.strip_prefix("Requests/sec:"))
+        .and_then(|value| value.trim().parse().ok())
+        .with_context(|| format!("cannot read wrk's output:\n{text}"))?;
+    let p50 = text.lines().find(|line| line.trim_start().starts_with("50%")).map(|l| l.split_whitespace().last().unwrap_or("").to_owned());
+    let p99 = text.lines().find(|line| line.trim_start().starts_with("99%")).map(|l| l.split_whitespace().last().unwrap_or("").to_owned());
+    Ok(Load { requests_per_second, latency: format!("p50 {} / p99 {}", p50.unwrap_or_default(), p99.unwrap_or_default()) })
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+pub fn run(root: &Path) -> anyhow::Result<()> {
+    crate::run(cargo().args(["build", "--release", "-p", "launchdir"]))?;
+    let binary = root.join("target/release/launchdir");
+    let size = std::fs::metadata(&binary)?.len();
+    let scratch = std::env::temp_dir().join(format!("launchdir-bench-{}", std::process::id()));
+
+    let mut first_starts = Vec::new();
+    let mut warm_starts = Vec::new();
+    let mut idle = Vec::new();
+    for round in 0..ROUNDS {
+        let data_dir = scratch.join(format!("round-{round}"));
+        std::fs::create_dir_all(&data_dir)?;
+        let (server, first) = start(&binary, &data_dir)?;
+        first_starts.push(first.as_secs_f64() * 1000.0);
+        drop(server);
+        let (server, warm) = start(&binary, &data_dir)?;
+        warm_starts.push(warm.as_secs_f64() * 1000.0);
+        std::thread::sleep(Duration::from_secs(2));
+        idle.push(rss_kib(server.child.id())? as f64 / 1024.0);
+    }
+
+    let data_dir = scratch.join("load");
+    std::fs::create_dir_all(&data_dir)?;
+    let (server, _) = start(&binary, &data_dir)?;
+    let mut table = Vec::new();
+    for path in ["/api/v1/site", "/api/v1/categories/productivity"] {
+        // One short warm-up, then rounds; report the median round.
+        wrk(server.port, path)?;
+        let mut rounds = Vec::new();
+        for _ in 0..ROUNDS {
+            rounds.push(wrk(server.port, path)?);
+        }
+        rounds.sort_by(|a, b| a.requests_per_second.total_cmp(&b.requests_per_second));
+        let middle = &rounds[rounds.len() / 2];
+        table.push((path, middle.requests_per_second, middle.latency.clone()));
+    }
+    drop(server);
+    std::fs::remove_dir_all(&scratch).ok();
+
+    println!("| figure | value |");
+    println!("|---|---|");
+    println!("| release binary size | {:.1} MiB |", size as f64 / 1024.0 / 1024.0);
+    println!("| start-up to ready, first start (migrate + seed demo) | {:.0} ms (median of {ROUNDS}) |", median(first_starts));
+    println!("| start-up to ready, existing database | {:.0} ms (median of {ROUNDS}) |", median(warm_starts));
+    println!("| idle memory (RSS, 2 s after ready) | {:.1} MiB (median of {ROUNDS}) |", median(idle));
+    for (path, rps, latency) in table {
+        println!("| GET {path}, {CONNECTIONS} connections, {LOAD_SECONDS} s | {rps:.0} req/s, {latency} (median of {ROUNDS}) |");
+    }
+    Ok(())
+}
+
+

@@ -1,0 +1,106 @@
+//! Project automation, run as `cargo xtask <command>`.
+//!
+//! - `ci`: what CI runs: format check, clippy with warnings denied, tidy, tests on SQLite and
+//!   PostgreSQL.
+//! - `test [--sqlite-only]`: the whole test suite once per database backend.
+//! - `tidy`: dependency rules (domain crates never depend on frameworks or adapters).
+//! - `openapi [--check]`: writes (or checks) `docs/openapi.json`.
+//! - `bench`: start-up, memory and throughput figures of the release build.
+
+mod bench;
+mod tidy;
+
+use anyhow::{Context, bail};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let root = workspace_root();
+    std::env::set_current_dir(&root)?;
+    match args.first().map(String::as_str) {
+        Some("ci") => ci(),
+        Some("test") => test(args.iter().any(|a| a == "--sqlite-only")),
+        Some("tidy") => tidy::check(&root),
+        Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check")),
+        Some("bench") => bench::run(&root),
+        _ => {
+            eprintln!("usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench>");
+            bail!("unknown command")
+        }
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+}
+
+pub(crate) fn cargo() -> Command {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+}
+
+pub(crate) fn run(command: &mut Command) -> anyhow::Result<()> {
+    eprintln!("$ {command:?}");
+    let status = command.status().with_context(|| format!("cannot run {command:?}"))?;
+    if !status.success() {
+        bail!("{command:?} failed with {status}");
+    }
+    Ok(())
+}
+
+fn ci() -> anyhow::Result<()> {
+    run(cargo().args(["fmt", "--all", "--", "--check"]))?;
+    tidy::check(&workspace_root())?;
+    run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
+    openapi(&workspace_root(), true)?;
+    test(false)
+}
+
+/// The PostgreSQL server tests use; a fresh database is created in it for each run.
+fn postgres_server_url() -> String {
+    std::env::var("LAUNCHDIR_TEST_POSTGRES").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into())
+}
+
+fn psql(server: &str, sql: &str) -> anyhow::Result<()> {
+    let status = Command::new("psql")
+        .args([&format!("{server}/postgres"), "-v", "ON_ERROR_STOP=1", "-q", "-c", sql])
+        .status()
+        .context("psql is needed to create the test database (Debian package postgresql-client)")?;
+    if !status.success() {
+        bail!("psql failed: {sql}");
+    }
+    Ok(())
+}
+
+fn test(sqlite_only: bool) -> anyhow::Result<()> {
+    eprintln!("== tests on SQLite");
+    run(cargo().args(["test", "--workspace", "--all-targets"]).env("LAUNCHDIR_TEST_DATABASE_URL", "sqlite"))?;
+    if sqlite_only {
+        return Ok(());
+    }
+    let server = postgres_server_url();
+    let database = format!("launchdir_test_{}", std::process::id());
+    eprintln!("== tests on PostgreSQL ({server}/{database})");
+    psql(&server, &format!("CREATE DATABASE {database}")).context("is PostgreSQL running? (see README)")?;
+    let result = run(cargo().args(["test", "--workspace", "--all-targets"]).env("LAUNCHDIR_TEST_DATABASE_URL", format!("{server}/{database}")));
+    let dropped = psql(&server, &format!("DROP DATABASE IF EXISTS {database} WITH (FORCE)"));
+    result?;
+    dropped
+}
+
+fn openapi(root: &Path, check: bool) -> anyhow::Result<()> {
+    let path = root.join("docs/openapi.json");
+    let document = api_rest::openapi::document(api_rest::openapi::DEFAULT_BASE_URL);
+    let text = serde_json::to_string_pretty(&document)? + "\n";
+    if check {
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        if current != text {
+            bail!("docs/openapi.json is out of date: run `cargo xtask openapi`");
+        }
+        eprintln!("docs/openapi.json is up to date");
+    } else {
+        std::fs::write(&path, text)?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}
