@@ -66,9 +66,7 @@ impl MigrationTrait for Migration {
                     .to_owned(),
             )
             .await?;
-        manager
-            .create_index(Index::create().name("idx_api_keys_user").table(ApiKeys::Table).col(ApiKeys::UserId).to_owned())
-            .await
+        manager.create_index(Index::create().name("idx_api_keys_user").table(ApiKeys::Table).col(ApiKeys::UserId).to_owned()).await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {

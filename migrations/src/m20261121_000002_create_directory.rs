@@ -174,10 +174,7 @@ impl MigrationTrait for Migration {
                     .col(big_integer(ListingCategories::CategoryId))
                     .col(boolean(ListingCategories::IsPrimary).default(false))
                     .primary_key(Index::create().col(ListingCategories::ListingId).col(ListingCategories::CategoryId))
-                    .foreign_key(&mut cascade(
-                        (ListingCategories::Table, ListingCategories::ListingId),
-                        (Listings::Table, Listings::Id),
-                    ))
+                    .foreign_key(&mut cascade((ListingCategories::Table, ListingCategories::ListingId), (Listings::Table, Listings::Id)))
                     .foreign_key(&mut cascade(
                         (ListingCategories::Table, ListingCategories::CategoryId),
                         (Categories::Table, Categories::Id),
@@ -239,12 +236,16 @@ impl MigrationTrait for Migration {
             .await?;
         manager
             .create_index(
-                Index::create().name("uq_votes_listing_user").table(Votes::Table).col(Votes::ListingId).col(Votes::UserId).unique().to_owned(),
+                Index::create()
+                    .name("uq_votes_listing_user")
+                    .table(Votes::Table)
+                    .col(Votes::ListingId)
+                    .col(Votes::UserId)
+                    .unique()
+                    .to_owned(),
             )
             .await?;
-        manager
-            .create_index(Index::create().name("idx_votes_created").table(Votes::Table).col(Votes::CreatedAt).to_owned())
-            .await
+        manager.create_index(Index::create().name("idx_votes_created").table(Votes::Table).col(Votes::CreatedAt).to_owned()).await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {

@@ -150,5 +150,3 @@ pub fn run(root: &Path) -> anyhow::Result<()> {
     }
     Ok(())
 }
-
-

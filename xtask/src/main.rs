@@ -82,7 +82,8 @@ fn test(sqlite_only: bool) -> anyhow::Result<()> {
     let database = format!("launchdir_test_{}", std::process::id());
     eprintln!("== tests on PostgreSQL ({server}/{database})");
     psql(&server, &format!("CREATE DATABASE {database}")).context("is PostgreSQL running? (see README)")?;
-    let result = run(cargo().args(["test", "--workspace", "--all-targets"]).env("LAUNCHDIR_TEST_DATABASE_URL", format!("{server}/{database}")));
+    let result =
+        run(cargo().args(["test", "--workspace", "--all-targets"]).env("LAUNCHDIR_TEST_DATABASE_URL", format!("{server}/{database}")));
     let dropped = psql(&server, &format!("DROP DATABASE IF EXISTS {database} WITH (FORCE)"));
     result?;
     dropped

@@ -12,8 +12,23 @@ pub const DOMAIN_CRATES: &[&str] = &["kernel", "accounts", "listings", "drafts",
 
 /// Crates a domain crate must never depend on (prefix match).
 const FORBIDDEN_PREFIXES: &[&str] = &[
-    "actix", "sea-orm", "sea-query", "sqlx", "reqwest", "hyper", "axum", "tantivy", "lettre", "html5ever", "scraper", "hickory",
-    "rmcp", "askama", "oauth2", "tokio", "robotstxt",
+    "actix",
+    "sea-orm",
+    "sea-query",
+    "sqlx",
+    "reqwest",
+    "hyper",
+    "axum",
+    "tantivy",
+    "lettre",
+    "html5ever",
+    "scraper",
+    "hickory",
+    "rmcp",
+    "askama",
+    "oauth2",
+    "tokio",
+    "robotstxt",
 ];
 
 /// Checks one domain crate's normal dependencies; `workspace_crates` are the names of all
@@ -89,7 +104,10 @@ mod tests {
 
     #[test]
     fn plain_libraries_and_domain_crates_are_fine() {
-        assert!(violations("listings", &["kernel", "accounts", "serde", "garde", "time", "uuid", "thiserror", "schemars"], WORKSPACE).is_empty());
+        assert!(
+            violations("listings", &["kernel", "accounts", "serde", "garde", "time", "uuid", "thiserror", "schemars"], WORKSPACE)
+                .is_empty()
+        );
     }
 
     #[test]

@@ -162,7 +162,12 @@ async fn api_key(settings: &Settings, command: ApiKeyCommand) -> anyhow::Result<
                 None => Scopes::all(),
             };
             let created = accounts.create_api_key(&email, name.as_deref(), scopes).await.map_err(describe)?;
-            println!("created API key {} \"{}\" with scopes {} (shown once; store it now)", created.key.id, created.key.name, created.key.scopes.to_text());
+            println!(
+                "created API key {} \"{}\" with scopes {} (shown once; store it now)",
+                created.key.id,
+                created.key.name,
+                created.key.scopes.to_text()
+            );
             println!("{}", created.secret.expose());
             Ok(())
         }

@@ -121,7 +121,8 @@ pub const ENV_KEYS: &[&str] = &[
 ];
 
 /// Keys whose environment value is read as a whole number.
-const INTEGER_KEYS: &[&str] = &["database_max_connections", "paid_weeks_ahead", "free_queue_min_weeks", "free_queue_max_weeks", "http_workers"];
+const INTEGER_KEYS: &[&str] =
+    &["database_max_connections", "paid_weeks_ahead", "free_queue_min_weeks", "free_queue_max_weeks", "http_workers"];
 
 impl Settings {
     /// Loads settings: the file (`path`, or `./launchdir.toml` when it exists), then the
@@ -166,16 +167,16 @@ impl Settings {
     }
 
     fn check(&self) -> anyhow::Result<()> {
-        if let Some(url) = &self.database_url {
-            if store_seaorm::Backend::of_url(url).is_none() {
-                bail!("database_url must start with sqlite: or postgres://");
-            }
+        if let Some(url) = &self.database_url
+            && store_seaorm::Backend::of_url(url).is_none()
+        {
+            bail!("database_url must start with sqlite: or postgres://");
         }
         for (name, value) in [("site_url", &self.site_url), ("base_url", &self.base_url)] {
-            if let Some(url) = value {
-                if !(url.starts_with("http://") || url.starts_with("https://")) {
-                    bail!("{name} must be an http:// or https:// address");
-                }
+            if let Some(url) = value
+                && !(url.starts_with("http://") || url.starts_with("https://"))
+            {
+                bail!("{name} must be an http:// or https:// address");
             }
         }
         self.launch_offset()?;
@@ -230,8 +231,7 @@ impl Settings {
             return Ok(UtcOffset::UTC);
         }
         let format = time::macros::format_description!("[offset_hour sign:mandatory]:[offset_minute]");
-        UtcOffset::parse(raw, format)
-            .with_context(|| format!("launch_timezone must be UTC or an offset such as +01:00, not {raw:?}"))
+        UtcOffset::parse(raw, format).with_context(|| format!("launch_timezone must be UTC or an offset such as +01:00, not {raw:?}"))
     }
 }
 
@@ -282,7 +282,9 @@ mod tests {
         assert!(format!("{err:#}").contains("database_url"));
         let err = load(&[("LAUNCHDIR_LAUNCH_TIMEZONE", "Europe/Berlin")]).unwrap_err();
         assert!(format!("{err:#}").contains("launch_timezone"));
-        assert!(load(&[("LAUNCHDIR_LAUNCH_TIMEZONE", "+01:00")]).unwrap().launch_offset().unwrap() == UtcOffset::from_hms(1, 0, 0).unwrap());
+        assert!(
+            load(&[("LAUNCHDIR_LAUNCH_TIMEZONE", "+01:00")]).unwrap().launch_offset().unwrap() == UtcOffset::from_hms(1, 0, 0).unwrap()
+        );
     }
 
     #[test]

@@ -31,9 +31,7 @@ pub async fn open_database(settings: &Settings) -> anyhow::Result<DatabaseConnec
         max_connections: settings.database_max_connections,
         schema: settings.database_schema.clone(),
     };
-    store_seaorm::connect(&config)
-        .await
-        .with_context(|| format!("cannot open the database {}", crate::settings::redact_url(&config.url)))
+    store_seaorm::connect(&config).await.with_context(|| format!("cannot open the database {}", crate::settings::redact_url(&config.url)))
 }
 
 /// The application layer and its adapters, built from settings.
@@ -148,12 +146,17 @@ const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Gives every request an id (the caller's `X-Request-Id` when it is sane, else a new UUID),
 /// runs it inside a span carrying that id, logs its outcome, and echoes the id back.
-async fn request_context(request: ServiceRequest, next: Next<impl MessageBody>) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+async fn request_context(
+    request: ServiceRequest,
+    next: Next<impl MessageBody>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let id = request
         .headers()
         .get(&REQUEST_ID)
         .and_then(|value| value.to_str().ok())
-        .filter(|value| !value.is_empty() && value.len() <= 64 && value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
+        .filter(|value| {
+            !value.is_empty() && value.len() <= 64 && value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
         .map(str::to_owned)
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let span = tracing::info_span!("request", request_id = %id, method = %request.method(), path = %request.path());

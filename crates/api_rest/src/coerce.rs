@@ -39,7 +39,9 @@ pub fn to_json(pairs: Vec<(String, String)>, types: &ParamTypes, errors: &mut Ve
     for (name, raw) in pairs {
         let value = match types.type_of(&name) {
             Some("integer") => raw.parse::<i64>().map(Value::from).unwrap_or(Value::String(raw)),
-            Some("number") => raw.parse::<f64>().ok().and_then(|n| serde_json::Number::from_f64(n)).map(Value::Number).unwrap_or(Value::String(raw)),
+            Some("number") => {
+                raw.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map(Value::Number).unwrap_or(Value::String(raw))
+            }
             Some("boolean") => match raw.as_str() {
                 "true" => Value::Bool(true),
                 "false" => Value::Bool(false),
@@ -71,9 +73,10 @@ mod tests {
     use serde_json::json;
 
     fn types() -> ParamTypes {
-        let schema: Schema = json!({"properties": {"page": {"type": "integer"}, "flag": {"type": "boolean"}, "q": {"type": ["string", "null"]}}})
-            .try_into()
-            .unwrap();
+        let schema: Schema =
+            json!({"properties": {"page": {"type": "integer"}, "flag": {"type": "boolean"}, "q": {"type": ["string", "null"]}}})
+                .try_into()
+                .unwrap();
         ParamTypes::of(Some(&schema))
     }
 

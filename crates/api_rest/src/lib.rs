@@ -30,10 +30,9 @@ impl RestState {
 pub fn configure(state: Arc<RestState>) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         let data = web::Data::from(state);
-        let mut scope = web::scope(API_PREFIX).app_data(data.clone()).route(
-            "/openapi.json",
-            web::get().to(|state: web::Data<RestState>| async move { HttpResponse::Ok().json(&state.openapi) }),
-        );
+        let mut scope = web::scope(API_PREFIX)
+            .app_data(data.clone())
+            .route("/openapi.json", web::get().to(|state: web::Data<RestState>| async move { HttpResponse::Ok().json(&state.openapi) }));
         // Group operations by path so one resource answers every method of a path, and a wrong
         // method gets 405 with `Allow` instead of falling through to 404.
         let mut paths: Vec<&'static str> = Vec::new();

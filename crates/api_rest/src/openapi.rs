@@ -164,10 +164,10 @@ fn problem_schema() -> Value {
 fn embed(mut schema: Value, components: &mut Map<String, Value>) -> Value {
     if let Some(object) = schema.as_object_mut() {
         object.remove("$schema");
-        if let Some(Value::Object(mut nested)) = object.remove("components") {
-            if let Some(Value::Object(definitions)) = nested.remove("schemas") {
-                components.extend(definitions);
-            }
+        if let Some(Value::Object(mut nested)) = object.remove("components")
+            && let Some(Value::Object(definitions)) = nested.remove("schemas")
+        {
+            components.extend(definitions);
         }
     }
     schema

@@ -26,7 +26,14 @@ pub struct Problem {
 
 impl Problem {
     pub fn new(status: StatusCode, code: &'static str, title: &'static str, detail: impl Into<String>) -> Self {
-        Self { kind: format!("urn:launchdir:problem:{code}"), title, status: status.as_u16(), detail: detail.into(), code, errors: Vec::new() }
+        Self {
+            kind: format!("urn:launchdir:problem:{code}"),
+            title,
+            status: status.as_u16(),
+            detail: detail.into(),
+            code,
+            errors: Vec::new(),
+        }
     }
 
     pub fn response(&self) -> HttpResponse {
@@ -105,8 +112,13 @@ pub fn from_op_error(error: OpError) -> HttpResponse {
                 source = next.source();
             }
             tracing::error!(error = %chain, "operation failed");
-            Problem::new(StatusCode::INTERNAL_SERVER_ERROR, "internal_error", "Internal error", "something went wrong on our side; try again later")
-                .response()
+            Problem::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal_error",
+                "Internal error",
+                "something went wrong on our side; try again later",
+            )
+            .response()
         }
     }
 }

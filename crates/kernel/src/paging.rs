@@ -16,8 +16,7 @@ impl PageRequest {
 
     /// Returns `None` when a bound is broken; the caller names the field.
     pub fn new(page: u32, per_page: u32) -> Option<Self> {
-        ((1..=Self::MAX_PAGE).contains(&page) && (1..=Self::MAX_PER_PAGE).contains(&per_page))
-            .then_some(Self { page, per_page })
+        ((1..=Self::MAX_PAGE).contains(&page) && (1..=Self::MAX_PER_PAGE).contains(&per_page)).then_some(Self { page, per_page })
     }
 
     pub fn page(self) -> u32 {

@@ -69,12 +69,10 @@ impl Slug {
         let allowed = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-';
         match bytes.first() {
             None => Err(InvalidValue("must not be empty".into())),
-            Some(_) if bytes.len() > Self::MAX_LEN => {
-                Err(InvalidValue("must be at most 220 characters".into()))
+            Some(_) if bytes.len() > Self::MAX_LEN => Err(InvalidValue("must be at most 220 characters".into())),
+            Some(first) if *first == b'-' || !allowed(first) || !bytes.iter().all(allowed) => {
+                Err(InvalidValue("must be lower-case letters, digits and hyphens, starting with a letter or digit".into()))
             }
-            Some(first) if *first == b'-' || !allowed(first) || !bytes.iter().all(allowed) => Err(InvalidValue(
-                "must be lower-case letters, digits and hyphens, starting with a letter or digit".into(),
-            )),
             Some(_) => Ok(Self(raw.to_owned())),
         }
     }
@@ -136,11 +134,7 @@ impl Email {
         let local_ok = !local.is_empty()
             && local.len() <= 64
             && !local.chars().any(|c| c.is_whitespace() || c.is_control() || c == '@' || c == '<' || c == '>');
-        if domain_ok && local_ok {
-            Ok(Self(raw.to_ascii_lowercase()))
-        } else {
-            Err(invalid())
-        }
+        if domain_ok && local_ok { Ok(Self(raw.to_ascii_lowercase())) } else { Err(invalid()) }
     }
 
     pub fn domain(&self) -> &str {

@@ -5,5 +5,5 @@ pub mod ports;
 pub mod service;
 
 pub use model::{Category, CategoryNode, CategoryPage, CategoryRef, Faq, ListingStatus, ListingSummary, SiteCounts};
-pub use ports::{CategoryRepository, LiveCounts, ListingRepository};
+pub use ports::{CategoryRepository, ListingRepository, LiveCounts};
 pub use service::{DirectoryError, DirectoryService};

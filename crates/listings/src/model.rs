@@ -28,9 +28,7 @@ impl ListingStatus {
     }
 
     pub fn parse(raw: &str) -> Option<Self> {
-        [Self::Draft, Self::AwaitingBadge, Self::Scheduled, Self::Live, Self::Archived]
-            .into_iter()
-            .find(|status| status.as_str() == raw)
+        [Self::Draft, Self::AwaitingBadge, Self::Scheduled, Self::Live, Self::Archived].into_iter().find(|status| status.as_str() == raw)
     }
 }
 

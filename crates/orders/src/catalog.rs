@@ -32,9 +32,7 @@ impl WeekRule {
     }
 
     pub fn parse(raw: &str) -> Option<Self> {
-        [Self::None, Self::Optional, Self::Required, Self::RequiredBeforeFreeQueue]
-            .into_iter()
-            .find(|rule| rule.as_str() == raw)
+        [Self::None, Self::Optional, Self::Required, Self::RequiredBeforeFreeQueue].into_iter().find(|rule| rule.as_str() == raw)
     }
 }
 
@@ -111,10 +109,7 @@ impl CatalogService {
     pub async fn price_list(&self) -> Result<Vec<ProductOffer>, RepoError> {
         let current = Week::at(self.clock.now(), self.policy.launch_offset);
         let products = self.products.list_active().await?;
-        Ok(products
-            .into_iter()
-            .map(|product| ProductOffer { weeks: self.policy.weeks_for(product.week_rule, current), product })
-            .collect())
+        Ok(products.into_iter().map(|product| ProductOffer { weeks: self.policy.weeks_for(product.week_rule, current), product }).collect())
     }
 }
 

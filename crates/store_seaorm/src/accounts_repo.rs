@@ -11,13 +11,7 @@ use time::OffsetDateTime;
 
 fn to_user(row: user::Model) -> Result<User, RepoError> {
     let email = Email::parse(&row.email).map_err(RepoError::backend)?;
-    Ok(User {
-        id: UserId::new(row.id),
-        email,
-        display_name: row.display_name,
-        created_at: row.created_at,
-        blocked: row.blocked,
-    })
+    Ok(User { id: UserId::new(row.id), email, display_name: row.display_name, created_at: row.created_at, blocked: row.blocked })
 }
 
 fn to_key(row: api_key::Model) -> Result<ApiKey, RepoError> {
@@ -84,11 +78,7 @@ impl ApiKeyRepository for SeaStore {
     }
 
     async fn find_by_hash(&self, token_hash: &str) -> Result<Option<ApiKey>, RepoError> {
-        let row = api_key::Entity::find()
-            .filter(api_key::Column::TokenHash.eq(token_hash))
-            .one(&self.db)
-            .await
-            .map_err(repo_err)?;
+        let row = api_key::Entity::find().filter(api_key::Column::TokenHash.eq(token_hash)).one(&self.db).await.map_err(repo_err)?;
         row.map(to_key).transpose()
     }
 

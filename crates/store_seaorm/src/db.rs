@@ -42,8 +42,8 @@ impl DbConfig {
 /// Opens a connection pool. SQLite files are created when missing, in WAL mode with foreign
 /// keys enforced and a busy timeout, so readers never block the writer.
 pub async fn connect(config: &DbConfig) -> Result<DatabaseConnection, DbErr> {
-    let backend = Backend::of_url(&config.url)
-        .ok_or_else(|| DbErr::Custom("database URL must start with sqlite: or postgres://".into()))?;
+    let backend =
+        Backend::of_url(&config.url).ok_or_else(|| DbErr::Custom("database URL must start with sqlite: or postgres://".into()))?;
     let mut options = ConnectOptions::new(config.url.clone());
     options
         .max_connections(config.max_connections)

@@ -27,8 +27,8 @@ fn to_category(row: category::Model) -> Result<Category, RepoError> {
 
 /// Turns listing rows into summaries; `category_slugs` resolves primary category ids.
 pub(crate) fn to_summary(row: listing::Model, category_slugs: &HashMap<i64, Slug>) -> Result<ListingSummary, RepoError> {
-    let status = ListingStatus::parse(&row.status)
-        .ok_or_else(|| RepoError::Backend(format!("listings.status holds {:?}", row.status).into()))?;
+    let status =
+        ListingStatus::parse(&row.status).ok_or_else(|| RepoError::Backend(format!("listings.status holds {:?}", row.status).into()))?;
     Ok(ListingSummary {
         id: ListingId::new(row.id),
         slug: Slug::parse(&row.slug).map_err(RepoError::backend)?,
@@ -127,9 +127,7 @@ impl ListingRepository for SeaStore {
             .from(listing_category::Entity)
             .and_where(listing_category::Column::CategoryId.is_in(categories.iter().map(|id| id.get())))
             .to_owned();
-        let query = listing::Entity::find()
-            .filter(listing::Column::Status.eq(LIVE))
-            .filter(listing::Column::Id.in_subquery(in_categories));
+        let query = listing::Entity::find().filter(listing::Column::Status.eq(LIVE)).filter(listing::Column::Id.in_subquery(in_categories));
         let total = query.clone().count(&self.db).await.map_err(repo_err)?;
         let rows = query
             .order_by_desc(listing::Column::VotesCount)

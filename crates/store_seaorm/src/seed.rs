@@ -6,9 +6,7 @@
 //! `.example` domain and every e-mail under `.invalid`.
 
 use crate::entity::{category, founder, interview_question, listing, listing_category, listing_founder, product, user, vote};
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QuerySelect, Set, TransactionTrait,
-};
+use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QuerySelect, Set, TransactionTrait};
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 use time::{Duration, OffsetDateTime};
@@ -162,13 +160,21 @@ const CATEGORIES: &[TopCategory] = &[
             ("language-learning", "Language Learning", "Learn and practise languages."),
         ],
     },
+    TopCategory { slug: "health-fitness", name: "Health & Fitness", description: "Wellbeing, training and healthy habits.", children: &[] },
     TopCategory {
-        slug: "health-fitness",
-        name: "Health & Fitness",
-        description: "Wellbeing, training and healthy habits.",
-        children: &[],
+        slug: "hardware",
+        name: "Hardware",
+        description: "Devices and the software that runs them.",
+        children: &[
+            ("wearables", "Wearables", "Watches, rings and other devices worn on the body."),
+            ("smart-home", "Smart Home", "Connected devices for the home."),
+        ],
     },
 ];
+
+/// Categories opened recently: no demo listing is placed in them, so the directory shows
+/// what an empty category looks like (and `include_empty=false` has something to hide).
+const NEW_CATEGORIES: &[&str] = &["hardware", "wearables", "smart-home"];
 
 fn category_faqs(name: &str) -> serde_json::Value {
     json!([
@@ -215,12 +221,14 @@ async fn seed_categories(db: &impl sea_orm::ConnectionTrait, report: &mut SeedRe
     let mut placeable = Vec::new();
     for (top_position, top) in CATEGORIES.iter().enumerate() {
         let top_id = ensure(top.slug, top.name, top.description, None, top_position as i32).await?;
-        if top.children.is_empty() {
+        if top.children.is_empty() && !NEW_CATEGORIES.contains(&top.slug) {
             placeable.push((top_id, top_id, top.name));
         }
         for (position, (slug, name, description)) in top.children.iter().enumerate() {
             let id = ensure(slug, name, description, Some(top_id), position as i32).await?;
-            placeable.push((id, top_id, *name));
+            if !NEW_CATEGORIES.contains(slug) {
+                placeable.push((id, top_id, *name));
+            }
         }
     }
     Ok(placeable)
@@ -228,10 +236,33 @@ async fn seed_categories(db: &impl sea_orm::ConnectionTrait, report: &mut SeedRe
 
 /// Demo prices: an administrator changes them later; the seed never overwrites a price.
 async fn seed_products(db: &impl sea_orm::ConnectionTrait, report: &mut SeedReport) -> Result<(), DbErr> {
-    let products: [(&str, &str, &str, i64, &str, Option<serde_json::Value>); 9] = [
-        ("launch", "Paid launch", "Launch in a week of your choice, or at once, without waiting in the free queue or showing a badge.", 4900, "optional", None),
-        ("skip_queue", "Skip the queue", "Move a free listing to an earlier week than the free queue offers.", 1900, "required_before_free_queue", None),
-        ("featured", "Featured placement", "Show your listing in the featured row for one week.", 9900, "none", Some(json!({"placement": {"type": "string", "enum": ["homepage", "category"], "default": "homepage"}}))),
+    // (code, name, description, price in cents, week rule, options)
+    type DemoProduct = (&'static str, &'static str, &'static str, i64, &'static str, Option<serde_json::Value>);
+    let products: [DemoProduct; 9] = [
+        (
+            "launch",
+            "Paid launch",
+            "Launch in a week of your choice, or at once, without waiting in the free queue or showing a badge.",
+            4900,
+            "optional",
+            None,
+        ),
+        (
+            "skip_queue",
+            "Skip the queue",
+            "Move a free listing to an earlier week than the free queue offers.",
+            1900,
+            "required_before_free_queue",
+            None,
+        ),
+        (
+            "featured",
+            "Featured placement",
+            "Show your listing in the featured row for one week.",
+            9900,
+            "none",
+            Some(json!({"placement": {"type": "string", "enum": ["homepage", "category"], "default": "homepage"}})),
+        ),
         ("done_for_you", "Done-for-you launch", "We list your product on other launch sites for you.", 14900, "none", None),
         ("launch_bundle", "Launch bundle", "Paid launch, featured placement and an AI review together.", 12900, "optional", None),
         ("extra_categories", "Extra categories", "Place your listing in up to 3 more categories.", 1500, "none", None),
@@ -343,17 +374,41 @@ async fn seed_voters(db: &impl sea_orm::ConnectionTrait, now: OffsetDateTime, re
 }
 
 const NAME_HEADS: &[&str] = &[
-    "Quill", "Nimbus", "Lumen", "Atlas", "Pico", "Orbit", "Fable", "Cobalt", "Juniper", "Vertex", "Maple", "Ember", "Harbor",
-    "Pixel", "Tandem", "Sprout", "Kite", "Cinder", "Drift", "Mosaic",
+    "Quill", "Nimbus", "Lumen", "Atlas", "Pico", "Orbit", "Fable", "Cobalt", "Juniper", "Vertex", "Maple", "Ember", "Harbor", "Pixel",
+    "Tandem", "Sprout", "Kite", "Cinder", "Drift", "Mosaic",
 ];
-const NAME_TAILS: &[&str] = &["ly", "desk", "flow", "stack", "base", "hub", "kit", "forge", "lane", "loop", "nest", "works", "pilot", "scope", "mint", "grid"];
+const NAME_TAILS: &[&str] =
+    &["ly", "desk", "flow", "stack", "base", "hub", "kit", "forge", "lane", "loop", "nest", "works", "pilot", "scope", "mint", "grid"];
 const FIRST_NAMES: &[&str] = &[
     "Ada", "Bruno", "Chiara", "Dmitri", "Elif", "Farah", "Goran", "Hana", "Ines", "Jonas", "Kofi", "Lena", "Mateo", "Nadia", "Oskar",
     "Priya", "Quentin", "Rosa", "Sami", "Tove", "Uma", "Viktor", "Wen", "Ximena", "Yusuf", "Zofia",
 ];
 const LAST_NAMES: &[&str] = &[
-    "Abara", "Brandt", "Castell", "Dimas", "Eklund", "Fontaine", "Garrido", "Holm", "Ilves", "Jovanic", "Kaur", "Lindqvist", "Moreau",
-    "Novak", "Okafor", "Petrov", "Quiroga", "Rahman", "Sato", "Tamm", "Ulloa", "Varga", "Weiss", "Yilmaz", "Zeller",
+    "Abara",
+    "Brandt",
+    "Castell",
+    "Dimas",
+    "Eklund",
+    "Fontaine",
+    "Garrido",
+    "Holm",
+    "Ilves",
+    "Jovanic",
+    "Kaur",
+    "Lindqvist",
+    "Moreau",
+    "Novak",
+    "Okafor",
+    "Petrov",
+    "Quiroga",
+    "Rahman",
+    "Sato",
+    "Tamm",
+    "Ulloa",
+    "Varga",
+    "Weiss",
+    "Yilmaz",
+    "Zeller",
 ];
 const COUNTRIES: &[&str] = &["US", "DE", "GB", "FR", "NL", "SE", "ES", "IN", "CA", "BR", "EE", "PL", "JP", "NG", "AU"];
 const STAGES: &[&str] = &["idea", "mvp", "launched", "growing"];
@@ -411,7 +466,7 @@ async fn seed_listings(
             let monday = this_monday + Duration::weeks(offset);
             let launched_at = (monday.midnight().assume_utc() + Duration::hours(rng.below(10) as i64)).min(now);
             let (status, plan) = match offset {
-                o if o <= 0 && index % 37 == 0 => ("draft", None),
+                o if o <= 0 && index.is_multiple_of(37) => ("draft", None),
                 o if o <= 0 => ("live", Some(if rng.below(3) == 0 { "paid" } else { "free" })),
                 o if o >= 6 => ("awaiting_badge", Some("free")),
                 _ => ("scheduled", Some("paid")),
@@ -426,9 +481,8 @@ async fn seed_listings(
             let stage = *rng.pick(STAGES);
             let pricing = *rng.pick(PRICING);
             let promise = *rng.pick(PROMISES);
-            let founders: Vec<(String, String)> = (0..1 + rng.below(2))
-                .map(|_| (rng.pick(FIRST_NAMES).to_string(), rng.pick(LAST_NAMES).to_string()))
-                .collect();
+            let founders: Vec<(String, String)> =
+                (0..1 + rng.below(2)).map(|_| (rng.pick(FIRST_NAMES).to_string(), rng.pick(LAST_NAMES).to_string())).collect();
             let founded = 2015 + rng.below(11) as i32;
             let vote_seed = rng.next();
             if existing.contains(&slug) {
@@ -469,11 +523,8 @@ async fn seed_listings(
             .insert(db)
             .await?;
             report.listings += 1;
-            let mut links = vec![listing_category::ActiveModel {
-                listing_id: Set(row.id),
-                category_id: Set(category_id),
-                is_primary: Set(true),
-            }];
+            let mut links =
+                vec![listing_category::ActiveModel { listing_id: Set(row.id), category_id: Set(category_id), is_primary: Set(true) }];
             if let (true, Some(extra)) = (has_extra && plan == Some("paid"), extra) {
                 links.push(listing_category::ActiveModel { listing_id: Set(row.id), category_id: Set(extra), is_primary: Set(false) });
             }
@@ -498,13 +549,9 @@ async fn seed_listings(
                 .insert(db)
                 .await?;
                 report.founders += 1;
-                listing_founder::ActiveModel {
-                    listing_id: Set(row.id),
-                    founder_id: Set(founder_row.id),
-                    position: Set(position as i32),
-                }
-                .insert(db)
-                .await?;
+                listing_founder::ActiveModel { listing_id: Set(row.id), founder_id: Set(founder_row.id), position: Set(position as i32) }
+                    .insert(db)
+                    .await?;
             }
             // Distinct voters: a walk through the voter list with a stride coprime to its length.
             let mut vote_rng = Rng(vote_seed);

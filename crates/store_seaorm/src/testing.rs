@@ -42,6 +42,7 @@ impl TestDatabase {
             let config = DbConfig { url: chosen.clone(), max_connections: 8, schema: Some(schema.clone()) };
             (config, Cleanup::Schema { admin_url: chosen, schema })
         } else {
+            remove_stale_files();
             let path = std::env::temp_dir().join(format!("launchdir-test-{id}.db"));
             let config = DbConfig { url: format!("sqlite://{}", path.display()), max_connections: 8, schema: None };
             (config, Cleanup::File(path))
@@ -56,6 +57,19 @@ impl TestDatabase {
         match self.cleanup {
             Cleanup::File(_) => "sqlite",
             Cleanup::Schema { .. } => "postgres",
+        }
+    }
+}
+
+/// Test databases shared for a whole test run are never dropped; files older than an hour are
+/// left-overs of earlier runs.
+fn remove_stale_files() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    for entry in entries.flatten() {
+        let stale = entry.file_name().to_string_lossy().starts_with("launchdir-test-")
+            && entry.metadata().and_then(|m| m.modified()).is_ok_and(|at| at.elapsed().is_ok_and(|age| age.as_secs() > 3600));
+        if stale {
+            let _ = std::fs::remove_file(entry.path());
         }
     }
 }

@@ -8,7 +8,5 @@ pub mod site;
 
 /// RFC 3339 text of an instant, as every timestamp in the API is written.
 pub(crate) fn rfc3339(at: time::OffsetDateTime) -> String {
-    at.to_offset(time::UtcOffset::UTC)
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default()
+    at.to_offset(time::UtcOffset::UTC).format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
 }

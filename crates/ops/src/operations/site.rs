@@ -86,11 +86,7 @@ impl Operation for GetSiteInfo {
                 blog: page("/blog"),
                 submit: page("/submit"),
             },
-            docs: DocLocations {
-                api_docs: page("/docs/api"),
-                openapi: format!("{}/openapi.json", site.base_url),
-                mcp: page("/mcp"),
-            },
+            docs: DocLocations { api_docs: page("/docs/api"), openapi: format!("{}/openapi.json", site.base_url), mcp: page("/mcp") },
         })
     }
 }

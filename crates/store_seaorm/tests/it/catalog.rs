@@ -1,7 +1,6 @@
 //! Products and interview questions, as the demo seed writes them.
 
-use content::InterviewQuestionRepository;
-use orders::{ProductRepository, WeekRule};
+use orders::WeekRule;
 use sea_orm::ConnectionTrait;
 use store_seaorm::SeaStore;
 use store_seaorm::testing::TestDatabase;

@@ -24,7 +24,8 @@ async fn demo_directory_reads_and_seed_is_idempotent() {
     // Votes: one per person per listing, and votes_count mirrors the votes table.
     assert_eq!(scalar(&test, "SELECT COUNT(*) FROM votes").await, first.votes as i64);
     assert_eq!(
-        scalar(&test, "SELECT COUNT(*) FROM listings l WHERE l.votes_count <> (SELECT COUNT(*) FROM votes v WHERE v.listing_id = l.id)").await,
+        scalar(&test, "SELECT COUNT(*) FROM listings l WHERE l.votes_count <> (SELECT COUNT(*) FROM votes v WHERE v.listing_id = l.id)")
+            .await,
         0
     );
     // Launch weeks spread over past, current and future weeks.

@@ -1,0 +1,148 @@
+//! The `launchdir` binary: account commands, and `serve` from a clean data directory to a
+//! graceful stop on SIGTERM.
+
+use crate::helpers::settings_for;
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+use store_seaorm::testing::TestDatabase;
+
+fn launchdir(test: &TestDatabase, args: &[&str]) -> Output {
+    let settings = settings_for(&test.config);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_launchdir"));
+    command.args(args).env("LAUNCHDIR_DATABASE_URL", settings.database_url.unwrap()).env("LAUNCHDIR_LOG_LEVEL", "warn");
+    if let Some(schema) = settings.database_schema {
+        command.env("LAUNCHDIR_DATABASE_SCHEMA", schema);
+    }
+    command.output().expect("run launchdir")
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(output.status.success(), "failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+#[tokio::test]
+async fn user_and_api_key_commands() {
+    let test = TestDatabase::new().await;
+    let created = stdout(&launchdir(&test, &["user", "create", "--email", "Ada@Example.com", "--name", "Ada"]));
+    assert!(created.contains("ada@example.com"), "{created}");
+
+    let again = launchdir(&test, &["user", "create", "--email", "ada@example.com"]);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists already"));
+
+    let bad = launchdir(&test, &["user", "create", "--email", "not-an-email"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--email"));
+
+    let out = stdout(&launchdir(
+        &test,
+        &["api-key", "create", "--email", "ada@example.com", "--scopes", "account:read,orders:write", "--name", "laptop"],
+    ));
+    let key = out.lines().last().unwrap().trim().to_owned();
+    assert!(key.starts_with("ldk_") && key.len() == 47, "the key is the last line: {out}");
+
+    let bad_scope = launchdir(&test, &["api-key", "create", "--email", "ada@example.com", "--scopes", "account:read,admin"]);
+    assert!(!bad_scope.status.success());
+    assert!(String::from_utf8_lossy(&bad_scope.stderr).contains("admin"));
+    let unknown_user = launchdir(&test, &["api-key", "create", "--email", "nobody@example.com"]);
+    assert!(!unknown_user.status.success());
+
+    let default_scopes = stdout(&launchdir(&test, &["api-key", "create", "--email", "ada@example.com"]));
+    assert!(default_scopes.contains("account:read listings:write orders:write"), "{default_scopes}");
+
+    let listed = stdout(&launchdir(&test, &["api-key", "list", "--email", "ada@example.com"]));
+    assert_eq!(listed.lines().count(), 2, "{listed}");
+    assert!(listed.contains("laptop") && listed.contains(&key[..12]));
+    assert!(!listed.contains(&key[12..]), "the secret is never shown again");
+
+    // The key works against the server, then stops working once revoked.
+    let app_settings = settings_for(&test.config);
+    let app = launchdir_server::Application::build(app_settings).await.unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    let client = reqwest::Client::new();
+    let me = client.get(format!("{base}/api/v1/me")).bearer_auth(&key).send().await.unwrap();
+    assert_eq!(me.status(), 200);
+
+    let id = listed.lines().find(|line| line.contains("laptop")).unwrap().split('\t').next().unwrap().to_owned();
+    let revoked = stdout(&launchdir(&test, &["api-key", "revoke", &id]));
+    assert!(revoked.contains("revoked"));
+    let listed = stdout(&launchdir(&test, &["api-key", "list", "--email", "ada@example.com"]));
+    assert!(listed.lines().any(|line| line.contains("laptop") && line.contains("revoked")));
+    let me = client.get(format!("{base}/api/v1/me")).bearer_auth(&key).send().await.unwrap();
+    assert_eq!(me.status(), 401);
+    assert!(!launchdir(&test, &["api-key", "revoke", "999999"]).status.success());
+
+    // Only the hash is stored.
+    let db = &test.db;
+    use sea_orm::ConnectionTrait;
+    let rows = db
+        .query_all_raw(sea_orm::Statement::from_string(db.get_database_backend(), "SELECT token_hash, prefix FROM api_keys"))
+        .await
+        .unwrap();
+    for row in rows {
+        let hash: String = row.try_get_by_index(0).unwrap();
+        assert_eq!(hash.len(), 64);
+        assert_ne!(hash, key);
+    }
+    assert_eq!(accounts::hash_token(&key).len(), 64);
+}
+
+#[tokio::test]
+async fn serve_from_a_clean_data_dir_then_stop_on_sigterm() {
+    if std::env::var(store_seaorm::testing::TEST_DATABASE_ENV).is_ok_and(|url| url.starts_with("postgres")) {
+        return; // The embedded default is SQLite; this test runs in the SQLite pass.
+    }
+    let data_dir = std::env::temp_dir().join(format!("launchdir-serve-{}-{}", std::process::id(), line!()));
+    let _ = std::fs::remove_dir_all(&data_dir);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_launchdir"))
+        .env("LAUNCHDIR_DATA_DIR", &data_dir)
+        .env("LAUNCHDIR_BIND", "127.0.0.1:0")
+        .env("LAUNCHDIR_LOG_LEVEL", "warn")
+        .env_remove("LAUNCHDIR_DATABASE_URL")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    // "Launchdir is serving on http://127.0.0.1:PORT  (...)"
+    let address = line.split_whitespace().find(|word| word.starts_with("http://127.0.0.1:")).expect("the address is printed").to_owned();
+    let client = reqwest::Client::new();
+    let site = client.get(format!("{address}/api/v1/site")).send().await.unwrap().json::<serde_json::Value>().await.unwrap();
+    assert!(site["counts"]["live_listings"].as_u64().unwrap() >= 200, "the demo directory was seeded on first start");
+    assert!(data_dir.join("launchdir.db").exists(), "the embedded database lives in the data directory");
+
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let started = Instant::now();
+    let exit = loop {
+        if let Some(exit) = child.try_wait().unwrap() {
+            break exit;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "the server must stop after SIGTERM");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(exit.success(), "a graceful stop exits 0: {exit:?}");
+    std::fs::remove_dir_all(&data_dir).ok();
+}
+
+#[tokio::test]
+async fn seed_demo_is_idempotent_from_the_command_line() {
+    let test = TestDatabase::new().await;
+    let first = stdout(&launchdir(&test, &["seed", "--demo"]));
+    assert!(first.starts_with("seeded"), "{first}");
+    let second = stdout(&launchdir(&test, &["seed", "--demo"]));
+    assert!(second.contains("nothing to add"), "{second}");
+    let refused = launchdir(&test, &["seed"]);
+    assert!(!refused.status.success(), "seed needs --demo");
+}
+
+#[tokio::test]
+async fn migrate_command() {
+    let test = TestDatabase::new().await;
+    let out = stdout(&launchdir(&test, &["migrate"]));
+    assert!(out.contains("up to date"));
+}

@@ -1,0 +1,151 @@
+//! `spawn_app()` and friends.
+
+use accounts::Scopes;
+use kernel::Email;
+use launchdir_server::settings::Settings;
+use launchdir_server::{Application, Services};
+use reqwest::StatusCode;
+use reqwest::header::HeaderMap;
+use serde_json::Value;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
+use store_seaorm::DbConfig;
+use store_seaorm::testing::TestDatabase;
+
+/// The demo directory, seeded once per test binary and shared by tests that only read it
+/// (tests that write make their own users, so they do not disturb each other).
+fn shared_directory() -> &'static DbConfig {
+    static SHARED: OnceLock<DbConfig> = OnceLock::new();
+    SHARED.get_or_init(|| {
+        // Its own thread and runtime: the pool used for seeding must not outlive the runtime
+        // of whichever test came first.
+        std::thread::spawn(|| {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            runtime.block_on(async {
+                let test = TestDatabase::new().await;
+                store_seaorm::seed::demo(&test.db, time::OffsetDateTime::now_utc()).await.expect("seed the demo directory");
+                test.db.clone().close().await.ok();
+                let config = test.config.clone();
+                // Kept for the whole test run; stale copies are removed by later runs.
+                std::mem::forget(test);
+                config
+            })
+        })
+        .join()
+        .unwrap()
+    })
+}
+
+pub struct TestApp {
+    pub address: String,
+    pub client: reqwest::Client,
+    pub services: Services,
+    _own_database: Option<TestDatabase>,
+}
+
+pub fn settings_for(config: &DbConfig) -> Settings {
+    Settings {
+        database_url: Some(config.url.clone()),
+        database_schema: config.schema.clone(),
+        database_max_connections: 4,
+        bind: "127.0.0.1:0".into(),
+        site_url: Some("https://launch.example".into()),
+        demo_data: Some(false),
+        http_workers: Some(1),
+        ..Settings::default()
+    }
+}
+
+async fn start(settings: Settings, own_database: Option<TestDatabase>) -> TestApp {
+    let app = Application::build(settings.clone()).await.expect("build the application");
+    let address = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    let db = launchdir_server::open_database(&settings).await.unwrap();
+    let services = Services::build(&settings, db, Arc::new(kernel::SystemClock)).unwrap();
+    TestApp { address, client: reqwest::Client::new(), services, _own_database: own_database }
+}
+
+/// The server on the shared demo directory.
+pub async fn spawn_app() -> TestApp {
+    start(settings_for(shared_directory()), None).await
+}
+
+/// The server on a database of its own with no data.
+pub async fn spawn_empty_app() -> TestApp {
+    let test = TestDatabase::new().await;
+    let settings = settings_for(&test.config);
+    start(settings, Some(test)).await
+}
+
+/// A response, read whole.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Value,
+}
+
+impl Reply {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// Asserts a problem+json 400 naming exactly these fields.
+    pub fn assert_invalid(&self, fields: &[&str]) {
+        assert_eq!(self.status, StatusCode::BAD_REQUEST, "{:#}", self.body);
+        assert_eq!(self.header("content-type"), Some("application/problem+json"));
+        assert_eq!(self.body["code"], "validation_failed");
+        let named: Vec<&str> = self.body["errors"].as_array().unwrap().iter().map(|e| e["field"].as_str().unwrap()).collect();
+        assert_eq!(named, fields, "{:#}", self.body);
+        for error in self.body["errors"].as_array().unwrap() {
+            assert!(!error["message"].as_str().unwrap().is_empty());
+        }
+    }
+
+    pub fn assert_problem(&self, status: u16, code: &str) {
+        assert_eq!(self.status.as_u16(), status, "{:#}", self.body);
+        assert_eq!(self.header("content-type"), Some("application/problem+json"));
+        assert_eq!(self.body["code"], code, "{:#}", self.body);
+        assert_eq!(self.body["status"], status);
+        assert!(self.body["title"].is_string() && self.body["detail"].is_string() && self.body["type"].is_string());
+    }
+}
+
+impl TestApp {
+    pub async fn send(&self, request: reqwest::RequestBuilder) -> Reply {
+        let response = request.send().await.expect("request");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response.bytes().await.unwrap();
+        let body = if bytes.is_empty() { Value::Null } else { serde_json::from_slice(&bytes).expect("JSON body") };
+        Reply { status, headers, body }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    pub async fn get(&self, path: &str) -> Reply {
+        self.send(self.client.get(self.url(path))).await
+    }
+
+    pub async fn get_with_token(&self, path: &str, token: &str) -> Reply {
+        self.send(self.client.get(self.url(path)).bearer_auth(token)).await
+    }
+
+    /// A new user with an API key carrying `scopes` (empty: all three). Returns the secret.
+    pub async fn api_key(&self, scopes: &str) -> (Email, String) {
+        static COUNTER: AtomicU32 = AtomicU32::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let email = Email::parse(&format!("tester-{}-{n}-{}@example.com", std::process::id(), uuid_like())).unwrap();
+        let accounts = &self.services.app.accounts;
+        accounts.create_user(&email, Some("Tester")).await.unwrap();
+        let created = accounts.create_api_key(&email, Some("test key"), Scopes::parse_list(scopes).unwrap()).await.unwrap();
+        (email, created.secret.expose().to_owned())
+    }
+}
+
+fn uuid_like() -> String {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+    format!("{nanos:x}")
+}

@@ -1,0 +1,11 @@
+//! End-to-end tests: the real server on a free port, over HTTP, on the backend that
+//! `LAUNCHDIR_TEST_DATABASE_URL` selects (SQLite by default).
+
+mod account;
+mod catalog;
+mod categories;
+mod cli;
+mod errors;
+mod helpers;
+mod routes;
+mod site;

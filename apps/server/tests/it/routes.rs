@@ -1,0 +1,38 @@
+//! The mounted routes are exactly the registry: every operation answers at its method and path,
+//! and its OpenAPI entry exists.
+
+use crate::helpers::spawn_app;
+
+#[tokio::test]
+async fn every_registry_operation_is_routed() {
+    let app = spawn_app().await;
+    let openapi = app.get("/api/v1/openapi.json").await.body;
+    for op in ops::registry() {
+        let spec = op.spec();
+        // Fill path parameters with a value of the right shape.
+        let path: String = spec
+            .path
+            .split('/')
+            .map(|segment| match segment {
+                "{slug}" => "design",
+                s if s.starts_with('{') => "1",
+                s => s,
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        let method = reqwest::Method::from_bytes(spec.method.as_str().as_bytes()).unwrap();
+        let reply = app.send(app.client.request(method, app.url(&format!("/api/v1{path}")))).await;
+        let code = reply.body["code"].as_str().unwrap_or_default();
+        assert!(
+            code != "method_not_allowed" && !(reply.status == 404 && reply.body["detail"] == "no resource lives at this address"),
+            "{} is not routed",
+            spec.id
+        );
+        if spec.scope.is_some() {
+            assert_eq!(reply.status, 401, "{} needs a credential", spec.id);
+        } else {
+            assert_eq!(reply.status.as_u16(), spec.success_status, "{}: {:#}", spec.id, reply.body);
+        }
+        assert_eq!(openapi["paths"][spec.path][spec.method.as_str().to_lowercase()]["operationId"], spec.id);
+    }
+}
