@@ -111,3 +111,14 @@ async fn validation_needs_authentication_first() {
     let (_, key) = app.api_key("account:read").await;
     app.get_with_token("/api/v1/me?x=1", &key).await.assert_invalid(&["x"]);
 }
+
+#[tokio::test]
+async fn a_blocked_account_is_403() {
+    use sea_orm::ConnectionTrait;
+    let app = spawn_app().await;
+    let (email, key) = app.api_key("account:read").await;
+    let db = app.services.store.connection();
+    db.execute_unprepared(&format!("UPDATE users SET blocked = true WHERE email = '{}'", email.as_str())).await.unwrap();
+    app.get_with_token("/api/v1/me", &key).await.assert_problem(403, "account_blocked");
+    app.get_with_token("/api/v1/site", &key).await.assert_problem(403, "account_blocked");
+}

@@ -130,6 +130,44 @@ async fn serve_from_a_clean_data_dir_then_stop_on_sigterm() {
 }
 
 #[tokio::test]
+async fn json_logs_carry_the_request_id() {
+    let test = TestDatabase::new().await;
+    let settings = settings_for(&test.config);
+    let mut command = Command::new(env!("CARGO_BIN_EXE_launchdir"));
+    command
+        .env("LAUNCHDIR_DATABASE_URL", settings.database_url.unwrap())
+        .env("LAUNCHDIR_BIND", "127.0.0.1:0")
+        .env("LAUNCHDIR_LOG_FORMAT", "json")
+        .env("LAUNCHDIR_LOG_LEVEL", "info")
+        .env("LAUNCHDIR_AUTO_MIGRATE", "true")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(schema) = settings.database_schema {
+        command.env("LAUNCHDIR_DATABASE_SCHEMA", schema);
+    }
+    let mut child = command.spawn().unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let address = line.split_whitespace().find(|word| word.starts_with("http://127.0.0.1:")).expect("the address is printed").to_owned();
+    let reply = reqwest::Client::new().get(format!("{address}/api/v1/site")).header("x-request-id", "log-check-42").send().await.unwrap();
+    assert_eq!(reply.status(), 200);
+    Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let output = child.wait_with_output().unwrap();
+    let logs = String::from_utf8_lossy(&output.stderr);
+    let request_line = logs
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find(|entry| entry["span"]["request_id"] == "log-check-42")
+        .unwrap_or_else(|| panic!("no JSON log line with the request id in:\n{logs}"));
+    assert_eq!(request_line["status"], 200);
+    assert_eq!(request_line["span"]["path"], "/api/v1/site");
+    assert!(
+        logs.lines().all(|line| line.trim().is_empty() || serde_json::from_str::<serde_json::Value>(line).is_ok()),
+        "every line is JSON"
+    );
+}
+
+#[tokio::test]
 async fn seed_demo_is_idempotent_from_the_command_line() {
     let test = TestDatabase::new().await;
     let first = stdout(&launchdir(&test, &["seed", "--demo"]));
