@@ -64,8 +64,10 @@ impl DirectoryService {
     /// One category with its parent, subcategories and a page of its live listings (including
     /// those of its subcategories), most voted first.
     pub async fn category_page(&self, slug: &Slug, page: PageRequest) -> Result<CategoryPage, DirectoryError> {
-        let category = self.categories.find_by_slug(slug).await?.ok_or(DirectoryError::CategoryNotFound)?;
+        // The whole (small) tree is needed for parent and subcategories anyway, so the category
+        // itself is found in it rather than with a query of its own.
         let all = self.categories.all().await?;
+        let category = all.iter().find(|c| &c.slug == slug).cloned().ok_or(DirectoryError::CategoryNotFound)?;
         let counts = self.categories.live_counts().await?;
         let reference = |c: &Category| CategoryRef { slug: c.slug.clone(), name: c.name.clone(), live_listings: count_of(c, &counts) };
         let parent = category.parent_id.and_then(|id| all.iter().find(|c| c.id == id)).map(reference);
@@ -86,4 +88,121 @@ impl DirectoryService {
 fn count_of(category: &Category, counts: &LiveCounts) -> u64 {
     let table = if category.parent_id.is_none() { &counts.by_top_level } else { &counts.direct };
     table.get(&category.id).copied().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Faq, ListingStatus, ListingSummary};
+    use async_trait::async_trait;
+    use kernel::{ListingId, Paged};
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+
+    fn category(id: i64, slug: &str, parent: Option<i64>) -> Category {
+        Category {
+            id: CategoryId::new(id),
+            slug: Slug::parse(slug).unwrap(),
+            name: slug.to_uppercase(),
+            description: format!("about {slug}"),
+            parent_id: parent.map(CategoryId::new),
+            position: id as i32,
+            faqs: vec![Faq { question: "q?".into(), answer: "a".into() }],
+        }
+    }
+
+    struct Fake {
+        categories: Vec<Category>,
+        counts: LiveCounts,
+        asked_for: Mutex<Vec<CategoryId>>,
+    }
+
+    #[async_trait]
+    impl CategoryRepository for Fake {
+        async fn all(&self) -> Result<Vec<Category>, RepoError> {
+            Ok(self.categories.clone())
+        }
+        async fn find_by_slug(&self, slug: &Slug) -> Result<Option<Category>, RepoError> {
+            Ok(self.categories.iter().find(|c| &c.slug == slug).cloned())
+        }
+        async fn live_counts(&self) -> Result<LiveCounts, RepoError> {
+            Ok(self.counts.clone())
+        }
+    }
+
+    #[async_trait]
+    impl ListingRepository for Fake {
+        async fn count_live(&self) -> Result<u64, RepoError> {
+            Ok(7)
+        }
+        async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
+            self.asked_for.lock().unwrap().extend_from_slice(categories);
+            let item = ListingSummary {
+                id: ListingId::new(1),
+                slug: Slug::parse("acme").unwrap(),
+                name: "Acme".into(),
+                url: "https://acme.example".into(),
+                tagline: None,
+                logo_url: None,
+                votes: 3,
+                primary_category: None,
+                launch_week: None,
+                status: ListingStatus::Live,
+            };
+            Ok(Paged::new(vec![item], page, 1))
+        }
+    }
+
+    /// tools (1) > [notes (2): 4 live, tasks (3): 0 live]; empty (4) with no children.
+    fn service() -> (DirectoryService, Arc<Fake>) {
+        let fake = Arc::new(Fake {
+            categories: vec![
+                category(1, "tools", None),
+                category(2, "notes", Some(1)),
+                category(3, "tasks", Some(1)),
+                category(4, "empty", None),
+            ],
+            counts: LiveCounts { direct: HashMap::from([(CategoryId::new(2), 4)]), by_top_level: HashMap::from([(CategoryId::new(1), 4)]) },
+            asked_for: Mutex::new(Vec::new()),
+        });
+        (DirectoryService::new(fake.clone(), fake.clone()), fake)
+    }
+
+    #[tokio::test]
+    async fn tree_counts_and_empty_filter() {
+        let (directory, _) = service();
+        let tree = directory.category_tree(true).await.unwrap();
+        assert_eq!(tree.iter().map(|n| n.slug.as_str()).collect::<Vec<_>>(), ["tools", "empty"]);
+        assert_eq!(tree[0].live_listings, 4);
+        assert_eq!(
+            tree[0].subcategories.iter().map(|n| (n.slug.as_str(), n.live_listings)).collect::<Vec<_>>(),
+            [("notes", 4), ("tasks", 0)]
+        );
+        let non_empty = directory.category_tree(false).await.unwrap();
+        assert_eq!(non_empty.len(), 1);
+        assert_eq!(non_empty[0].subcategories.len(), 1, "tasks has no live listing");
+    }
+
+    #[tokio::test]
+    async fn category_page_includes_subcategories() {
+        let (directory, fake) = service();
+        let page = directory.category_page(&Slug::parse("tools").unwrap(), PageRequest::default()).await.unwrap();
+        assert_eq!(page.live_listings, 4);
+        assert!(page.parent.is_none());
+        assert_eq!(page.subcategories.len(), 2);
+        assert_eq!(*fake.asked_for.lock().unwrap(), [CategoryId::new(1), CategoryId::new(2), CategoryId::new(3)]);
+
+        let child = directory.category_page(&Slug::parse("notes").unwrap(), PageRequest::default()).await.unwrap();
+        assert_eq!(child.parent.unwrap().slug.as_str(), "tools");
+        assert!(child.subcategories.is_empty());
+
+        let missing = directory.category_page(&Slug::parse("nope").unwrap(), PageRequest::default()).await;
+        assert!(matches!(missing, Err(DirectoryError::CategoryNotFound)));
+    }
+
+    #[tokio::test]
+    async fn counts() {
+        let (directory, _) = service();
+        assert_eq!(directory.counts().await.unwrap(), SiteCounts { live_listings: 7, categories: 4 });
+    }
 }
