@@ -59,6 +59,22 @@ pub struct OperationSpec {
 }
 
 impl OperationSpec {
+    /// The defaults of a public read: `GET`, no scope, not idempotent-keyed, 200, no 404.
+    /// Operations spell out what differs: `OperationSpec { id, path, ..OperationSpec::READ }`.
+    pub const READ: OperationSpec = OperationSpec {
+        id: "",
+        method: HttpMethod::Get,
+        path: "",
+        scope: None,
+        idempotent: false,
+        success_status: 200,
+        summary: "",
+        description: "",
+        tag: "",
+        not_found: false,
+        destructive: false,
+    };
+
     /// Reads change nothing (MCP `readOnlyHint`).
     pub fn read_only(&self) -> bool {
         self.method == HttpMethod::Get

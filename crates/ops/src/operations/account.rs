@@ -1,7 +1,7 @@
 //! `get_account`: who the caller is and what its credential allows.
 
 use super::rfc3339;
-use crate::registry::{HttpMethod, Input, Operation, OperationSpec, registry};
+use crate::registry::{Input, Operation, OperationSpec, registry};
 use crate::{App, Caller, NoInput, OpError};
 use accounts::{Credential, Scope};
 use async_trait::async_trait;
@@ -52,16 +52,12 @@ impl Operation for GetAccount {
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_account",
-        method: HttpMethod::Get,
         path: "/me",
         scope: Some(Scope::AccountRead),
-        idempotent: false,
-        success_status: 200,
         summary: "Who you are",
         description: "The signed-in account, the credential in use, its scopes and the operations it may call.",
         tag: "account",
-        not_found: false,
-        destructive: false,
+        ..OperationSpec::READ
     };
 
     async fn run(&self, _: &App, caller: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<AccountView, OpError> {

@@ -1,6 +1,6 @@
 //! `list_products`: the price list, from the database.
 
-use crate::registry::{HttpMethod, Input, Operation, OperationSpec};
+use crate::registry::{Input, Operation, OperationSpec};
 use crate::{App, Caller, NoInput, OpError};
 use async_trait::async_trait;
 use kernel::Week;
@@ -49,18 +49,13 @@ impl Operation for ListProducts {
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_products",
-        method: HttpMethod::Get,
         path: "/products",
-        scope: None,
-        idempotent: false,
-        success_status: 200,
         summary: "Products and prices",
         description: "Every purchasable product with its current price in USD cents (excluding VAT), whether it needs \
                       a listing, the launch weeks that may be chosen, and its options where it has them. Prices are \
                       set by the site's administrator: read them here, never hard-code them.",
         tag: "orders",
-        not_found: false,
-        destructive: false,
+        ..OperationSpec::READ
     };
 
     async fn run(&self, app: &App, _: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<ProductList, OpError> {

@@ -1,6 +1,6 @@
 //! `list_categories` and `get_category`.
 
-use crate::registry::{HttpMethod, Input, Operation, OperationSpec};
+use crate::registry::{Input, Operation, OperationSpec};
 use crate::{App, Caller, InputPart, NoInput, OpError, Pagination};
 use async_trait::async_trait;
 use garde::Validate;
@@ -43,17 +43,12 @@ impl Operation for ListCategories {
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_categories",
-        method: HttpMethod::Get,
         path: "/categories",
-        scope: None,
-        idempotent: false,
-        success_status: 200,
         summary: "The category tree",
         description: "Every category, top level with subcategories, with the number of live listings in each \
                       (a top-level count includes its subcategories, each listing once).",
         tag: "directory",
-        not_found: false,
-        destructive: false,
+        ..OperationSpec::READ
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, ListCategoriesQuery, NoInput>) -> Result<CategoryTree, OpError> {
@@ -108,17 +103,13 @@ impl Operation for GetCategory {
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_category",
-        method: HttpMethod::Get,
         path: "/categories/{slug}",
-        scope: None,
-        idempotent: false,
-        success_status: 200,
         summary: "A category and its live listings",
         description: "A category's description and FAQs, its parent and subcategories, and its live listings \
                       (including those of its subcategories), most voted first, paginated. 404 for an unknown slug.",
         tag: "directory",
         not_found: true,
-        destructive: false,
+        ..OperationSpec::READ
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<CategorySlug, Pagination, NoInput>) -> Result<CategoryDetail, OpError> {

@@ -1,6 +1,6 @@
 //! `list_interview_questions`.
 
-use crate::registry::{HttpMethod, Input, Operation, OperationSpec};
+use crate::registry::{Input, Operation, OperationSpec};
 use crate::{App, Caller, NoInput, OpError};
 use async_trait::async_trait;
 use content::InterviewQuestion;
@@ -24,16 +24,11 @@ impl Operation for ListInterviewQuestions {
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_interview_questions",
-        method: HttpMethod::Get,
         path: "/interview-questions",
-        scope: None,
-        idempotent: false,
-        success_status: 200,
         summary: "Founder interview questions",
         description: "The questions founders can answer on their profile, in display order; an answer names a question by its id.",
         tag: "content",
-        not_found: false,
-        destructive: false,
+        ..OperationSpec::READ
     };
 
     async fn run(&self, app: &App, _: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<InterviewQuestions, OpError> {

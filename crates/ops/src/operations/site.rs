@@ -1,6 +1,6 @@
 //! `get_site_info`: what this site is and where everything lives.
 
-use crate::registry::{HttpMethod, Input, Operation, OperationSpec};
+use crate::registry::{Input, Operation, OperationSpec};
 use crate::{App, Caller, NoInput, OpError};
 use async_trait::async_trait;
 use listings::SiteCounts;
@@ -51,17 +51,12 @@ impl Operation for GetSiteInfo {
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_site_info",
-        method: HttpMethod::Get,
         path: "/site",
-        scope: None,
-        idempotent: false,
-        success_status: 200,
         summary: "About this site",
         description: "The site's name and purpose, its public pages, the counts of live listings and categories, \
                       and where the API docs, the OpenAPI file and the MCP tool server are.",
         tag: "site",
-        not_found: false,
-        destructive: false,
+        ..OperationSpec::READ
     };
 
     async fn run(&self, app: &App, _: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<SiteInfo, OpError> {
