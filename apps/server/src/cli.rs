@@ -115,10 +115,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 async fn serve(settings: Settings) -> anyhow::Result<()> {
-    let site = settings.site_url();
-    let base = settings.base_url();
     let app = Application::build(settings.clone()).await?;
     let address = format!("{}:{}", settings.bind.rsplit_once(':').map_or("127.0.0.1", |(host, _)| host), app.port());
+    let (site, base) = (app.site_url().to_owned(), app.base_url().to_owned());
     tracing::info!(%address, "listening");
     println!("Launchdir is serving on http://{address}  (site {site}, API {base}, OpenAPI {base}/openapi.json)");
     app.run_until_stopped().await.context("the server stopped with an error")?;

@@ -69,6 +69,8 @@ impl Services {
 /// The running HTTP server.
 pub struct Application {
     port: u16,
+    site_url: String,
+    base_url: String,
     server: actix_web::dev::Server,
 }
 
@@ -79,7 +81,16 @@ impl Application {
         Self::build_with_clock(settings, Arc::new(SystemClock)).await
     }
 
-    pub async fn build_with_clock(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
+    pub async fn build_with_clock(mut settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
+        let listener = TcpListener::bind(&settings.bind).with_context(|| format!("cannot listen on {}", settings.bind))?;
+        let port = listener.local_addr()?.port();
+        if settings.site_url.is_none() {
+            // Derived from the address actually bound, so `bind = "127.0.0.1:0"` still yields a
+            // reachable site URL.
+            let host = settings.bind.rsplit_once(':').map_or("127.0.0.1", |(host, _)| host);
+            let host = if host == "0.0.0.0" || host == "[::]" { "localhost" } else { host };
+            settings.site_url = Some(format!("http://{host}:{port}"));
+        }
         let db = open_database(&settings).await?;
         let sqlite = matches!(store_seaorm::Backend::of_url(&settings.database_url()), Some(store_seaorm::Backend::Sqlite));
         if settings.auto_migrate.unwrap_or(sqlite) {
@@ -95,8 +106,6 @@ impl Application {
             tracing::info!(listings = report.listings, votes = report.votes, "seeded the demo directory");
         }
         let services = Services::build(&settings, db.clone(), clock)?;
-        let listener = TcpListener::bind(&settings.bind).with_context(|| format!("cannot listen on {}", settings.bind))?;
-        let port = listener.local_addr()?.port();
         let rest = Arc::new(api_rest::RestState::new(services.app.clone()));
         let db_data = web::Data::new(db);
         let mut server = HttpServer::new(move || {
@@ -105,6 +114,7 @@ impl Application {
                 .app_data(db_data.clone())
                 .route("/healthz", web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }))
                 .route("/readyz", web::get().to(readyz))
+                .route("/docs/api", web::get().to(api_docs))
                 .configure(api_rest::configure(rest.clone()))
                 .default_service(web::to(api_rest::not_found))
         })
@@ -113,17 +123,32 @@ impl Application {
         if let Some(workers) = settings.http_workers {
             server = server.workers(workers);
         }
-        Ok(Self { port, server: server.run() })
+        Ok(Self { port, site_url: settings.site_url(), base_url: settings.base_url(), server: server.run() })
     }
 
     pub fn port(&self) -> u16 {
         self.port
     }
 
+    /// The site address in effect (derived from the bound port when not configured).
+    pub fn site_url(&self) -> &str {
+        &self.site_url
+    }
+
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
     /// Serves until SIGTERM or Ctrl-C, then finishes the requests in flight (up to 10 s).
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
+}
+
+/// The API conventions page `get_site_info` points to (the Markdown source, until the site's
+/// pages render it).
+async fn api_docs() -> HttpResponse {
+    HttpResponse::Ok().content_type("text/markdown; charset=utf-8").body(include_str!("../../../docs/api.md"))
 }
 
 async fn readyz(db: web::Data<DatabaseConnection>) -> HttpResponse {

@@ -77,3 +77,15 @@ async fn the_served_openapi_document_is_generated_for_this_site() {
     assert_eq!(reply.body["info"]["version"], "1.0.0");
     assert_eq!(reply.body, api_rest::openapi::document("https://launch.example/api/v1"));
 }
+
+#[tokio::test]
+async fn the_api_docs_page_named_by_site_info_is_served() {
+    let app = spawn_app().await;
+    let site = app.get("/api/v1/site").await;
+    let docs_url = site.body["docs"]["api_docs"].as_str().unwrap();
+    assert!(docs_url.ends_with("/docs/api"));
+    let reply = app.client.get(app.url("/docs/api")).send().await.unwrap();
+    assert_eq!(reply.status(), 200);
+    assert!(reply.headers()["content-type"].to_str().unwrap().starts_with("text/markdown"));
+    assert!(reply.text().await.unwrap().contains("# API conventions"));
+}

@@ -45,3 +45,16 @@ async fn site_info_takes_no_parameters() {
     let app = spawn_app().await;
     app.get("/api/v1/site?verbose=true").await.assert_invalid(&["verbose"]);
 }
+
+#[tokio::test]
+async fn without_a_site_url_the_bound_port_is_used() {
+    let test = store_seaorm::testing::TestDatabase::new().await;
+    let settings = launchdir_server::settings::Settings { site_url: None, ..crate::helpers::settings_for(&test.config) };
+    let server = launchdir_server::Application::build(settings).await.unwrap();
+    let port = server.port();
+    assert_eq!(server.site_url(), format!("http://127.0.0.1:{port}"));
+    assert_eq!(server.base_url(), format!("http://127.0.0.1:{port}/api/v1"));
+    tokio::spawn(server.run_until_stopped());
+    let body: serde_json::Value = reqwest::get(format!("http://127.0.0.1:{port}/api/v1/site")).await.unwrap().json().await.unwrap();
+    assert_eq!(body["site_url"], format!("http://127.0.0.1:{port}"));
+}
