@@ -6,6 +6,7 @@ pub use sea_orm_migration::prelude::*;
 mod m20261121_000001_create_accounts;
 mod m20261121_000002_create_directory;
 mod m20261121_000003_create_catalog;
+mod m20261121_000004_create_stories_and_blog;
 
 pub struct Migrator;
 
@@ -16,6 +17,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000001_create_accounts::Migration),
             Box::new(m20261121_000002_create_directory::Migration),
             Box::new(m20261121_000003_create_catalog::Migration),
+            Box::new(m20261121_000004_create_stories_and_blog::Migration),
         ]
     }
 }

@@ -97,8 +97,17 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 println!("the demo directory is already complete: nothing to add");
             } else {
                 println!(
-                    "seeded {} categories, {} products, {} interview questions, {} users, {} listings, {} founders, {} votes",
-                    report.categories, report.products, report.questions, report.users, report.listings, report.founders, report.votes
+                    "seeded {} categories, {} products, {} interview questions, {} users, {} listings, {} founders, {} votes, \
+                     {} blog posts, {} founder stories",
+                    report.categories,
+                    report.products,
+                    report.questions,
+                    report.users,
+                    report.listings,
+                    report.founders,
+                    report.votes,
+                    report.blog_posts,
+                    report.stories
                 );
             }
             Ok(())

@@ -61,6 +61,7 @@ impl Services {
             directory: DirectoryService::new(store.categories(), store.listings()),
             catalog: CatalogService::new(store.products(), clock.clone(), policy),
             interview_questions: store.interview_questions(),
+            blog: content::BlogService::new(store.blog_posts(), clock.clone()),
         };
         Ok(Self { app, store, clock })
     }

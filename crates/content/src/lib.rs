@@ -1,5 +1,9 @@
 #![doc = include_str!("../README.md")]
 
+pub mod blog;
+
+pub use blog::{BlogError, BlogPost, BlogPostSummary, BlogRepository, BlogService, search_words};
+
 use async_trait::async_trait;
 use kernel::RepoError;
 use schemars::JsonSchema;

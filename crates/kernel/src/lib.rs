@@ -2,6 +2,7 @@
 
 mod clock;
 mod error;
+mod faq;
 mod ids;
 mod money;
 mod paging;
@@ -10,6 +11,7 @@ mod week;
 
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use error::{FieldError, RepoError};
+pub use faq::Faq;
 pub use ids::{ApiKeyId, CategoryId, FounderId, ListingId, UserId};
 pub use money::Cents;
 pub use paging::{PageRequest, Paged};

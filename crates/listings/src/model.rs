@@ -1,5 +1,6 @@
 //! Read models of the public directory.
 
+pub use kernel::Faq;
 use kernel::{CategoryId, ListingId, Paged, Slug, Week};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -30,13 +31,6 @@ impl ListingStatus {
     pub fn parse(raw: &str) -> Option<Self> {
         [Self::Draft, Self::AwaitingBadge, Self::Scheduled, Self::Live, Self::Archived].into_iter().find(|status| status.as_str() == raw)
     }
-}
-
-/// A question and its answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct Faq {
-    pub question: String,
-    pub answer: String,
 }
 
 /// A directory category. `parent_id` is `None` for a top-level category.

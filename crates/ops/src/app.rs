@@ -1,7 +1,7 @@
 //! The services an operation can use, built once by the server from configuration.
 
 use accounts::AccountsService;
-use content::InterviewQuestionRepository;
+use content::{BlogService, InterviewQuestionRepository};
 use listings::DirectoryService;
 use orders::CatalogService;
 use std::sync::Arc;
@@ -26,4 +26,5 @@ pub struct App {
     pub directory: DirectoryService,
     pub catalog: CatalogService,
     pub interview_questions: Arc<dyn InterviewQuestionRepository>,
+    pub blog: BlogService,
 }

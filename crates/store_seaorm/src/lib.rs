@@ -1,11 +1,13 @@
 #![doc = include_str!("../README.md")]
 
 mod accounts_repo;
+mod blog_repo;
 mod catalog_repo;
 mod db;
 mod directory_repo;
 mod entity;
 pub mod seed;
+mod seed_content;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -46,6 +48,10 @@ impl SeaStore {
     }
 
     pub fn products(&self) -> Arc<dyn orders::ProductRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn blog_posts(&self) -> Arc<dyn content::BlogRepository> {
         Arc::new(self.clone())
     }
 

@@ -21,6 +21,8 @@ pub struct SeedReport {
     pub listings: usize,
     pub founders: usize,
     pub votes: usize,
+    pub blog_posts: usize,
+    pub stories: usize,
 }
 
 impl SeedReport {
@@ -44,6 +46,8 @@ pub async fn demo(db: &DatabaseConnection, now: OffsetDateTime) -> Result<SeedRe
     seed_questions(&txn, &mut report).await?;
     let voters = seed_voters(&txn, now, &mut report).await?;
     seed_listings(&txn, now, &category_ids, &voters, &mut report).await?;
+    report.blog_posts = crate::seed_content::seed_blog(&txn, now).await?;
+    report.stories = crate::seed_content::seed_stories(&txn, now).await?;
     txn.commit().await?;
     Ok(report)
 }

@@ -2,6 +2,7 @@
 //! `LAUNCHDIR_TEST_DATABASE_URL` selects (SQLite by default).
 
 mod account;
+mod blog;
 mod catalog;
 mod categories;
 mod cli;

@@ -1,12 +1,14 @@
 //! SeaORM entities, one module per table. They never leave this crate.
 
 pub mod api_key;
+pub mod blog_post;
 pub mod category;
 pub mod founder;
 pub mod interview_question;
 pub mod listing;
 pub mod listing_category;
 pub mod listing_founder;
+pub mod listing_story;
 pub mod product;
 pub mod user;
 pub mod vote;

@@ -1,0 +1,10 @@
+//! A question and its answer, as categories, listings and blog posts carry them.
+
+use serde::{Deserialize, Serialize};
+
+/// A question and its answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Faq {
+    pub question: String,
+    pub answer: String,
+}

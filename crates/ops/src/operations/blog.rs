@@ -1,0 +1,162 @@
+//! `list_blog_posts` and `get_blog_post`.
+
+use super::rfc3339;
+use crate::registry::{Input, Operation, OperationSpec};
+use crate::{App, Caller, InputPart, NoInput, OpError, Pagination};
+use async_trait::async_trait;
+use content::{BlogError, BlogPostSummary};
+use garde::Validate;
+use kernel::{Faq, Slug};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub struct ListBlogPosts;
+
+/// Query of `list_blog_posts`.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct BlogQuery {
+    /// Words to look for in titles, summaries and texts; every word must appear.
+    #[garde(length(chars, max = 200))]
+    pub q: Option<String>,
+    /// Page number, starting at 1.
+    #[serde(default = "first_page")]
+    #[garde(range(min = 1, max = 1000))]
+    pub page: u32,
+    /// Items per page.
+    #[serde(default = "default_per_page")]
+    #[garde(range(min = 1, max = 100))]
+    pub per_page: u32,
+}
+
+impl InputPart for BlogQuery {}
+
+fn first_page() -> u32 {
+    1
+}
+
+fn default_per_page() -> u32 {
+    20
+}
+
+/// A post in a list.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BlogPostItem {
+    pub slug: Slug,
+    pub title: String,
+    pub summary: String,
+    pub author_name: String,
+    pub tags: Vec<String>,
+    /// RFC 3339.
+    pub published_at: String,
+    /// The post's page on the site.
+    pub url: String,
+}
+
+/// Published posts.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BlogPostList {
+    pub items: Vec<BlogPostItem>,
+    pub page: u32,
+    pub per_page: u32,
+    pub total: u64,
+}
+
+fn item(app: &App, post: BlogPostSummary) -> BlogPostItem {
+    BlogPostItem {
+        url: format!("{}/blog/{}", app.site.site_url, post.slug),
+        slug: post.slug,
+        title: post.title,
+        summary: post.summary,
+        author_name: post.author_name,
+        tags: post.tags,
+        published_at: rfc3339(post.published_at),
+    }
+}
+
+#[async_trait]
+impl Operation for ListBlogPosts {
+    type Path = NoInput;
+    type Query = BlogQuery;
+    type Body = NoInput;
+    type Output = BlogPostList;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "list_blog_posts",
+        path: "/blog",
+        summary: "Blog posts",
+        description: "Published blog posts, newest first. With `q`, only posts whose title, summary or text contains \
+                      every word of it (case-insensitive), posts with every word in the title first.",
+        tag: "content",
+        ..OperationSpec::READ
+    };
+
+    async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, BlogQuery, NoInput>) -> Result<BlogPostList, OpError> {
+        let page = Pagination { page: input.query.page, per_page: input.query.per_page }.request();
+        let q = input.query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
+        let posts = app.blog.list(q, page).await.map_err(OpError::internal)?;
+        Ok(BlogPostList {
+            page: posts.page,
+            per_page: posts.per_page,
+            total: posts.total,
+            items: posts.items.into_iter().map(|post| item(app, post)).collect(),
+        })
+    }
+}
+
+pub struct GetBlogPost;
+
+/// Path of `get_blog_post`.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct BlogSlug {
+    /// The post's slug.
+    #[garde(skip)]
+    pub slug: Slug,
+}
+
+impl InputPart for BlogSlug {}
+
+/// A whole post.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BlogPostView {
+    #[serde(flatten)]
+    pub post: BlogPostItem,
+    /// The full text, Markdown.
+    pub body_markdown: String,
+    pub faqs: Vec<Faq>,
+    /// RFC 3339.
+    pub updated_at: String,
+}
+
+#[async_trait]
+impl Operation for GetBlogPost {
+    type Path = BlogSlug;
+    type Query = NoInput;
+    type Body = NoInput;
+    type Output = BlogPostView;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "get_blog_post",
+        path: "/blog/{slug}",
+        summary: "A blog post",
+        description: "A published blog post with its full Markdown text and FAQs. 404 for an unknown or unpublished slug.",
+        tag: "content",
+        not_found: true,
+        ..OperationSpec::READ
+    };
+
+    async fn run(&self, app: &App, _: &Caller, input: Input<BlogSlug, NoInput, NoInput>) -> Result<BlogPostView, OpError> {
+        let post = match app.blog.get(&input.path.slug).await {
+            Ok(post) => post,
+            Err(BlogError::NotFound) => return Err(OpError::NotFound(format!("no published blog post has the slug {}", input.path.slug))),
+            Err(err) => return Err(OpError::internal(err)),
+        };
+        Ok(BlogPostView {
+            post: item(app, post.summary),
+            body_markdown: post.body_markdown,
+            faqs: post.faqs,
+            updated_at: rfc3339(post.updated_at),
+        })
+    }
+}

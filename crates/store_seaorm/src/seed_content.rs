@@ -1,0 +1,238 @@
+//! Demo blog posts and founder stories (part of `seed::demo`).
+
+use crate::entity::{blog_post, listing, listing_story};
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set};
+use serde_json::json;
+use std::collections::HashSet;
+use time::{Duration, OffsetDateTime};
+
+struct DemoPost {
+    slug: &'static str,
+    title: &'static str,
+    summary: &'static str,
+    tags: &'static [&'static str],
+    /// Days before the seed's `now`; negative is in the future (scheduled), `None` a draft.
+    days_ago: Option<i64>,
+    body: &'static str,
+    faqs: &'static [(&'static str, &'static str)],
+}
+
+const POSTS: &[DemoPost] = &[
+    DemoPost {
+        slug: "how-launch-weeks-work",
+        title: "How launch weeks work",
+        summary: "Every product launches in a week that runs Monday to Sunday. Here is how the calendar, votes and awards fit together.",
+        tags: &["launching", "calendar"],
+        days_ago: Some(3),
+        body: "# How launch weeks work\n\nEvery launch on the directory belongs to a **launch week**, Monday to Sunday.\n\n\
+               - Free launches are queued six to eight weeks ahead and go live once our badge is on your homepage.\n\
+               - Paid launches go live at once, or in the week you choose.\n\n\
+               During the week people vote on the site. When the week ends, the three products with the most votes \
+               become *Launch of the Week* #1, #2 and #3.\n",
+        faqs: &[
+            ("When does a launch week start?", "On Monday at 00:00 in the site's launch time zone."),
+            (
+                "Can I move my launch week?",
+                "A free launch can skip the queue with the skip_queue product; a paid launch picks its week when buying.",
+            ),
+        ],
+    },
+    DemoPost {
+        slug: "writing-a-tagline-people-remember",
+        title: "Writing a tagline people remember",
+        summary: "Seven words or fewer, one promise, no jargon: a short guide to the line that sells your product.",
+        tags: &["copywriting"],
+        days_ago: Some(11),
+        body: "# Writing a tagline people remember\n\nA tagline has one job: make the right person want to know more.\n\n\
+               1. Name the outcome, not the feature.\n2. Keep it under seven words.\n3. Read it aloud to someone outside your field.\n\n\
+               > \"Invoices that chase themselves\" beats \"AI-powered accounts receivable automation\".\n",
+        faqs: &[("How long should a tagline be?", "Short enough to read at a glance: most good ones have fewer than seven words.")],
+    },
+    DemoPost {
+        slug: "preparing-your-homepage-for-launch-day",
+        title: "Preparing your homepage for launch day",
+        summary: "What visitors from a launch directory look for in the first ten seconds, and how to give it to them.",
+        tags: &["launching", "website"],
+        days_ago: Some(24),
+        body: "# Preparing your homepage for launch day\n\nVisitors arrive curious and impatient. Above the fold, show:\n\n\
+               - what the product does, in one sentence;\n- who it is for;\n- one clear next step.\n\n\
+               Put pricing one click away. If you offer a free plan, say so early.\n",
+        faqs: &[("Should I add a launch-day discount?", "Only if you would honour it for everyone who asks afterwards.")],
+    },
+    DemoPost {
+        slug: "why-we-quote-your-website",
+        title: "Why every draft quotes your website",
+        summary: "Drafted profiles only say what your own site says, with the quote to prove it. Here is why.",
+        tags: &["product", "trust"],
+        days_ago: Some(37),
+        body: "# Why every draft quotes your website\n\nWhen you submit a product, we read your site (respecting robots.txt) \
+               and draft a profile. Every value carries a quote from a page of your site. Anything we cannot find is left \
+               blank and listed as *not found on website*: we never invent a fact about your company.\n",
+        faqs: &[
+            (
+                "What if my site does not state our founding year?",
+                "The field stays empty and is listed under not_found_on_website until you add it.",
+            ),
+            ("Do you read pages blocked by robots.txt?", "No. A disallowed page is never fetched."),
+        ],
+    },
+    DemoPost {
+        slug: "understanding-the-leaderboards",
+        title: "Understanding the leaderboards",
+        summary: "Community votes, the paid billboard, Domain Rating and revenue: four rankings, four different questions.",
+        tags: &["rankings"],
+        days_ago: Some(52),
+        body: "# Understanding the leaderboards\n\n| board | what it ranks |\n|---|---|\n| community | votes from people on the site |\n\
+               | billboard | money contributed (always labelled paid) |\n| domain rating | a third-party authority metric |\n\
+               | revenue | reported revenue |\n\nOnly community votes decide the weekly awards.\n",
+        faqs: &[(
+            "Can money buy a Launch of the Week award?",
+            "No. Awards follow community votes only; the billboard is a separate, clearly paid ranking.",
+        )],
+    },
+    DemoPost {
+        slug: "pricing-pages-that-convert",
+        title: "Pricing pages that convert",
+        summary: "Three plans, one highlighted, and the question every visitor asks answered before they ask it.",
+        tags: &["pricing", "website"],
+        days_ago: Some(70),
+        body: "# Pricing pages that convert\n\nMost visitors compare two things: the plan they can afford and the one just above it.\n\n\
+               - Highlight one plan.\n- State what happens when a trial ends.\n- Show prices with and without VAT where it applies.\n",
+        faqs: &[("Should prices include VAT?", "Show what the buyer pays; for businesses, show the price before VAT as well.")],
+    },
+    DemoPost {
+        slug: "claiming-your-listing",
+        title: "Claiming a listing of your company",
+        summary: "Prove you control the domain with a DNS record, a meta tag, a file or an e-mail, and manage the listing yourself.",
+        tags: &["ownership"],
+        days_ago: Some(95),
+        body: "# Claiming a listing of your company\n\nIf your product is already listed, claim it. Choose one proof:\n\n\
+               1. a DNS TXT record,\n2. a meta tag on your homepage,\n3. a file under `/.well-known/`,\n4. a link sent to an address at your domain.\n\n\
+               A verified claim lets you edit the listing. It is not the same as a paid listing.\n",
+        faqs: &[("How long does a claim stay open?", "Fourteen days; after that, start a new one.")],
+    },
+    DemoPost {
+        slug: "founder-stories-worth-reading",
+        title: "Founder stories worth reading",
+        summary: "What makes a founder story useful to other builders: the problem, the turning points, the lessons.",
+        tags: &["founders", "stories"],
+        days_ago: Some(130),
+        body: "# Founder stories worth reading\n\nThe best stories are specific. Say what you tried, what failed and what you would do again.\n\n\
+               Founders can publish a story with their listing: why they started, the problem, the journey, challenges, \
+               achievements, lessons and what comes next.\n",
+        faqs: &[("Where do founder stories appear?", "On the listing and on each founder's profile once published.")],
+    },
+    DemoPost {
+        slug: "using-the-api-and-mcp-tools",
+        title: "Using the API and the MCP tools",
+        summary: "Every operation of the directory is a REST endpoint and an MCP tool of the same name.",
+        tags: &["api", "developers"],
+        days_ago: Some(160),
+        body: "# Using the API and the MCP tools\n\nStart with `GET /api/v1/site`: it tells you where the OpenAPI document and the \
+               tool server are. Public reads need no key. For your account, create an API key and send it as \
+               `Authorization: Bearer <key>`.\n",
+        faqs: &[("Can I vote through the API?", "No. Votes come only from people on the site.")],
+    },
+    DemoPost {
+        slug: "a-year-of-launches",
+        title: "A year of launches",
+        summary: "Looking back at the categories that grew fastest and what the most-voted launches had in common.",
+        tags: &["community"],
+        days_ago: Some(300),
+        body: "# A year of launches\n\nDeveloper tools and productivity apps led the calendar. The most-voted launches shared three traits: \
+               a clear tagline, a working demo and founders who answered every comment.\n",
+        faqs: &[],
+    },
+    DemoPost {
+        slug: "coming-soon-badge-redesign",
+        title: "Coming soon: new badge designs",
+        summary: "New shapes and a dark mode for embeddable badges.",
+        tags: &["badges"],
+        days_ago: Some(-7),
+        body: "# New badge designs\n\nScheduled post: not public until its date.\n",
+        faqs: &[],
+    },
+    DemoPost {
+        slug: "draft-notes-on-moderation",
+        title: "Draft: notes on moderation",
+        summary: "An unpublished draft.",
+        tags: &["draft"],
+        days_ago: None,
+        body: "# Notes on moderation\n\nA draft that is never shown.\n",
+        faqs: &[],
+    },
+];
+
+pub(crate) async fn seed_blog(db: &impl ConnectionTrait, now: OffsetDateTime) -> Result<usize, DbErr> {
+    let existing: HashSet<String> =
+        blog_post::Entity::find().select_only().column(blog_post::Column::Slug).into_tuple::<String>().all(db).await?.into_iter().collect();
+    let mut written = 0;
+    for post in POSTS.iter().filter(|post| !existing.contains(post.slug)) {
+        let published_at = post.days_ago.map(|days| now - Duration::days(days));
+        let faqs: Vec<_> = post.faqs.iter().map(|(question, answer)| json!({"question": question, "answer": answer})).collect();
+        blog_post::ActiveModel {
+            slug: Set(post.slug.to_owned()),
+            title: Set(post.title.to_owned()),
+            summary: Set(post.summary.to_owned()),
+            body_markdown: Set(post.body.to_owned()),
+            faqs: Set(json!(faqs)),
+            author_name: Set("The Launchdir team".to_owned()),
+            tags: Set(json!(post.tags)),
+            published_at: Set(published_at),
+            updated_at: Set(published_at.unwrap_or(now)),
+            ..Default::default()
+        }
+        .insert(db)
+        .await?;
+        written += 1;
+    }
+    Ok(written)
+}
+
+/// Gives every 5th live demo listing a published founder story, and one more listing an
+/// unpublished one (so profiles show only what was published).
+pub(crate) async fn seed_stories(db: &impl ConnectionTrait, now: OffsetDateTime) -> Result<usize, DbErr> {
+    let have: HashSet<i64> = listing_story::Entity::find()
+        .select_only()
+        .column(listing_story::Column::ListingId)
+        .into_tuple::<i64>()
+        .all(db)
+        .await?
+        .into_iter()
+        .collect();
+    let live: Vec<(i64, String)> = listing::Entity::find()
+        .select_only()
+        .column(listing::Column::Id)
+        .column(listing::Column::Name)
+        .filter(listing::Column::Status.eq("live"))
+        .filter(listing::Column::Url.like("%.example"))
+        .order_by_asc(listing::Column::Id)
+        .into_tuple::<(i64, String)>()
+        .all(db)
+        .await?;
+    let mut written = 0;
+    for (n, (id, name)) in live.iter().enumerate().filter(|(n, _)| n % 5 == 0 || *n == 1) {
+        if have.contains(id) {
+            continue;
+        }
+        let published = n != 1;
+        listing_story::ActiveModel {
+            listing_id: Set(*id),
+            title: Set(Some(format!("Why we built {name}"))),
+            story: Set(Some(format!("{name} started as a weekend project and became a small, fictional company in the Launchdir demo."))),
+            why_started: Set(Some("We kept solving the same problem by hand and wanted a tool that did it for us.".into())),
+            problem: Set(Some("The existing tools were built for large teams and took weeks to set up.".into())),
+            journey: Set(Some("Three prototypes, forty customer calls and one rewrite.".into())),
+            challenges: Set(Some("Finding the first paying customers without an audience.".into())),
+            achievements: Set(Some("A launch week in the top ten and customers in twelve countries.".into())),
+            lessons: Set(Some("Talk to users before writing code, and ship before it feels ready.".into())),
+            whats_next: Set(Some("An API and integrations with the tools our customers already use.".into())),
+            published_at: Set(published.then(|| now - Duration::days(10 + n as i64))),
+            updated_at: Set(now - Duration::days(10 + n as i64)),
+        }
+        .insert(db)
+        .await?;
+        written += 1;
+    }
+    Ok(written)
+}
