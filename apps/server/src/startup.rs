@@ -59,6 +59,7 @@ impl Services {
             },
             accounts: AccountsService::new(store.users(), store.api_keys(), clock.clone()),
             directory: DirectoryService::new(store.categories(), store.listings()),
+            founders: listings::FoundersService::new(store.founders(), clock.clone()),
             catalog: CatalogService::new(store.products(), clock.clone(), policy),
             interview_questions: store.interview_questions(),
             blog: content::BlogService::new(store.blog_posts(), clock.clone()),

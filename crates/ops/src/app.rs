@@ -2,7 +2,7 @@
 
 use accounts::AccountsService;
 use content::{BlogService, InterviewQuestionRepository};
-use listings::DirectoryService;
+use listings::{DirectoryService, FoundersService};
 use orders::CatalogService;
 use std::sync::Arc;
 
@@ -24,6 +24,7 @@ pub struct App {
     pub site: SiteConfig,
     pub accounts: AccountsService,
     pub directory: DirectoryService,
+    pub founders: FoundersService,
     pub catalog: CatalogService,
     pub interview_questions: Arc<dyn InterviewQuestionRepository>,
     pub blog: BlogService,

@@ -188,6 +188,8 @@ static REGISTRY: LazyLock<Vec<Arc<dyn DynOperation>>> = LazyLock::new(|| {
         Arc::new(site::GetSiteInfo),
         Arc::new(categories::ListCategories),
         Arc::new(categories::GetCategory),
+        Arc::new(founders::ListFounders),
+        Arc::new(founders::GetFounder),
         Arc::new(blog::ListBlogPosts),
         Arc::new(blog::GetBlogPost),
         Arc::new(content::ListInterviewQuestions),

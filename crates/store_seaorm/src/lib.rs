@@ -6,6 +6,7 @@ mod catalog_repo;
 mod db;
 mod directory_repo;
 mod entity;
+mod founders_repo;
 pub mod seed;
 mod seed_content;
 #[cfg(feature = "testing")]
@@ -44,6 +45,10 @@ impl SeaStore {
     }
 
     pub fn listings(&self) -> Arc<dyn listings::ListingRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn founders(&self) -> Arc<dyn listings::FounderRepository> {
         Arc::new(self.clone())
     }
 

@@ -7,6 +7,7 @@ mod catalog;
 mod categories;
 mod cli;
 mod errors;
+mod founders;
 mod helpers;
 mod routes;
 mod site;

@@ -5,6 +5,7 @@ pub mod blog;
 pub mod catalog;
 pub mod categories;
 pub mod content;
+pub mod founders;
 pub mod site;
 
 /// RFC 3339 text of an instant, as every timestamp in the API is written.

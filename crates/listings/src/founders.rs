@@ -1,0 +1,121 @@
+//! Founders behind live listings: a searchable list and public profiles.
+
+use crate::model::ListingSummary;
+use async_trait::async_trait;
+use kernel::{Clock, CountryCode, PageRequest, Paged, RepoError, Slug};
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use time::OffsetDateTime;
+
+/// A listing named from a founder's side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct CompanyRef {
+    pub slug: Slug,
+    pub name: String,
+}
+
+/// A founder in a list, with the live listings they founded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FounderSummary {
+    pub slug: Slug,
+    pub name: String,
+    pub title: Option<String>,
+    pub country: Option<CountryCode>,
+    pub avatar_url: Option<String>,
+    pub companies: Vec<CompanyRef>,
+}
+
+/// The sections of a founder story (the title aside).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct StorySections {
+    pub story: Option<String>,
+    pub why_started: Option<String>,
+    pub problem: Option<String>,
+    pub journey: Option<String>,
+    pub challenges: Option<String>,
+    pub achievements: Option<String>,
+    pub lessons: Option<String>,
+    pub whats_next: Option<String>,
+}
+
+/// A founder story published with one of the founder's listings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublishedStory {
+    pub listing: CompanyRef,
+    pub title: Option<String>,
+    pub sections: StorySections,
+    pub published_at: OffsetDateTime,
+}
+
+/// A founder's public profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FounderProfile {
+    pub slug: Slug,
+    pub name: String,
+    pub title: Option<String>,
+    pub bio: Option<String>,
+    pub country: Option<CountryCode>,
+    pub avatar_url: Option<String>,
+    /// Platform key (`x`, `linkedin`, ...) to link.
+    pub socials: BTreeMap<String, String>,
+    /// Live listings the founder founded, most voted first.
+    pub companies: Vec<ListingSummary>,
+    /// Published stories of those listings, newest first.
+    pub stories: Vec<PublishedStory>,
+}
+
+/// Where founders are read from.
+#[async_trait]
+pub trait FounderRepository: Send + Sync {
+    /// Founders of at least one live listing, by name (then id). `name_words` (lower case) must
+    /// all appear in the name; `country` must match.
+    async fn list_behind_live(
+        &self,
+        name_words: &[String],
+        country: Option<&CountryCode>,
+        page: PageRequest,
+    ) -> Result<Paged<FounderSummary>, RepoError>;
+
+    /// The profile of the founder with this slug, with stories published at or before `now`;
+    /// `None` when there is no such founder or none of their listings is live.
+    async fn profile(&self, slug: &Slug, now: OffsetDateTime) -> Result<Option<FounderProfile>, RepoError>;
+}
+
+/// Why a founder read failed.
+#[derive(Debug, thiserror::Error)]
+pub enum FounderError {
+    #[error("no founder of a live listing has this slug")]
+    NotFound,
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+/// The founder use cases.
+#[derive(Clone)]
+pub struct FoundersService {
+    founders: Arc<dyn FounderRepository>,
+    clock: Arc<dyn Clock>,
+}
+
+impl FoundersService {
+    pub fn new(founders: Arc<dyn FounderRepository>, clock: Arc<dyn Clock>) -> Self {
+        Self { founders, clock }
+    }
+
+    /// Founders behind live listings, optionally matched by name words and country.
+    pub async fn list(
+        &self,
+        name: Option<&str>,
+        country: Option<&CountryCode>,
+        page: PageRequest,
+    ) -> Result<Paged<FounderSummary>, FounderError> {
+        let words: Vec<String> = name.map(|n| n.split_whitespace().map(str::to_lowercase).take(8).collect()).unwrap_or_default();
+        Ok(self.founders.list_behind_live(&words, country, page).await?)
+    }
+
+    pub async fn profile(&self, slug: &Slug) -> Result<FounderProfile, FounderError> {
+        self.founders.profile(slug, self.clock.now()).await?.ok_or(FounderError::NotFound)
+    }
+}

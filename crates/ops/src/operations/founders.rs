@@ -1,0 +1,199 @@
+//! `list_founders` and `get_founder`.
+
+use super::rfc3339;
+use crate::registry::{Input, Operation, OperationSpec};
+use crate::{App, Caller, InputPart, NoInput, OpError, Pagination};
+use async_trait::async_trait;
+use garde::Validate;
+use kernel::{CountryCode, Slug};
+use listings::{CompanyRef, FounderError, ListingSummary, StorySections};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub struct ListFounders;
+
+/// Query of `list_founders`.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct FoundersQuery {
+    /// Words of the founder's name; every word must appear.
+    #[garde(length(chars, max = 120))]
+    pub q: Option<String>,
+    /// Only founders from this country (ISO 3166-1 alpha-2).
+    #[garde(skip)]
+    pub country: Option<CountryCode>,
+    /// Page number, starting at 1.
+    #[serde(default = "first_page")]
+    #[garde(range(min = 1, max = 1000))]
+    pub page: u32,
+    /// Items per page.
+    #[serde(default = "default_per_page")]
+    #[garde(range(min = 1, max = 100))]
+    pub per_page: u32,
+}
+
+impl InputPart for FoundersQuery {}
+
+fn first_page() -> u32 {
+    1
+}
+
+fn default_per_page() -> u32 {
+    20
+}
+
+/// A founder in a list.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FounderItem {
+    pub slug: Slug,
+    pub name: String,
+    /// Their role, e.g. "Founder & CEO".
+    pub title: Option<String>,
+    pub country: Option<CountryCode>,
+    pub avatar_url: Option<String>,
+    /// Live listings they founded.
+    pub companies: Vec<CompanyRef>,
+    /// The founder's page on the site.
+    pub url: String,
+}
+
+/// Founders behind live listings.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FounderList {
+    pub items: Vec<FounderItem>,
+    pub page: u32,
+    pub per_page: u32,
+    pub total: u64,
+}
+
+#[async_trait]
+impl Operation for ListFounders {
+    type Path = NoInput;
+    type Query = FoundersQuery;
+    type Body = NoInput;
+    type Output = FounderList;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "list_founders",
+        path: "/founders",
+        summary: "Founders",
+        description: "Founders behind live listings, by name. `q` keeps founders whose name contains every word of it \
+                      (case-insensitive); `country` keeps founders from that country.",
+        tag: "directory",
+        ..OperationSpec::READ
+    };
+
+    async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, FoundersQuery, NoInput>) -> Result<FounderList, OpError> {
+        let query = input.query;
+        let page = Pagination { page: query.page, per_page: query.per_page }.request();
+        let name = query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
+        let founders = app.founders.list(name, query.country.as_ref(), page).await.map_err(OpError::internal)?;
+        Ok(FounderList {
+            page: founders.page,
+            per_page: founders.per_page,
+            total: founders.total,
+            items: founders
+                .items
+                .into_iter()
+                .map(|f| FounderItem {
+                    url: format!("{}/founders/{}", app.site.site_url, f.slug),
+                    slug: f.slug,
+                    name: f.name,
+                    title: f.title,
+                    country: f.country,
+                    avatar_url: f.avatar_url,
+                    companies: f.companies,
+                })
+                .collect(),
+        })
+    }
+}
+
+pub struct GetFounder;
+
+/// Path of `get_founder`.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct FounderSlug {
+    /// The founder's slug.
+    #[garde(skip)]
+    pub slug: Slug,
+}
+
+impl InputPart for FounderSlug {}
+
+/// A published founder story.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct StoryView {
+    /// The listing the story belongs to.
+    pub listing: CompanyRef,
+    pub title: Option<String>,
+    #[serde(flatten)]
+    pub sections: StorySections,
+    /// RFC 3339.
+    pub published_at: String,
+}
+
+/// A founder's public profile.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FounderView {
+    pub slug: Slug,
+    pub name: String,
+    pub title: Option<String>,
+    pub bio: Option<String>,
+    pub country: Option<CountryCode>,
+    pub avatar_url: Option<String>,
+    /// Platform key to link.
+    pub socials: BTreeMap<String, String>,
+    /// Live listings the founder founded, most voted first.
+    pub companies: Vec<ListingSummary>,
+    /// Published stories of those listings, newest first.
+    pub stories: Vec<StoryView>,
+    pub url: String,
+}
+
+#[async_trait]
+impl Operation for GetFounder {
+    type Path = FounderSlug;
+    type Query = NoInput;
+    type Body = NoInput;
+    type Output = FounderView;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "get_founder",
+        path: "/founders/{slug}",
+        summary: "A founder's profile",
+        description: "A founder's bio, socials, the live listings they founded and their published stories. 404 for an \
+                      unknown slug, or a founder none of whose listings is live yet.",
+        tag: "directory",
+        not_found: true,
+        ..OperationSpec::READ
+    };
+
+    async fn run(&self, app: &App, _: &Caller, input: Input<FounderSlug, NoInput, NoInput>) -> Result<FounderView, OpError> {
+        let profile = match app.founders.profile(&input.path.slug).await {
+            Ok(profile) => profile,
+            Err(FounderError::NotFound) => {
+                return Err(OpError::NotFound(format!("no founder of a live listing has the slug {}", input.path.slug)));
+            }
+            Err(err) => return Err(OpError::internal(err)),
+        };
+        Ok(FounderView {
+            url: format!("{}/founders/{}", app.site.site_url, profile.slug),
+            slug: profile.slug,
+            name: profile.name,
+            title: profile.title,
+            bio: profile.bio,
+            country: profile.country,
+            avatar_url: profile.avatar_url,
+            socials: profile.socials,
+            companies: profile.companies,
+            stories: profile
+                .stories
+                .into_iter()
+                .map(|s| StoryView { listing: s.listing, title: s.title, sections: s.sections, published_at: rfc3339(s.published_at) })
+                .collect(),
+        })
+    }
+}

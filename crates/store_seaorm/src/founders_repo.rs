@@ -1,0 +1,175 @@
+//! `FounderRepository` over SeaORM.
+
+use crate::blog_repo::lower_contains;
+use crate::directory_repo::to_summary;
+use crate::entity::{category, founder, listing, listing_founder, listing_story};
+use crate::{SeaStore, repo_err};
+use async_trait::async_trait;
+use kernel::{CountryCode, PageRequest, Paged, RepoError, Slug};
+use listings::{CompanyRef, FounderProfile, FounderRepository, FounderSummary, PublishedStory, StorySections};
+use sea_orm::sea_query::{Expr, ExprTrait, Query, SelectStatement};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
+use std::collections::{BTreeMap, HashMap};
+use time::OffsetDateTime;
+
+/// `SELECT lf.founder_id FROM listing_founders lf JOIN listings l ... WHERE l.status = 'live'`
+fn founders_of_live_listings() -> SelectStatement {
+    Query::select()
+        .column((listing_founder::Entity, listing_founder::Column::FounderId))
+        .from(listing_founder::Entity)
+        .inner_join(
+            listing::Entity,
+            Expr::col((listing::Entity, listing::Column::Id)).equals((listing_founder::Entity, listing_founder::Column::ListingId)),
+        )
+        .and_where(Expr::col((listing::Entity, listing::Column::Status)).eq("live"))
+        .to_owned()
+}
+
+fn parse_country(raw: Option<&str>) -> Option<CountryCode> {
+    raw.and_then(|code| CountryCode::parse(code).ok())
+}
+
+impl SeaStore {
+    /// Live companies of these founders, in each founder's display order.
+    async fn live_companies(&self, founder_ids: &[i64]) -> Result<HashMap<i64, Vec<CompanyRef>>, RepoError> {
+        let statement = Query::select()
+            .column((listing_founder::Entity, listing_founder::Column::FounderId))
+            .column((listing::Entity, listing::Column::Slug))
+            .column((listing::Entity, listing::Column::Name))
+            .from(listing_founder::Entity)
+            .inner_join(
+                listing::Entity,
+                Expr::col((listing::Entity, listing::Column::Id)).equals((listing_founder::Entity, listing_founder::Column::ListingId)),
+            )
+            .and_where(Expr::col((listing::Entity, listing::Column::Status)).eq("live"))
+            .and_where(Expr::col((listing_founder::Entity, listing_founder::Column::FounderId)).is_in(founder_ids.iter().copied()))
+            .order_by((listing_founder::Entity, listing_founder::Column::Position), sea_orm::Order::Asc)
+            .order_by((listing::Entity, listing::Column::Id), sea_orm::Order::Asc)
+            .to_owned();
+        let rows = self.db.query_all(&statement).await.map_err(repo_err)?;
+        let mut companies: HashMap<i64, Vec<CompanyRef>> = HashMap::new();
+        for row in rows {
+            let founder: i64 = row.try_get("", "founder_id").map_err(repo_err)?;
+            let slug: String = row.try_get("", "slug").map_err(repo_err)?;
+            let name: String = row.try_get("", "name").map_err(repo_err)?;
+            companies.entry(founder).or_default().push(CompanyRef { slug: Slug::parse(&slug).map_err(RepoError::backend)?, name });
+        }
+        Ok(companies)
+    }
+}
+
+#[async_trait]
+impl FounderRepository for SeaStore {
+    async fn list_behind_live(
+        &self,
+        name_words: &[String],
+        country: Option<&CountryCode>,
+        page: PageRequest,
+    ) -> Result<Paged<FounderSummary>, RepoError> {
+        let mut query = founder::Entity::find().filter(founder::Column::Id.in_subquery(founders_of_live_listings()));
+        for word in name_words {
+            query = query.filter(lower_contains(founder::Column::Name, word));
+        }
+        if let Some(country) = country {
+            query = query.filter(founder::Column::Country.eq(country.as_str()));
+        }
+        let total = query.clone().count(&self.db).await.map_err(repo_err)?;
+        let rows = query
+            .order_by_asc(founder::Column::Name)
+            .order_by_asc(founder::Column::Id)
+            .offset(page.offset())
+            .limit(u64::from(page.per_page()))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
+        let mut companies = self.live_companies(&ids).await?;
+        let items = rows
+            .into_iter()
+            .map(|row| {
+                Ok(FounderSummary {
+                    slug: Slug::parse(&row.slug).map_err(RepoError::backend)?,
+                    country: parse_country(row.country.as_deref()),
+                    companies: companies.remove(&row.id).unwrap_or_default(),
+                    name: row.name,
+                    title: row.title,
+                    avatar_url: row.avatar_url,
+                })
+            })
+            .collect::<Result<_, RepoError>>()?;
+        Ok(Paged::new(items, page, total))
+    }
+
+    async fn profile(&self, slug: &Slug, now: OffsetDateTime) -> Result<Option<FounderProfile>, RepoError> {
+        let Some(row) = founder::Entity::find().filter(founder::Column::Slug.eq(slug.as_str())).one(&self.db).await.map_err(repo_err)?
+        else {
+            return Ok(None);
+        };
+        let listing_ids = Query::select()
+            .column(listing_founder::Column::ListingId)
+            .from(listing_founder::Entity)
+            .and_where(Expr::col(listing_founder::Column::FounderId).eq(row.id))
+            .to_owned();
+        let companies = listing::Entity::find()
+            .filter(listing::Column::Status.eq("live"))
+            .filter(listing::Column::Id.in_subquery(listing_ids))
+            .order_by_desc(listing::Column::VotesCount)
+            .order_by_asc(listing::Column::Id)
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        if companies.is_empty() {
+            return Ok(None);
+        }
+        let category_slugs: HashMap<i64, Slug> = category::Entity::find()
+            .filter(category::Column::Id.is_in(companies.iter().filter_map(|c| c.primary_category_id)))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?
+            .into_iter()
+            .filter_map(|c| Slug::parse(&c.slug).ok().map(|slug| (c.id, slug)))
+            .collect();
+        let names: HashMap<i64, CompanyRef> = companies
+            .iter()
+            .filter_map(|c| Slug::parse(&c.slug).ok().map(|slug| (c.id, CompanyRef { slug, name: c.name.clone() })))
+            .collect();
+        let stories = listing_story::Entity::find()
+            .filter(listing_story::Column::ListingId.is_in(names.keys().copied()))
+            .filter(listing_story::Column::PublishedAt.lte(now))
+            .order_by_desc(listing_story::Column::PublishedAt)
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?
+            .into_iter()
+            .filter_map(|story| {
+                Some(PublishedStory {
+                    listing: names.get(&story.listing_id)?.clone(),
+                    published_at: story.published_at?,
+                    title: story.title,
+                    sections: StorySections {
+                        story: story.story,
+                        why_started: story.why_started,
+                        problem: story.problem,
+                        journey: story.journey,
+                        challenges: story.challenges,
+                        achievements: story.achievements,
+                        lessons: story.lessons,
+                        whats_next: story.whats_next,
+                    },
+                })
+            })
+            .collect();
+        let socials: BTreeMap<String, String> = serde_json::from_value(row.socials).map_err(RepoError::backend)?;
+        Ok(Some(FounderProfile {
+            slug: Slug::parse(&row.slug).map_err(RepoError::backend)?,
+            name: row.name,
+            title: row.title,
+            bio: row.bio,
+            country: parse_country(row.country.as_deref()),
+            avatar_url: row.avatar_url,
+            socials,
+            companies: companies.into_iter().map(|c| to_summary(c, &category_slugs)).collect::<Result<_, _>>()?,
+            stories,
+        }))
+    }
+}
