@@ -60,6 +60,14 @@ impl Services {
             accounts: AccountsService::new(store.users(), store.api_keys(), clock.clone()),
             directory: DirectoryService::new(store.categories(), store.listings()),
             founders: listings::FoundersService::new(store.founders(), clock.clone()),
+            calendar: listings::CalendarService::new(
+                store.launches(),
+                clock.clone(),
+                listings::CalendarPolicy {
+                    launch_offset: settings.launch_offset()?,
+                    weeks_ahead: settings.paid_weeks_ahead.max(settings.free_queue_max_weeks),
+                },
+            ),
             catalog: CatalogService::new(store.products(), clock.clone(), policy),
             interview_questions: store.interview_questions(),
             blog: content::BlogService::new(store.blog_posts(), clock.clone()),

@@ -38,6 +38,16 @@ impl Week {
         Self(self.0 + Duration::weeks(weeks))
     }
 
+    /// When the week starts (Monday 00:00 in the launch time zone), as a UTC instant.
+    pub fn starts_at(self, launch_offset: UtcOffset) -> OffsetDateTime {
+        self.0.midnight().assume_offset(launch_offset).to_offset(UtcOffset::UTC)
+    }
+
+    /// When the week ends (the next Monday 00:00 in the launch time zone), as a UTC instant.
+    pub fn ends_at(self, launch_offset: UtcOffset) -> OffsetDateTime {
+        self.plus_weeks(1).starts_at(launch_offset)
+    }
+
     pub fn is_monday(date: Date) -> bool {
         date.weekday() == Weekday::Monday
     }
@@ -97,6 +107,16 @@ mod tests {
         let instant = datetime!(2026-11-22 23:30 UTC);
         assert_eq!(Week::at(instant, offset!(UTC)).to_string(), "2026-11-16");
         assert_eq!(Week::at(instant, offset!(+1)).to_string(), "2026-11-23");
+    }
+
+    #[test]
+    fn boundaries_are_utc_instants() {
+        let week = Week::parse_date("2026-11-16").unwrap();
+        assert_eq!(week.starts_at(offset!(UTC)), datetime!(2026-11-16 00:00 UTC));
+        assert_eq!(week.ends_at(offset!(UTC)), datetime!(2026-11-23 00:00 UTC));
+        let berlin = week.starts_at(offset!(+1));
+        assert_eq!(berlin, datetime!(2026-11-15 23:00 UTC));
+        assert_eq!(berlin.offset(), offset!(UTC), "stored timestamps compare as UTC text on SQLite");
     }
 
     #[test]

@@ -1,10 +1,12 @@
 #![doc = include_str!("../README.md")]
 
+pub mod calendar;
 pub mod founders;
 pub mod model;
 pub mod ports;
 pub mod service;
 
+pub use calendar::{CalendarError, CalendarPolicy, CalendarService, LaunchRepository, LaunchWeek, WeekLaunch, WeekPhase, WeekRef};
 pub use founders::{
     CompanyRef, FounderError, FounderProfile, FounderRepository, FounderSummary, FoundersService, PublishedStory, StorySections,
 };

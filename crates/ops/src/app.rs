@@ -2,7 +2,7 @@
 
 use accounts::AccountsService;
 use content::{BlogService, InterviewQuestionRepository};
-use listings::{DirectoryService, FoundersService};
+use listings::{CalendarService, DirectoryService, FoundersService};
 use orders::CatalogService;
 use std::sync::Arc;
 
@@ -25,6 +25,7 @@ pub struct App {
     pub accounts: AccountsService,
     pub directory: DirectoryService,
     pub founders: FoundersService,
+    pub calendar: CalendarService,
     pub catalog: CatalogService,
     pub interview_questions: Arc<dyn InterviewQuestionRepository>,
     pub blog: BlogService,

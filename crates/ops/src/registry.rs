@@ -188,6 +188,7 @@ static REGISTRY: LazyLock<Vec<Arc<dyn DynOperation>>> = LazyLock::new(|| {
         Arc::new(site::GetSiteInfo),
         Arc::new(categories::ListCategories),
         Arc::new(categories::GetCategory),
+        Arc::new(launches::GetLaunchWeek),
         Arc::new(founders::ListFounders),
         Arc::new(founders::GetFounder),
         Arc::new(blog::ListBlogPosts),

@@ -2,6 +2,7 @@
 
 mod accounts_repo;
 mod blog_repo;
+mod calendar_repo;
 mod catalog_repo;
 mod db;
 mod directory_repo;
@@ -45,6 +46,10 @@ impl SeaStore {
     }
 
     pub fn listings(&self) -> Arc<dyn listings::ListingRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn launches(&self) -> Arc<dyn listings::LaunchRepository> {
         Arc::new(self.clone())
     }
 

@@ -103,3 +103,60 @@ impl Drop for TestDatabase {
         }
     }
 }
+
+/// Rows for tests that need an exact situation rather than the demo directory.
+pub mod fixtures {
+    use crate::entity::{listing, user, vote};
+    use sea_orm::sea_query::{Expr, ExprTrait};
+    use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
+    use time::OffsetDateTime;
+
+    /// A listing with a launch week; `launched_at` is set for live listings.
+    pub async fn listing(db: &DatabaseConnection, slug: &str, status: &str, week: kernel::Week, launched_at: OffsetDateTime) -> i64 {
+        listing::ActiveModel {
+            slug: Set(slug.to_owned()),
+            name: Set(slug.to_uppercase()),
+            url: Set(format!("https://{slug}.example")),
+            domain: Set(format!("{slug}.example")),
+            status: Set(status.to_owned()),
+            launch_week: Set(Some(week.monday())),
+            launched_at: Set((status == "live").then_some(launched_at)),
+            votes_count: Set(0),
+            created_at: Set(launched_at),
+            updated_at: Set(launched_at),
+            ..Default::default()
+        }
+        .insert(db)
+        .await
+        .expect("insert listing")
+        .id
+    }
+
+    pub async fn user(db: &DatabaseConnection, email: &str) -> i64 {
+        user::ActiveModel {
+            email: Set(email.to_owned()),
+            display_name: Set(email.to_owned()),
+            blocked: Set(false),
+            created_at: Set(OffsetDateTime::now_utc()),
+            ..Default::default()
+        }
+        .insert(db)
+        .await
+        .expect("insert user")
+        .id
+    }
+
+    /// A vote at `at`, keeping the listing's `votes_count` in step.
+    pub async fn vote(db: &DatabaseConnection, listing_id: i64, user_id: i64, at: OffsetDateTime) {
+        vote::ActiveModel { listing_id: Set(listing_id), user_id: Set(user_id), created_at: Set(at), ..Default::default() }
+            .insert(db)
+            .await
+            .expect("insert vote");
+        listing::Entity::update_many()
+            .col_expr(listing::Column::VotesCount, Expr::col(listing::Column::VotesCount).add(1))
+            .filter(listing::Column::Id.eq(listing_id))
+            .exec(db)
+            .await
+            .expect("count vote");
+    }
+}

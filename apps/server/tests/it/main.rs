@@ -9,5 +9,6 @@ mod cli;
 mod errors;
 mod founders;
 mod helpers;
+mod launches;
 mod routes;
 mod site;

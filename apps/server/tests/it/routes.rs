@@ -22,6 +22,7 @@ async fn every_registry_operation_is_routed() {
                 (p, "{slug}") if p.starts_with("/blog/") => "how-launch-weeks-work",
                 (p, "{slug}") if p.starts_with("/founders/") => FOUNDER.get().map(String::as_str).unwrap_or_default(),
                 (_, "{slug}") => "design",
+                (_, "{week}") => "this",
                 (_, s) if s.starts_with('{') => "1",
                 (_, s) => s,
             })

@@ -1,0 +1,139 @@
+//! `get_launch_week`.
+
+use super::rfc3339;
+use crate::registry::{Input, Operation, OperationSpec};
+use crate::{App, Caller, InputPart, NoInput, OpError};
+use async_trait::async_trait;
+use garde::Validate;
+use kernel::Week;
+use listings::{CalendarError, ListingSummary, WeekPhase, WeekRef};
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
+use std::borrow::Cow;
+
+/// `this`, `next`, `last`, or a date `YYYY-MM-DD`.
+#[derive(Debug, Clone, Copy)]
+pub struct WeekParam(pub WeekRef);
+
+impl<'de> Deserialize<'de> for WeekParam {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = String::deserialize(deserializer)?;
+        WeekRef::parse(&raw).map(Self).ok_or_else(|| serde::de::Error::custom("must be this, next, last or a date YYYY-MM-DD"))
+    }
+}
+
+impl JsonSchema for WeekParam {
+    fn schema_name() -> Cow<'static, str> {
+        "WeekParam".into()
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "maxLength": 10,
+            "pattern": "^(this|next|last|[0-9]{4}-[0-9]{2}-[0-9]{2})$",
+            "description": "this, next, last, or a date YYYY-MM-DD (snapped to its Monday)",
+        })
+    }
+}
+
+pub struct GetLaunchWeek;
+
+/// Path of `get_launch_week`.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct WeekPath {
+    /// this, next, last, or a date YYYY-MM-DD (snapped to its Monday).
+    #[garde(skip)]
+    pub week: WeekParam,
+}
+
+impl InputPart for WeekPath {}
+
+/// Where a week stands relative to now.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Past,
+    Current,
+    Upcoming,
+}
+
+/// One launch of the week.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WeekLaunchView {
+    /// 1 for the most voted; null in an upcoming week.
+    pub rank: Option<u32>,
+    /// Community votes received from Monday to Sunday of this week; null in an upcoming week.
+    pub votes_in_week: Option<u64>,
+    pub listing: ListingSummary,
+}
+
+/// A launch week.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct LaunchWeekView {
+    /// The week's Monday.
+    pub week: Week,
+    pub phase: Phase,
+    /// Monday 00:00 in the launch time zone (RFC 3339, UTC).
+    pub starts_at: String,
+    /// The next Monday 00:00 in the launch time zone (RFC 3339, UTC).
+    pub ends_at: String,
+    pub launch_timezone: String,
+    /// Past and current weeks: live launches ranked by votes received this week. Upcoming
+    /// weeks: scheduled launches, then those waiting for their badge.
+    pub items: Vec<WeekLaunchView>,
+    pub previous_week: Option<Week>,
+    pub next_week: Option<Week>,
+}
+
+#[async_trait]
+impl Operation for GetLaunchWeek {
+    type Path = WeekPath;
+    type Query = NoInput;
+    type Body = NoInput;
+    type Output = LaunchWeekView;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "get_launch_week",
+        path: "/launches/weeks/{week}",
+        summary: "A launch week",
+        description: "The launches of a week (Monday to Sunday in the launch time zone). `week` is this, next, last, or a \
+                      date snapped to its Monday. Past and current weeks rank their live launches by the community votes \
+                      received that week (equal votes: the earlier launch first); upcoming weeks list what is scheduled. \
+                      A malformed week is 400; a week before the first launch or beyond the bookable weeks is 404.",
+        tag: "launches",
+        not_found: true,
+        ..OperationSpec::READ
+    };
+
+    async fn run(&self, app: &App, _: &Caller, input: Input<WeekPath, NoInput, NoInput>) -> Result<LaunchWeekView, OpError> {
+        let week = match app.calendar.week(input.path.week.0).await {
+            Ok(week) => week,
+            Err(err @ CalendarError::OutOfRange { .. }) => return Err(OpError::NotFound(err.to_string())),
+            Err(err) => return Err(OpError::internal(err)),
+        };
+        Ok(LaunchWeekView {
+            week: week.week,
+            phase: match week.phase {
+                WeekPhase::Past => Phase::Past,
+                WeekPhase::Current => Phase::Current,
+                WeekPhase::Upcoming => Phase::Upcoming,
+            },
+            starts_at: rfc3339(week.starts_at),
+            ends_at: rfc3339(week.ends_at),
+            launch_timezone: app.site.launch_timezone.clone(),
+            items: week
+                .launches
+                .into_iter()
+                .map(|launch| WeekLaunchView { rank: launch.rank, votes_in_week: launch.votes_in_week, listing: launch.listing })
+                .collect(),
+            previous_week: week.previous,
+            next_week: week.next,
+        })
+    }
+}
