@@ -7,6 +7,7 @@ mod m20261121_000001_create_accounts;
 mod m20261121_000002_create_directory;
 mod m20261121_000003_create_catalog;
 mod m20261121_000004_create_stories_and_blog;
+mod m20261121_000005_create_rankings;
 
 pub struct Migrator;
 
@@ -18,6 +19,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000002_create_directory::Migration),
             Box::new(m20261121_000003_create_catalog::Migration),
             Box::new(m20261121_000004_create_stories_and_blog::Migration),
+            Box::new(m20261121_000005_create_rankings::Migration),
         ]
     }
 }

@@ -49,6 +49,8 @@ pub struct Settings {
     pub free_queue_max_weeks: u32,
     /// HTTP worker threads; unset means one per CPU core.
     pub http_workers: Option<usize>,
+    /// How often the server checks for finished weeks whose awards are not fixed yet.
+    pub awards_check_seconds: u64,
 }
 
 impl Default for Settings {
@@ -71,6 +73,7 @@ impl Default for Settings {
             free_queue_min_weeks: 6,
             free_queue_max_weeks: 8,
             http_workers: None,
+            awards_check_seconds: 60,
         }
     }
 }
@@ -118,6 +121,7 @@ pub const ENV_KEYS: &[&str] = &[
     "free_queue_min_weeks",
     "free_queue_max_weeks",
     "http_workers",
+    "awards_check_seconds",
 ];
 
 /// Keys whose environment value is read as a whole number.

@@ -50,6 +50,14 @@ impl Services {
             paid_weeks_ahead: settings.paid_weeks_ahead,
             free_queue_min_weeks: settings.free_queue_min_weeks,
         };
+        let calendar = listings::CalendarService::new(
+            store.launches(),
+            clock.clone(),
+            listings::CalendarPolicy {
+                launch_offset: settings.launch_offset()?,
+                weeks_ahead: settings.paid_weeks_ahead.max(settings.free_queue_max_weeks),
+            },
+        );
         let app = App {
             site: SiteConfig {
                 name: settings.site_name.clone(),
@@ -60,14 +68,9 @@ impl Services {
             accounts: AccountsService::new(store.users(), store.api_keys(), clock.clone()),
             directory: DirectoryService::new(store.categories(), store.listings()),
             founders: listings::FoundersService::new(store.founders(), clock.clone()),
-            calendar: listings::CalendarService::new(
-                store.launches(),
-                clock.clone(),
-                listings::CalendarPolicy {
-                    launch_offset: settings.launch_offset()?,
-                    weeks_ahead: settings.paid_weeks_ahead.max(settings.free_queue_max_weeks),
-                },
-            ),
+            leaderboards: listings::LeaderboardService::new(store.rankings(), calendar.clone()),
+            awards: listings::AwardsService::new(store.awards(), calendar.clone(), clock.clone()),
+            calendar,
             catalog: CatalogService::new(store.products(), clock.clone(), policy),
             interview_questions: store.interview_questions(),
             blog: content::BlogService::new(store.blog_posts(), clock.clone()),
@@ -82,6 +85,7 @@ pub struct Application {
     site_url: String,
     base_url: String,
     server: actix_web::dev::Server,
+    jobs: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Application {
@@ -116,6 +120,7 @@ impl Application {
             tracing::info!(listings = report.listings, votes = report.votes, "seeded the demo directory");
         }
         let services = Services::build(&settings, db.clone(), clock)?;
+        let jobs = vec![tokio::spawn(fix_awards_periodically(services.app.awards.clone(), settings.awards_check_seconds))];
         let rest = Arc::new(api_rest::RestState::new(services.app.clone()));
         let db_data = web::Data::new(db);
         let mut server = HttpServer::new(move || {
@@ -133,7 +138,7 @@ impl Application {
         if let Some(workers) = settings.http_workers {
             server = server.workers(workers);
         }
-        Ok(Self { port, site_url: settings.site_url(), base_url: settings.base_url(), server: server.run() })
+        Ok(Self { port, site_url: settings.site_url(), base_url: settings.base_url(), server: server.run(), jobs })
     }
 
     pub fn port(&self) -> u16 {
@@ -151,7 +156,11 @@ impl Application {
 
     /// Serves until SIGTERM or Ctrl-C, then finishes the requests in flight (up to 10 s).
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        let result = self.server.await;
+        for job in self.jobs {
+            job.abort();
+        }
+        result
     }
 }
 
@@ -159,6 +168,22 @@ impl Application {
 /// pages render it).
 async fn api_docs() -> HttpResponse {
     HttpResponse::Ok().content_type("text/markdown; charset=utf-8").body(include_str!("../../../docs/api.md"))
+}
+
+/// Fixes the awards of weeks that ended, at start-up (catching up after downtime) and then every
+/// `every_seconds`. Several processes may run it: each week is fixed by exactly one of them.
+async fn fix_awards_periodically(awards: listings::AwardsService, every_seconds: u64) {
+    loop {
+        match awards.fix_finished_weeks().await {
+            Ok(fixed) => {
+                for (week, winners) in fixed {
+                    tracing::info!(%week, winners, "fixed the awards of a finished week");
+                }
+            }
+            Err(err) => tracing::warn!(error = %err, "could not fix awards; will try again"),
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(every_seconds.max(1))).await;
+    }
 }
 
 async fn readyz(db: web::Data<DatabaseConnection>) -> HttpResponse {

@@ -135,13 +135,36 @@ impl CalendarService {
         Week::at(self.clock.now(), self.policy.launch_offset)
     }
 
+    /// The first week of the calendar: the earliest week with a live launch (or this week).
+    pub async fn first_week(&self) -> Result<Week, RepoError> {
+        let current = self.current_week();
+        Ok(self.launches.earliest_live_week().await?.map_or(current, |earliest| earliest.min(current)))
+    }
+
+    /// The live launches of `week` ranked by the votes they received within it: the ranking of
+    /// the weekly calendar, the community-weekly board and the awards.
+    pub async fn ranked(&self, week: Week) -> Result<Vec<WeekLaunch>, RepoError> {
+        let (starts_at, ends_at) = (week.starts_at(self.policy.launch_offset), week.ends_at(self.policy.launch_offset));
+        let live = self.launches.launching_in(week, &[ListingStatus::Live]).await?;
+        let ids: Vec<ListingId> = live.iter().map(|listing| listing.id).collect();
+        let votes = self.launches.votes_between(&ids, starts_at, ends_at).await?;
+        Ok(rank(
+            live.into_iter()
+                .map(|listing| {
+                    let received = votes.get(&listing.id).copied().unwrap_or(0);
+                    (listing, received)
+                })
+                .collect(),
+        ))
+    }
+
     /// A week's launches: for a past or the current week, live launches ranked by the votes
     /// they received that week; for an upcoming week, what is scheduled (paid or badge seen)
     /// and what waits for its badge, scheduled first.
     pub async fn week(&self, reference: WeekRef) -> Result<LaunchWeek, CalendarError> {
         let current = self.current_week();
         let week = reference.resolve(current);
-        let first = self.launches.earliest_live_week().await?.map_or(current, |earliest| earliest.min(current));
+        let first = self.first_week().await?;
         let last = current.plus_weeks(i64::from(self.policy.weeks_ahead));
         if week < first || week > last {
             return Err(CalendarError::OutOfRange { week, first, last });
@@ -157,17 +180,7 @@ impl CalendarService {
             upcoming.sort_by_key(|listing| (listing.status != ListingStatus::Scheduled, listing.name.to_lowercase()));
             upcoming.into_iter().map(|listing| WeekLaunch { rank: None, votes_in_week: None, listing }).collect()
         } else {
-            let live = self.launches.launching_in(week, &[ListingStatus::Live]).await?;
-            let ids: Vec<ListingId> = live.iter().map(|listing| listing.id).collect();
-            let votes = self.launches.votes_between(&ids, starts_at, ends_at).await?;
-            rank(
-                live.into_iter()
-                    .map(|listing| {
-                        let received = votes.get(&listing.id).copied().unwrap_or(0);
-                        (listing, received)
-                    })
-                    .collect(),
-            )
+            self.ranked(week).await?
         };
         Ok(LaunchWeek {
             week,

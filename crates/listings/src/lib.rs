@@ -1,15 +1,19 @@
 #![doc = include_str!("../README.md")]
 
+pub mod awards;
 pub mod calendar;
 pub mod founders;
 pub mod model;
 pub mod ports;
+pub mod rankings;
 pub mod service;
 
+pub use awards::{AWARDED_PLACES, Award, AwardRepository, AwardsError, AwardsService, Winner};
 pub use calendar::{CalendarError, CalendarPolicy, CalendarService, LaunchRepository, LaunchWeek, WeekLaunch, WeekPhase, WeekRef};
 pub use founders::{
     CompanyRef, FounderError, FounderProfile, FounderRepository, FounderSummary, FoundersService, PublishedStory, StorySections,
 };
 pub use model::{Category, CategoryNode, CategoryPage, CategoryRef, Faq, ListingStatus, ListingSummary, SiteCounts};
 pub use ports::{CategoryRepository, ListingRepository, LiveCounts};
+pub use rankings::{Board, BoardEntry, Leaderboard, LeaderboardError, LeaderboardService, Metric, RankingRepository};
 pub use service::{DirectoryError, DirectoryService};

@@ -2,7 +2,7 @@
 
 use accounts::AccountsService;
 use content::{BlogService, InterviewQuestionRepository};
-use listings::{CalendarService, DirectoryService, FoundersService};
+use listings::{AwardsService, CalendarService, DirectoryService, FoundersService, LeaderboardService};
 use orders::CatalogService;
 use std::sync::Arc;
 
@@ -26,6 +26,8 @@ pub struct App {
     pub directory: DirectoryService,
     pub founders: FoundersService,
     pub calendar: CalendarService,
+    pub leaderboards: LeaderboardService,
+    pub awards: AwardsService,
     pub catalog: CatalogService,
     pub interview_questions: Arc<dyn InterviewQuestionRepository>,
     pub blog: BlogService,

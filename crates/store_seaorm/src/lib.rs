@@ -8,6 +8,7 @@ mod db;
 mod directory_repo;
 mod entity;
 mod founders_repo;
+mod rankings_repo;
 pub mod seed;
 mod seed_content;
 #[cfg(feature = "testing")]
@@ -50,6 +51,14 @@ impl SeaStore {
     }
 
     pub fn launches(&self) -> Arc<dyn listings::LaunchRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn rankings(&self) -> Arc<dyn listings::RankingRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn awards(&self) -> Arc<dyn listings::AwardRepository> {
         Arc::new(self.clone())
     }
 

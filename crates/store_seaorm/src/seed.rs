@@ -23,6 +23,8 @@ pub struct SeedReport {
     pub votes: usize,
     pub blog_posts: usize,
     pub stories: usize,
+    pub metrics: usize,
+    pub contributions: usize,
 }
 
 impl SeedReport {
@@ -48,6 +50,7 @@ pub async fn demo(db: &DatabaseConnection, now: OffsetDateTime) -> Result<SeedRe
     seed_listings(&txn, now, &category_ids, &voters, &mut report).await?;
     report.blog_posts = crate::seed_content::seed_blog(&txn, now).await?;
     report.stories = crate::seed_content::seed_stories(&txn, now).await?;
+    (report.metrics, report.contributions) = crate::seed_content::seed_rankings(&txn, now).await?;
     txn.commit().await?;
     Ok(report)
 }

@@ -2,6 +2,7 @@
 //! `LAUNCHDIR_TEST_DATABASE_URL` selects (SQLite by default).
 
 mod account;
+mod awards;
 mod blog;
 mod catalog;
 mod categories;
@@ -10,5 +11,6 @@ mod errors;
 mod founders;
 mod helpers;
 mod launches;
+mod leaderboards;
 mod routes;
 mod site;

@@ -23,6 +23,7 @@ async fn every_registry_operation_is_routed() {
                 (p, "{slug}") if p.starts_with("/founders/") => FOUNDER.get().map(String::as_str).unwrap_or_default(),
                 (_, "{slug}") => "design",
                 (_, "{week}") => "this",
+                (_, "{board}") => "community-all-time",
                 (_, s) if s.starts_with('{') => "1",
                 (_, s) => s,
             })

@@ -7,6 +7,7 @@ pub mod categories;
 pub mod content;
 pub mod founders;
 pub mod launches;
+pub mod rankings;
 pub mod site;
 
 /// RFC 3339 text of an instant, as every timestamp in the API is written.

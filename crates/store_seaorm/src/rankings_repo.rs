@@ -1,0 +1,221 @@
+//! `RankingRepository` and `AwardRepository` over SeaORM.
+
+use crate::directory_repo::to_summary;
+use crate::entity::{award, award_week, billboard_contribution, category, listing, listing_metric};
+use crate::{SeaStore, repo_err};
+use async_trait::async_trait;
+use kernel::{ListingId, PageRequest, Paged, RepoError, Slug, Week};
+use listings::{Award, AwardRepository, ListingSummary, RankingRepository, Winner};
+use sea_orm::sea_query::{Expr, ExprTrait, Func, Query, SelectStatement};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, EntityTrait, Order, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait,
+};
+use std::collections::{HashMap, HashSet};
+use time::OffsetDateTime;
+
+fn live_ids() -> SelectStatement {
+    Query::select().column(listing::Column::Id).from(listing::Entity).and_where(Expr::col(listing::Column::Status).eq("live")).to_owned()
+}
+
+impl SeaStore {
+    /// Summaries of these listings, keyed by id.
+    pub(crate) async fn summaries(&self, ids: &[i64]) -> Result<HashMap<i64, ListingSummary>, RepoError> {
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let rows = listing::Entity::find().filter(listing::Column::Id.is_in(ids.iter().copied())).all(&self.db).await.map_err(repo_err)?;
+        let slugs: HashMap<i64, Slug> = category::Entity::find()
+            .filter(category::Column::Id.is_in(rows.iter().filter_map(|row| row.primary_category_id)))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?
+            .into_iter()
+            .filter_map(|c| Slug::parse(&c.slug).ok().map(|slug| (c.id, slug)))
+            .collect();
+        rows.into_iter().map(|row| Ok((row.id, to_summary(row, &slugs)?))).collect()
+    }
+
+    /// Joins ranked `(listing id, value)` rows to their summaries, keeping the order.
+    async fn with_summaries<T>(&self, ranked: Vec<(i64, T)>) -> Result<Vec<(ListingSummary, T)>, RepoError> {
+        let ids: Vec<i64> = ranked.iter().map(|(id, _)| *id).collect();
+        let mut summaries = self.summaries(&ids).await?;
+        Ok(ranked.into_iter().filter_map(|(id, value)| summaries.remove(&id).map(|summary| (summary, value))).collect())
+    }
+}
+
+#[async_trait]
+impl RankingRepository for SeaStore {
+    async fn by_votes(&self, page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
+        let query = listing::Entity::find().filter(listing::Column::Status.eq("live"));
+        let total = query.clone().count(&self.db).await.map_err(repo_err)?;
+        let rows = query
+            .order_by_desc(listing::Column::VotesCount)
+            .order_by_asc(listing::Column::Id)
+            .offset(page.offset())
+            .limit(u64::from(page.per_page()))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
+        let mut summaries = self.summaries(&ids).await?;
+        Ok(Paged::new(ids.iter().filter_map(|id| summaries.remove(id)).collect(), page, total))
+    }
+
+    async fn by_contributions(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64)>, RepoError> {
+        let base = billboard_contribution::Entity::find().filter(billboard_contribution::Column::ListingId.in_subquery(live_ids()));
+        let total = base
+            .clone()
+            .select_only()
+            .column_as(Expr::col(billboard_contribution::Column::ListingId).count_distinct(), "listings")
+            .into_tuple::<i64>()
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?
+            .unwrap_or(0);
+        // SUM of a bigint is numeric on PostgreSQL; cast it back so both databases give i64.
+        let sum: Expr = Func::cast_as(Func::sum(Expr::col(billboard_contribution::Column::AmountCents)), "BIGINT").into();
+        let ranked: Vec<(i64, i64)> = base
+            .select_only()
+            .column(billboard_contribution::Column::ListingId)
+            .column_as(sum.clone(), "contributed")
+            .group_by(billboard_contribution::Column::ListingId)
+            .order_by(sum, Order::Desc)
+            .order_by(Expr::col(billboard_contribution::Column::CreatedAt).min(), Order::Asc)
+            .order_by_asc(billboard_contribution::Column::ListingId)
+            .offset(page.offset())
+            .limit(u64::from(page.per_page()))
+            .into_tuple()
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(Paged::new(self.with_summaries(ranked).await?, page, u64::try_from(total).unwrap_or(0)))
+    }
+
+    async fn by_domain_rating(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i32, Option<i32>)>, RepoError> {
+        let query = listing_metric::Entity::find()
+            .filter(listing_metric::Column::ListingId.in_subquery(live_ids()))
+            .filter(listing_metric::Column::DomainRating.is_not_null());
+        let total = query.clone().count(&self.db).await.map_err(repo_err)?;
+        let rows = query
+            .order_by_desc(listing_metric::Column::DomainRating)
+            .order_by_asc(listing_metric::Column::ListingId)
+            .offset(page.offset())
+            .limit(u64::from(page.per_page()))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let ranked = rows.into_iter().map(|row| (row.listing_id, (row.domain_rating.unwrap_or(0), row.domain_rating_previous))).collect();
+        let items = self.with_summaries(ranked).await?.into_iter().map(|(summary, (value, previous))| (summary, value, previous)).collect();
+        Ok(Paged::new(items, page, total))
+    }
+
+    async fn by_revenue(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64, bool)>, RepoError> {
+        let query = listing_metric::Entity::find()
+            .filter(listing_metric::Column::ListingId.in_subquery(live_ids()))
+            .filter(listing_metric::Column::MonthlyRevenueCents.is_not_null());
+        let total = query.clone().count(&self.db).await.map_err(repo_err)?;
+        let rows = query
+            .order_by_desc(listing_metric::Column::MonthlyRevenueCents)
+            .order_by_asc(listing_metric::Column::ListingId)
+            .offset(page.offset())
+            .limit(u64::from(page.per_page()))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let ranked = rows.into_iter().map(|row| (row.listing_id, (row.monthly_revenue_cents.unwrap_or(0), row.revenue_verified))).collect();
+        let items = self.with_summaries(ranked).await?.into_iter().map(|(summary, (value, verified))| (summary, value, verified)).collect();
+        Ok(Paged::new(items, page, total))
+    }
+}
+
+#[async_trait]
+impl AwardRepository for SeaStore {
+    async fn list(&self, listing: Option<ListingId>, page: PageRequest) -> Result<Paged<Award>, RepoError> {
+        let mut query = award::Entity::find();
+        if let Some(listing) = listing {
+            query = query.filter(award::Column::ListingId.eq(listing.get()));
+        }
+        let total = query.clone().count(&self.db).await.map_err(repo_err)?;
+        let rows = query
+            .order_by_desc(award::Column::Week)
+            .order_by_asc(award::Column::Rank)
+            .offset(page.offset())
+            .limit(u64::from(page.per_page()))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let ids: Vec<i64> = rows.iter().map(|row| row.listing_id).collect();
+        let summaries = self.summaries(&ids).await?;
+        let items = rows
+            .into_iter()
+            .filter_map(|row| {
+                Some(Award {
+                    week: Week::containing(row.week),
+                    rank: u32::try_from(row.rank).ok()?,
+                    votes: u64::try_from(row.votes).unwrap_or(0),
+                    listing: summaries.get(&row.listing_id)?.clone(),
+                })
+            })
+            .collect();
+        Ok(Paged::new(items, page, total))
+    }
+
+    async fn fixed_weeks(&self, from: Week, to: Week) -> Result<HashSet<Week>, RepoError> {
+        let weeks = award_week::Entity::find()
+            .select_only()
+            .column(award_week::Column::Week)
+            .filter(award_week::Column::Week.gte(from.monday()))
+            .filter(award_week::Column::Week.lte(to.monday()))
+            .into_tuple::<time::Date>()
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(weeks.into_iter().map(Week::containing).collect())
+    }
+
+    async fn fix_week(&self, week: Week, winners: &[Winner], at: OffsetDateTime) -> Result<bool, RepoError> {
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        let claimed = award_week::ActiveModel {
+            week: Set(week.monday()),
+            fixed_at: Set(at.to_offset(time::UtcOffset::UTC)),
+            winners: Set(winners.len() as i32),
+        }
+        .insert(&txn)
+        .await;
+        match claimed.map_err(repo_err) {
+            Ok(_) => {}
+            // Another process fixed this week first: nothing to do.
+            Err(RepoError::Duplicate(_)) => {
+                txn.rollback().await.map_err(repo_err)?;
+                return Ok(false);
+            }
+            Err(other) => return Err(other),
+        }
+        for winner in winners {
+            award::ActiveModel {
+                week: Set(week.monday()),
+                rank: Set(winner.rank as i32),
+                listing_id: Set(winner.listing.get()),
+                votes: Set(winner.votes as i64),
+                ..Default::default()
+            }
+            .insert(&txn)
+            .await
+            .map_err(repo_err)?;
+        }
+        txn.commit().await.map_err(repo_err)?;
+        Ok(true)
+    }
+
+    async fn listing_id(&self, slug: &Slug) -> Result<Option<ListingId>, RepoError> {
+        let id = listing::Entity::find()
+            .select_only()
+            .column(listing::Column::Id)
+            .filter(listing::Column::Slug.eq(slug.as_str()))
+            .into_tuple::<i64>()
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(id.map(ListingId::new))
+    }
+}
