@@ -70,6 +70,7 @@ impl Services {
             founders: listings::FoundersService::new(store.founders(), clock.clone()),
             leaderboards: listings::LeaderboardService::new(store.rankings(), calendar.clone()),
             awards: listings::AwardsService::new(store.awards(), calendar.clone(), clock.clone()),
+            badges: listings::BadgeService::new(store.listings(), store.awards()),
             calendar,
             catalog: CatalogService::new(store.products(), clock.clone(), policy),
             interview_questions: store.interview_questions(),

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod assets;
 mod coerce;
 mod handler;
 pub mod openapi;
@@ -55,6 +56,8 @@ pub fn configure(state: Arc<RestState>) -> impl FnOnce(&mut web::ServiceConfig) 
             scope = scope.service(resource);
         }
         cfg.service(scope);
+        cfg.app_data(data);
+        cfg.configure(assets::configure);
     }
 }
 

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod awards;
+pub mod badges;
 pub mod calendar;
 pub mod founders;
 pub mod model;
@@ -9,6 +10,7 @@ pub mod rankings;
 pub mod service;
 
 pub use awards::{AWARDED_PLACES, Award, AwardRepository, AwardsError, AwardsService, Winner};
+pub use badges::{BadgeError, BadgeKind, BadgeService, BadgeStyle, EarnedBadge, Mode, Shape, Size, render_svg};
 pub use calendar::{CalendarError, CalendarPolicy, CalendarService, LaunchRepository, LaunchWeek, WeekLaunch, WeekPhase, WeekRef};
 pub use founders::{
     CompanyRef, FounderError, FounderProfile, FounderRepository, FounderSummary, FoundersService, PublishedStory, StorySections,

@@ -31,6 +31,9 @@ pub trait CategoryRepository: Send + Sync {
 pub trait ListingRepository: Send + Sync {
     async fn count_live(&self) -> Result<u64, RepoError>;
 
+    /// The listing with this slug, whatever its status.
+    async fn find_by_slug(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError>;
+
     /// Live listings that carry any of `categories` (primary or extra), most voted first;
     /// ties go to the listing created first.
     async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError>;

@@ -135,6 +135,9 @@ mod tests {
         async fn count_live(&self) -> Result<u64, RepoError> {
             Ok(7)
         }
+        async fn find_by_slug(&self, _: &Slug) -> Result<Option<ListingSummary>, RepoError> {
+            Ok(None)
+        }
         async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
             self.asked_for.lock().unwrap().extend_from_slice(categories);
             let item = ListingSummary {

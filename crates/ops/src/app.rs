@@ -2,7 +2,7 @@
 
 use accounts::AccountsService;
 use content::{BlogService, InterviewQuestionRepository};
-use listings::{AwardsService, CalendarService, DirectoryService, FoundersService, LeaderboardService};
+use listings::{AwardsService, BadgeService, CalendarService, DirectoryService, FoundersService, LeaderboardService};
 use orders::CatalogService;
 use std::sync::Arc;
 
@@ -28,6 +28,7 @@ pub struct App {
     pub calendar: CalendarService,
     pub leaderboards: LeaderboardService,
     pub awards: AwardsService,
+    pub badges: BadgeService,
     pub catalog: CatalogService,
     pub interview_questions: Arc<dyn InterviewQuestionRepository>,
     pub blog: BlogService,

@@ -195,6 +195,7 @@ static REGISTRY: LazyLock<Vec<Arc<dyn DynOperation>>> = LazyLock::new(|| {
         Arc::new(blog::ListBlogPosts),
         Arc::new(blog::GetBlogPost),
         Arc::new(rankings::ListAwards),
+        Arc::new(badges::GetBadges),
         Arc::new(content::ListInterviewQuestions),
         Arc::new(catalog::ListProducts),
         Arc::new(account::GetAccount),

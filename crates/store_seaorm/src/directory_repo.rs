@@ -121,6 +121,15 @@ impl ListingRepository for SeaStore {
         listing::Entity::find().filter(listing::Column::Status.eq(LIVE)).count(&self.db).await.map_err(repo_err)
     }
 
+    async fn find_by_slug(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError> {
+        let Some(row) = listing::Entity::find().filter(listing::Column::Slug.eq(slug.as_str())).one(&self.db).await.map_err(repo_err)?
+        else {
+            return Ok(None);
+        };
+        let slugs = self.category_slugs(row.primary_category_id).await?;
+        to_summary(row, &slugs).map(Some)
+    }
+
     async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
         let in_categories = Query::select()
             .column(listing_category::Column::ListingId)

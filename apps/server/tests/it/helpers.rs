@@ -70,6 +70,13 @@ pub async fn spawn_app() -> TestApp {
     start(settings_for(shared_directory()), None).await
 }
 
+/// The server on the shared demo directory, with changed settings.
+pub async fn spawn_app_with(change: impl FnOnce(&mut Settings)) -> TestApp {
+    let mut settings = settings_for(shared_directory());
+    change(&mut settings);
+    start(settings, None).await
+}
+
 /// The server on a database of its own with no data.
 pub async fn spawn_empty_app() -> TestApp {
     let test = TestDatabase::new().await;

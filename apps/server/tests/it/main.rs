@@ -3,6 +3,7 @@
 
 mod account;
 mod awards;
+mod badges;
 mod blog;
 mod catalog;
 mod categories;

@@ -4,6 +4,7 @@
 use crate::helpers::spawn_app;
 
 static FOUNDER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+static LISTING: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 #[tokio::test]
 async fn every_registry_operation_is_routed() {
@@ -11,6 +12,8 @@ async fn every_registry_operation_is_routed() {
     let openapi = app.get("/api/v1/openapi.json").await.body;
     let founder = app.get("/api/v1/founders").await.body["items"][0]["slug"].as_str().unwrap().to_owned();
     FOUNDER.set(founder).ok();
+    let listing = app.get("/api/v1/categories/design").await.body["items"][0]["slug"].as_str().unwrap().to_owned();
+    LISTING.set(listing).ok();
     for op in ops::registry() {
         let spec = op.spec();
         // Fill path parameters with a value of the right shape (an existing one where the
@@ -21,6 +24,7 @@ async fn every_registry_operation_is_routed() {
             .map(|segment| match (spec.path, segment) {
                 (p, "{slug}") if p.starts_with("/blog/") => "how-launch-weeks-work",
                 (p, "{slug}") if p.starts_with("/founders/") => FOUNDER.get().map(String::as_str).unwrap_or_default(),
+                (p, "{slug}") if p.starts_with("/listings/") => LISTING.get().map(String::as_str).unwrap_or_default(),
                 (_, "{slug}") => "design",
                 (_, "{week}") => "this",
                 (_, "{board}") => "community-all-time",

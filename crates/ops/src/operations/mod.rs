@@ -1,6 +1,7 @@
 //! The operations, grouped by area. Each is a unit struct implementing `Operation`.
 
 pub mod account;
+pub mod badges;
 pub mod blog;
 pub mod catalog;
 pub mod categories;

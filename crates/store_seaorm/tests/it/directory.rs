@@ -52,7 +52,7 @@ async fn demo_directory_reads_and_seed_is_idempotent() {
 
     // Per-top-level counts are distinct listings of the subtree, never more than the sum.
     let counts = store.live_counts().await.unwrap();
-    let productivity = store.find_by_slug(&Slug::parse("productivity").unwrap()).await.unwrap().unwrap();
+    let productivity = CategoryRepository::find_by_slug(&store, &Slug::parse("productivity").unwrap()).await.unwrap().unwrap();
     let children: Vec<_> = categories.iter().filter(|c| c.parent_id == Some(productivity.id)).collect();
     let sum_children: u64 = children.iter().map(|c| counts.direct.get(&c.id).copied().unwrap_or(0)).sum();
     let subtree = counts.by_top_level[&productivity.id];
