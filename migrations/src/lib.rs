@@ -8,6 +8,7 @@ mod m20261121_000002_create_directory;
 mod m20261121_000003_create_catalog;
 mod m20261121_000004_create_stories_and_blog;
 mod m20261121_000005_create_rankings;
+mod m20261121_000006_add_views_and_follows;
 
 pub struct Migrator;
 
@@ -20,6 +21,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000003_create_catalog::Migration),
             Box::new(m20261121_000004_create_stories_and_blog::Migration),
             Box::new(m20261121_000005_create_rankings::Migration),
+            Box::new(m20261121_000006_add_views_and_follows::Migration),
         ]
     }
 }

@@ -51,6 +51,8 @@ pub struct Settings {
     pub http_workers: Option<usize>,
     /// How often the server checks for finished weeks whose awards are not fixed yet.
     pub awards_check_seconds: u64,
+    /// Trending: a vote's weight halves every this many hours.
+    pub trending_half_life_hours: u32,
 }
 
 impl Default for Settings {
@@ -74,6 +76,7 @@ impl Default for Settings {
             free_queue_max_weeks: 8,
             http_workers: None,
             awards_check_seconds: 60,
+            trending_half_life_hours: 24,
         }
     }
 }
@@ -122,6 +125,7 @@ pub const ENV_KEYS: &[&str] = &[
     "free_queue_max_weeks",
     "http_workers",
     "awards_check_seconds",
+    "trending_half_life_hours",
 ];
 
 /// Keys whose environment value is read as a whole number.
@@ -189,6 +193,9 @@ impl Settings {
         }
         if !(1..=104).contains(&self.paid_weeks_ahead) {
             bail!("paid_weeks_ahead must be between 1 and 104");
+        }
+        if !(1..=24 * 365).contains(&self.trending_half_life_hours) {
+            bail!("trending_half_life_hours must be between 1 and 8760");
         }
         if self.database_max_connections == 0 {
             bail!("database_max_connections must be at least 1");

@@ -69,6 +69,16 @@ impl Services {
             directory: DirectoryService::new(store.categories(), store.listings()),
             founders: listings::FoundersService::new(store.founders(), clock.clone()),
             leaderboards: listings::LeaderboardService::new(store.rankings(), calendar.clone()),
+            feeds: listings::FeedService::new(
+                store.feeds(),
+                store.rankings(),
+                calendar.clone(),
+                clock.clone(),
+                listings::FeedPolicy {
+                    launch_offset: settings.launch_offset()?,
+                    trending_half_life: time::Duration::hours(i64::from(settings.trending_half_life_hours)),
+                },
+            ),
             awards: listings::AwardsService::new(store.awards(), calendar.clone(), clock.clone()),
             badges: listings::BadgeService::new(store.listings(), store.awards()),
             calendar,

@@ -2,7 +2,7 @@
 
 use accounts::AccountsService;
 use content::{BlogService, InterviewQuestionRepository};
-use listings::{AwardsService, BadgeService, CalendarService, DirectoryService, FoundersService, LeaderboardService};
+use listings::{AwardsService, BadgeService, CalendarService, DirectoryService, FeedService, FoundersService, LeaderboardService};
 use orders::CatalogService;
 use std::sync::Arc;
 
@@ -26,6 +26,7 @@ pub struct App {
     pub directory: DirectoryService,
     pub founders: FoundersService,
     pub calendar: CalendarService,
+    pub feeds: FeedService,
     pub leaderboards: LeaderboardService,
     pub awards: AwardsService,
     pub badges: BadgeService,

@@ -189,6 +189,7 @@ static REGISTRY: LazyLock<Vec<Arc<dyn DynOperation>>> = LazyLock::new(|| {
         Arc::new(categories::ListCategories),
         Arc::new(categories::GetCategory),
         Arc::new(launches::GetLaunchWeek),
+        Arc::new(feeds::ListLaunches),
         Arc::new(rankings::GetLeaderboard),
         Arc::new(founders::ListFounders),
         Arc::new(founders::GetFounder),

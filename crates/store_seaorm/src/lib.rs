@@ -7,6 +7,7 @@ mod catalog_repo;
 mod db;
 mod directory_repo;
 mod entity;
+mod feeds_repo;
 mod founders_repo;
 mod rankings_repo;
 pub mod seed;
@@ -59,6 +60,10 @@ impl SeaStore {
     }
 
     pub fn awards(&self) -> Arc<dyn listings::AwardRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn feeds(&self) -> Arc<dyn listings::FeedRepository> {
         Arc::new(self.clone())
     }
 

@@ -19,7 +19,7 @@ fn live_ids() -> SelectStatement {
 
 impl SeaStore {
     /// Summaries of these listings, keyed by id.
-    pub(crate) async fn summaries(&self, ids: &[i64]) -> Result<HashMap<i64, ListingSummary>, RepoError> {
+    pub(crate) async fn summaries_by_id(&self, ids: &[i64]) -> Result<HashMap<i64, ListingSummary>, RepoError> {
         if ids.is_empty() {
             return Ok(HashMap::new());
         }
@@ -38,7 +38,7 @@ impl SeaStore {
     /// Joins ranked `(listing id, value)` rows to their summaries, keeping the order.
     async fn with_summaries<T>(&self, ranked: Vec<(i64, T)>) -> Result<Vec<(ListingSummary, T)>, RepoError> {
         let ids: Vec<i64> = ranked.iter().map(|(id, _)| *id).collect();
-        let mut summaries = self.summaries(&ids).await?;
+        let mut summaries = self.summaries_by_id(&ids).await?;
         Ok(ranked.into_iter().filter_map(|(id, value)| summaries.remove(&id).map(|summary| (summary, value))).collect())
     }
 }
@@ -57,7 +57,7 @@ impl RankingRepository for SeaStore {
             .await
             .map_err(repo_err)?;
         let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
-        let mut summaries = self.summaries(&ids).await?;
+        let mut summaries = self.summaries_by_id(&ids).await?;
         Ok(Paged::new(ids.iter().filter_map(|id| summaries.remove(id)).collect(), page, total))
     }
 
@@ -145,7 +145,7 @@ impl AwardRepository for SeaStore {
             .await
             .map_err(repo_err)?;
         let ids: Vec<i64> = rows.iter().map(|row| row.listing_id).collect();
-        let summaries = self.summaries(&ids).await?;
+        let summaries = self.summaries_by_id(&ids).await?;
         let items = rows
             .into_iter()
             .filter_map(|row| {

@@ -5,7 +5,9 @@
 //! nothing, and prices an administrator changed are kept. Every website is under the reserved
 //! `.example` domain and every e-mail under `.invalid`.
 
-use crate::entity::{category, founder, interview_question, listing, listing_category, listing_founder, product, user, vote};
+use crate::entity::{
+    category, founder, interview_question, listing, listing_category, listing_follow, listing_founder, product, user, vote,
+};
 use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QuerySelect, Set, TransactionTrait};
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
@@ -21,6 +23,7 @@ pub struct SeedReport {
     pub listings: usize,
     pub founders: usize,
     pub votes: usize,
+    pub follows: usize,
     pub blog_posts: usize,
     pub stories: usize,
     pub metrics: usize,
@@ -459,6 +462,7 @@ async fn seed_listings(
     };
     let mut rng = Rng(0x1A0C_4D12);
     let mut votes = Vec::new();
+    let mut follows = Vec::new();
     let mut index = 0usize;
     for head in NAME_HEADS {
         for tail in NAME_TAILS {
@@ -522,6 +526,7 @@ async fn seed_listings(
                 launch_week: Set(Some(monday)),
                 launched_at: Set((status == "live").then_some(launched_at)),
                 votes_count: Set(vote_total as i64),
+                views_count: Set((vote_total * 12 + index * 37 % 500) as i64),
                 owner_user_id: Set(None),
                 created_at: Set(launched_at - Duration::days(30)),
                 updated_at: Set(launched_at - Duration::days(30)),
@@ -570,12 +575,20 @@ async fn seed_listings(
                 let minutes = (vote_rng.below(60 * 24 * 7) * vote_rng.below(100) / 100) as i64;
                 let at = (launched_at + Duration::minutes(minutes)).min(now);
                 votes.push(vote::ActiveModel { listing_id: Set(row.id), user_id: Set(voter), created_at: Set(at), ..Default::default() });
+                // About one voter in four also follows the listing.
+                if n % 4 == 0 {
+                    follows.push(listing_follow::ActiveModel { listing_id: Set(row.id), user_id: Set(voter), created_at: Set(at) });
+                }
             }
         }
     }
     report.votes = votes.len();
     for chunk in votes.chunks(500) {
         vote::Entity::insert_many(chunk.to_vec()).exec(db).await?;
+    }
+    report.follows = follows.len();
+    for chunk in follows.chunks(500) {
+        listing_follow::Entity::insert_many(chunk.to_vec()).exec(db).await?;
     }
     Ok(())
 }

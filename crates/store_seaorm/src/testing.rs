@@ -106,7 +106,7 @@ impl Drop for TestDatabase {
 
 /// Rows for tests that need an exact situation rather than the demo directory.
 pub mod fixtures {
-    use crate::entity::{listing, user, vote};
+    use crate::entity::{listing, listing_follow, user, vote};
     use sea_orm::sea_query::{Expr, ExprTrait};
     use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
     use time::OffsetDateTime;
@@ -122,6 +122,7 @@ pub mod fixtures {
             launch_week: Set(Some(week.monday())),
             launched_at: Set((status == "live").then_some(launched_at)),
             votes_count: Set(0),
+            views_count: Set(0),
             created_at: Set(launched_at),
             updated_at: Set(launched_at),
             ..Default::default()
@@ -144,6 +145,23 @@ pub mod fixtures {
         .await
         .expect("insert user")
         .id
+    }
+
+    /// Sets a listing's page views.
+    pub async fn views(db: &DatabaseConnection, listing_id: i64, views: i64) {
+        listing::Entity::update_many()
+            .col_expr(listing::Column::ViewsCount, Expr::value(views))
+            .filter(listing::Column::Id.eq(listing_id))
+            .exec(db)
+            .await
+            .expect("set views");
+    }
+
+    pub async fn follow(db: &DatabaseConnection, listing_id: i64, user_id: i64, at: OffsetDateTime) {
+        listing_follow::ActiveModel { listing_id: Set(listing_id), user_id: Set(user_id), created_at: Set(at) }
+            .insert(db)
+            .await
+            .expect("insert follow");
     }
 
     /// A vote at `at`, keeping the listing's `votes_count` in step.

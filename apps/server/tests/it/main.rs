@@ -9,6 +9,7 @@ mod catalog;
 mod categories;
 mod cli;
 mod errors;
+mod feeds;
 mod founders;
 mod helpers;
 mod launches;

@@ -6,6 +6,7 @@ pub mod blog;
 pub mod catalog;
 pub mod categories;
 pub mod content;
+pub mod feeds;
 pub mod founders;
 pub mod launches;
 pub mod rankings;

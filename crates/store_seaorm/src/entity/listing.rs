@@ -28,6 +28,8 @@ pub struct Model {
     pub launch_week: Option<TimeDate>,
     pub launched_at: Option<TimeDateTimeWithTimeZone>,
     pub votes_count: i64,
+    /// Page views, added in batches by the view counter (never one write per view).
+    pub views_count: i64,
     pub owner_user_id: Option<i64>,
     pub created_at: TimeDateTimeWithTimeZone,
     pub updated_at: TimeDateTimeWithTimeZone,

@@ -10,6 +10,7 @@ pub mod founder;
 pub mod interview_question;
 pub mod listing;
 pub mod listing_category;
+pub mod listing_follow;
 pub mod listing_founder;
 pub mod listing_metric;
 pub mod listing_story;
