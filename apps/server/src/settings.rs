@@ -53,6 +53,8 @@ pub struct Settings {
     pub awards_check_seconds: u64,
     /// Trending: a vote's weight halves every this many hours.
     pub trending_half_life_hours: u32,
+    /// How often counted page views are written to the database (and at shutdown).
+    pub view_flush_seconds: u64,
 }
 
 impl Default for Settings {
@@ -77,6 +79,7 @@ impl Default for Settings {
             http_workers: None,
             awards_check_seconds: 60,
             trending_half_life_hours: 24,
+            view_flush_seconds: 5,
         }
     }
 }
@@ -126,6 +129,7 @@ pub const ENV_KEYS: &[&str] = &[
     "http_workers",
     "awards_check_seconds",
     "trending_half_life_hours",
+    "view_flush_seconds",
 ];
 
 /// Keys whose environment value is read as a whole number.

@@ -81,6 +81,7 @@ impl Services {
             ),
             awards: listings::AwardsService::new(store.awards(), calendar.clone(), clock.clone()),
             badges: listings::BadgeService::new(store.listings(), store.awards()),
+            profiles: listings::ProfileService::new(store.profiles(), clock.clone()),
             calendar,
             catalog: CatalogService::new(store.products(), clock.clone(), policy),
             interview_questions: store.interview_questions(),
@@ -97,6 +98,7 @@ pub struct Application {
     base_url: String,
     server: actix_web::dev::Server,
     jobs: Vec<tokio::task::JoinHandle<()>>,
+    profiles: listings::ProfileService,
 }
 
 impl Application {
@@ -131,7 +133,11 @@ impl Application {
             tracing::info!(listings = report.listings, votes = report.votes, "seeded the demo directory");
         }
         let services = Services::build(&settings, db.clone(), clock)?;
-        let jobs = vec![tokio::spawn(fix_awards_periodically(services.app.awards.clone(), settings.awards_check_seconds))];
+        let jobs = vec![
+            tokio::spawn(fix_awards_periodically(services.app.awards.clone(), settings.awards_check_seconds)),
+            tokio::spawn(flush_views_periodically(services.app.profiles.clone(), settings.view_flush_seconds)),
+        ];
+        let profiles = services.app.profiles.clone();
         let rest = Arc::new(api_rest::RestState::new(services.app.clone()));
         let db_data = web::Data::new(db);
         let mut server = HttpServer::new(move || {
@@ -149,11 +155,16 @@ impl Application {
         if let Some(workers) = settings.http_workers {
             server = server.workers(workers);
         }
-        Ok(Self { port, site_url: settings.site_url(), base_url: settings.base_url(), server: server.run(), jobs })
+        Ok(Self { port, site_url: settings.site_url(), base_url: settings.base_url(), server: server.run(), jobs, profiles })
     }
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// Stops the server from elsewhere (`stop(true)` finishes requests in flight first).
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
     }
 
     /// The site address in effect (derived from the bound port when not configured).
@@ -170,6 +181,10 @@ impl Application {
         let result = self.server.await;
         for job in self.jobs {
             job.abort();
+        }
+        // Views counted since the last flush are written before the process ends.
+        if let Err(err) = self.profiles.flush_views().await {
+            tracing::warn!(error = %err, "could not write the last page views");
         }
         result
     }
@@ -194,6 +209,17 @@ async fn fix_awards_periodically(awards: listings::AwardsService, every_seconds:
             Err(err) => tracing::warn!(error = %err, "could not fix awards; will try again"),
         }
         tokio::time::sleep(std::time::Duration::from_secs(every_seconds.max(1))).await;
+    }
+}
+
+/// Writes counted page views every `every_seconds`: one batched write per period, never one
+/// per view.
+async fn flush_views_periodically(profiles: listings::ProfileService, every_seconds: u64) {
+    loop {
+        tokio::time::sleep(std::time::Duration::from_secs(every_seconds.max(1))).await;
+        if let Err(err) = profiles.flush_views().await {
+            tracing::warn!(error = %err, "could not write page views; they are kept for the next flush");
+        }
     }
 }
 

@@ -7,6 +7,7 @@ pub mod feeds;
 pub mod founders;
 pub mod model;
 pub mod ports;
+pub mod profile;
 pub mod rankings;
 pub mod service;
 
@@ -19,5 +20,9 @@ pub use founders::{
 };
 pub use model::{Category, CategoryNode, CategoryPage, CategoryRef, Faq, ListingStatus, ListingSummary, SiteCounts};
 pub use ports::{CategoryRepository, ListingRepository, LiveCounts};
+pub use profile::{
+    CommunityRating, DomainRating, FounderCard, Link, ListingCategory, ListingProfile, ListingUpdate, Media, Milestone, ProfileError,
+    ProfileRepository, ProfileService, Unlocked, ViewTally,
+};
 pub use rankings::{Board, BoardEntry, Leaderboard, LeaderboardError, LeaderboardService, Metric, RankingRepository};
 pub use service::{DirectoryError, DirectoryService};

@@ -2,7 +2,9 @@
 
 use accounts::AccountsService;
 use content::{BlogService, InterviewQuestionRepository};
-use listings::{AwardsService, BadgeService, CalendarService, DirectoryService, FeedService, FoundersService, LeaderboardService};
+use listings::{
+    AwardsService, BadgeService, CalendarService, DirectoryService, FeedService, FoundersService, LeaderboardService, ProfileService,
+};
 use orders::CatalogService;
 use std::sync::Arc;
 
@@ -30,6 +32,7 @@ pub struct App {
     pub leaderboards: LeaderboardService,
     pub awards: AwardsService,
     pub badges: BadgeService,
+    pub profiles: ProfileService,
     pub catalog: CatalogService,
     pub interview_questions: Arc<dyn InterviewQuestionRepository>,
     pub blog: BlogService,

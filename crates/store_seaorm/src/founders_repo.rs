@@ -133,8 +133,19 @@ impl FounderRepository for SeaStore {
             .iter()
             .filter_map(|c| Slug::parse(&c.slug).ok().map(|slug| (c.id, CompanyRef { slug, name: c.name.clone() })))
             .collect();
+        // The story is a paid-only section: public only where the listing has it unlocked.
+        let story_unlocked: Vec<i64> = companies
+            .iter()
+            .filter(|c| {
+                c.unlocked_sections
+                    .as_ref()
+                    .and_then(|v| v.as_array())
+                    .is_some_and(|sections| sections.iter().any(|s| s.as_str() == Some("story")))
+            })
+            .map(|c| c.id)
+            .collect();
         let stories = listing_story::Entity::find()
-            .filter(listing_story::Column::ListingId.is_in(names.keys().copied()))
+            .filter(listing_story::Column::ListingId.is_in(story_unlocked))
             .filter(listing_story::Column::PublishedAt.lte(now))
             .order_by_desc(listing_story::Column::PublishedAt)
             .all(&self.db)

@@ -9,6 +9,7 @@ mod directory_repo;
 mod entity;
 mod feeds_repo;
 mod founders_repo;
+mod profile_repo;
 mod rankings_repo;
 pub mod seed;
 mod seed_content;
@@ -64,6 +65,10 @@ impl SeaStore {
     }
 
     pub fn feeds(&self) -> Arc<dyn listings::FeedRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn profiles(&self) -> Arc<dyn listings::ProfileRepository> {
         Arc::new(self.clone())
     }
 

@@ -27,6 +27,7 @@ pub struct SeedReport {
     pub blog_posts: usize,
     pub stories: usize,
     pub metrics: usize,
+    pub profiles: usize,
     pub contributions: usize,
 }
 
@@ -54,6 +55,7 @@ pub async fn demo(db: &DatabaseConnection, now: OffsetDateTime) -> Result<SeedRe
     report.blog_posts = crate::seed_content::seed_blog(&txn, now).await?;
     report.stories = crate::seed_content::seed_stories(&txn, now).await?;
     (report.metrics, report.contributions) = crate::seed_content::seed_rankings(&txn, now).await?;
+    report.profiles = crate::seed_content::seed_profiles(&txn, now).await?;
     txn.commit().await?;
     Ok(report)
 }

@@ -189,8 +189,8 @@ pub(crate) async fn seed_blog(db: &impl ConnectionTrait, now: OffsetDateTime) ->
     Ok(written)
 }
 
-/// Gives every 5th live demo listing a published founder story, and one more listing an
-/// unpublished one (so profiles show only what was published).
+/// Gives every 5th live demo listing a founder story (public only where the listing has the
+/// story section unlocked), and one more listing an unpublished one.
 pub(crate) async fn seed_stories(db: &impl ConnectionTrait, now: OffsetDateTime) -> Result<usize, DbErr> {
     let have: HashSet<i64> = listing_story::Entity::find()
         .select_only()
@@ -306,4 +306,136 @@ pub(crate) async fn seed_rankings(db: &impl ConnectionTrait, now: OffsetDateTime
         billboard_contribution::Entity::insert_many(chunk.to_vec()).exec(db).await?;
     }
     Ok((metrics_written, contributions_written))
+}
+
+/// Profile details for demo listings that have none yet: features, FAQs, socials, links, what
+/// the site did not state, paid-only sections for paid listings, updates and reviews.
+pub(crate) async fn seed_profiles(db: &impl ConnectionTrait, now: OffsetDateTime) -> Result<usize, DbErr> {
+    use crate::entity::{listing_media, listing_milestone, listing_update, review, user, vote};
+    use sea_orm::sea_query::Expr;
+    let rows = listing::Entity::find()
+        .filter(listing::Column::Url.like("%.example"))
+        .filter(listing::Column::Features.is_null())
+        .order_by_asc(listing::Column::Id)
+        .all(db)
+        .await?;
+    let mut written = 0;
+    for row in rows {
+        let id = row.id;
+        let name = row.name.clone();
+        let paid = row.plan.as_deref() == Some("paid");
+        let missing: Vec<&str> = [(id % 3 == 0, "founded_year"), (id % 4 == 0, "city"), (id % 5 == 0, "contact_email")]
+            .into_iter()
+            .filter_map(|(missing, field)| missing.then_some(field))
+            .collect();
+        let unlocked: Vec<&str> = if paid { vec!["story", "milestones", "media"] } else { Vec::new() };
+        listing::Entity::update_many()
+            .col_expr(listing::Column::PricingSummary, Expr::value(Some(format!("Free plan; paid plans from ${} a month.", 5 + id % 20))))
+            .col_expr(
+                listing::Column::Features,
+                Expr::value(json!(["Set up in minutes", "Works with the tools you already use", "Export your data any time", "Team roles and permissions"])),
+            )
+            .col_expr(listing::Column::Usps, Expr::value(json!(["No credit card to start", "Privacy first: no tracking"])))
+            .col_expr(listing::Column::Keywords, Expr::value(json!([name.to_lowercase(), "demo", "fictional"])))
+            .col_expr(
+                listing::Column::Faqs,
+                Expr::value(json!([
+                    {"question": format!("Is {name} a real product?"), "answer": "No. It is a fictional listing in the Launchdir demo directory."},
+                    {"question": "Is there a free plan?", "answer": "Yes, with the core features and no time limit."}
+                ])),
+            )
+            .col_expr(
+                listing::Column::Socials,
+                Expr::value(json!({"x": format!("https://x.com/{}", row.slug), "github": format!("https://github.com/{}", row.slug)})),
+            )
+            .col_expr(
+                listing::Column::Links,
+                Expr::value(json!([
+                    {"label": "Pricing", "url": format!("{}/pricing", row.url)},
+                    {"label": "Documentation", "url": format!("{}/docs", row.url)}
+                ])),
+            )
+            .col_expr(listing::Column::NotFoundOnWebsite, Expr::value(json!(missing)))
+            .col_expr(listing::Column::DemoVideoUrl, Expr::value((id % 2 == 0).then(|| format!("{}/demo.mp4", row.url))))
+            .col_expr(listing::Column::UnlockedSections, Expr::value(json!(unlocked)))
+            .filter(listing::Column::Id.eq(id))
+            .exec(db)
+            .await?;
+        written += 1;
+        if row.status != "live" {
+            continue;
+        }
+        let launched = row.launched_at.unwrap_or(now);
+        if id % 3 == 0 {
+            for n in 0..1 + id % 2 {
+                listing_update::ActiveModel {
+                    listing_id: Set(id),
+                    title: Set(format!("{name} {}.{} is out", 1 + n, id % 10)),
+                    body: Set("Faster start-up, a new export format and many small fixes.".into()),
+                    created_at: Set((launched + Duration::days(3 + n * 7)).min(now)),
+                    ..Default::default()
+                }
+                .insert(db)
+                .await?;
+            }
+        }
+        if paid {
+            listing_milestone::ActiveModel {
+                listing_id: Set(id),
+                date: Set(launched.date()),
+                title: Set("Launched on Launchdir".into()),
+                description: Set(Some("Our public launch.".into())),
+                url: Set(None),
+                created_at: Set(launched),
+                ..Default::default()
+            }
+            .insert(db)
+            .await?;
+            listing_media::ActiveModel {
+                listing_id: Set(id),
+                kind: Set("image".into()),
+                url: Set(format!("{}/screenshot.png", row.url)),
+                caption: Set(Some(format!("{name}'s main screen"))),
+                position: Set(0),
+                ..Default::default()
+            }
+            .insert(db)
+            .await?;
+        }
+        if id % 2 == 0 {
+            // Some of the listing's voters leave a review.
+            let reviewers: Vec<i64> = vote::Entity::find()
+                .select_only()
+                .column(vote::Column::UserId)
+                .filter(vote::Column::ListingId.eq(id))
+                .order_by_asc(vote::Column::Id)
+                .limit(2 + (id % 5) as u64)
+                .into_tuple::<i64>()
+                .all(db)
+                .await?;
+            let known: HashSet<i64> = user::Entity::find()
+                .select_only()
+                .column(user::Column::Id)
+                .filter(user::Column::Id.is_in(reviewers.clone()))
+                .into_tuple::<i64>()
+                .all(db)
+                .await?
+                .into_iter()
+                .collect();
+            for (n, reviewer) in reviewers.into_iter().filter(|r| known.contains(r)).enumerate() {
+                review::ActiveModel {
+                    listing_id: Set(id),
+                    user_id: Set(reviewer),
+                    rating: Set((3 + (id + n as i64) % 3) as i16),
+                    body: Set(Some("Does what it says; setup took minutes.".into())),
+                    hidden: Set(false),
+                    created_at: Set((launched + Duration::days(1 + n as i64)).min(now)),
+                    ..Default::default()
+                }
+                .insert(db)
+                .await?;
+            }
+        }
+    }
+    Ok(written)
 }

@@ -106,7 +106,7 @@ impl Drop for TestDatabase {
 
 /// Rows for tests that need an exact situation rather than the demo directory.
 pub mod fixtures {
-    use crate::entity::{listing, listing_follow, user, vote};
+    use crate::entity::{listing, listing_follow, review, user, vote};
     use sea_orm::sea_query::{Expr, ExprTrait};
     use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
     use time::OffsetDateTime;
@@ -145,6 +145,39 @@ pub mod fixtures {
         .await
         .expect("insert user")
         .id
+    }
+
+    pub async fn set_owner(db: &DatabaseConnection, listing_id: i64, user_id: i64) {
+        listing::Entity::update_many()
+            .col_expr(listing::Column::OwnerUserId, Expr::value(user_id))
+            .filter(listing::Column::Id.eq(listing_id))
+            .exec(db)
+            .await
+            .expect("set owner");
+    }
+
+    pub async fn block(db: &DatabaseConnection, user_id: i64) {
+        user::Entity::update_many()
+            .col_expr(user::Column::Blocked, Expr::value(true))
+            .filter(user::Column::Id.eq(user_id))
+            .exec(db)
+            .await
+            .expect("block");
+    }
+
+    pub async fn review(db: &DatabaseConnection, listing_id: i64, user_id: i64, rating: i16, hidden: bool) {
+        review::ActiveModel {
+            listing_id: Set(listing_id),
+            user_id: Set(user_id),
+            rating: Set(rating),
+            body: Set(None),
+            hidden: Set(hidden),
+            created_at: Set(OffsetDateTime::now_utc()),
+            ..Default::default()
+        }
+        .insert(db)
+        .await
+        .expect("insert review");
     }
 
     /// Sets a listing's page views.

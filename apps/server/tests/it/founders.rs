@@ -85,7 +85,8 @@ async fn a_founder_profile_with_companies_and_published_stories() {
     let with_story = strings(
         &app,
         "SELECT f.slug FROM founders f JOIN listing_founders lf ON lf.founder_id = f.id JOIN listings l ON l.id = lf.listing_id \
-         JOIN listing_stories s ON s.listing_id = l.id WHERE l.status = 'live' AND s.published_at IS NOT NULL ORDER BY f.slug",
+         JOIN listing_stories s ON s.listing_id = l.id WHERE l.status = 'live' AND l.plan = 'paid' AND s.published_at IS NOT NULL \
+         ORDER BY f.slug",
     )
     .await;
     let reply = app.get(&format!("/api/v1/founders/{}", with_story[0])).await;

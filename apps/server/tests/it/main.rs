@@ -14,5 +14,6 @@ mod founders;
 mod helpers;
 mod launches;
 mod leaderboards;
+mod listing;
 mod routes;
 mod site;

@@ -9,6 +9,7 @@ pub mod content;
 pub mod feeds;
 pub mod founders;
 pub mod launches;
+pub mod listing;
 pub mod rankings;
 pub mod site;
 

@@ -33,6 +33,23 @@ pub struct Model {
     pub owner_user_id: Option<i64>,
     pub created_at: TimeDateTimeWithTimeZone,
     pub updated_at: TimeDateTimeWithTimeZone,
+    pub pricing_summary: Option<String>,
+    /// `["...", ...]`
+    pub features: Option<Json>,
+    pub usps: Option<Json>,
+    pub keywords: Option<Json>,
+    /// `[{"question", "answer"}]`
+    pub faqs: Option<Json>,
+    /// `{"x": "https://...", ...}`
+    pub socials: Option<Json>,
+    /// `[{"label", "url"}]`
+    pub links: Option<Json>,
+    /// Field names the company's own site did not state.
+    pub not_found_on_website: Option<Json>,
+    pub demo_video_url: Option<String>,
+    pub contact_email: Option<String>,
+    /// Paid-only sections unlocked: `["story", "milestones", "media"]`.
+    pub unlocked_sections: Option<Json>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

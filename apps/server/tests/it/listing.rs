@@ -1,0 +1,154 @@
+//! `get_listing`: the full profile, paid-only sections, genuine ratings, batched view counts.
+
+use crate::helpers::{TestApp, settings_for, spawn_app};
+use launchdir_server::Application;
+use sea_orm::{ConnectionTrait, Statement};
+use serde_json::Value;
+use store_seaorm::testing::{TestDatabase, fixtures};
+use time::OffsetDateTime;
+
+async fn slug_with(app: &TestApp, sql: &str) -> String {
+    let db = app.services.store.connection();
+    let row = db.query_one_raw(Statement::from_string(db.get_database_backend(), sql)).await.unwrap().expect("a matching listing");
+    row.try_get_by_index::<String>(0).unwrap()
+}
+
+#[tokio::test]
+async fn a_paid_listing_shows_every_section() {
+    let app = spawn_app().await;
+    let slug = slug_with(
+        &app,
+        "SELECT l.slug FROM listings l JOIN listing_stories s ON s.listing_id = l.id WHERE l.status = 'live' AND l.plan = 'paid' \
+         AND s.published_at IS NOT NULL ORDER BY l.id LIMIT 1",
+    )
+    .await;
+    let reply = app.get(&format!("/api/v1/listings/{slug}")).await;
+    assert_eq!(reply.status, 200, "{:#}", reply.body);
+    let body = &reply.body;
+    assert_eq!(body["slug"], slug.as_str());
+    assert_eq!(body["status"], "live");
+    for key in ["description", "short_description", "tagline", "stage", "country"] {
+        assert!(body[key].is_string(), "{key}");
+    }
+    assert!(body["pricing"]["model"].is_string() && body["pricing"]["summary"].is_string());
+    assert!(body["features"].as_array().unwrap().len() >= 3);
+    assert_eq!(body["faqs"].as_array().unwrap().len(), 2);
+    assert!(body["socials"]["x"].as_str().unwrap().starts_with("https://x.com/"));
+    assert_eq!(body["links"][0]["label"], "Pricing");
+    let categories = body["categories"].as_array().unwrap();
+    assert_eq!(categories.iter().filter(|c| c["primary"] == true).count(), 1);
+    assert_eq!(categories[0]["primary"], true, "primary first");
+    assert!(categories.len() <= 4);
+    assert!(!body["founders"].as_array().unwrap().is_empty());
+    assert!(body["founders"][0]["url"].as_str().unwrap().contains("/founders/"));
+    assert!(body["not_found_on_website"].is_array());
+    assert_eq!(body["unlocked"], serde_json::json!({"story": true, "milestones": true, "media": true}));
+    assert!(body["story"]["title"].as_str().unwrap().starts_with("Why we built"));
+    assert!(body["story"]["lessons"].is_string());
+    assert_eq!(body["milestones"][0]["title"], "Launched on Launchdir");
+    let launched_on = body["launched_at"].as_str().unwrap()[..10].to_owned();
+    assert_eq!(body["milestones"][0]["date"], launched_on.as_str(), "milestones keep their own date");
+    assert_eq!(body["media"][0]["kind"], "image");
+    let dr = &body["domain_rating"];
+    assert!(dr["value"].is_i64() && ["up", "down", "flat", "new"].contains(&dr["trend"].as_str().unwrap()));
+    assert!(body["votes"].as_u64().unwrap() > 0);
+    assert_eq!(body["page_url"], format!("https://launch.example/listings/{slug}").as_str());
+}
+
+#[tokio::test]
+async fn a_free_listing_shows_no_paid_sections() {
+    let app = spawn_app().await;
+    let slug = slug_with(&app, "SELECT slug FROM listings WHERE status = 'live' AND plan = 'free' ORDER BY id LIMIT 1").await;
+    let body = app.get(&format!("/api/v1/listings/{slug}")).await.body;
+    assert_eq!(body["unlocked"], serde_json::json!({"story": false, "milestones": false, "media": false}));
+    for section in ["story", "milestones", "media"] {
+        assert!(body.get(section).is_none(), "{section} must not appear on a free listing");
+    }
+    assert_eq!(body["categories"].as_array().unwrap().len(), 1, "free listings have one category");
+}
+
+#[tokio::test]
+async fn founder_profiles_show_only_unlocked_stories() {
+    let app = spawn_app().await;
+    let founder = slug_with(
+        &app,
+        "SELECT f.slug FROM founders f JOIN listing_founders lf ON lf.founder_id = f.id JOIN listings l ON l.id = lf.listing_id \
+         JOIN listing_stories s ON s.listing_id = l.id WHERE l.status = 'live' AND l.plan = 'free' AND s.published_at IS NOT NULL \
+         ORDER BY f.id LIMIT 1",
+    )
+    .await;
+    let body = app.get(&format!("/api/v1/founders/{founder}")).await.body;
+    assert_eq!(body["stories"], serde_json::json!([]), "a free listing's story is not public");
+}
+
+#[tokio::test]
+async fn unpublished_and_unknown_listings() {
+    let app = spawn_app().await;
+    let scheduled = slug_with(&app, "SELECT slug FROM listings WHERE status = 'scheduled' ORDER BY id LIMIT 1").await;
+    let reply = app.get(&format!("/api/v1/listings/{scheduled}")).await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.body["status"], "scheduled");
+    let draft = slug_with(&app, "SELECT slug FROM listings WHERE status = 'draft' ORDER BY id LIMIT 1").await;
+    app.get(&format!("/api/v1/listings/{draft}")).await.assert_problem(404, "not_found");
+    app.get("/api/v1/listings/no-such-listing").await.assert_problem(404, "not_found");
+    app.get("/api/v1/listings/NoSuch").await.assert_invalid(&["slug"]);
+    app.get("/api/v1/listings/x?expand=all").await.assert_invalid(&["expand"]);
+}
+
+#[tokio::test]
+async fn the_rating_counts_genuine_reviews_only() {
+    let test = TestDatabase::new().await;
+    let db = &test.db;
+    let now = OffsetDateTime::now_utc();
+    let week = kernel::Week::containing(now.date());
+    let listing = fixtures::listing(db, "rated", "live", week, now).await;
+    let mut people = Vec::new();
+    for n in 0..5 {
+        people.push(fixtures::user(db, &format!("r{n}@example.com")).await);
+    }
+    fixtures::set_owner(db, listing, people[2]).await;
+    fixtures::block(db, people[3]).await;
+    fixtures::review(db, listing, people[0], 5, false).await;
+    fixtures::review(db, listing, people[1], 4, false).await;
+    fixtures::review(db, listing, people[2], 1, false).await; // the owner
+    fixtures::review(db, listing, people[3], 1, false).await; // a blocked account
+    fixtures::review(db, listing, people[4], 1, true).await; // hidden by moderation
+    let app = Application::build(settings_for(&test.config)).await.unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    let body: Value = reqwest::get(format!("{base}/api/v1/listings/rated")).await.unwrap().json().await.unwrap();
+    assert_eq!(body["community_rating"], serde_json::json!({"average": 4.5, "count": 2, "distribution": [0, 0, 0, 1, 1]}));
+    assert_eq!(body["not_found_on_website"], serde_json::json!([]));
+    assert_eq!(body["domain_rating"], Value::Null);
+}
+
+#[tokio::test]
+async fn views_are_counted_in_memory_and_written_in_a_batch() {
+    let test = TestDatabase::new().await;
+    let now = OffsetDateTime::now_utc();
+    fixtures::listing(&test.db, "viewed", "live", kernel::Week::containing(now.date()), now).await;
+    fixtures::listing(&test.db, "upcoming", "scheduled", kernel::Week::containing(now.date()).plus_weeks(1), now).await;
+    let settings = launchdir_server::settings::Settings { view_flush_seconds: 3600, ..settings_for(&test.config) };
+    let app = Application::build(settings).await.unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    let handle = app.handle();
+    let running = tokio::spawn(app.run_until_stopped());
+    let views = || async {
+        let row = test
+            .db
+            .query_one_raw(Statement::from_string(test.db.get_database_backend(), "SELECT views_count FROM listings WHERE slug = 'viewed'"))
+            .await
+            .unwrap()
+            .unwrap();
+        row.try_get_by_index::<i64>(0).unwrap()
+    };
+    for _ in 0..3 {
+        let reply = reqwest::get(format!("{base}/api/v1/listings/viewed")).await.unwrap();
+        assert_eq!(reply.status(), 200);
+    }
+    reqwest::get(format!("{base}/api/v1/listings/upcoming")).await.unwrap();
+    assert_eq!(views().await, 0, "no database write per view");
+    handle.stop(true).await;
+    running.await.unwrap().unwrap();
+    assert_eq!(views().await, 3, "counted views are written when the server stops");
+}

@@ -1,0 +1,234 @@
+//! The full public profile of a listing, and page views counted in memory and written in
+//! batches (never one database write per view).
+
+use crate::founders::{CompanyRef, StorySections};
+use crate::model::{ListingStatus, ListingSummary};
+use async_trait::async_trait;
+use kernel::{Faq, ListingId, RepoError, Slug};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use time::{Date, OffsetDateTime};
+
+/// A category of a listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListingCategory {
+    pub slug: Slug,
+    pub name: String,
+    pub primary: bool,
+}
+
+/// A founder as a listing shows them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FounderCard {
+    pub slug: Slug,
+    pub name: String,
+    pub title: Option<String>,
+}
+
+/// A what's-new post of the owners.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListingUpdate {
+    pub title: String,
+    pub body: String,
+    pub posted_at: OffsetDateTime,
+}
+
+/// A dated achievement (a paid-only section).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Milestone {
+    pub date: Date,
+    pub title: String,
+    pub description: Option<String>,
+    pub url: Option<String>,
+}
+
+/// An image or video (a paid-only section).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Media {
+    pub kind: String,
+    pub url: String,
+    pub caption: Option<String>,
+}
+
+/// A labelled link.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct Link {
+    pub label: String,
+    pub url: String,
+}
+
+/// The community rating from genuine reviews only: written by a signed-in person whose account
+/// is not blocked, who is not the listing's owner, and whose review was not hidden by
+/// moderation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CommunityRating {
+    /// Mean of the ratings (1 to 5); `None` without any genuine review.
+    pub average: Option<f64>,
+    pub count: u64,
+    /// How many genuine reviews gave 1, 2, 3, 4 and 5 stars.
+    pub distribution: [u64; 5],
+}
+
+/// Domain Rating with its previous reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DomainRating {
+    pub value: i32,
+    pub previous: Option<i32>,
+    pub checked_at: Option<OffsetDateTime>,
+}
+
+/// Which paid-only sections a listing has unlocked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unlocked {
+    pub story: bool,
+    pub milestones: bool,
+    pub media: bool,
+}
+
+/// A listing's full public profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListingProfile {
+    pub summary: ListingSummary,
+    pub short_description: Option<String>,
+    pub description: Option<String>,
+    pub stage: Option<String>,
+    pub country: Option<String>,
+    pub city: Option<String>,
+    pub founded_year: Option<i32>,
+    pub pricing_model: Option<String>,
+    pub pricing_summary: Option<String>,
+    pub features: Vec<String>,
+    pub usps: Vec<String>,
+    pub keywords: Vec<String>,
+    pub faqs: Vec<Faq>,
+    pub socials: BTreeMap<String, String>,
+    pub links: Vec<Link>,
+    pub demo_video_url: Option<String>,
+    pub categories: Vec<ListingCategory>,
+    pub founders: Vec<FounderCard>,
+    pub latest_updates: Vec<ListingUpdate>,
+    pub rating: CommunityRating,
+    pub domain_rating: Option<DomainRating>,
+    pub not_found_on_website: Vec<String>,
+    pub launched_at: Option<OffsetDateTime>,
+    pub views: u64,
+    pub followers: u64,
+    pub unlocked: Unlocked,
+    /// Present only when unlocked and published.
+    pub story: Option<(Option<String>, StorySections, CompanyRef)>,
+    pub milestones: Vec<Milestone>,
+    pub media: Vec<Media>,
+}
+
+/// Where profiles are read from, and where counted views go.
+#[async_trait]
+pub trait ProfileRepository: Send + Sync {
+    /// The profile of the listing with this slug, whatever its status; paid-only sections are
+    /// filled only where unlocked (and the story only when published by `now`).
+    async fn profile(&self, slug: &Slug, now: OffsetDateTime, latest_updates: usize) -> Result<Option<ListingProfile>, RepoError>;
+
+    /// Adds counted views to listings' `views` in one batch.
+    async fn add_views(&self, views: &[(ListingId, u64)]) -> Result<(), RepoError>;
+}
+
+/// Views counted in memory since the last flush. Cheap to record from many threads.
+#[derive(Debug, Default)]
+pub struct ViewTally {
+    counts: Mutex<HashMap<ListingId, u64>>,
+}
+
+impl ViewTally {
+    pub fn record(&self, listing: ListingId) {
+        let mut counts = self.counts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        *counts.entry(listing).or_default() += 1;
+    }
+
+    /// Adds counts back (after a failed write).
+    pub fn restore(&self, views: &[(ListingId, u64)]) {
+        let mut counts = self.counts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        for (listing, count) in views {
+            *counts.entry(*listing).or_default() += count;
+        }
+    }
+
+    /// Takes every count recorded so far, leaving the tally empty.
+    pub fn drain(&self) -> Vec<(ListingId, u64)> {
+        let mut counts = self.counts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut drained: Vec<(ListingId, u64)> = counts.drain().collect();
+        drained.sort_unstable();
+        drained
+    }
+}
+
+/// Why a profile could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    #[error("no public listing has this slug")]
+    NotFound,
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+/// How many latest updates a profile shows.
+pub const LATEST_UPDATES: usize = 5;
+
+/// The listing profile use cases.
+#[derive(Clone)]
+pub struct ProfileService {
+    profiles: Arc<dyn ProfileRepository>,
+    clock: Arc<dyn kernel::Clock>,
+    views: Arc<ViewTally>,
+}
+
+impl ProfileService {
+    pub fn new(profiles: Arc<dyn ProfileRepository>, clock: Arc<dyn kernel::Clock>) -> Self {
+        Self { profiles, clock, views: Arc::new(ViewTally::default()) }
+    }
+
+    /// The public profile of a live, scheduled or badge-pending listing; counts a view of a
+    /// live one (in memory: `flush_views` writes them).
+    pub async fn profile(&self, slug: &Slug) -> Result<ListingProfile, ProfileError> {
+        let profile = self.profiles.profile(slug, self.clock.now(), LATEST_UPDATES).await?.ok_or(ProfileError::NotFound)?;
+        match profile.summary.status {
+            ListingStatus::Live => self.views.record(profile.summary.id),
+            ListingStatus::Scheduled | ListingStatus::AwaitingBadge => {}
+            ListingStatus::Draft | ListingStatus::Archived => return Err(ProfileError::NotFound),
+        }
+        Ok(profile)
+    }
+
+    /// Writes the views counted since the last flush, in one batch. On failure the counts are
+    /// put back, so a later flush writes them.
+    pub async fn flush_views(&self) -> Result<usize, RepoError> {
+        let views = self.views.drain();
+        if views.is_empty() {
+            return Ok(0);
+        }
+        match self.profiles.add_views(&views).await {
+            Ok(()) => Ok(views.len()),
+            Err(err) => {
+                self.views.restore(&views);
+                Err(err)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tally_counts_and_drains() {
+        let tally = ViewTally::default();
+        for _ in 0..3 {
+            tally.record(ListingId::new(7));
+        }
+        tally.record(ListingId::new(2));
+        assert_eq!(tally.drain(), [(ListingId::new(2), 1), (ListingId::new(7), 3)]);
+        assert!(tally.drain().is_empty());
+        tally.restore(&[(ListingId::new(2), 4)]);
+        tally.record(ListingId::new(2));
+        assert_eq!(tally.drain(), [(ListingId::new(2), 5)]);
+    }
+}
