@@ -10,6 +10,7 @@ mod m20261121_000004_create_stories_and_blog;
 mod m20261121_000005_create_rankings;
 mod m20261121_000006_add_views_and_follows;
 mod m20261121_000007_create_listing_profile;
+mod m20261121_000008_create_alternatives;
 
 pub struct Migrator;
 
@@ -24,6 +25,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000005_create_rankings::Migration),
             Box::new(m20261121_000006_add_views_and_follows::Migration),
             Box::new(m20261121_000007_create_listing_profile::Migration),
+            Box::new(m20261121_000008_create_alternatives::Migration),
         ]
     }
 }

@@ -82,6 +82,7 @@ impl Services {
             awards: listings::AwardsService::new(store.awards(), calendar.clone(), clock.clone()),
             badges: listings::BadgeService::new(store.listings(), store.awards()),
             profiles: listings::ProfileService::new(store.profiles(), clock.clone()),
+            compare: listings::CompareService::new(store.alternatives(), store.profiles(), clock.clone()),
             calendar,
             catalog: CatalogService::new(store.products(), clock.clone(), policy),
             interview_questions: store.interview_questions(),

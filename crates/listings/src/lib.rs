@@ -3,6 +3,7 @@
 pub mod awards;
 pub mod badges;
 pub mod calendar;
+pub mod compare;
 pub mod feeds;
 pub mod founders;
 pub mod model;
@@ -14,6 +15,7 @@ pub mod service;
 pub use awards::{AWARDED_PLACES, Award, AwardRepository, AwardsError, AwardsService, Winner};
 pub use badges::{BadgeError, BadgeKind, BadgeService, BadgeStyle, EarnedBadge, Mode, Shape, Size, render_svg};
 pub use calendar::{CalendarError, CalendarPolicy, CalendarService, LaunchRepository, LaunchWeek, WeekLaunch, WeekPhase, WeekRef};
+pub use compare::{Alternative, AlternativeRepository, Cell, CompareError, CompareService, Comparison, MAX_ALTERNATIVES, Row};
 pub use feeds::{FeedItem, FeedMetric, FeedPolicy, FeedRepository, FeedService, Section};
 pub use founders::{
     CompanyRef, FounderError, FounderProfile, FounderRepository, FounderSummary, FoundersService, PublishedStory, StorySections,

@@ -3,7 +3,8 @@
 use accounts::AccountsService;
 use content::{BlogService, InterviewQuestionRepository};
 use listings::{
-    AwardsService, BadgeService, CalendarService, DirectoryService, FeedService, FoundersService, LeaderboardService, ProfileService,
+    AwardsService, BadgeService, CalendarService, CompareService, DirectoryService, FeedService, FoundersService, LeaderboardService,
+    ProfileService,
 };
 use orders::CatalogService;
 use std::sync::Arc;
@@ -33,6 +34,7 @@ pub struct App {
     pub awards: AwardsService,
     pub badges: BadgeService,
     pub profiles: ProfileService,
+    pub compare: CompareService,
     pub catalog: CatalogService,
     pub interview_questions: Arc<dyn InterviewQuestionRepository>,
     pub blog: BlogService,

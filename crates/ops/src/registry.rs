@@ -187,6 +187,8 @@ static REGISTRY: LazyLock<Vec<Arc<dyn DynOperation>>> = LazyLock::new(|| {
     vec![
         Arc::new(site::GetSiteInfo),
         Arc::new(listing::GetListing),
+        Arc::new(compare::GetAlternatives),
+        Arc::new(compare::CompareListings),
         Arc::new(categories::ListCategories),
         Arc::new(categories::GetCategory),
         Arc::new(launches::GetLaunchWeek),

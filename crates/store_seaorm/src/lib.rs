@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod accounts_repo;
+mod alternatives_repo;
 mod blog_repo;
 mod calendar_repo;
 mod catalog_repo;
@@ -69,6 +70,10 @@ impl SeaStore {
     }
 
     pub fn profiles(&self) -> Arc<dyn listings::ProfileRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn alternatives(&self) -> Arc<dyn listings::AlternativeRepository> {
         Arc::new(self.clone())
     }
 

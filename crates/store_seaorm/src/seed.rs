@@ -28,6 +28,7 @@ pub struct SeedReport {
     pub stories: usize,
     pub metrics: usize,
     pub profiles: usize,
+    pub alternatives: usize,
     pub contributions: usize,
 }
 
@@ -56,6 +57,7 @@ pub async fn demo(db: &DatabaseConnection, now: OffsetDateTime) -> Result<SeedRe
     report.stories = crate::seed_content::seed_stories(&txn, now).await?;
     (report.metrics, report.contributions) = crate::seed_content::seed_rankings(&txn, now).await?;
     report.profiles = crate::seed_content::seed_profiles(&txn, now).await?;
+    report.alternatives = crate::seed_content::seed_alternatives(&txn).await?;
     txn.commit().await?;
     Ok(report)
 }

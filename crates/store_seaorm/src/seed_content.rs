@@ -356,6 +356,8 @@ pub(crate) async fn seed_profiles(db: &impl ConnectionTrait, now: OffsetDateTime
                 ])),
             )
             .col_expr(listing::Column::NotFoundOnWebsite, Expr::value(json!(missing)))
+            // What the site did not state stays empty.
+            .col_expr(listing::Column::FoundedYear, Expr::value(if missing.contains(&"founded_year") { None } else { row.founded_year }))
             .col_expr(listing::Column::DemoVideoUrl, Expr::value((id % 2 == 0).then(|| format!("{}/demo.mp4", row.url))))
             .col_expr(listing::Column::UnlockedSections, Expr::value(json!(unlocked)))
             .filter(listing::Column::Id.eq(id))
@@ -436,6 +438,47 @@ pub(crate) async fn seed_profiles(db: &impl ConnectionTrait, now: OffsetDateTime
                 .await?;
             }
         }
+    }
+    Ok(written)
+}
+
+/// Owner-named alternatives for every fourth live demo listing: two approved, one not (yet).
+pub(crate) async fn seed_alternatives(db: &impl ConnectionTrait) -> Result<usize, DbErr> {
+    use crate::entity::listing_alternative;
+    let have: HashSet<i64> = listing_alternative::Entity::find()
+        .select_only()
+        .column(listing_alternative::Column::ListingId)
+        .into_tuple::<i64>()
+        .all(db)
+        .await?
+        .into_iter()
+        .collect();
+    let live: Vec<i64> = listing::Entity::find()
+        .select_only()
+        .column(listing::Column::Id)
+        .filter(listing::Column::Status.eq("live"))
+        .filter(listing::Column::Url.like("%.example"))
+        .order_by_asc(listing::Column::Id)
+        .into_tuple::<i64>()
+        .all(db)
+        .await?;
+    let mut rows = Vec::new();
+    for (i, id) in live.iter().enumerate().filter(|(i, _)| i % 4 == 0) {
+        if have.contains(id) || i + 3 >= live.len() {
+            continue;
+        }
+        for (position, (other, approved)) in [(live[i + 1], true), (live[i + 2], true), (live[i + 3], false)].into_iter().enumerate() {
+            rows.push(listing_alternative::ActiveModel {
+                listing_id: Set(*id),
+                alternative_id: Set(other),
+                approved: Set(approved),
+                position: Set(position as i32),
+            });
+        }
+    }
+    let written = rows.len();
+    for chunk in rows.chunks(300) {
+        listing_alternative::Entity::insert_many(chunk.to_vec()).exec(db).await?;
     }
     Ok(written)
 }

@@ -8,6 +8,7 @@ mod blog;
 mod catalog;
 mod categories;
 mod cli;
+mod compare;
 mod errors;
 mod feeds;
 mod founders;

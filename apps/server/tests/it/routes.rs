@@ -12,8 +12,15 @@ async fn every_registry_operation_is_routed() {
     let openapi = app.get("/api/v1/openapi.json").await.body;
     let founder = app.get("/api/v1/founders").await.body["items"][0]["slug"].as_str().unwrap().to_owned();
     FOUNDER.set(founder).ok();
-    let listing = app.get("/api/v1/categories/design").await.body["items"][0]["slug"].as_str().unwrap().to_owned();
-    LISTING.set(listing).ok();
+    let design = app.get("/api/v1/categories/design").await.body;
+    let listing = design["items"][0]["slug"].as_str().unwrap().to_owned();
+    let other = design["items"][1]["slug"].as_str().unwrap().to_owned();
+    LISTING.set(listing.clone()).ok();
+    // Operations whose query has required parameters get values that exist.
+    let query = |id: &str| match id {
+        "compare_listings" => format!("?a={listing}&b={other}"),
+        _ => String::new(),
+    };
     for op in ops::registry() {
         let spec = op.spec();
         // Fill path parameters with a value of the right shape (an existing one where the
@@ -34,7 +41,7 @@ async fn every_registry_operation_is_routed() {
             .collect::<Vec<_>>()
             .join("/");
         let method = reqwest::Method::from_bytes(spec.method.as_str().as_bytes()).unwrap();
-        let reply = app.send(app.client.request(method, app.url(&format!("/api/v1{path}")))).await;
+        let reply = app.send(app.client.request(method, app.url(&format!("/api/v1{path}{}", query(spec.id))))).await;
         let code = reply.body["code"].as_str().unwrap_or_default();
         assert!(
             code != "method_not_allowed" && !(reply.status == 404 && reply.body["detail"] == "no resource lives at this address"),

@@ -5,6 +5,7 @@ pub mod badges;
 pub mod blog;
 pub mod catalog;
 pub mod categories;
+pub mod compare;
 pub mod content;
 pub mod feeds;
 pub mod founders;

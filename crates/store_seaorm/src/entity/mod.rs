@@ -9,6 +9,7 @@ pub mod category;
 pub mod founder;
 pub mod interview_question;
 pub mod listing;
+pub mod listing_alternative;
 pub mod listing_category;
 pub mod listing_follow;
 pub mod listing_founder;

@@ -1,0 +1,61 @@
+//! `AlternativeRepository` over SeaORM.
+
+use crate::entity::{listing, listing_alternative};
+use crate::{SeaStore, repo_err};
+use async_trait::async_trait;
+use kernel::{ListingId, RepoError, Slug};
+use listings::{AlternativeRepository, ListingRepository, ListingSummary};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+
+#[async_trait]
+impl AlternativeRepository for SeaStore {
+    async fn approved(&self, listing_id: ListingId) -> Result<Vec<ListingSummary>, RepoError> {
+        let links = listing_alternative::Entity::find()
+            .filter(listing_alternative::Column::ListingId.eq(listing_id.get()))
+            .filter(listing_alternative::Column::Approved.eq(true))
+            .order_by_asc(listing_alternative::Column::Position)
+            .order_by_asc(listing_alternative::Column::AlternativeId)
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let ids: Vec<i64> = links.iter().map(|l| l.alternative_id).collect();
+        let mut summaries = self.summaries_by_id(&ids).await?;
+        Ok(ids.iter().filter_map(|id| summaries.remove(id)).filter(|s| s.status == listings::ListingStatus::Live).collect())
+    }
+
+    async fn same_primary_category(
+        &self,
+        listing_id: ListingId,
+        exclude: &[ListingId],
+        limit: usize,
+    ) -> Result<Vec<ListingSummary>, RepoError> {
+        let primary = listing::Entity::find_by_id(listing_id.get())
+            .select_only()
+            .column(listing::Column::PrimaryCategoryId)
+            .into_tuple::<Option<i64>>()
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?
+            .flatten();
+        let Some(primary) = primary else { return Ok(Vec::new()) };
+        let ids: Vec<i64> = listing::Entity::find()
+            .select_only()
+            .column(listing::Column::Id)
+            .filter(listing::Column::Status.eq("live"))
+            .filter(listing::Column::PrimaryCategoryId.eq(primary))
+            .filter(listing::Column::Id.is_not_in(exclude.iter().map(|id| id.get())))
+            .order_by_desc(listing::Column::VotesCount)
+            .order_by_asc(listing::Column::Id)
+            .limit(limit as u64)
+            .into_tuple::<i64>()
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let mut summaries = self.summaries_by_id(&ids).await?;
+        Ok(ids.iter().filter_map(|id| summaries.remove(id)).collect())
+    }
+
+    async fn find(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError> {
+        ListingRepository::find_by_slug(self, slug).await
+    }
+}
