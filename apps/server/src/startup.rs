@@ -83,6 +83,14 @@ impl Services {
             badges: listings::BadgeService::new(store.listings(), store.awards()),
             profiles: listings::ProfileService::new(store.profiles(), clock.clone()),
             compare: listings::CompareService::new(store.alternatives(), store.profiles(), clock.clone()),
+            search: listings::SearchService::new(
+                Arc::new(search_tantivy::TantivyIndex::in_memory()?),
+                store.search_source(),
+                store.categories(),
+                store.feeds(),
+                clock.clone(),
+                time::Duration::hours(i64::from(settings.trending_half_life_hours)),
+            ),
             calendar,
             catalog: CatalogService::new(store.products(), clock.clone(), policy),
             interview_questions: store.interview_questions(),
@@ -134,7 +142,12 @@ impl Application {
             tracing::info!(listings = report.listings, votes = report.votes, "seeded the demo directory");
         }
         let services = Services::build(&settings, db.clone(), clock)?;
+        // The search index is built from the database before the server answers.
+        let started = Instant::now();
+        let indexed = services.app.search.sync().await.context("cannot build the search index")?;
+        tracing::info!(listings = indexed, elapsed_ms = started.elapsed().as_millis() as u64, "built the search index");
         let jobs = vec![
+            tokio::spawn(sync_search_periodically(services.app.search.clone())),
             tokio::spawn(fix_awards_periodically(services.app.awards.clone(), settings.awards_check_seconds)),
             tokio::spawn(flush_views_periodically(services.app.profiles.clone(), settings.view_flush_seconds)),
         ];
@@ -210,6 +223,18 @@ async fn fix_awards_periodically(awards: listings::AwardsService, every_seconds:
             Err(err) => tracing::warn!(error = %err, "could not fix awards; will try again"),
         }
         tokio::time::sleep(std::time::Duration::from_secs(every_seconds.max(1))).await;
+    }
+}
+
+/// How often each server reads listing changes from the database into its own search index.
+const SEARCH_SYNC_PERIOD: std::time::Duration = std::time::Duration::from_millis(500);
+
+async fn sync_search_periodically(search: listings::SearchService) {
+    loop {
+        tokio::time::sleep(SEARCH_SYNC_PERIOD).await;
+        if let Err(err) = search.sync().await {
+            tracing::warn!(error = %err, "could not update the search index; will try again");
+        }
     }
 }
 

@@ -10,6 +10,7 @@ pub mod model;
 pub mod ports;
 pub mod profile;
 pub mod rankings;
+pub mod search;
 pub mod service;
 
 pub use awards::{AWARDED_PLACES, Award, AwardRepository, AwardsError, AwardsService, Winner};
@@ -27,4 +28,8 @@ pub use profile::{
     ProfileRepository, ProfileService, Unlocked, ViewTally,
 };
 pub use rankings::{Board, BoardEntry, Leaderboard, LeaderboardError, LeaderboardService, Metric, RankingRepository};
+pub use search::{
+    Candidate, MAX_MATCHES, SearchChanges, SearchDoc, SearchError, SearchFilter, SearchIndex, SearchRequest, SearchService, SearchSource,
+    SortBy,
+};
 pub use service::{DirectoryError, DirectoryService};

@@ -2,6 +2,7 @@
 
 use accounts::AccountsService;
 use content::{BlogService, InterviewQuestionRepository};
+use listings::SearchService;
 use listings::{
     AwardsService, BadgeService, CalendarService, CompareService, DirectoryService, FeedService, FoundersService, LeaderboardService,
     ProfileService,
@@ -35,6 +36,7 @@ pub struct App {
     pub badges: BadgeService,
     pub profiles: ProfileService,
     pub compare: CompareService,
+    pub search: SearchService,
     pub catalog: CatalogService,
     pub interview_questions: Arc<dyn InterviewQuestionRepository>,
     pub blog: BlogService,

@@ -186,6 +186,7 @@ static REGISTRY: LazyLock<Vec<Arc<dyn DynOperation>>> = LazyLock::new(|| {
     use crate::operations::*;
     vec![
         Arc::new(site::GetSiteInfo),
+        Arc::new(search::SearchListings),
         Arc::new(listing::GetListing),
         Arc::new(compare::GetAlternatives),
         Arc::new(compare::CompareListings),

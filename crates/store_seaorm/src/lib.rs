@@ -12,6 +12,7 @@ mod feeds_repo;
 mod founders_repo;
 mod profile_repo;
 mod rankings_repo;
+mod search_repo;
 pub mod seed;
 mod seed_content;
 #[cfg(feature = "testing")]
@@ -74,6 +75,10 @@ impl SeaStore {
     }
 
     pub fn alternatives(&self) -> Arc<dyn listings::AlternativeRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn search_source(&self) -> Arc<dyn listings::SearchSource> {
         Arc::new(self.clone())
     }
 

@@ -180,6 +180,17 @@ pub mod fixtures {
         .expect("insert review");
     }
 
+    /// Edits a listing's tagline as an owner's edit would: `updated_at` moves to now.
+    pub async fn edit_tagline(db: &DatabaseConnection, listing_id: i64, tagline: &str) {
+        listing::Entity::update_many()
+            .col_expr(listing::Column::Tagline, Expr::value(tagline))
+            .col_expr(listing::Column::UpdatedAt, Expr::value(OffsetDateTime::now_utc()))
+            .filter(listing::Column::Id.eq(listing_id))
+            .exec(db)
+            .await
+            .expect("edit tagline");
+    }
+
     /// Sets a listing's page views.
     pub async fn views(db: &DatabaseConnection, listing_id: i64, views: i64) {
         listing::Entity::update_many()

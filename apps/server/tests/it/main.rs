@@ -17,4 +17,5 @@ mod launches;
 mod leaderboards;
 mod listing;
 mod routes;
+mod search;
 mod site;

@@ -12,6 +12,7 @@ pub mod founders;
 pub mod launches;
 pub mod listing;
 pub mod rankings;
+pub mod search;
 pub mod site;
 
 /// RFC 3339 text of an instant, as every timestamp in the API is written.

@@ -1,0 +1,167 @@
+//! `search_listings`.
+
+use crate::helpers::{TestApp, settings_for, spawn_app};
+use launchdir_server::Application;
+use sea_orm::{ConnectionTrait, Statement};
+use serde_json::Value;
+use store_seaorm::testing::{TestDatabase, fixtures};
+use time::OffsetDateTime;
+
+async fn scalar(app: &TestApp, sql: &str) -> i64 {
+    let db = app.services.store.connection();
+    db.query_one_raw(Statement::from_string(db.get_database_backend(), sql)).await.unwrap().unwrap().try_get_by_index::<i64>(0).unwrap()
+}
+
+async fn text(app: &TestApp, sql: &str) -> String {
+    let db = app.services.store.connection();
+    db.query_one_raw(Statement::from_string(db.get_database_backend(), sql)).await.unwrap().unwrap().try_get_by_index::<String>(0).unwrap()
+}
+
+fn slugs(body: &Value) -> Vec<String> {
+    body["items"].as_array().unwrap().iter().map(|i| i["slug"].as_str().unwrap().to_owned()).collect()
+}
+
+#[tokio::test]
+async fn typos_are_forgiven_and_the_last_word_is_a_prefix() {
+    let app = spawn_app().await;
+    let name = text(&app, "SELECT name FROM listings WHERE status = 'live' AND LENGTH(name) >= 9 ORDER BY id LIMIT 1").await;
+    let slug = name.to_lowercase();
+    let mut typo: Vec<char> = slug.chars().collect();
+    typo.remove(2); // one letter missing
+    let typo: String = typo.into_iter().collect();
+    let reply = app.get(&format!("/api/v1/listings?q={typo}")).await;
+    assert_eq!(reply.status, 200, "{:#}", reply.body);
+    assert_eq!(slugs(&reply.body).first(), Some(&slug), "{typo} finds {slug} first");
+    let item = &reply.body["items"][0];
+    assert!(item["name"].is_string() && item["url"].is_string() && item["votes"].is_u64(), "results are summaries");
+    let prefix = &slug[..5];
+    assert!(slugs(&app.get(&format!("/api/v1/listings?q={prefix}&per_page=100")).await.body).contains(&slug), "prefix {prefix}");
+    assert_eq!(app.get("/api/v1/listings?q=qqqqzzzz").await.body["total"], 0);
+}
+
+#[tokio::test]
+async fn category_includes_its_subcategories() {
+    let app = spawn_app().await;
+    let search = app.get("/api/v1/listings?category=productivity&per_page=100").await;
+    let page = app.get("/api/v1/categories/productivity?per_page=100").await;
+    assert_eq!(search.body["total"], page.body["total"]);
+    let primaries: Vec<&str> = search.body["items"].as_array().unwrap().iter().map(|i| i["primary_category"].as_str().unwrap()).collect();
+    assert!(primaries.iter().any(|p| *p != "productivity"), "listings of subcategories are found: {primaries:?}");
+    let note_taking = app.get("/api/v1/listings?category=note-taking&q=note").await;
+    assert!(
+        note_taking.body["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|i| i["primary_category"] == "note-taking" || !i["primary_category"].is_null())
+    );
+}
+
+#[tokio::test]
+async fn filters_match_the_database() {
+    let app = spawn_app().await;
+    let live = scalar(&app, "SELECT COUNT(*) FROM listings WHERE status = 'live'").await;
+    assert_eq!(app.get("/api/v1/listings").await.body["total"], live, "empty q browses every live listing");
+    for (query, sql) in [
+        ("stage=mvp", "stage = 'mvp'"),
+        ("country=de", "country = 'DE'"),
+        ("pricing_model=Freemium", "pricing_model = 'freemium'"),
+        ("stage=growing&country=US", "stage = 'growing' AND country = 'US'"),
+    ] {
+        let expected = scalar(&app, &format!("SELECT COUNT(*) FROM listings WHERE status = 'live' AND {sql}")).await;
+        let reply = app.get(&format!("/api/v1/listings?{query}")).await;
+        assert_eq!(reply.body["total"], expected, "{query}");
+        assert!(expected > 0, "{query} has demo data");
+    }
+    let slug = text(&app, "SELECT slug FROM listings WHERE status = 'live' ORDER BY id LIMIT 1").await;
+    let by_domain = app.get(&format!("/api/v1/listings?domain=www.{slug}.example")).await;
+    assert_eq!(slugs(&by_domain.body), [slug]);
+    let upcoming = app.get("/api/v1/listings?status=upcoming&per_page=100").await;
+    let expected = scalar(&app, "SELECT COUNT(*) FROM listings WHERE status IN ('scheduled', 'awaiting_badge')").await;
+    assert_eq!(upcoming.body["total"], expected);
+    assert!(upcoming.body["items"].as_array().unwrap().iter().all(|i| i["status"] == "scheduled" || i["status"] == "awaiting_badge"));
+}
+
+#[tokio::test]
+async fn sorts() {
+    let app = spawn_app().await;
+    let votes = app.get("/api/v1/listings?sort=votes&per_page=50").await;
+    let v: Vec<u64> = votes.body["items"].as_array().unwrap().iter().map(|i| i["votes"].as_u64().unwrap()).collect();
+    assert!(v.windows(2).all(|w| w[0] >= w[1]));
+    let relevance = app.get("/api/v1/listings?per_page=50").await;
+    assert_eq!(relevance.body["items"], votes.body["items"], "without q, relevance is most voted");
+    let newest = app.get("/api/v1/listings?sort=newest&per_page=50").await;
+    let weeks: Vec<&str> = newest.body["items"].as_array().unwrap().iter().map(|i| i["launch_week"].as_str().unwrap()).collect();
+    assert!(weeks.windows(2).all(|w| w[0] >= w[1]), "{weeks:?}");
+    let viewed = app.get("/api/v1/listings?sort=most_viewed&per_page=10").await;
+    let feed = app.get("/api/v1/launches?section=most-viewed&per_page=10").await;
+    let feed_slugs: Vec<String> =
+        feed.body["items"].as_array().unwrap().iter().map(|i| i["listing"]["slug"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(slugs(&viewed.body), feed_slugs);
+    let followed = app.get("/api/v1/listings?sort=most_followed&per_page=10").await;
+    let feed = app.get("/api/v1/launches?section=most-followed&per_page=10").await;
+    let feed_slugs: Vec<String> =
+        feed.body["items"].as_array().unwrap().iter().map(|i| i["listing"]["slug"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(slugs(&followed.body), feed_slugs);
+    let trending = app.get("/api/v1/listings?sort=trending&per_page=3").await;
+    let feed = app.get("/api/v1/launches?section=trending&per_page=3").await;
+    let feed_slugs: Vec<String> =
+        feed.body["items"].as_array().unwrap().iter().map(|i| i["listing"]["slug"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(slugs(&trending.body), feed_slugs);
+}
+
+#[tokio::test]
+async fn an_edit_is_found_by_every_server_on_the_database() {
+    let test = TestDatabase::new().await;
+    let now = OffsetDateTime::now_utc();
+    let id = fixtures::listing(&test.db, "acme", "live", kernel::Week::containing(now.date()), now).await;
+    fixtures::edit_tagline(&test.db, id, "Zephyr widgets for teams").await;
+    let mut servers = Vec::new();
+    for _ in 0..2 {
+        let app = Application::build(settings_for(&test.config)).await.unwrap();
+        servers.push(format!("http://127.0.0.1:{}", app.port()));
+        tokio::spawn(app.run_until_stopped());
+    }
+    let client = reqwest::Client::new();
+    let find = |base: String, q: &'static str| {
+        let client = client.clone();
+        async move {
+            let body: Value = client.get(format!("{base}/api/v1/listings?q={q}")).send().await.unwrap().json().await.unwrap();
+            slugs(&body)
+        }
+    };
+    for base in &servers {
+        assert_eq!(find(base.clone(), "zephyr").await, ["acme"], "the index is built at start");
+    }
+    fixtures::edit_tagline(&test.db, id, "Moonlight calendars for teams").await;
+    for base in &servers {
+        // Each server reads changes from the database twice a second; allow generous time on
+        // a loaded machine rather than asserting a wall-clock limit.
+        let mut found = false;
+        for _ in 0..100 {
+            if find(base.clone(), "moonlight").await == ["acme"] {
+                found = true;
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert!(found, "{base} finds the edit");
+        assert!(find(base.clone(), "zephyr").await.is_empty(), "{base} forgot the old text");
+    }
+}
+
+#[tokio::test]
+async fn search_validation() {
+    let app = spawn_app().await;
+    app.get(&format!("/api/v1/listings?q={}", "a".repeat(201))).await.assert_invalid(&["q"]);
+    app.get("/api/v1/listings?category=no-such-category").await.assert_invalid(&["category"]);
+    app.get("/api/v1/listings?category=Bad").await.assert_invalid(&["category"]);
+    app.get("/api/v1/listings?stage=Early_Stage").await.assert_invalid(&["stage"]);
+    app.get("/api/v1/listings?country=Germany").await.assert_invalid(&["country"]);
+    app.get(&format!("/api/v1/listings?pricing_model={}", "x".repeat(41))).await.assert_invalid(&["pricing_model"]);
+    app.get(&format!("/api/v1/listings?domain={}", "d".repeat(254))).await.assert_invalid(&["domain"]);
+    app.get("/api/v1/listings?status=all").await.assert_invalid(&["status"]);
+    app.get("/api/v1/listings?sort=random").await.assert_invalid(&["sort"]);
+    app.get("/api/v1/listings?per_page=101").await.assert_invalid(&["per_page"]);
+    app.get("/api/v1/listings?tag=x").await.assert_invalid(&["tag"]);
+}

@@ -1,0 +1,140 @@
+//! `search_listings`.
+
+use crate::registry::{Input, Operation, OperationSpec};
+use crate::{App, Caller, InputPart, NoInput, OpError, Pagination};
+use async_trait::async_trait;
+use garde::Validate;
+use kernel::{CountryCode, Slug};
+use listings::{ListingSummary, SearchError, SearchRequest, SortBy};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// live (default) or upcoming (scheduled, or waiting for its badge).
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StatusParam {
+    #[default]
+    Live,
+    Upcoming,
+}
+
+/// How results are ordered.
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SortParam {
+    /// Best text match first; without `q`, most voted first.
+    #[default]
+    Relevance,
+    Newest,
+    Votes,
+    Trending,
+    MostViewed,
+    MostFollowed,
+}
+
+/// Query of `search_listings`.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct SearchQuery {
+    /// Words to find in names, taglines, descriptions and keywords (typo tolerant; the last word
+    /// also matches as a prefix). Empty browses.
+    #[garde(length(chars, max = 200))]
+    pub q: Option<String>,
+    /// A category slug; its subcategories are included.
+    #[garde(skip)]
+    pub category: Option<Slug>,
+    /// idea, mvp, launched, growing, ...
+    #[garde(skip)]
+    pub stage: Option<Slug>,
+    #[garde(skip)]
+    pub country: Option<CountryCode>,
+    #[garde(length(chars, min = 1, max = 40))]
+    pub pricing_model: Option<String>,
+    /// The product's domain, e.g. quillflow.example (a leading www. is ignored).
+    #[garde(length(chars, min = 1, max = 253))]
+    pub domain: Option<String>,
+    #[serde(default)]
+    #[garde(skip)]
+    pub status: StatusParam,
+    #[serde(default)]
+    #[garde(skip)]
+    pub sort: SortParam,
+    /// Page number, starting at 1.
+    #[serde(default = "first_page")]
+    #[garde(range(min = 1, max = 1000))]
+    pub page: u32,
+    /// Items per page.
+    #[serde(default = "default_per_page")]
+    #[garde(range(min = 1, max = 100))]
+    pub per_page: u32,
+}
+
+impl InputPart for SearchQuery {}
+
+fn first_page() -> u32 {
+    1
+}
+
+fn default_per_page() -> u32 {
+    20
+}
+
+/// Matching listings.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SearchResults {
+    pub items: Vec<ListingSummary>,
+    pub page: u32,
+    pub per_page: u32,
+    pub total: u64,
+}
+
+pub struct SearchListings;
+
+#[async_trait]
+impl Operation for SearchListings {
+    type Path = NoInput;
+    type Query = SearchQuery;
+    type Body = NoInput;
+    type Output = SearchResults;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "search_listings",
+        path: "/listings",
+        summary: "Search listings",
+        description: "Full-text search over names, taglines, descriptions and keywords, typo tolerant (one typo in words of \
+                      4+ letters, two in words of 8+; the last word also matches as a prefix); a name match outranks a \
+                      description match. Filters: category (with its subcategories), stage, country, pricing_model, domain, \
+                      status (live or upcoming). Sorts: relevance, newest, votes, trending, most_viewed, most_followed. An \
+                      empty q browses. An unknown category is 400.",
+        tag: "directory",
+        ..OperationSpec::READ
+    };
+
+    async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, SearchQuery, NoInput>) -> Result<SearchResults, OpError> {
+        let query = input.query;
+        let request = SearchRequest {
+            q: query.q,
+            category: query.category,
+            stage: query.stage.map(|s| s.to_string()),
+            country: query.country,
+            pricing_model: query.pricing_model,
+            domain: query.domain,
+            upcoming: matches!(query.status, StatusParam::Upcoming),
+            sort: match query.sort {
+                SortParam::Relevance => SortBy::Relevance,
+                SortParam::Newest => SortBy::Newest,
+                SortParam::Votes => SortBy::Votes,
+                SortParam::Trending => SortBy::Trending,
+                SortParam::MostViewed => SortBy::MostViewed,
+                SortParam::MostFollowed => SortBy::MostFollowed,
+            },
+            page: Pagination { page: query.page, per_page: query.per_page }.request(),
+        };
+        let results = match app.search.search(&request).await {
+            Ok(results) => results,
+            Err(SearchError::UnknownCategory) => return Err(OpError::field("category", "no category has this slug")),
+            Err(err) => return Err(OpError::internal(err)),
+        };
+        Ok(SearchResults { page: results.page, per_page: results.per_page, total: results.total, items: results.items })
+    }
+}

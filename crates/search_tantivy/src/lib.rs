@@ -1,0 +1,209 @@
+#![doc = include_str!("../README.md")]
+
+use async_trait::async_trait;
+use kernel::{ListingId, RepoError};
+use listings::{SearchDoc, SearchIndex};
+use std::path::Path;
+use std::sync::Mutex;
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query};
+use tantivy::schema::{Field, INDEXED, STORED, Schema, TEXT, Value};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+/// Field weights: a match in the name outranks one in the description.
+const BOOSTS: [(&str, f32); 4] = [("name", 4.0), ("tagline", 2.0), ("keywords", 1.5), ("description", 1.0)];
+/// The writer's memory budget (tantivy's minimum is 15 MB per thread).
+const WRITER_HEAP: usize = 20_000_000;
+
+struct Fields {
+    id: Field,
+    text: [Field; 4],
+}
+
+/// A tantivy index of listings.
+pub struct TantivyIndex {
+    index: Index,
+    reader: IndexReader,
+    writer: Mutex<IndexWriter>,
+    fields: Fields,
+}
+
+fn err(error: impl std::error::Error + Send + Sync + 'static) -> RepoError {
+    RepoError::backend(error)
+}
+
+/// How many typos a word may carry: none under 4 letters, one up to 7, two from 8.
+pub fn typos_allowed(word: &str) -> u8 {
+    match word.chars().count() {
+        0..=3 => 0,
+        4..=7 => 1,
+        _ => 2,
+    }
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut builder = Schema::builder();
+    let id = builder.add_u64_field("id", INDEXED | STORED);
+    let text = BOOSTS.map(|(name, _)| builder.add_text_field(name, TEXT));
+    (builder.build(), Fields { id, text })
+}
+
+impl TantivyIndex {
+    /// An index in memory (rebuilt from the database at start).
+    pub fn in_memory() -> Result<Self, RepoError> {
+        let (schema, fields) = schema();
+        Self::with_index(Index::create_in_ram(schema), fields)
+    }
+
+    /// An index kept in `dir` (created when missing). An index whose schema no longer matches
+    /// is an error: remove the directory and it is rebuilt from the database.
+    pub fn in_dir(dir: &Path) -> Result<Self, RepoError> {
+        let (schema, fields) = schema();
+        std::fs::create_dir_all(dir).map_err(err)?;
+        let directory = tantivy::directory::MmapDirectory::open(dir).map_err(err)?;
+        let index = Index::open_or_create(directory, schema).map_err(err)?;
+        Self::with_index(index, fields)
+    }
+
+    fn with_index(index: Index, fields: Fields) -> Result<Self, RepoError> {
+        let writer = index.writer_with_num_threads(1, WRITER_HEAP).map_err(err)?;
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(err)?;
+        Ok(Self { index, reader, writer: Mutex::new(writer), fields })
+    }
+
+    fn query(&self, text: &str) -> Option<Box<dyn Query>> {
+        let mut tokenizer = self.index.tokenizer_for_field(self.fields.text[0]).ok()?;
+        let mut words = Vec::new();
+        let mut stream = tokenizer.token_stream(text);
+        while let Some(token) = stream.next() {
+            words.push(token.text.clone());
+        }
+        let last = words.len().checked_sub(1)?;
+        let clauses = words
+            .iter()
+            .enumerate()
+            .map(|(position, word)| {
+                let distance = typos_allowed(word);
+                let per_field: Vec<(Occur, Box<dyn Query>)> = self
+                    .fields
+                    .text
+                    .iter()
+                    .zip(BOOSTS)
+                    .map(|(field, (_, boost))| {
+                        let term = Term::from_field_text(*field, word);
+                        let fuzzy = if position == last {
+                            FuzzyTermQuery::new_prefix(term, distance, true)
+                        } else {
+                            FuzzyTermQuery::new(term, distance, true)
+                        };
+                        (Occur::Should, Box::new(BoostQuery::new(Box::new(fuzzy), boost)) as Box<dyn Query>)
+                    })
+                    .collect();
+                (Occur::Must, Box::new(BooleanQuery::new(per_field)) as Box<dyn Query>)
+            })
+            .collect();
+        Some(Box::new(BooleanQuery::new(clauses)))
+    }
+}
+
+#[async_trait]
+impl SearchIndex for TantivyIndex {
+    async fn matching(&self, query: &str, limit: usize) -> Result<Vec<ListingId>, RepoError> {
+        let Some(query) = self.query(query) else { return Ok(Vec::new()) };
+        let searcher = self.reader.searcher();
+        let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score()).map_err(err)?;
+        let mut ids = Vec::with_capacity(top.len());
+        for (_, address) in top {
+            let doc: TantivyDocument = searcher.doc(address).map_err(err)?;
+            if let Some(id) = doc.get_first(self.fields.id).and_then(|value| value.as_u64()) {
+                ids.push(ListingId::new(id as i64));
+            }
+        }
+        Ok(ids)
+    }
+
+    async fn apply(&self, upserts: Vec<SearchDoc>, removed: Vec<ListingId>) -> Result<(), RepoError> {
+        let mut writer = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        for id in removed.iter().chain(upserts.iter().map(|doc| &doc.id)) {
+            writer.delete_term(Term::from_field_u64(self.fields.id, id.get() as u64));
+        }
+        for doc in upserts {
+            let mut document = TantivyDocument::default();
+            document.add_u64(self.fields.id, doc.id.get() as u64);
+            let [name, tagline, keywords, description] = self.fields.text;
+            document.add_text(name, &doc.name);
+            document.add_text(tagline, &doc.tagline);
+            document.add_text(keywords, doc.keywords.join(" "));
+            document.add_text(description, &doc.description);
+            writer.add_document(document).map_err(err)?;
+        }
+        writer.commit().map_err(err)?;
+        drop(writer);
+        // Reload now, so the change is searchable when this returns.
+        self.reader.reload().map_err(err)
+    }
+
+    async fn document_count(&self) -> Result<u64, RepoError> {
+        Ok(self.reader.searcher().num_docs())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(id: i64, name: &str, tagline: &str, description: &str) -> SearchDoc {
+        SearchDoc { id: ListingId::new(id), name: name.into(), tagline: tagline.into(), description: description.into(), keywords: vec![] }
+    }
+
+    async fn index() -> TantivyIndex {
+        let index = TantivyIndex::in_memory().unwrap();
+        index
+            .apply(
+                vec![
+                    doc(1, "Quillflow", "Notes that write themselves", "A calm editor for markdown notes."),
+                    doc(2, "Ledgerly", "Invoices that chase themselves", "Send invoices and reminders; mentions quillflow once."),
+                    doc(3, "Kiteboard", "Whiteboards for remote teams", "Draw, plan and present together."),
+                ],
+                vec![],
+            )
+            .await
+            .unwrap();
+        index
+    }
+
+    async fn ids(index: &TantivyIndex, q: &str) -> Vec<i64> {
+        index.matching(q, 10).await.unwrap().into_iter().map(|id| id.get()).collect()
+    }
+
+    #[test]
+    fn typo_budget_grows_with_word_length() {
+        assert_eq!([typos_allowed("app"), typos_allowed("note"), typos_allowed("notebook")], [0, 1, 2]);
+    }
+
+    #[tokio::test]
+    async fn typos_prefixes_and_field_weights() {
+        let index = index().await;
+        assert_eq!(ids(&index, "quillflow").await, [1, 2], "a name match outranks a description match");
+        assert_eq!(ids(&index, "quilflow").await[0], 1, "one typo in a long word");
+        assert_eq!(ids(&index, "qullfloq").await.first(), Some(&1), "two typos in a word of 8+ letters");
+        assert!(ids(&index, "qulflw").await.is_empty(), "but not three, nor two in a shorter word");
+        assert_eq!(ids(&index, "invioces").await, [2], "transposition counts as one typo");
+        assert!(ids(&index, "nots").await.contains(&1), "one typo in a 4-letter word");
+        assert!(ids(&index, "whiteb").await == [3], "the last word matches as a prefix");
+        assert_eq!(ids(&index, "remote whiteb").await, [3]);
+        assert!(ids(&index, "xyz").await.is_empty());
+        assert!(ids(&index, "app").await.is_empty(), "no typo allowed under 4 letters");
+        assert!(ids(&index, "invoices whiteboards").await.is_empty(), "every word must match");
+    }
+
+    #[tokio::test]
+    async fn updates_replace_and_removals_delete() {
+        let index = index().await;
+        index.apply(vec![doc(3, "Kiteboard", "Mind maps for remote teams", "")], vec![ListingId::new(2)]).await.unwrap();
+        assert_eq!(ids(&index, "mind maps").await, [3], "an edit is searchable at once");
+        assert!(ids(&index, "whiteboards").await.is_empty(), "the old text is gone");
+        assert!(ids(&index, "invoices").await.is_empty());
+        assert_eq!(index.document_count().await.unwrap(), 2);
+    }
+}
