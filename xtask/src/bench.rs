@@ -1,6 +1,7 @@
-//! `cargo xtask bench`: builds the release binary and measures its size, start-up to ready,
-//! idle memory, and requests per second of two public reads at 64 connections (with `wrk`).
-//! Prints a Markdown table for `docs/performance.md`. Figures are medians of repeated runs.
+//! `cargo xtask bench [--bulk N]`: builds the release binary and measures its size, start-up
+//! to ready, idle memory, and requests per second of the public reads at 64 connections (with
+//! `wrk`) on the demo directory plus N generated listings (default 20,000: the size of a real
+//! directory). Prints a Markdown table for `docs/performance.md`. Figures are medians.
 
 use crate::cargo;
 use anyhow::{Context, bail};
@@ -100,7 +101,18 @@ fn median(mut values: Vec<f64>) -> f64 {
     values[values.len() / 2]
 }
 
-pub fn run(root: &Path) -> anyhow::Result<()> {
+/// The reads loaded, by operation.
+const ENDPOINTS: &[(&str, &str)] = &[
+    ("get_site_info", "/api/v1/site"),
+    ("get_category", "/api/v1/categories/productivity"),
+    ("search_listings (q, typo)", "/api/v1/listings?q=remot%20teams"),
+    ("search_listings (browse, votes)", "/api/v1/listings?sort=votes"),
+    ("get_listing", "/api/v1/listings/bulk-1"),
+    ("list_launches (trending)", "/api/v1/launches?section=trending"),
+    ("get_leaderboard (all time)", "/api/v1/leaderboards/community-all-time"),
+];
+
+pub fn run(root: &Path, bulk: usize) -> anyhow::Result<()> {
     crate::run(cargo().args(["build", "--release", "-p", "launchdir"]))?;
     let binary = root.join("target/release/launchdir");
     let size = std::fs::metadata(&binary)?.len();
@@ -123,10 +135,22 @@ pub fn run(root: &Path) -> anyhow::Result<()> {
 
     let data_dir = scratch.join("load");
     std::fs::create_dir_all(&data_dir)?;
-    let (server, _) = start(&binary, &data_dir)?;
+    drop(start(&binary, &data_dir)?);
+    let seeded = std::time::Instant::now();
+    let status = Command::new(&binary)
+        .args(["seed", "--demo", "--bulk-listings", &bulk.to_string()])
+        .env("LAUNCHDIR_DATA_DIR", &data_dir)
+        .env("LAUNCHDIR_LOG_LEVEL", "warn")
+        .stdout(Stdio::null())
+        .status()?;
+    if !status.success() {
+        bail!("bulk seeding failed");
+    }
+    let seed_seconds = seeded.elapsed().as_secs_f64();
+    let (server, large_start) = start(&binary, &data_dir)?;
     let mut table = Vec::new();
-    for path in ["/api/v1/site", "/api/v1/categories/productivity"] {
-        // One short warm-up, then rounds; report the median round.
+    for (name, path) in ENDPOINTS {
+        // One warm-up round, then rounds; report the median round.
         wrk(server.port, path)?;
         let mut rounds = Vec::new();
         for _ in 0..ROUNDS {
@@ -134,8 +158,9 @@ pub fn run(root: &Path) -> anyhow::Result<()> {
         }
         rounds.sort_by(|a, b| a.requests_per_second.total_cmp(&b.requests_per_second));
         let middle = &rounds[rounds.len() / 2];
-        table.push((path, middle.requests_per_second, middle.latency.clone()));
+        table.push((*name, *path, middle.requests_per_second, middle.latency.clone()));
     }
+    let loaded_rss = rss_kib(server.child.id())? as f64 / 1024.0;
     drop(server);
     std::fs::remove_dir_all(&scratch).ok();
 
@@ -145,8 +170,18 @@ pub fn run(root: &Path) -> anyhow::Result<()> {
     println!("| start-up to ready, first start (migrate + seed demo) | {:.0} ms (median of {ROUNDS}) |", median(first_starts));
     println!("| start-up to ready, existing database | {:.0} ms (median of {ROUNDS}) |", median(warm_starts));
     println!("| idle memory (RSS, 2 s after ready) | {:.1} MiB (median of {ROUNDS}) |", median(idle));
-    for (path, rps, latency) in table {
-        println!("| GET {path}, {CONNECTIONS} connections, {LOAD_SECONDS} s | {rps:.0} req/s, {latency} (median of {ROUNDS}) |");
+    println!("| adding {bulk} generated listings (`seed --demo --bulk-listings`) | {seed_seconds:.1} s |");
+    println!(
+        "| start-up to ready with {} listings (search index built from the database) | {:.0} ms |",
+        bulk + 320,
+        large_start.as_secs_f64() * 1000.0
+    );
+    println!("| memory after the load runs, {} listings (RSS) | {loaded_rss:.1} MiB |", bulk + 320);
+    println!();
+    println!("| operation | request | req/s ({CONNECTIONS} connections, {LOAD_SECONDS} s, median of {ROUNDS}) | latency |");
+    println!("|---|---|---|---|");
+    for (name, path, rps, latency) in table {
+        println!("| {name} | `GET {path}` | {rps:.0} | {latency} |");
     }
     Ok(())
 }

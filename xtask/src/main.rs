@@ -23,9 +23,17 @@ fn main() -> anyhow::Result<()> {
         Some("test") => test(args.iter().any(|a| a == "--sqlite-only")),
         Some("tidy") => tidy::check(&root),
         Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check")),
-        Some("bench") => bench::run(&root),
+        Some("bench") => {
+            let bulk = args
+                .iter()
+                .position(|a| a == "--bulk")
+                .and_then(|i| args.get(i + 1))
+                .map_or(Ok(20_000), |n| n.parse())
+                .context("--bulk takes a number")?;
+            bench::run(&root, bulk)
+        }
         _ => {
-            eprintln!("usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench>");
+            eprintln!("usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N]>");
             bail!("unknown command")
         }
     }

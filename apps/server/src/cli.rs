@@ -42,6 +42,10 @@ pub struct SeedArgs {
     /// Seed the demo directory (idempotent: running it again adds nothing).
     #[arg(long, required = true)]
     pub demo: bool,
+    /// Also add this many generated listings (`bulk-N`), to benchmark at the size of a real
+    /// directory.
+    #[arg(long, default_value_t = 0)]
+    pub bulk_listings: usize,
 }
 
 #[derive(Debug, Subcommand)]
@@ -89,7 +93,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             println!("database is up to date");
             Ok(())
         }
-        Command::Seed(SeedArgs { demo: _ }) => {
+        Command::Seed(SeedArgs { demo: _, bulk_listings }) => {
             let db = open_database(&settings).await?;
             store_seaorm::migrate_if_sqlite(&db, &settings.database_url()).await?;
             let report = store_seaorm::seed::demo(&db, SystemClock.now()).await.context("seeding failed")?;
@@ -109,6 +113,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                     report.blog_posts,
                     report.stories
                 );
+            }
+            if bulk_listings > 0 {
+                let added =
+                    store_seaorm::seed::bulk_listings(&db, SystemClock.now(), bulk_listings).await.context("bulk seeding failed")?;
+                println!("added {added} generated listings");
             }
             Ok(())
         }

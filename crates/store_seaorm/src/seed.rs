@@ -8,7 +8,9 @@
 use crate::entity::{
     category, founder, interview_question, listing, listing_category, listing_follow, listing_founder, product, user, vote,
 };
-use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QuerySelect, Set, TransactionTrait};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait,
+};
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 use time::{Duration, OffsetDateTime};
@@ -595,4 +597,119 @@ async fn seed_listings(
         listing_follow::Entity::insert_many(chunk.to_vec()).exec(db).await?;
     }
     Ok(())
+}
+
+/// Adds `count` more fictional listings (live, spread over the last year, with votes and
+/// follows from the demo voters) so benchmarks run at the size of a real directory.
+/// Idempotent: listings are named `bulk-N`, and existing ones are skipped.
+pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: usize) -> Result<usize, DbErr> {
+    let txn = db.begin().await?;
+    let categories: Vec<i64> = category::Entity::find()
+        .select_only()
+        .column(category::Column::Id)
+        .filter(category::Column::Slug.is_not_in(NEW_CATEGORIES.iter().copied()))
+        .order_by_asc(category::Column::Id)
+        .into_tuple::<i64>()
+        .all(&txn)
+        .await?;
+    let voters: Vec<i64> = user::Entity::find()
+        .select_only()
+        .column(user::Column::Id)
+        .filter(user::Column::Email.like("voter%@demo.launchdir.invalid"))
+        .into_tuple::<i64>()
+        .all(&txn)
+        .await?;
+    if categories.is_empty() || voters.is_empty() {
+        return Err(DbErr::Custom("run the demo seed before adding bulk listings".into()));
+    }
+    let existing: HashSet<String> = listing::Entity::find()
+        .select_only()
+        .column(listing::Column::Slug)
+        .filter(listing::Column::Slug.like("bulk-%"))
+        .into_tuple::<String>()
+        .all(&txn)
+        .await?
+        .into_iter()
+        .collect();
+    let this_monday = now.date() - Duration::days(i64::from(now.date().weekday().number_days_from_monday()));
+    let mut rng = Rng(0xB01C);
+    let mut written = 0;
+    for chunk_start in (0..count).step_by(500) {
+        let mut rows = Vec::new();
+        let mut plans = Vec::new();
+        for n in chunk_start..(chunk_start + 500).min(count) {
+            let slug = format!("bulk-{n}");
+            let weeks_back = rng.below(52) as i64;
+            let votes = rng.below(40) as usize;
+            let category = categories[rng.below(categories.len() as u64) as usize];
+            if existing.contains(&slug) {
+                continue;
+            }
+            let launched_at = ((this_monday - Duration::weeks(weeks_back)).midnight().assume_utc() + Duration::hours(9)).min(now);
+            rows.push(listing::ActiveModel {
+                slug: Set(slug.clone()),
+                name: Set(format!("Bulk Product {n}")),
+                url: Set(format!("https://{slug}.example")),
+                domain: Set(format!("{slug}.example")),
+                tagline: Set(Some(format!("{} for benchmark number {n}", PROMISES[n % PROMISES.len()]))),
+                short_description: Set(Some("A fictional listing generated for benchmarks.".into())),
+                description: Set(Some(format!("Bulk Product {n} exists only to make the demo directory as large as a real one."))),
+                status: Set("live".into()),
+                plan: Set(Some("free".into())),
+                primary_category_id: Set(Some(category)),
+                country: Set(Some(COUNTRIES[n % COUNTRIES.len()].into())),
+                stage: Set(Some(STAGES[n % STAGES.len()].into())),
+                pricing_model: Set(Some(PRICING[n % PRICING.len()].into())),
+                launch_week: Set(Some(this_monday - Duration::weeks(weeks_back))),
+                launched_at: Set(Some(launched_at)),
+                votes_count: Set(votes as i64),
+                views_count: Set((votes * 9) as i64),
+                created_at: Set(launched_at),
+                updated_at: Set(launched_at),
+                ..Default::default()
+            });
+            plans.push((slug, category, votes, launched_at));
+        }
+        if rows.is_empty() {
+            continue;
+        }
+        listing::Entity::insert_many(rows).exec(&txn).await?;
+        let slugs: Vec<String> = plans.iter().map(|(slug, ..)| slug.clone()).collect();
+        let ids: HashMap<String, i64> = listing::Entity::find()
+            .select_only()
+            .column(listing::Column::Slug)
+            .column(listing::Column::Id)
+            .filter(listing::Column::Slug.is_in(slugs))
+            .into_tuple::<(String, i64)>()
+            .all(&txn)
+            .await?
+            .into_iter()
+            .collect();
+        let mut links = Vec::new();
+        let mut votes = Vec::new();
+        let mut follows = Vec::new();
+        for (slug, category, vote_count, launched_at) in &plans {
+            let id = ids[slug];
+            links.push(listing_category::ActiveModel { listing_id: Set(id), category_id: Set(*category), is_primary: Set(true) });
+            let start = rng.below(voters.len() as u64) as usize;
+            for k in 0..*vote_count {
+                let voter = voters[(start + k * 7) % voters.len()];
+                let at = (*launched_at + Duration::minutes(rng.below(60 * 24 * 6) as i64)).min(now);
+                votes.push(vote::ActiveModel { listing_id: Set(id), user_id: Set(voter), created_at: Set(at), ..Default::default() });
+                if k % 4 == 0 {
+                    follows.push(listing_follow::ActiveModel { listing_id: Set(id), user_id: Set(voter), created_at: Set(at) });
+                }
+            }
+        }
+        listing_category::Entity::insert_many(links).exec(&txn).await?;
+        for part in votes.chunks(500) {
+            vote::Entity::insert_many(part.to_vec()).exec(&txn).await?;
+        }
+        for part in follows.chunks(500) {
+            listing_follow::Entity::insert_many(part.to_vec()).exec(&txn).await?;
+        }
+        written += plans.len();
+    }
+    txn.commit().await?;
+    Ok(written)
 }

@@ -77,3 +77,26 @@ async fn demo_directory_reads_and_seed_is_idempotent() {
     assert!(second.is_empty(), "{second:?}");
     assert_eq!(scalar(&test, "SELECT COUNT(*) FROM votes").await, first.votes as i64);
 }
+
+#[tokio::test]
+async fn bulk_listings_for_benchmarks() {
+    let test = TestDatabase::new().await;
+    let store = SeaStore::new(test.db.clone());
+    let now = datetime!(2026-11-18 12:00 UTC);
+    assert!(store_seaorm::seed::bulk_listings(&test.db, now, 10).await.is_err(), "needs the demo seed first");
+    store_seaorm::seed::demo(&test.db, now).await.unwrap();
+    let live_before = store.count_live().await.unwrap();
+    assert_eq!(store_seaorm::seed::bulk_listings(&test.db, now, 700).await.unwrap(), 700);
+    assert_eq!(store.count_live().await.unwrap(), live_before + 700);
+    assert_eq!(store_seaorm::seed::bulk_listings(&test.db, now, 700).await.unwrap(), 0, "idempotent");
+    assert_eq!(
+        scalar(&test, "SELECT COUNT(*) FROM listings l WHERE l.votes_count <> (SELECT COUNT(*) FROM votes v WHERE v.listing_id = l.id)")
+            .await,
+        0
+    );
+    assert_eq!(
+        scalar(&test, "SELECT COUNT(*) FROM listings l WHERE NOT EXISTS (SELECT 1 FROM listing_categories c WHERE c.listing_id = l.id)")
+            .await,
+        0
+    );
+}
