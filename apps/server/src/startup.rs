@@ -58,6 +58,11 @@ impl Services {
                 weeks_ahead: settings.paid_weeks_ahead.max(settings.free_queue_max_weeks),
             },
         );
+        let trending = listings::TrendingScores::new(
+            store.feeds(),
+            clock.clone(),
+            time::Duration::hours(i64::from(settings.trending_half_life_hours)),
+        );
         let app = App {
             site: SiteConfig {
                 name: settings.site_name.clone(),
@@ -66,7 +71,7 @@ impl Services {
                 launch_timezone: settings.launch_timezone.clone(),
             },
             accounts: AccountsService::new(store.users(), store.api_keys(), clock.clone()),
-            directory: DirectoryService::new(store.categories(), store.listings()),
+            directory: DirectoryService::new(store.categories(), store.listings(), clock.clone()),
             founders: listings::FoundersService::new(store.founders(), clock.clone()),
             leaderboards: listings::LeaderboardService::new(store.rankings(), calendar.clone()),
             feeds: listings::FeedService::new(
@@ -74,10 +79,8 @@ impl Services {
                 store.rankings(),
                 calendar.clone(),
                 clock.clone(),
-                listings::FeedPolicy {
-                    launch_offset: settings.launch_offset()?,
-                    trending_half_life: time::Duration::hours(i64::from(settings.trending_half_life_hours)),
-                },
+                listings::FeedPolicy { launch_offset: settings.launch_offset()? },
+                trending.clone(),
             ),
             awards: listings::AwardsService::new(store.awards(), calendar.clone(), clock.clone()),
             badges: listings::BadgeService::new(store.listings(), store.awards()),
@@ -88,8 +91,7 @@ impl Services {
                 store.search_source(),
                 store.categories(),
                 store.feeds(),
-                clock.clone(),
-                time::Duration::hours(i64::from(settings.trending_half_life_hours)),
+                trending,
             ),
             calendar,
             catalog: CatalogService::new(store.products(), clock.clone(), policy),

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod cached;
 mod clock;
 mod error;
 mod faq;
@@ -9,6 +10,7 @@ mod paging;
 mod values;
 mod week;
 
+pub use cached::Cached;
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use error::{FieldError, RepoError};
 pub use faq::Faq;

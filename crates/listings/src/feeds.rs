@@ -93,8 +93,6 @@ pub trait FeedRepository: Send + Sync {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FeedPolicy {
     pub launch_offset: UtcOffset,
-    /// A vote's weight halves every half-life (trending).
-    pub trending_half_life: Duration,
 }
 
 /// How many half-lives of votes trending looks at: older votes weigh under 1/1000.
@@ -106,6 +104,44 @@ pub fn trending_score(now: OffsetDateTime, votes: &[OffsetDateTime], half_life: 
     votes.iter().map(|at| 0.5f64.powf(((now - *at).as_seconds_f64().max(0.0)) / half)).sum()
 }
 
+/// How long a trending ranking is reused: scores move slowly (a half-life is hours), and
+/// computing them reads every recent vote.
+pub const TRENDING_TTL: Duration = Duration::seconds(60);
+
+/// Trending scores of live listings, best first, recomputed at most once per `TRENDING_TTL`
+/// and shared by the launch feed and search.
+#[derive(Clone)]
+pub struct TrendingScores {
+    feeds: Arc<dyn FeedRepository>,
+    clock: Arc<dyn Clock>,
+    half_life: Duration,
+    cache: Arc<kernel::Cached<Vec<(ListingId, f64)>>>,
+}
+
+impl TrendingScores {
+    pub fn new(feeds: Arc<dyn FeedRepository>, clock: Arc<dyn Clock>, half_life: Duration) -> Self {
+        Self { feeds, clock, half_life, cache: Arc::new(kernel::Cached::new(TRENDING_TTL)) }
+    }
+
+    /// Live listings with recent votes, highest score first (ties to the lower id).
+    pub async fn ranked(&self) -> Result<Arc<Vec<(ListingId, f64)>>, RepoError> {
+        let now = self.clock.now();
+        self.cache
+            .get_or_load(now, || async {
+                let since = now - self.half_life * TRENDING_HALF_LIVES as i32;
+                let mut by_listing: HashMap<ListingId, Vec<OffsetDateTime>> = HashMap::new();
+                for (listing, at) in self.feeds.live_votes_since(since).await? {
+                    by_listing.entry(listing).or_default().push(at);
+                }
+                let mut scored: Vec<(ListingId, f64)> =
+                    by_listing.iter().map(|(id, votes)| (*id, trending_score(now, votes, self.half_life))).collect();
+                scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+                Ok(scored)
+            })
+            .await
+    }
+}
+
 /// The feed use cases.
 #[derive(Clone)]
 pub struct FeedService {
@@ -114,6 +150,7 @@ pub struct FeedService {
     calendar: CalendarService,
     clock: Arc<dyn Clock>,
     policy: FeedPolicy,
+    trending: TrendingScores,
 }
 
 impl FeedService {
@@ -123,8 +160,9 @@ impl FeedService {
         calendar: CalendarService,
         clock: Arc<dyn Clock>,
         policy: FeedPolicy,
+        trending: TrendingScores,
     ) -> Self {
-        Self { feeds, rankings, calendar, clock, policy }
+        Self { feeds, rankings, calendar, clock, policy, trending }
     }
 
     pub async fn section(&self, section: Section, page: PageRequest) -> Result<Paged<FeedItem>, RepoError> {
@@ -151,17 +189,10 @@ impl FeedService {
                 Paged::new(items, page, total)
             }
             Section::Trending => {
-                let since = now - self.policy.trending_half_life * TRENDING_HALF_LIVES as i32;
-                let mut by_listing: HashMap<ListingId, Vec<OffsetDateTime>> = HashMap::new();
-                for (listing, at) in self.feeds.live_votes_since(since).await? {
-                    by_listing.entry(listing).or_default().push(at);
-                }
-                let mut scored: Vec<(ListingId, f64)> =
-                    by_listing.iter().map(|(id, votes)| (*id, trending_score(now, votes, self.policy.trending_half_life))).collect();
-                scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+                let scored = self.trending.ranked().await?;
                 let total = scored.len() as u64;
                 let window: Vec<(ListingId, f64)> =
-                    scored.into_iter().skip(page.offset() as usize).take(page.per_page() as usize).collect();
+                    scored.iter().skip(page.offset() as usize).take(page.per_page() as usize).copied().collect();
                 let ids: Vec<ListingId> = window.iter().map(|(id, _)| *id).collect();
                 let mut summaries = self.feeds.summaries(&ids).await?;
                 let items = window

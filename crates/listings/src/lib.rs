@@ -17,7 +17,7 @@ pub use awards::{AWARDED_PLACES, Award, AwardRepository, AwardsError, AwardsServ
 pub use badges::{BadgeError, BadgeKind, BadgeService, BadgeStyle, EarnedBadge, Mode, Shape, Size, render_svg};
 pub use calendar::{CalendarError, CalendarPolicy, CalendarService, LaunchRepository, LaunchWeek, WeekLaunch, WeekPhase, WeekRef};
 pub use compare::{Alternative, AlternativeRepository, Cell, CompareError, CompareService, Comparison, MAX_ALTERNATIVES, Row};
-pub use feeds::{FeedItem, FeedMetric, FeedPolicy, FeedRepository, FeedService, Section};
+pub use feeds::{FeedItem, FeedMetric, FeedPolicy, FeedRepository, FeedService, Section, TrendingScores};
 pub use founders::{
     CompanyRef, FounderError, FounderProfile, FounderRepository, FounderSummary, FoundersService, PublishedStory, StorySections,
 };
@@ -29,7 +29,7 @@ pub use profile::{
 };
 pub use rankings::{Board, BoardEntry, Leaderboard, LeaderboardError, LeaderboardService, Metric, RankingRepository};
 pub use search::{
-    Candidate, MAX_MATCHES, SearchChanges, SearchDoc, SearchError, SearchFilter, SearchIndex, SearchRequest, SearchService, SearchSource,
-    SortBy,
+    Candidate, DbOrder, MAX_MATCHES, SearchChanges, SearchDoc, SearchError, SearchFilter, SearchIndex, SearchRequest, SearchService,
+    SearchSource, SortBy,
 };
 pub use service::{DirectoryError, DirectoryService};

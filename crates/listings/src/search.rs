@@ -4,14 +4,14 @@
 //! are applied to those candidates from the database, so the index never needs to hold votes
 //! or views that change every second.
 
-use crate::feeds::{FeedRepository, trending_score};
+use crate::feeds::{FeedRepository, TrendingScores};
 use crate::model::ListingSummary;
 use crate::ports::CategoryRepository;
 use async_trait::async_trait;
-use kernel::{CategoryId, Clock, CountryCode, ListingId, PageRequest, Paged, RepoError, Slug};
+use kernel::{CategoryId, CountryCode, ListingId, PageRequest, Paged, RepoError, Slug};
 use std::collections::HashMap;
 use std::sync::Arc;
-use time::{Duration, OffsetDateTime};
+use time::OffsetDateTime;
 
 /// What the index holds of a listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,6 +78,17 @@ pub trait SearchSource: Send + Sync {
     async fn candidates(&self, filter: &SearchFilter) -> Result<Vec<Candidate>, RepoError>;
     /// Followers of each of these listings.
     async fn followers(&self, ids: &[ListingId]) -> Result<HashMap<ListingId, u64>, RepoError>;
+
+    /// One page of the listings passing `filter`, ordered in the database (ties to the lower id).
+    async fn page(&self, filter: &SearchFilter, order: DbOrder, page: PageRequest) -> Result<Paged<ListingId>, RepoError>;
+}
+
+/// Orders the database can apply itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DbOrder {
+    Votes,
+    Newest,
+    Views,
 }
 
 /// How results are ordered.
@@ -125,8 +136,7 @@ pub struct SearchService {
     source: Arc<dyn SearchSource>,
     categories: Arc<dyn CategoryRepository>,
     feeds: Arc<dyn FeedRepository>,
-    clock: Arc<dyn Clock>,
-    trending_half_life: Duration,
+    trending: TrendingScores,
     watermark: Arc<watermark::Watermark>,
 }
 
@@ -157,10 +167,9 @@ impl SearchService {
         source: Arc<dyn SearchSource>,
         categories: Arc<dyn CategoryRepository>,
         feeds: Arc<dyn FeedRepository>,
-        clock: Arc<dyn Clock>,
-        trending_half_life: Duration,
+        trending: TrendingScores,
     ) -> Self {
-        Self { index, source, categories, feeds, clock, trending_half_life, watermark: Arc::default() }
+        Self { index, source, categories, feeds, trending, watermark: Arc::default() }
     }
 
     /// Brings the index up to date with the database: everything on the first call, then what
@@ -200,6 +209,19 @@ impl SearchService {
             domain: request.domain.clone(),
             upcoming: request.upcoming,
         };
+        // Orders the database can apply are paged there, so browsing never loads every listing.
+        let db_order = match (request.sort, &matches) {
+            (SortBy::Relevance, None) | (SortBy::Votes, _) => Some(DbOrder::Votes),
+            (SortBy::Newest, _) => Some(DbOrder::Newest),
+            (SortBy::MostViewed, _) => Some(DbOrder::Views),
+            _ => None,
+        };
+        if let Some(order) = db_order {
+            let ids = self.source.page(&filter, order, request.page).await?;
+            let mut summaries = self.feeds.summaries(&ids.items).await?;
+            let items = ids.items.iter().filter_map(|id| summaries.remove(id)).collect();
+            return Ok(Paged::new(items, request.page, ids.total));
+        }
         let mut candidates = self.source.candidates(&filter).await?;
         match (request.sort, &matches) {
             (SortBy::Relevance, Some(order)) => {
@@ -216,13 +238,10 @@ impl SearchService {
                 candidates.sort_by(|a, b| of(&b.id).cmp(&of(&a.id)).then(a.id.cmp(&b.id)));
             }
             (SortBy::Trending, _) => {
-                let now = self.clock.now();
-                let mut votes: HashMap<ListingId, Vec<OffsetDateTime>> = HashMap::new();
-                for (id, at) in self.feeds.live_votes_since(now - self.trending_half_life * 10).await? {
-                    votes.entry(id).or_default().push(at);
-                }
-                let score = |id: &ListingId| votes.get(id).map_or(0.0, |v| trending_score(now, v, self.trending_half_life));
-                candidates.sort_by(|a, b| score(&b.id).total_cmp(&score(&a.id)).then(a.id.cmp(&b.id)));
+                let scored = self.trending.ranked().await?;
+                let score: HashMap<ListingId, f64> = scored.iter().copied().collect();
+                let of = |id: &ListingId| score.get(id).copied().unwrap_or(0.0);
+                candidates.sort_by(|a, b| of(&b.id).total_cmp(&of(&a.id)).then(a.id.cmp(&b.id)));
             }
         }
         let total = candidates.len() as u64;

@@ -2,8 +2,16 @@
 
 use crate::model::{Category, CategoryNode, CategoryPage, CategoryRef, SiteCounts};
 use crate::ports::{CategoryRepository, ListingRepository, LiveCounts};
-use kernel::{CategoryId, PageRequest, RepoError, Slug};
+use kernel::{Cached, CategoryId, Clock, PageRequest, RepoError, Slug};
 use std::sync::Arc;
+use time::Duration;
+
+/// How long the category tree and its live counts are reused: they change only when a category
+/// is edited or a listing goes live, and recounting them per request does not scale.
+pub const DIRECTORY_TTL: Duration = Duration::seconds(10);
+
+/// The categories and their live counts, as one cached value.
+type Shape = (Vec<Category>, LiveCounts);
 
 /// Why a directory read failed.
 #[derive(Debug, thiserror::Error)]
@@ -19,29 +27,38 @@ pub enum DirectoryError {
 pub struct DirectoryService {
     categories: Arc<dyn CategoryRepository>,
     listings: Arc<dyn ListingRepository>,
+    clock: Arc<dyn Clock>,
+    shape: Arc<Cached<Shape>>,
 }
 
 impl DirectoryService {
-    pub fn new(categories: Arc<dyn CategoryRepository>, listings: Arc<dyn ListingRepository>) -> Self {
-        Self { categories, listings }
+    pub fn new(categories: Arc<dyn CategoryRepository>, listings: Arc<dyn ListingRepository>, clock: Arc<dyn Clock>) -> Self {
+        Self { categories, listings, clock, shape: Arc::new(Cached::new(DIRECTORY_TTL)) }
+    }
+
+    /// The categories and their live counts, at most `DIRECTORY_TTL` old.
+    async fn shape(&self) -> Result<Arc<Shape>, RepoError> {
+        self.shape
+            .get_or_load(self.clock.now(), || async { Ok((self.categories.all().await?, self.categories.live_counts().await?)) })
+            .await
     }
 
     pub async fn counts(&self) -> Result<SiteCounts, DirectoryError> {
         let live_listings = self.listings.count_live().await?;
-        let categories = self.categories.all().await?.len() as u64;
+        let categories = self.shape().await?.0.len() as u64;
         Ok(SiteCounts { live_listings, categories })
     }
 
     /// The two-level category tree with live counts. Without `include_empty`, categories with
     /// no live listing (in them or their subcategories) are left out.
     pub async fn category_tree(&self, include_empty: bool) -> Result<Vec<CategoryNode>, DirectoryError> {
-        let all = self.categories.all().await?;
-        let counts = self.categories.live_counts().await?;
+        let shape = self.shape().await?;
+        let (all, counts) = (&shape.0, &shape.1);
         let node = |category: &Category, subcategories: Vec<CategoryNode>| CategoryNode {
             slug: category.slug.clone(),
             name: category.name.clone(),
             description: category.description.clone(),
-            live_listings: count_of(category, &counts),
+            live_listings: count_of(category, counts),
             subcategories,
         };
         let tree = all
@@ -66,17 +83,17 @@ impl DirectoryService {
     pub async fn category_page(&self, slug: &Slug, page: PageRequest) -> Result<CategoryPage, DirectoryError> {
         // The whole (small) tree is needed for parent and subcategories anyway, so the category
         // itself is found in it rather than with a query of its own.
-        let all = self.categories.all().await?;
+        let shape = self.shape().await?;
+        let (all, counts) = (&shape.0, &shape.1);
         let category = all.iter().find(|c| &c.slug == slug).cloned().ok_or(DirectoryError::CategoryNotFound)?;
-        let counts = self.categories.live_counts().await?;
-        let reference = |c: &Category| CategoryRef { slug: c.slug.clone(), name: c.name.clone(), live_listings: count_of(c, &counts) };
+        let reference = |c: &Category| CategoryRef { slug: c.slug.clone(), name: c.name.clone(), live_listings: count_of(c, counts) };
         let parent = category.parent_id.and_then(|id| all.iter().find(|c| c.id == id)).map(reference);
         let children: Vec<&Category> = all.iter().filter(|c| c.parent_id == Some(category.id)).collect();
         let mut ids: Vec<CategoryId> = vec![category.id];
         ids.extend(children.iter().map(|c| c.id));
         let listings = self.listings.live_in_categories(&ids, page).await?;
         Ok(CategoryPage {
-            live_listings: count_of(&category, &counts),
+            live_listings: count_of(&category, counts),
             subcategories: children.into_iter().map(reference).collect(),
             parent,
             listings,
@@ -168,7 +185,8 @@ mod tests {
             counts: LiveCounts { direct: HashMap::from([(CategoryId::new(2), 4)]), by_top_level: HashMap::from([(CategoryId::new(1), 4)]) },
             asked_for: Mutex::new(Vec::new()),
         });
-        (DirectoryService::new(fake.clone(), fake.clone()), fake)
+        let clock = Arc::new(kernel::FixedClock::new(time::macros::datetime!(2026-11-21 10:00 UTC)));
+        (DirectoryService::new(fake.clone(), fake.clone(), clock), fake)
     }
 
     #[tokio::test]

@@ -3,12 +3,13 @@
 use async_trait::async_trait;
 use kernel::{ListingId, RepoError};
 use listings::{SearchDoc, SearchIndex};
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query};
-use tantivy::schema::{Field, INDEXED, STORED, Schema, TEXT, Value};
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+use tantivy::schema::{FAST, Field, INDEXED, Schema, TEXT};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, SegmentOrdinal, TantivyDocument, Term};
 
 /// Field weights: a match in the name outranks one in the description.
 const BOOSTS: [(&str, f32); 4] = [("name", 4.0), ("tagline", 2.0), ("keywords", 1.5), ("description", 1.0)];
@@ -43,7 +44,8 @@ pub fn typos_allowed(word: &str) -> u8 {
 
 fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
-    let id = builder.add_u64_field("id", INDEXED | STORED);
+    // A fast field: reading ids of thousands of matches must not touch the document store.
+    let id = builder.add_u64_field("id", INDEXED | FAST);
     let text = BOOSTS.map(|(name, _)| builder.add_text_field(name, TEXT));
     (builder.build(), Fields { id, text })
 }
@@ -112,10 +114,16 @@ impl SearchIndex for TantivyIndex {
         let Some(query) = self.query(query) else { return Ok(Vec::new()) };
         let searcher = self.reader.searcher();
         let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score()).map_err(err)?;
+        let mut columns: HashMap<SegmentOrdinal, tantivy::columnar::Column<u64>> = HashMap::new();
         let mut ids = Vec::with_capacity(top.len());
         for (_, address) in top {
-            let doc: TantivyDocument = searcher.doc(address).map_err(err)?;
-            if let Some(id) = doc.get_first(self.fields.id).and_then(|value| value.as_u64()) {
+            let column = match columns.entry(address.segment_ord) {
+                std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
+                std::collections::hash_map::Entry::Vacant(entry) => {
+                    entry.insert(searcher.segment_reader(address.segment_ord).fast_fields().u64("id").map_err(err)?)
+                }
+            };
+            if let Some(id) = column.first(address.doc_id) {
                 ids.push(ListingId::new(id as i64));
             }
         }
