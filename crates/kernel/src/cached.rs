@@ -2,6 +2,7 @@
 //! stale (directory counts, trending scores) and cost too much to compute per request.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use time::{Duration, OffsetDateTime};
 
@@ -10,27 +11,39 @@ use time::{Duration, OffsetDateTime};
 pub struct Cached<T> {
     slot: Mutex<Option<(OffsetDateTime, Arc<T>)>>,
     ttl: Duration,
+    /// Set while one caller refreshes an expired value; the others keep the old one meanwhile.
+    refreshing: AtomicBool,
 }
 
 impl<T> Cached<T> {
     pub fn new(ttl: Duration) -> Self {
-        Self { slot: Mutex::new(None), ttl }
+        Self { slot: Mutex::new(None), ttl, refreshing: AtomicBool::new(false) }
     }
 
     /// The cached value if it is younger than the time-to-live at `now`, else a fresh one from
-    /// `load` (which is not called under the lock; concurrent misses may both load).
+    /// `load`. When the value has expired and another caller is already refreshing it, the
+    /// expired value is returned rather than loading it again (no stampede at expiry).
     pub async fn get_or_load<E, F, Fut>(&self, now: OffsetDateTime, load: F) -> Result<Arc<T>, E>
     where
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<T, E>>,
     {
-        if let Some((at, value)) = self.slot.lock().unwrap_or_else(|p| p.into_inner()).as_ref()
+        let current = self.slot.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some((at, value)) = &current
             && now - *at < self.ttl
             && now >= *at
         {
             return Ok(value.clone());
         }
-        let value = Arc::new(load().await?);
+        let claimed = self.refreshing.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_ok();
+        if !claimed && let Some((_, stale)) = current {
+            return Ok(stale);
+        }
+        let loaded = load().await;
+        if claimed {
+            self.refreshing.store(false, Ordering::Release);
+        }
+        let value = Arc::new(loaded?);
         *self.slot.lock().unwrap_or_else(|p| p.into_inner()) = Some((now, value.clone()));
         Ok(value)
     }
@@ -69,6 +82,20 @@ mod tests {
         // A clock moved backwards reloads rather than trusting the old value.
         block(cache.get_or_load(t0, load)).unwrap();
         assert_eq!(loads.load(Ordering::SeqCst), 4);
+    }
+
+    #[test]
+    fn while_one_caller_refreshes_the_others_get_the_old_value() {
+        let cache = Cached::new(Duration::seconds(10));
+        let t0 = datetime!(2026-11-21 10:00 UTC);
+        futures_executor(cache.get_or_load(t0, || async { Ok::<_, ()>(1) })).unwrap();
+        // Simulate a refresh in flight.
+        cache.refreshing.store(true, std::sync::atomic::Ordering::SeqCst);
+        let later = t0 + Duration::seconds(30);
+        let value = futures_executor(cache.get_or_load(later, || async { Ok::<_, ()>(2) })).unwrap();
+        assert_eq!(*value, 1, "the expired value is served while another caller refreshes");
+        cache.refreshing.store(false, std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(*futures_executor(cache.get_or_load(later, || async { Ok::<_, ()>(2) })).unwrap(), 2);
     }
 
     /// Runs a future that never waits (the loads above are ready at once).

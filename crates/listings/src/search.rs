@@ -21,14 +21,17 @@ pub struct SearchDoc {
     pub tagline: String,
     pub description: String,
     pub keywords: Vec<String>,
+    /// Scheduled or waiting for its badge (not yet live).
+    pub upcoming: bool,
 }
 
 /// The full-text index.
 #[async_trait]
 pub trait SearchIndex: Send + Sync {
-    /// Listings whose text matches every word of `query` (typo-tolerant, the last word as a
-    /// prefix), best first, at most `limit`.
-    async fn matching(&self, query: &str, limit: usize) -> Result<Vec<ListingId>, RepoError>;
+    /// Listings (live, or upcoming when `upcoming`) whose text matches every word of `query`
+    /// (typo-tolerant, the last word as a prefix), best first, at most `limit`; and how many
+    /// match in all.
+    async fn matching(&self, query: &str, upcoming: bool, limit: usize) -> Result<(Vec<ListingId>, u64), RepoError>;
     /// Adds or replaces these documents and removes `removed`; searchable when it returns.
     async fn apply(&self, upserts: Vec<SearchDoc>, removed: Vec<ListingId>) -> Result<(), RepoError>;
     /// How many documents the index holds.
@@ -186,8 +189,23 @@ impl SearchService {
 
     pub async fn search(&self, request: &SearchRequest) -> Result<Paged<ListingSummary>, SearchError> {
         let words = request.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
+        let other_filters = request.category.is_some()
+            || request.stage.is_some()
+            || request.country.is_some()
+            || request.pricing_model.is_some()
+            || request.domain.is_some();
+        // The common case (words, best match first, no other filter) is answered by the index
+        // alone: one page of ids and an exact count, without a round trip through SQL.
+        if let (Some(q), SortBy::Relevance, false) = (words, request.sort, other_filters) {
+            let wanted = (request.page.offset() + u64::from(request.page.per_page())) as usize;
+            let (ids, total) = self.index.matching(q, request.upcoming, wanted).await?;
+            let page_ids: Vec<ListingId> = ids.into_iter().skip(request.page.offset() as usize).collect();
+            let mut summaries = self.feeds.summaries(&page_ids).await?;
+            let items = page_ids.iter().filter_map(|id| summaries.remove(id)).collect();
+            return Ok(Paged::new(items, request.page, total));
+        }
         let matches = match words {
-            Some(q) => Some(self.index.matching(q, MAX_MATCHES).await?),
+            Some(q) => Some(self.index.matching(q, request.upcoming, MAX_MATCHES).await?.0),
             None => None,
         };
         let categories = match &request.category {

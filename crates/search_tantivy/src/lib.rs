@@ -6,9 +6,9 @@ use listings::{SearchDoc, SearchIndex};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Mutex;
-use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query};
-use tantivy::schema::{FAST, Field, INDEXED, Schema, TEXT};
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, TermQuery};
+use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TEXT};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, SegmentOrdinal, TantivyDocument, Term};
 
 /// Field weights: a match in the name outranks one in the description.
@@ -18,6 +18,8 @@ const WRITER_HEAP: usize = 20_000_000;
 
 struct Fields {
     id: Field,
+    /// `live` or `upcoming`, so the index alone can answer a search of either.
+    state: Field,
     text: [Field; 4],
 }
 
@@ -46,8 +48,9 @@ fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
     // A fast field: reading ids of thousands of matches must not touch the document store.
     let id = builder.add_u64_field("id", INDEXED | FAST);
+    let state = builder.add_text_field("state", STRING);
     let text = BOOSTS.map(|(name, _)| builder.add_text_field(name, TEXT));
-    (builder.build(), Fields { id, text })
+    (builder.build(), Fields { id, state, text })
 }
 
 impl TantivyIndex {
@@ -73,7 +76,7 @@ impl TantivyIndex {
         Ok(Self { index, reader, writer: Mutex::new(writer), fields })
     }
 
-    fn query(&self, text: &str) -> Option<Box<dyn Query>> {
+    fn query(&self, text: &str, upcoming: bool) -> Option<Box<dyn Query>> {
         let mut tokenizer = self.index.tokenizer_for_field(self.fields.text[0]).ok()?;
         let mut words = Vec::new();
         let mut stream = tokenizer.token_stream(text);
@@ -81,7 +84,9 @@ impl TantivyIndex {
             words.push(token.text.clone());
         }
         let last = words.len().checked_sub(1)?;
-        let clauses = words
+        let state = Term::from_field_text(self.fields.state, if upcoming { "upcoming" } else { "live" });
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(TermQuery::new(state, IndexRecordOption::Basic)))];
+        let word_clauses: Vec<(Occur, Box<dyn Query>)> = words
             .iter()
             .enumerate()
             .map(|(position, word)| {
@@ -104,16 +109,17 @@ impl TantivyIndex {
                 (Occur::Must, Box::new(BooleanQuery::new(per_field)) as Box<dyn Query>)
             })
             .collect();
+        clauses.extend(word_clauses);
         Some(Box::new(BooleanQuery::new(clauses)))
     }
 }
 
 #[async_trait]
 impl SearchIndex for TantivyIndex {
-    async fn matching(&self, query: &str, limit: usize) -> Result<Vec<ListingId>, RepoError> {
-        let Some(query) = self.query(query) else { return Ok(Vec::new()) };
+    async fn matching(&self, query: &str, upcoming: bool, limit: usize) -> Result<(Vec<ListingId>, u64), RepoError> {
+        let Some(query) = self.query(query, upcoming) else { return Ok((Vec::new(), 0)) };
         let searcher = self.reader.searcher();
-        let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score()).map_err(err)?;
+        let (top, total) = searcher.search(&query, &(TopDocs::with_limit(limit.max(1)).order_by_score(), Count)).map_err(err)?;
         let mut columns: HashMap<SegmentOrdinal, tantivy::columnar::Column<u64>> = HashMap::new();
         let mut ids = Vec::with_capacity(top.len());
         for (_, address) in top {
@@ -127,7 +133,7 @@ impl SearchIndex for TantivyIndex {
                 ids.push(ListingId::new(id as i64));
             }
         }
-        Ok(ids)
+        Ok((ids, total as u64))
     }
 
     async fn apply(&self, upserts: Vec<SearchDoc>, removed: Vec<ListingId>) -> Result<(), RepoError> {
@@ -138,6 +144,7 @@ impl SearchIndex for TantivyIndex {
         for doc in upserts {
             let mut document = TantivyDocument::default();
             document.add_u64(self.fields.id, doc.id.get() as u64);
+            document.add_text(self.fields.state, if doc.upcoming { "upcoming" } else { "live" });
             let [name, tagline, keywords, description] = self.fields.text;
             document.add_text(name, &doc.name);
             document.add_text(tagline, &doc.tagline);
@@ -161,7 +168,14 @@ mod tests {
     use super::*;
 
     fn doc(id: i64, name: &str, tagline: &str, description: &str) -> SearchDoc {
-        SearchDoc { id: ListingId::new(id), name: name.into(), tagline: tagline.into(), description: description.into(), keywords: vec![] }
+        SearchDoc {
+            id: ListingId::new(id),
+            name: name.into(),
+            tagline: tagline.into(),
+            description: description.into(),
+            keywords: vec![],
+            upcoming: false,
+        }
     }
 
     async fn index() -> TantivyIndex {
@@ -181,7 +195,7 @@ mod tests {
     }
 
     async fn ids(index: &TantivyIndex, q: &str) -> Vec<i64> {
-        index.matching(q, 10).await.unwrap().into_iter().map(|id| id.get()).collect()
+        index.matching(q, false, 10).await.unwrap().0.into_iter().map(|id| id.get()).collect()
     }
 
     #[test]
@@ -213,5 +227,17 @@ mod tests {
         assert!(ids(&index, "whiteboards").await.is_empty(), "the old text is gone");
         assert!(ids(&index, "invoices").await.is_empty());
         assert_eq!(index.document_count().await.unwrap(), 2);
+    }
+
+    #[tokio::test]
+    async fn live_and_upcoming_are_searched_apart_with_exact_totals() {
+        let index = index().await;
+        let mut soon = doc(9, "Quillnote", "Notes for later", "");
+        soon.upcoming = true;
+        index.apply(vec![soon], vec![]).await.unwrap();
+        let (live, total) = index.matching("quill", false, 1).await.unwrap();
+        assert_eq!((live.len(), total), (1, 2), "one id asked for, both live matches counted");
+        let (upcoming, total) = index.matching("quill", true, 10).await.unwrap();
+        assert_eq!((upcoming, total), (vec![ListingId::new(9)], 1));
     }
 }

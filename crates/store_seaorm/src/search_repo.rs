@@ -69,12 +69,14 @@ impl SearchSource for SeaStore {
                 continue;
             }
             let keywords: Vec<String> = row.keywords.clone().and_then(|k| serde_json::from_value(k).ok()).unwrap_or_default();
+            let upcoming = row.status != "live";
             changes.upserts.push(SearchDoc {
                 id,
                 name: row.name,
                 tagline: row.tagline.unwrap_or_default(),
                 description: [row.short_description.unwrap_or_default(), row.description.unwrap_or_default()].join("\n"),
                 keywords,
+                upcoming,
             });
         }
         Ok(changes)
