@@ -151,6 +151,23 @@ async fn an_edit_is_found_by_every_server_on_the_database() {
 }
 
 #[tokio::test]
+async fn pages_of_a_word_search_line_up() {
+    let app = spawn_app().await;
+    let all = app.get("/api/v1/listings?q=fictional&per_page=30").await;
+    let total = all.body["total"].as_u64().unwrap();
+    assert!(total > 30, "the demo descriptions all say fictional: {total}");
+    let first = app.get("/api/v1/listings?q=fictional&per_page=10").await;
+    let second = app.get("/api/v1/listings?q=fictional&per_page=10&page=2").await;
+    let joined: Vec<String> = slugs(&first.body).into_iter().chain(slugs(&second.body)).collect();
+    assert_eq!(joined, slugs(&all.body)[..20]);
+    assert_eq!(second.body["total"], total, "the exact total on every page");
+    let upcoming = app.get("/api/v1/listings?q=fictional&status=upcoming&per_page=100").await;
+    assert!(upcoming.body["items"].as_array().unwrap().iter().all(|i| i["status"] != "live"));
+    let filtered = app.get("/api/v1/listings?q=fictional&country=DE&per_page=100").await;
+    assert!(filtered.body["total"].as_u64().unwrap() < total, "other filters still apply");
+}
+
+#[tokio::test]
 async fn search_validation() {
     let app = spawn_app().await;
     app.get(&format!("/api/v1/listings?q={}", "a".repeat(201))).await.assert_invalid(&["q"]);
