@@ -1,10 +1,10 @@
 //! `LaunchRepository` over SeaORM.
 
 use crate::directory_repo::to_summary;
-use crate::entity::{category, listing, vote};
+use crate::entity::{listing, vote};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
-use kernel::{ListingId, RepoError, Slug, Week};
+use kernel::{ListingId, RepoError, Week};
 use listings::{LaunchRepository, ListingStatus, ListingSummary};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use std::collections::HashMap;
@@ -21,14 +21,7 @@ impl LaunchRepository for SeaStore {
             .all(&self.db)
             .await
             .map_err(repo_err)?;
-        let slugs: HashMap<i64, Slug> = category::Entity::find()
-            .filter(category::Column::Id.is_in(rows.iter().filter_map(|row| row.primary_category_id)))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?
-            .into_iter()
-            .filter_map(|c| Slug::parse(&c.slug).ok().map(|slug| (c.id, slug)))
-            .collect();
+        let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
         rows.into_iter().map(|row| to_summary(row, &slugs)).collect()
     }
 

@@ -55,7 +55,7 @@ async fn count_rows(db: &impl ConnectionTrait, sql: &str) -> Result<HashMap<Cate
 }
 
 impl SeaStore {
-    async fn category_slugs(&self, ids: impl IntoIterator<Item = i64>) -> Result<HashMap<i64, Slug>, RepoError> {
+    pub(crate) async fn category_slugs(&self, ids: impl IntoIterator<Item = i64>) -> Result<HashMap<i64, Slug>, RepoError> {
         let ids: Vec<i64> = ids.into_iter().collect();
         if ids.is_empty() {
             return Ok(HashMap::new());

@@ -2,7 +2,7 @@
 
 use crate::blog_repo::lower_contains;
 use crate::directory_repo::to_summary;
-use crate::entity::{category, founder, listing, listing_founder, listing_story};
+use crate::entity::{founder, listing, listing_founder, listing_story};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{CountryCode, PageRequest, Paged, RepoError, Slug};
@@ -121,14 +121,7 @@ impl FounderRepository for SeaStore {
         if companies.is_empty() {
             return Ok(None);
         }
-        let category_slugs: HashMap<i64, Slug> = category::Entity::find()
-            .filter(category::Column::Id.is_in(companies.iter().filter_map(|c| c.primary_category_id)))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?
-            .into_iter()
-            .filter_map(|c| Slug::parse(&c.slug).ok().map(|slug| (c.id, slug)))
-            .collect();
+        let category_slugs = self.category_slugs(companies.iter().filter_map(|c| c.primary_category_id)).await?;
         let names: HashMap<i64, CompanyRef> = companies
             .iter()
             .filter_map(|c| Slug::parse(&c.slug).ok().map(|slug| (c.id, CompanyRef { slug, name: c.name.clone() })))

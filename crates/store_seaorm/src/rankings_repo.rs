@@ -1,7 +1,7 @@
 //! `RankingRepository` and `AwardRepository` over SeaORM.
 
 use crate::directory_repo::to_summary;
-use crate::entity::{award, award_week, billboard_contribution, category, listing, listing_metric};
+use crate::entity::{award, award_week, billboard_contribution, listing, listing_metric};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Slug, Week};
@@ -24,14 +24,7 @@ impl SeaStore {
             return Ok(HashMap::new());
         }
         let rows = listing::Entity::find().filter(listing::Column::Id.is_in(ids.iter().copied())).all(&self.db).await.map_err(repo_err)?;
-        let slugs: HashMap<i64, Slug> = category::Entity::find()
-            .filter(category::Column::Id.is_in(rows.iter().filter_map(|row| row.primary_category_id)))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?
-            .into_iter()
-            .filter_map(|c| Slug::parse(&c.slug).ok().map(|slug| (c.id, slug)))
-            .collect();
+        let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
         rows.into_iter().map(|row| Ok((row.id, to_summary(row, &slugs)?))).collect()
     }
 
