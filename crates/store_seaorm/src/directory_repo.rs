@@ -137,15 +137,8 @@ impl ListingRepository for SeaStore {
             .and_where(listing_category::Column::CategoryId.is_in(categories.iter().map(|id| id.get())))
             .to_owned();
         let query = listing::Entity::find().filter(listing::Column::Status.eq(LIVE)).filter(listing::Column::Id.in_subquery(in_categories));
-        let total = query.clone().count(&self.db).await.map_err(repo_err)?;
-        let rows = query
-            .order_by_desc(listing::Column::VotesCount)
-            .order_by_asc(listing::Column::Id)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
+        let (rows, total) =
+            crate::fetch_page(&self.db, query.order_by_desc(listing::Column::VotesCount).order_by_asc(listing::Column::Id), page).await?;
         let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
         let items = rows.into_iter().map(|row| to_summary(row, &slugs)).collect::<Result<_, _>>()?;
         Ok(Paged::new(items, page, total))

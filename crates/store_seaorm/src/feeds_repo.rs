@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Week};
 use listings::{FeedRepository, ListingSummary};
 use sea_orm::sea_query::{Expr, ExprTrait, Query, SelectStatement};
-use sea_orm::{ColumnTrait, EntityTrait, Order, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Select};
+use sea_orm::{ColumnTrait, EntityTrait, Order, QueryFilter, QueryOrder, QuerySelect, Select};
 use std::collections::HashMap;
 use time::{OffsetDateTime, UtcOffset};
 
@@ -27,8 +27,7 @@ impl SeaStore {
         page: PageRequest,
         extra: impl Fn(&listing::Model) -> T,
     ) -> Result<Paged<(ListingSummary, T)>, RepoError> {
-        let total = query.clone().count(&self.db).await.map_err(repo_err)?;
-        let rows = query.offset(page.offset()).limit(u64::from(page.per_page())).all(&self.db).await.map_err(repo_err)?;
+        let (rows, total) = crate::fetch_page(&self.db, query, page).await?;
         let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
         let mut summaries = self.summaries_by_id(&ids).await?;
         let items = rows.iter().filter_map(|row| Some((summaries.remove(&row.id)?, extra(row)))).collect();

@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use kernel::{CountryCode, PageRequest, Paged, RepoError, Slug};
 use listings::{CompanyRef, FounderProfile, FounderRepository, FounderSummary, PublishedStory, StorySections};
 use sea_orm::sea_query::{Expr, ExprTrait, Query, SelectStatement};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 use std::collections::{BTreeMap, HashMap};
 use time::OffsetDateTime;
 
@@ -73,15 +73,8 @@ impl FounderRepository for SeaStore {
         if let Some(country) = country {
             query = query.filter(founder::Column::Country.eq(country.as_str()));
         }
-        let total = query.clone().count(&self.db).await.map_err(repo_err)?;
-        let rows = query
-            .order_by_asc(founder::Column::Name)
-            .order_by_asc(founder::Column::Id)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
+        let (rows, total) =
+            crate::fetch_page(&self.db, query.order_by_asc(founder::Column::Name).order_by_asc(founder::Column::Id), page).await?;
         let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
         let mut companies = self.live_companies(&ids).await?;
         let items = rows

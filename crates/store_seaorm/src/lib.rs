@@ -99,6 +99,22 @@ impl SeaStore {
     }
 }
 
+/// Runs one page of `query` (already ordered) and counts the whole query: the pattern every
+/// paginated read shares.
+pub(crate) async fn fetch_page<E: sea_orm::EntityTrait>(
+    db: &DatabaseConnection,
+    query: sea_orm::Select<E>,
+    page: kernel::PageRequest,
+) -> Result<(Vec<E::Model>, u64), kernel::RepoError>
+where
+    E::Model: Send + Sync,
+{
+    use sea_orm::{PaginatorTrait, QuerySelect};
+    let total = query.clone().count(db).await.map_err(repo_err)?;
+    let rows = query.offset(page.offset()).limit(u64::from(page.per_page())).all(db).await.map_err(repo_err)?;
+    Ok((rows, total))
+}
+
 /// Maps a driver error into the port's error; a unique-key violation becomes `Duplicate`.
 pub(crate) fn repo_err(err: sea_orm::DbErr) -> kernel::RepoError {
     match err.sql_err() {

@@ -7,9 +7,7 @@ use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Slug, Week};
 use listings::{Award, AwardRepository, ListingSummary, RankingRepository, Winner};
 use sea_orm::sea_query::{Expr, ExprTrait, Func, Query, SelectStatement};
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, EntityTrait, Order, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait,
-};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, Order, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait};
 use std::collections::{HashMap, HashSet};
 use time::OffsetDateTime;
 
@@ -40,15 +38,8 @@ impl SeaStore {
 impl RankingRepository for SeaStore {
     async fn by_votes(&self, page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
         let query = listing::Entity::find().filter(listing::Column::Status.eq("live"));
-        let total = query.clone().count(&self.db).await.map_err(repo_err)?;
-        let rows = query
-            .order_by_desc(listing::Column::VotesCount)
-            .order_by_asc(listing::Column::Id)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
+        let (rows, total) =
+            crate::fetch_page(&self.db, query.order_by_desc(listing::Column::VotesCount).order_by_asc(listing::Column::Id), page).await?;
         let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
         let mut summaries = self.summaries_by_id(&ids).await?;
         Ok(Paged::new(ids.iter().filter_map(|id| summaries.remove(id)).collect(), page, total))
@@ -88,15 +79,12 @@ impl RankingRepository for SeaStore {
         let query = listing_metric::Entity::find()
             .filter(listing_metric::Column::ListingId.in_subquery(live_ids()))
             .filter(listing_metric::Column::DomainRating.is_not_null());
-        let total = query.clone().count(&self.db).await.map_err(repo_err)?;
-        let rows = query
-            .order_by_desc(listing_metric::Column::DomainRating)
-            .order_by_asc(listing_metric::Column::ListingId)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
+        let (rows, total) = crate::fetch_page(
+            &self.db,
+            query.order_by_desc(listing_metric::Column::DomainRating).order_by_asc(listing_metric::Column::ListingId),
+            page,
+        )
+        .await?;
         let ranked = rows.into_iter().map(|row| (row.listing_id, (row.domain_rating.unwrap_or(0), row.domain_rating_previous))).collect();
         let items = self.with_summaries(ranked).await?.into_iter().map(|(summary, (value, previous))| (summary, value, previous)).collect();
         Ok(Paged::new(items, page, total))
@@ -106,15 +94,12 @@ impl RankingRepository for SeaStore {
         let query = listing_metric::Entity::find()
             .filter(listing_metric::Column::ListingId.in_subquery(live_ids()))
             .filter(listing_metric::Column::MonthlyRevenueCents.is_not_null());
-        let total = query.clone().count(&self.db).await.map_err(repo_err)?;
-        let rows = query
-            .order_by_desc(listing_metric::Column::MonthlyRevenueCents)
-            .order_by_asc(listing_metric::Column::ListingId)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
+        let (rows, total) = crate::fetch_page(
+            &self.db,
+            query.order_by_desc(listing_metric::Column::MonthlyRevenueCents).order_by_asc(listing_metric::Column::ListingId),
+            page,
+        )
+        .await?;
         let ranked = rows.into_iter().map(|row| (row.listing_id, (row.monthly_revenue_cents.unwrap_or(0), row.revenue_verified))).collect();
         let items = self.with_summaries(ranked).await?.into_iter().map(|(summary, (value, verified))| (summary, value, verified)).collect();
         Ok(Paged::new(items, page, total))
@@ -128,15 +113,8 @@ impl AwardRepository for SeaStore {
         if let Some(listing) = listing {
             query = query.filter(award::Column::ListingId.eq(listing.get()));
         }
-        let total = query.clone().count(&self.db).await.map_err(repo_err)?;
-        let rows = query
-            .order_by_desc(award::Column::Week)
-            .order_by_asc(award::Column::Rank)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
+        let (rows, total) =
+            crate::fetch_page(&self.db, query.order_by_desc(award::Column::Week).order_by_asc(award::Column::Rank), page).await?;
         let ids: Vec<i64> = rows.iter().map(|row| row.listing_id).collect();
         let summaries = self.summaries_by_id(&ids).await?;
         let items = rows
