@@ -1,0 +1,22 @@
+#![doc = include_str!("../README.md")]
+
+pub mod address;
+pub mod extract;
+pub mod fetcher;
+pub mod reader;
+pub mod robots;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use address::AddressPolicy;
+pub use fetcher::{FetchError, Fetched, FetcherConfig, SafeFetcher, install_crypto_provider};
+pub use reader::CrawlingSiteReader;
+pub use robots::RobotsCache;
+
+/// The product token robots.txt groups are matched against.
+pub const BOT_TOKEN: &str = "LaunchdirBot";
+
+/// Our `User-Agent`: the bot's name, version, and the page about it.
+pub fn user_agent(site_url: &str) -> String {
+    format!("{BOT_TOKEN}/{} (+{site_url}/bot)", env!("CARGO_PKG_VERSION"))
+}

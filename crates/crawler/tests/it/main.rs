@@ -1,0 +1,154 @@
+//! The safe fetcher, robots.txt and the site reader against servers on loopback.
+
+use crawler::testing::{FixtureServer, Route};
+use crawler::{AddressPolicy, CrawlingSiteReader, FetchError, FetcherConfig, SafeFetcher};
+use drafts::{ReadFailure, SiteReader};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+fn fetcher(policy: AddressPolicy) -> SafeFetcher {
+    SafeFetcher::new(FetcherConfig::new(crawler::user_agent("https://launch.example"), policy)).unwrap()
+}
+
+fn testing_policy() -> AddressPolicy {
+    AddressPolicy { allow_private_networks: true, trusted: vec![] }
+}
+
+fn site(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites").join(name)
+}
+
+async fn server(routes: &[(&str, Route)]) -> FixtureServer {
+    FixtureServer::start(routes.iter().map(|(path, route)| ((*path).to_owned(), route.clone())).collect::<HashMap<_, _>>()).await
+}
+
+#[tokio::test]
+async fn the_production_default_refuses_private_and_reserved_addresses() {
+    let fixture = server(&[("/", Route::new(200, "text/html", "<title>x</title>"))]).await;
+    let port = fixture.addr().port();
+    let production = fetcher(AddressPolicy::production());
+    for url in [
+        format!("http://127.0.0.1:{port}/"),
+        "http://10.0.0.1/".to_owned(),
+        "http://169.254.169.254/latest/meta-data/".to_owned(),
+        format!("http://[::1]:{port}/"),
+        format!("http://[::ffff:127.0.0.1]:{port}/"),
+        // A name that resolves to a private address is refused inside the resolver.
+        format!("http://localhost:{port}/"),
+    ] {
+        let err = production.get(&url, 1024).await.unwrap_err();
+        assert!(matches!(err, FetchError::Blocked(_)), "{url}: {err:?}");
+    }
+    assert!(fixture.received().is_empty(), "nothing reached the server");
+}
+
+#[tokio::test]
+async fn a_redirect_to_a_private_address_is_refused() {
+    let target = server(&[("/secret", Route::new(200, "text/plain", "secret"))]).await;
+    let start = server(&[
+        ("/", Route::redirect(&format!("http://127.0.0.1:{}/secret", target.addr().port()))),
+        ("/meta", Route::redirect("http://169.254.169.254/latest/meta-data/")),
+        ("/named", Route::redirect(&format!("http://localhost:{}/secret", target.addr().port()))),
+    ])
+    .await;
+    // Production rules, except that the first server is trusted so the redirect can be seen.
+    let production = fetcher(AddressPolicy { allow_private_networks: false, trusted: vec![start.addr()] });
+    for path in ["/", "/named"] {
+        let err = production.get(&start.url(path), 1024).await.unwrap_err();
+        assert!(matches!(err, FetchError::Blocked(_)), "{path}: {err:?}");
+    }
+    // Cloud metadata stays refused even where private networks are allowed.
+    let err = fetcher(testing_policy()).get(&start.url("/meta"), 1024).await.unwrap_err();
+    assert!(matches!(err, FetchError::Blocked(_)), "{err:?}");
+    assert!(target.received().is_empty());
+}
+
+#[tokio::test]
+async fn redirects_are_followed_at_most_five_times() {
+    let mut routes = Vec::new();
+    for hop in 0..7 {
+        routes.push((format!("/r{hop}"), Route::redirect(&format!("/r{}", hop + 1))));
+    }
+    routes.push(("/r7".to_owned(), Route::new(200, "text/html", "end")));
+    let routes: Vec<(&str, Route)> = routes.iter().map(|(p, r)| (p.as_str(), r.clone())).collect();
+    let fixture = server(&routes).await;
+    let fetcher = fetcher(testing_policy());
+    assert_eq!(fetcher.get(&fixture.url("/r2"), 1024).await.unwrap().body, b"end");
+    assert_eq!(fetcher.get(&fixture.url("/r0"), 1024).await.unwrap_err(), FetchError::TooManyRedirects);
+}
+
+#[tokio::test]
+async fn bodies_are_capped_and_decoded() {
+    let big = vec![b'a'; 3 * 1024 * 1024];
+    let latin = "<p>Gr\u{fc}\u{df}e aus M\u{fc}nchen</p>".chars().map(|c| c as u8).collect::<Vec<u8>>();
+    let fixture = server(&[
+        ("/big", Route::new(200, "text/html", big)),
+        ("/latin", Route::new(200, "text/html; charset=iso-8859-1", latin.clone())),
+        ("/sniffed", Route::new(200, "text/html", [b"<meta charset=\"windows-1252\">".to_vec(), latin].concat())),
+    ])
+    .await;
+    let fetcher = fetcher(testing_policy());
+    assert_eq!(fetcher.get(&fixture.url("/big"), 2 * 1024 * 1024).await.unwrap_err(), FetchError::TooLarge(2 * 1024 * 1024));
+    assert!(fetcher.get(&fixture.url("/latin"), 1024).await.unwrap().text().contains("Grüße aus München"));
+    assert!(fetcher.get(&fixture.url("/sniffed"), 1024).await.unwrap().text().contains("Grüße aus München"));
+}
+
+#[tokio::test]
+async fn robots_answers_decide_what_is_read() {
+    let reader = |fixture: &FixtureServer| {
+        let _ = fixture;
+        CrawlingSiteReader::new(fetcher(testing_policy()), crawler::BOT_TOKEN)
+    };
+    // 5xx: everything is disallowed.
+    let failing =
+        server(&[("/robots.txt", Route::new(503, "text/plain", "down")), ("/", Route::new(200, "text/html", "<title>A</title>"))]).await;
+    assert_eq!(reader(&failing).read(&failing.url("/"), 10).await.unwrap_err(), ReadFailure::RobotsDisallowed);
+    assert!(!failing.requested_paths().contains(&"/".to_owned()));
+    // 4xx: everything is allowed.
+    let missing = server(&[("/", Route::new(200, "text/html", "<title>B</title>"))]).await;
+    let snapshot = reader(&missing).read(&missing.url("/"), 10).await.unwrap();
+    assert_eq!(snapshot.pages[0].title.as_deref(), Some("B"));
+    // Not HTML.
+    let pdf = server(&[("/", Route::new(200, "application/pdf", "%PDF"))]).await;
+    assert!(matches!(reader(&pdf).read(&pdf.url("/"), 10).await.unwrap_err(), ReadFailure::NotHtml(_)));
+    // An error page.
+    let gone = server(&[("/", Route::new(500, "text/html", "oops")), ("/robots.txt", Route::new(404, "text/plain", ""))]).await;
+    assert!(matches!(reader(&gone).read(&gone.url("/"), 10).await.unwrap_err(), ReadFailure::Unreachable(_)));
+    // Our user agent names the bot and links to its page.
+    let ua = fetcher(testing_policy()).user_agent().to_owned();
+    assert!(ua.starts_with("LaunchdirBot/") && ua.contains("(+https://launch.example/bot)"), "{ua}");
+}
+
+#[tokio::test]
+async fn robots_disallowed_pages_are_never_fetched() {
+    let fixture = FixtureServer::site(&site("robots-private")).await;
+    let reader = CrawlingSiteReader::new(fetcher(testing_policy()), crawler::BOT_TOKEN);
+    let snapshot = reader.read(&fixture.url("/"), 10).await.unwrap();
+    let paths = fixture.requested_paths();
+    assert!(paths.contains(&"/pricing".to_owned()), "{paths:?}");
+    assert!(!paths.iter().any(|p| p.starts_with("/private")), "{paths:?}");
+    assert_eq!(snapshot.skipped.len(), 2, "{:?}", snapshot.skipped);
+    assert!(!serde_json::to_string(&snapshot).unwrap().contains("PLANTED"));
+    // robots.txt was read once for the whole site.
+    assert_eq!(paths.iter().filter(|p| *p == "/robots.txt").count(), 1);
+
+    let everything = FixtureServer::site(&site("disallow-all")).await;
+    assert_eq!(reader.read(&everything.url("/"), 10).await.unwrap_err(), ReadFailure::RobotsDisallowed);
+    assert_eq!(everything.requested_paths(), ["/robots.txt"]);
+}
+
+#[tokio::test]
+async fn the_reader_reads_informative_pages_of_a_site() {
+    let fixture = FixtureServer::site(&site("saas")).await;
+    let reader = CrawlingSiteReader::new(fetcher(testing_policy()), crawler::BOT_TOKEN);
+    let snapshot = reader.read(&fixture.url("/"), 10).await.unwrap();
+    let paths: Vec<String> = snapshot.pages.iter().map(|p| p.url.trim_start_matches(&fixture.url("")).to_owned()).collect();
+    assert_eq!(paths, ["/", "/pricing", "/about", "/features", "/faq"]);
+    assert!(!fixture.requested_paths().contains(&"/blog".to_owned()), "the blog tells nothing about the product");
+    let home = &snapshot.pages[0];
+    assert!(home.blocks.iter().all(|b| !b.text.contains("Founded in 1990")), "scripts are not text");
+    assert_eq!(home.json_ld.len(), 2);
+
+    let redirect = FixtureServer::site(&site("redirect-private")).await;
+    assert!(matches!(reader.read(&redirect.url("/"), 10).await.unwrap_err(), ReadFailure::BlockedAddress(_)));
+}

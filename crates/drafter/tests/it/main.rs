@@ -1,0 +1,155 @@
+//! Drafters on the fixture websites: what the extractive drafter fills (recall), that nothing it
+//! proposes is unsupported, and that the grounding check drops what a model invents.
+
+use crawler::testing::{FixtureServer, Route};
+use crawler::{AddressPolicy, CrawlingSiteReader, FetcherConfig, SafeFetcher};
+use drafter::{ExtractiveDrafter, OpenAiConfig, OpenAiDrafter};
+use drafts::grounding::{CategoryRef, Proposal, ground};
+use drafts::{Drafter, FieldName, FieldValue, SiteReader, SiteSnapshot};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn site(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites").join(name)
+}
+
+fn categories() -> Vec<CategoryRef> {
+    [("analytics", "Analytics"), ("crm", "CRM"), ("invoicing", "Invoicing"), ("accounting", "Accounting"), ("seo", "SEO")]
+        .into_iter()
+        .map(|(slug, name)| CategoryRef { slug: slug.into(), name: name.into() })
+        .collect()
+}
+
+async fn read(server: &FixtureServer) -> SiteSnapshot {
+    let fetcher = SafeFetcher::new(FetcherConfig::new(
+        crawler::user_agent("https://launch.example"),
+        AddressPolicy { allow_private_networks: true, trusted: vec![] },
+    ))
+    .unwrap();
+    CrawlingSiteReader::new(fetcher, crawler::BOT_TOKEN).read(&server.url("/"), 10).await.unwrap()
+}
+
+/// How a grounded proposal compares with the facts a fixture states (`_facts.json`).
+#[derive(Debug)]
+struct Score {
+    stated: usize,
+    filled: usize,
+    /// Filled values the site does not state, or that differ from what it states.
+    invented: Vec<String>,
+}
+
+fn matches(value: &FieldValue, expected: &Value) -> bool {
+    match (value, expected) {
+        (FieldValue::Text(text), Value::String(want)) if want.starts_with('/') => text.ends_with(want.as_str()),
+        (FieldValue::Text(text), Value::String(want)) => text.contains(want.as_str()),
+        (FieldValue::List(items), Value::Array(wants)) => wants.iter().all(|w| items.iter().any(|i| Some(i.as_str()) == w.as_str())),
+        _ => false,
+    }
+}
+
+fn score(proposal: &Proposal, facts: &Value) -> Score {
+    let facts = facts.as_object().unwrap();
+    let mut score = Score { stated: facts.len(), filled: 0, invented: Vec::new() };
+    for (field, proposed) in &proposal.fields {
+        match facts.get(field.as_str()) {
+            Some(expected) if matches(&proposed.value, expected) => score.filled += 1,
+            _ => score.invented.push(format!("{field} = {:?}", proposed.value)),
+        }
+    }
+    for (key, found) in [("faqs", proposal.faqs.len()), ("founders", proposal.founders.len()), ("company_socials", proposal.socials.len())]
+    {
+        match facts.get(key).and_then(Value::as_u64) {
+            Some(expected) if found as u64 == expected => score.filled += 1,
+            Some(_) | None if found == 0 => {}
+            _ => score.invented.push(format!("{key}: {found}")),
+        }
+    }
+    score
+}
+
+#[tokio::test]
+async fn the_extractive_drafter_fills_what_each_fixture_states_and_invents_nothing() {
+    let mut report = Vec::new();
+    for (name, min_recall) in [("saas", 0.9), ("bare", 1.0), ("robots-private", 0.8), ("german", 0.8)] {
+        let server = FixtureServer::site(&site(name)).await;
+        let snapshot = read(&server).await;
+        let proposal = ExtractiveDrafter.draft(&snapshot, &categories()).await.unwrap();
+        let (grounded, dropped) = ground(proposal, &snapshot, &categories());
+        let facts: Value = serde_json::from_str(&std::fs::read_to_string(site(name).join("_facts.json")).unwrap()).unwrap();
+        let score = score(&grounded, &facts);
+        let recall = score.filled as f64 / score.stated as f64;
+        report.push(format!(
+            "{name}: recall {}/{} = {recall:.2}, invented {}, dropped by grounding {}",
+            score.filled,
+            score.stated,
+            score.invented.len(),
+            dropped.len()
+        ));
+        assert!(score.invented.is_empty(), "{name} invented {:?}", score.invented);
+        assert!(recall >= min_recall, "{name}: recall {recall:.2}; {:#?}", grounded.fields.keys().collect::<Vec<_>>());
+        assert!(dropped.is_empty(), "{name}: the extractive drafter quotes what it takes, yet {dropped:?}");
+        let everything = format!("{grounded:?}");
+        assert!(!everything.contains("PLANTED") && !everything.contains("1987") && !everything.contains("Reykjavik"));
+    }
+    eprintln!("{}", report.join("\n"));
+}
+
+#[tokio::test]
+async fn values_a_model_invents_are_dropped() {
+    let site_server = FixtureServer::site(&site("saas")).await;
+    let snapshot = read(&site_server).await;
+    let home = snapshot.pages[0].url.clone();
+    let pricing = snapshot.pages.iter().find(|p| p.url.ends_with("/pricing")).unwrap().url.clone();
+    let answer = json!({
+        "fields": {
+            // Grounded: kept.
+            "tagline": {"value": "Privacy-first product analytics for small teams", "evidence": [{"url": home, "quote": "Privacy-first product analytics for small teams"}]},
+            "pricing_summary": {"value": "Team: $29/month", "evidence": [{"url": pricing, "quote": "$29/month for up to 1,000,000 events."}, {"url": pricing, "quote": "Team"}]},
+            // Invented: a quote that is not on the page.
+            "city": {"value": "Porto", "evidence": [{"url": home, "quote": "Our office is in Porto."}]},
+            // Invented: a year that its quote does not contain.
+            "founded_year": {"value": "2015", "evidence": [{"url": home, "quote": "Privacy-first product analytics for small teams"}]},
+            // Invented: an e-mail address that is not in its quote.
+            "contact_email": {"value": "sales@metricly.example", "evidence": [{"url": home, "quote": "Questions? Write to hello@metricly.example"}]},
+            // Invented: a price that is not in its quote.
+            "features": {"value": ["Funnels that show where visitors drop off", "Unlimited seats for $5"], "evidence": [{"url": home, "quote": "Add one script tag"}]},
+            // Invented: a quote from a page that was never read.
+            "country": {"value": "PT", "evidence": [{"url": "https://elsewhere.example/", "quote": "Portugal"}]},
+            // Invented: no evidence.
+            "stage": {"value": "growing", "evidence": []}
+        },
+        "founders": [{"name": "Joana Silva", "title": "CEO", "evidence": [{"url": home, "quote": "Joana Silva, CEO"}]}],
+        "socials": [{"key": "github", "url": "https://github.com/metricly-invented", "evidence": [{"url": home, "quote": "https://github.com/metricly"}]}]
+    });
+    let completion = json!({"choices": [{"message": {"role": "assistant", "content": answer.to_string()}}]});
+    let model_server = FixtureServer::start(HashMap::from([(
+        "/v1/chat/completions".to_owned(),
+        Route::new(200, "application/json", completion.to_string()),
+    )]))
+    .await;
+    let drafter = OpenAiDrafter::new(OpenAiConfig {
+        base_url: model_server.url("/v1"),
+        model: "test-model".into(),
+        api_key: Some("sk-test".into()),
+        timeout: Duration::from_secs(10),
+    })
+    .unwrap();
+    let proposal = drafter.draft(&snapshot, &categories()).await.unwrap();
+    let (grounded, dropped) = ground(proposal, &snapshot, &categories());
+    let kept: Vec<FieldName> = grounded.fields.keys().copied().collect();
+    assert_eq!(kept, [FieldName::Tagline, FieldName::PricingSummary], "{dropped:#?}");
+    // Every invented value is dropped: six fields, one list item, the founder and the social link.
+    let what: Vec<&str> = dropped.iter().map(|d| d.what.as_str()).collect();
+    for expected in
+        ["city", "founded_year", "contact_email", "features[0]", "features[1]", "country", "stage", "founders[0]", "socials.github"]
+    {
+        assert!(what.contains(&expected), "{expected} not dropped: {what:?}");
+    }
+    let request = &model_server.received()[0];
+    assert_eq!(request.method, "POST");
+    let sent: Value = serde_json::from_str(&request.body).unwrap();
+    assert_eq!(sent["model"], "test-model");
+    assert!(sent["messages"][1]["content"].as_str().unwrap().contains("Privacy-first product analytics"));
+}

@@ -1,0 +1,517 @@
+//! The grounding check every drafter's proposal passes through, so nothing invented reaches a
+//! draft. A value survives only when
+//! - it has at least one quote, and every quote is verbatim text (whitespace folded) of a page
+//!   that was read, found on that page;
+//! - every number, year, e-mail address and link in the value appears in its own quotes;
+//! - most of its words (four letters or more) appear in its quotes, so a quote cannot stand
+//!   behind a paraphrase that says something else;
+//! - fields with a closed vocabulary (categories, country, pricing model) hold a known value that
+//!   their quotes name.
+
+use crate::model::{DraftFounder, DraftSeo, Evidence, FieldName, FieldValue, Proposed};
+use crate::site::{SiteSnapshot, fold_whitespace};
+use kernel::Faq;
+use std::collections::{BTreeMap, HashMap};
+
+/// A category a drafter may choose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CategoryRef {
+    pub slug: String,
+    pub name: String,
+}
+
+/// A social link a drafter found: platform key and address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SocialLink {
+    pub key: String,
+    pub url: String,
+}
+
+/// What a drafter proposes; everything passes `ground` before it reaches a draft.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Proposal {
+    pub fields: BTreeMap<FieldName, Proposed<FieldValue>>,
+    pub faqs: Vec<Proposed<Faq>>,
+    pub founders: Vec<Proposed<DraftFounder>>,
+    pub socials: Vec<Proposed<SocialLink>>,
+    pub seo_title: Option<Proposed<String>>,
+    pub seo_meta: Option<Proposed<String>>,
+}
+
+/// A value the check dropped, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dropped {
+    /// `name`, `features[2]`, `faqs[0]`, `socials.x`, ...
+    pub what: String,
+    pub why: String,
+}
+
+/// Pricing models a draft may name, each with words a quote must contain for it.
+pub const PRICING_MODELS: &[(&str, &[&str])] = &[
+    ("free", &["free"]),
+    ("freemium", &["free plan", "free forever", "freemium", "free tier", "free for"]),
+    ("free_trial", &["free trial", "trial"]),
+    (
+        "subscription",
+        &[
+            "/month",
+            "/mo",
+            "per month",
+            "monthly",
+            "/year",
+            "per year",
+            "yearly",
+            "annually",
+            "/user",
+            "pro monat",
+            "/monat",
+            "monatlich",
+            "par mois",
+            "al mes",
+            "al mese",
+        ],
+    ),
+    ("one_time", &["one-time", "one time", "lifetime"]),
+    ("open_source", &["open source", "open-source"]),
+    ("usage_based", &["per request", "pay as you go", "pay-as-you-go", "usage-based", "per 1,000", "per 1000"]),
+    ("contact_sales", &["contact sales", "contact us", "request a quote"]),
+];
+
+/// Country codes with names a page may use for them (English and the local name).
+pub const COUNTRIES: &[(&str, &[&str])] = &[
+    ("US", &["United States", "USA", "U.S."]),
+    ("GB", &["United Kingdom", "UK", "England", "Scotland", "Wales"]),
+    ("DE", &["Germany", "Deutschland"]),
+    ("FR", &["France"]),
+    ("ES", &["Spain", "España"]),
+    ("IT", &["Italy", "Italia"]),
+    ("NL", &["Netherlands", "Nederland", "The Netherlands"]),
+    ("BE", &["Belgium", "België", "Belgique"]),
+    ("AT", &["Austria", "Österreich"]),
+    ("CH", &["Switzerland", "Schweiz", "Suisse"]),
+    ("PT", &["Portugal"]),
+    ("IE", &["Ireland"]),
+    ("SE", &["Sweden", "Sverige"]),
+    ("NO", &["Norway", "Norge"]),
+    ("DK", &["Denmark", "Danmark"]),
+    ("FI", &["Finland", "Suomi"]),
+    ("PL", &["Poland", "Polska"]),
+    ("CZ", &["Czechia", "Czech Republic", "Česko"]),
+    ("EE", &["Estonia", "Eesti"]),
+    ("LT", &["Lithuania"]),
+    ("LV", &["Latvia"]),
+    ("GR", &["Greece"]),
+    ("RO", &["Romania", "România"]),
+    ("HU", &["Hungary", "Magyarország"]),
+    ("UA", &["Ukraine"]),
+    ("CA", &["Canada"]),
+    ("MX", &["Mexico", "México"]),
+    ("BR", &["Brazil", "Brasil"]),
+    ("AR", &["Argentina"]),
+    ("AU", &["Australia"]),
+    ("NZ", &["New Zealand"]),
+    ("IN", &["India"]),
+    ("JP", &["Japan", "日本"]),
+    ("CN", &["China", "中国"]),
+    ("KR", &["South Korea", "Korea"]),
+    ("SG", &["Singapore"]),
+    ("IL", &["Israel"]),
+    ("AE", &["United Arab Emirates", "UAE"]),
+    ("ZA", &["South Africa"]),
+    ("NG", &["Nigeria"]),
+    ("KE", &["Kenya"]),
+    ("TR", &["Turkey", "Türkiye"]),
+];
+
+/// The page texts quotes are checked against.
+struct Corpus {
+    pages: HashMap<String, Vec<String>>,
+}
+
+impl Corpus {
+    fn of(snapshot: &SiteSnapshot) -> Self {
+        Self { pages: snapshot.pages.iter().map(|page| (page.url.clone(), page.corpus())).collect() }
+    }
+
+    /// Why the evidence fails, or `None` when every quote is verbatim text of its page.
+    fn check_quotes(&self, evidence: &[Evidence]) -> Option<String> {
+        if evidence.is_empty() {
+            return Some("no quote from the website supports it".into());
+        }
+        for item in evidence {
+            let quote = fold_whitespace(&item.quote);
+            if quote.is_empty() {
+                return Some("a quote is empty".into());
+            }
+            let Some(texts) = self.pages.get(&item.url) else {
+                return Some(format!("quotes a page that was not read ({})", item.url));
+            };
+            if !texts.iter().any(|text| text.contains(&quote)) {
+                return Some(format!("the quote {:?} is not on {}", shorten(&quote), item.url));
+            }
+        }
+        None
+    }
+}
+
+fn shorten(text: &str) -> String {
+    let mut short: String = text.chars().take(60).collect();
+    if short.len() < text.len() {
+        short.push('…');
+    }
+    short
+}
+
+/// Numbers (digit runs, thousands separators removed), e-mail addresses and links in a text.
+fn facts(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for word in text.split_whitespace() {
+        let word = word.trim_matches(|c: char| matches!(c, '(' | ')' | '[' | ']' | '"' | '\'' | ',' | ';' | '<' | '>'));
+        let lower = word.to_lowercase();
+        if lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("www.") {
+            found.push(normalise_link(&lower));
+            continue;
+        }
+        if let Some((local, domain)) = lower.split_once('@')
+            && !local.is_empty()
+            && domain.contains('.')
+        {
+            found.push(lower.trim_end_matches('.').to_owned());
+            continue;
+        }
+    }
+    found.extend(digit_runs(text));
+    found
+}
+
+fn normalise_link(link: &str) -> String {
+    let link = link.trim_end_matches(['.', ',', ';']);
+    let link = link.strip_prefix("https://").or_else(|| link.strip_prefix("http://")).unwrap_or(link);
+    let link = link.strip_prefix("www.").unwrap_or(link);
+    link.trim_end_matches('/').to_owned()
+}
+
+/// Digit runs; a comma or a thin space between digits joins them (`1,000` is `1000`).
+fn digit_runs(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut runs = Vec::new();
+    let mut current = String::new();
+    for (i, c) in chars.iter().enumerate() {
+        if c.is_ascii_digit() {
+            current.push(*c);
+        } else if matches!(c, ',' | '\u{202f}' | '\u{a0}') && !current.is_empty() && chars.get(i + 1).is_some_and(char::is_ascii_digit) {
+            continue;
+        } else if !current.is_empty() {
+            runs.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        runs.push(current);
+    }
+    runs
+}
+
+/// Words of four letters or more, lower-cased.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|word| word.chars().count() >= 4).map(str::to_lowercase).collect()
+}
+
+/// Why `value` is not supported by `quotes`, or `None`.
+fn check_wording(value: &str, quotes: &[Evidence], wording: bool) -> Option<String> {
+    let joined = quotes.iter().map(|e| fold_whitespace(&e.quote)).collect::<Vec<_>>().join(" ");
+    let lower = joined.to_lowercase();
+    let quote_facts = facts(&joined);
+    let quote_links: Vec<&String> = quote_facts.iter().filter(|fact| fact.contains('.') || fact.contains('/')).collect();
+    for fact in facts(value) {
+        let present = if fact.chars().all(|c| c.is_ascii_digit()) {
+            quote_facts.contains(&fact)
+        } else if fact.contains('@') {
+            lower.contains(&fact)
+        } else {
+            quote_links.iter().any(|link| **link == fact) || normalise_link(&lower).contains(&fact)
+        };
+        if !present {
+            return Some(format!("{fact:?} does not appear in its quotes"));
+        }
+    }
+    if wording {
+        let value_words = words(value);
+        if !value_words.is_empty() {
+            let quote_words = words(&joined);
+            let supported = value_words.iter().filter(|word| quote_words.contains(word) || lower.contains(word.as_str())).count();
+            // Four in five: room for a joined list or changed inflection, none for a new claim.
+            if supported * 5 < value_words.len() * 4 {
+                return Some("its wording is not in its quotes".into());
+            }
+        }
+    }
+    None
+}
+
+/// Fields whose words must come from their quotes.
+fn needs_wording(field: FieldName) -> bool {
+    !matches!(
+        field,
+        FieldName::Categories
+            | FieldName::Country
+            | FieldName::PricingModel
+            | FieldName::ContactEmail
+            | FieldName::DemoVideoUrl
+            | FieldName::LogoUrl
+            | FieldName::FoundedYear
+    )
+}
+
+/// Checks a field's value against its closed vocabulary, if it has one.
+fn check_vocabulary(field: FieldName, value: &str, evidence: &[Evidence], categories: &[CategoryRef]) -> Option<String> {
+    let quotes = evidence.iter().map(|e| e.quote.to_lowercase()).collect::<Vec<_>>().join(" ");
+    match field {
+        FieldName::Categories => {
+            let Some(category) = categories.iter().find(|c| c.slug == value || c.name.eq_ignore_ascii_case(value)) else {
+                return Some(format!("{value:?} is not a category of this directory"));
+            };
+            let named = words(&category.name).iter().any(|word| {
+                let stem: String = word.chars().take(5).collect();
+                quotes.contains(&stem)
+            });
+            (!named).then(|| format!("no quote names the category {:?}", category.name))
+        }
+        FieldName::Country => {
+            let Some((code, names)) = COUNTRIES.iter().find(|(code, _)| code.eq_ignore_ascii_case(value)) else {
+                return Some(format!("{value:?} is not a country code we know"));
+            };
+            let joined = evidence.iter().map(|e| e.quote.as_str()).collect::<Vec<_>>().join(" ");
+            let named =
+                joined.split(|c: char| !c.is_alphanumeric()).any(|word| word == *code) || names.iter().any(|name| joined.contains(name));
+            (!named).then(|| format!("no quote names the country {value}"))
+        }
+        FieldName::PricingModel => {
+            let Some((_, cues)) = PRICING_MODELS.iter().find(|(model, _)| *model == value) else {
+                return Some(format!("{value:?} is not a pricing model we name"));
+            };
+            (!cues.iter().any(|cue| quotes.contains(cue))).then(|| format!("no quote says the pricing is {value}"))
+        }
+        FieldName::FoundedYear => {
+            let ok = value.len() == 4 && value.parse::<u16>().is_ok_and(|year| (1800..=2100).contains(&year));
+            (!ok).then(|| format!("{value:?} is not a year"))
+        }
+        FieldName::ContactEmail => (!value.contains('@')).then(|| format!("{value:?} is not an e-mail address")),
+        FieldName::DemoVideoUrl | FieldName::LogoUrl => {
+            (!(value.starts_with("https://") || value.starts_with("http://"))).then(|| format!("{value:?} is not a link"))
+        }
+        _ => None,
+    }
+}
+
+/// Runs the check; returns what survives and what was dropped.
+pub fn ground(proposal: Proposal, snapshot: &SiteSnapshot, categories: &[CategoryRef]) -> (Proposal, Vec<Dropped>) {
+    let corpus = Corpus::of(snapshot);
+    let mut dropped = Vec::new();
+    let mut kept = Proposal::default();
+    let mut drop = |what: String, why: String| dropped.push(Dropped { what, why });
+
+    for (field, proposed) in proposal.fields {
+        if let Some(why) = corpus.check_quotes(&proposed.evidence) {
+            drop(field.as_str().into(), why);
+            continue;
+        }
+        let check = |value: &str| {
+            check_vocabulary(field, value, &proposed.evidence, categories)
+                .or_else(|| check_wording(value, &proposed.evidence, needs_wording(field)))
+        };
+        match proposed.value {
+            FieldValue::Text(text) => match check(&text) {
+                Some(why) => drop(field.as_str().into(), why),
+                None if text.trim().is_empty() => drop(field.as_str().into(), "it is empty".into()),
+                None => {
+                    kept.fields.insert(field, Proposed { value: FieldValue::Text(text), evidence: proposed.evidence });
+                }
+            },
+            FieldValue::List(items) => {
+                let mut survivors = Vec::new();
+                for (i, item) in items.into_iter().enumerate() {
+                    match check(&item) {
+                        Some(why) => drop(format!("{field}[{i}]"), why),
+                        None if !item.trim().is_empty() && !survivors.contains(&item) => survivors.push(item),
+                        None => {}
+                    }
+                }
+                if !survivors.is_empty() {
+                    kept.fields.insert(field, Proposed { value: FieldValue::List(survivors), evidence: proposed.evidence });
+                }
+            }
+        }
+    }
+
+    for (i, faq) in proposal.faqs.into_iter().enumerate() {
+        let why = corpus
+            .check_quotes(&faq.evidence)
+            .or_else(|| check_wording(&format!("{} {}", faq.value.question, faq.value.answer), &faq.evidence, true));
+        match why {
+            Some(why) => drop(format!("faqs[{i}]"), why),
+            None => kept.faqs.push(faq),
+        }
+    }
+    for (i, founder) in proposal.founders.into_iter().enumerate() {
+        let text = [Some(founder.value.name.as_str()), founder.value.title.as_deref(), founder.value.bio.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let why = corpus.check_quotes(&founder.evidence).or_else(|| check_wording(&text, &founder.evidence, true));
+        match why {
+            Some(why) => drop(format!("founders[{i}]"), why),
+            None => kept.founders.push(founder),
+        }
+    }
+    for social in proposal.socials {
+        let why = corpus.check_quotes(&social.evidence).or_else(|| check_wording(&social.value.url, &social.evidence, false));
+        match why {
+            Some(why) => drop(format!("socials.{}", social.value.key), why),
+            None => kept.socials.push(social),
+        }
+    }
+    for (name, seo) in [("seo.title", proposal.seo_title), ("seo.meta", proposal.seo_meta)] {
+        let Some(seo) = seo else { continue };
+        let why = corpus.check_quotes(&seo.evidence).or_else(|| check_wording(&seo.value, &seo.evidence, true));
+        match why {
+            Some(why) => drop(name.into(), why),
+            None if name == "seo.title" => kept.seo_title = Some(seo),
+            None => kept.seo_meta = Some(seo),
+        }
+    }
+    (kept, dropped)
+}
+
+/// The SEO section a grounded proposal fills.
+pub fn seo_of(proposal: &Proposal) -> Option<(DraftSeo, Vec<Evidence>)> {
+    if proposal.seo_title.is_none() && proposal.seo_meta.is_none() {
+        return None;
+    }
+    let mut evidence = Vec::new();
+    let seo = DraftSeo {
+        title: proposal.seo_title.as_ref().map(|p| {
+            evidence.extend(p.evidence.iter().cloned());
+            p.value.clone()
+        }),
+        meta: proposal.seo_meta.as_ref().map(|p| {
+            evidence.extend(p.evidence.iter().cloned());
+            p.value.clone()
+        }),
+    };
+    Some((seo, evidence))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::site::{BlockKind, Page, TextBlock};
+
+    const HOME: &str = "https://acme.example/";
+
+    fn snapshot() -> SiteSnapshot {
+        let block = |text: &str| TextBlock { kind: BlockKind::Paragraph, text: text.into(), section: None };
+        SiteSnapshot {
+            home_url: HOME.into(),
+            pages: vec![Page {
+                url: HOME.into(),
+                title: Some("Acme Analytics - Privacy-first product analytics".into()),
+                blocks: vec![
+                    block("Founded in 2019 in Berlin, Germany."),
+                    block("Pro plan: $29/month. Free plan for hobby projects."),
+                    block("Write to hello@acme.example for a demo."),
+                    block("Analytics for developer tools."),
+                ],
+                ..Page::default()
+            }],
+            skipped: vec![],
+        }
+    }
+
+    fn text(field: FieldName, value: &str, quote: &str) -> (FieldName, Proposed<FieldValue>) {
+        (field, Proposed { value: FieldValue::Text(value.into()), evidence: vec![Evidence { url: HOME.into(), quote: quote.into() }] })
+    }
+
+    fn categories() -> Vec<CategoryRef> {
+        vec![CategoryRef { slug: "analytics".into(), name: "Analytics".into() }]
+    }
+
+    #[test]
+    fn grounded_values_survive() {
+        let proposal = Proposal {
+            fields: BTreeMap::from([
+                text(FieldName::Name, "Acme Analytics", "Acme Analytics - Privacy-first product analytics"),
+                text(FieldName::FoundedYear, "2019", "Founded in 2019 in Berlin, Germany."),
+                text(FieldName::Country, "DE", "Founded in 2019 in Berlin, Germany."),
+                text(FieldName::City, "Berlin", "Founded   in 2019 in Berlin,\n Germany."),
+                text(FieldName::ContactEmail, "hello@acme.example", "Write to hello@acme.example for a demo."),
+                text(FieldName::PricingModel, "freemium", "Pro plan: $29/month. Free plan for hobby projects."),
+                text(FieldName::PricingSummary, "Pro plan: $29/month", "Pro plan: $29/month. Free plan for hobby projects."),
+                text(FieldName::Categories, "analytics", "Analytics for developer tools."),
+            ]),
+            ..Proposal::default()
+        };
+        let (kept, dropped) = ground(proposal, &snapshot(), &categories());
+        assert!(dropped.is_empty(), "{dropped:?}");
+        assert_eq!(kept.fields.len(), 8);
+    }
+
+    #[test]
+    fn invented_values_are_dropped() {
+        let proposal = Proposal {
+            fields: BTreeMap::from([
+                // A quote that is not on the page.
+                text(FieldName::Name, "Acme", "Acme, the best analytics"),
+                // A year that is not in its quote.
+                text(FieldName::FoundedYear, "2015", "Founded in 2019 in Berlin, Germany."),
+                // A price that is not in its quote.
+                text(FieldName::PricingSummary, "Pro plan: $49/month", "Pro plan: $29/month. Free plan for hobby projects."),
+                // An e-mail that is not in its quote.
+                text(FieldName::ContactEmail, "sales@acme.example", "Write to hello@acme.example for a demo."),
+                // Words that are not in the quote.
+                text(FieldName::Tagline, "The leading enterprise platform", "Analytics for developer tools."),
+                // A country the quote does not name.
+                text(FieldName::Country, "FR", "Founded in 2019 in Berlin, Germany."),
+                // A category that does not exist.
+                text(FieldName::Categories, "crm", "Analytics for developer tools."),
+                // A page that was not read.
+                (
+                    FieldName::City,
+                    Proposed {
+                        value: FieldValue::Text("Berlin".into()),
+                        evidence: vec![Evidence { url: "https://acme.example/private".into(), quote: "Berlin".into() }],
+                    },
+                ),
+                // No evidence at all.
+                (FieldName::Stage, Proposed { value: FieldValue::Text("growing".into()), evidence: vec![] }),
+            ]),
+            ..Proposal::default()
+        };
+        let (kept, dropped) = ground(proposal, &snapshot(), &categories());
+        assert!(kept.fields.is_empty(), "{:?}", kept.fields);
+        assert_eq!(dropped.len(), 9, "{dropped:?}");
+    }
+
+    #[test]
+    fn list_items_are_checked_one_by_one() {
+        let proposal = Proposal {
+            fields: BTreeMap::from([(
+                FieldName::Features,
+                Proposed {
+                    value: FieldValue::List(vec!["Pro plan: $29/month".into(), "Pro plan: $99/month".into()]),
+                    evidence: vec![Evidence { url: HOME.into(), quote: "Pro plan: $29/month.".into() }],
+                },
+            )]),
+            ..Proposal::default()
+        };
+        let (kept, dropped) = ground(proposal, &snapshot(), &[]);
+        assert_eq!(kept.fields[&FieldName::Features].value, FieldValue::List(vec!["Pro plan: $29/month".into()]));
+        assert_eq!(dropped[0].what, "features[1]");
+    }
+
+    #[test]
+    fn facts_and_digit_runs() {
+        assert_eq!(digit_runs("1,000 users since 2019, $29.99"), vec!["1000", "2019", "29", "99"]);
+        assert!(facts("see https://www.acme.example/docs/ now").contains(&"acme.example/docs".to_owned()));
+    }
+}

@@ -1,0 +1,573 @@
+//! The draft: a profile written from a product's website, each value with its state and the
+//! quotes that support it.
+
+use kernel::{Faq, ListingId, UserId};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use time::OffsetDateTime;
+
+/// A draft's id: a random UUID, so ids cannot be guessed or counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct DraftId(pub uuid::Uuid);
+
+impl DraftId {
+    pub fn random() -> Self {
+        Self(uuid::Uuid::new_v4())
+    }
+}
+
+impl std::fmt::Display for DraftId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// Where a draft stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DraftStatus {
+    /// Reading the website.
+    Crawling,
+    /// Writing the profile from what was read.
+    Drafting,
+    /// Ready to edit and submit.
+    Ready,
+    /// The site could not be read; `failure_reason` says why.
+    Failed,
+    /// Submitted as a listing; edits still flow to it.
+    Submitted,
+}
+
+impl DraftStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Crawling => "crawling",
+            Self::Drafting => "drafting",
+            Self::Ready => "ready",
+            Self::Failed => "failed",
+            Self::Submitted => "submitted",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<Self> {
+        Some(match value {
+            "crawling" => Self::Crawling,
+            "drafting" => Self::Drafting,
+            "ready" => Self::Ready,
+            "failed" => Self::Failed,
+            "submitted" => Self::Submitted,
+            _ => return None,
+        })
+    }
+}
+
+/// Why a site could not be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureReason {
+    /// robots.txt does not let our bot read the homepage.
+    RobotsDisallowed,
+    /// The site did not answer, or answered with an error.
+    Unreachable,
+    /// The homepage is not an HTML page.
+    NotHtml,
+    /// The address (or one it redirects to) is private or reserved.
+    BlockedAddress,
+    /// The homepage is larger than we read.
+    TooLarge,
+    /// Reading or drafting failed on our side, several times.
+    Internal,
+}
+
+impl FailureReason {
+    /// What a person is told.
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::RobotsDisallowed => "The site's robots.txt does not allow our bot to read the homepage, so nothing was drafted.",
+            Self::Unreachable => "The site could not be reached or answered with an error. Check the address and try again.",
+            Self::NotHtml => "The address does not lead to a web page (HTML). Give the address of the product's website.",
+            Self::BlockedAddress => "The address leads to a private or reserved network address, which we never read.",
+            Self::TooLarge => "The homepage is larger than 2 MiB, more than we read.",
+            Self::Internal => "Drafting failed on our side. Try submitting the address again later.",
+        }
+    }
+}
+
+/// The 18 editable profile fields of a draft.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldName {
+    Name,
+    Tagline,
+    ShortDescription,
+    Description,
+    Stage,
+    Categories,
+    Tags,
+    PricingModel,
+    PricingSummary,
+    Country,
+    City,
+    FoundedYear,
+    Features,
+    Usps,
+    Keywords,
+    ContactEmail,
+    DemoVideoUrl,
+    LogoUrl,
+}
+
+/// The shape and bounds of a field's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldKind {
+    /// A string of at most this many characters.
+    Text(usize),
+    /// At most this many strings of at most 200 characters each.
+    List(usize),
+}
+
+impl FieldName {
+    pub const ALL: [FieldName; 18] = [
+        Self::Name,
+        Self::Tagline,
+        Self::ShortDescription,
+        Self::Description,
+        Self::Stage,
+        Self::Categories,
+        Self::Tags,
+        Self::PricingModel,
+        Self::PricingSummary,
+        Self::Country,
+        Self::City,
+        Self::FoundedYear,
+        Self::Features,
+        Self::Usps,
+        Self::Keywords,
+        Self::ContactEmail,
+        Self::DemoVideoUrl,
+        Self::LogoUrl,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Name => "name",
+            Self::Tagline => "tagline",
+            Self::ShortDescription => "short_description",
+            Self::Description => "description",
+            Self::Stage => "stage",
+            Self::Categories => "categories",
+            Self::Tags => "tags",
+            Self::PricingModel => "pricing_model",
+            Self::PricingSummary => "pricing_summary",
+            Self::Country => "country",
+            Self::City => "city",
+            Self::FoundedYear => "founded_year",
+            Self::Features => "features",
+            Self::Usps => "usps",
+            Self::Keywords => "keywords",
+            Self::ContactEmail => "contact_email",
+            Self::DemoVideoUrl => "demo_video_url",
+            Self::LogoUrl => "logo_url",
+        }
+    }
+
+    pub fn parse(value: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|name| name.as_str() == value)
+    }
+
+    pub fn kind(self) -> FieldKind {
+        match self {
+            Self::Description => FieldKind::Text(20_000),
+            Self::Categories | Self::Tags | Self::Features | Self::Usps | Self::Keywords => FieldKind::List(20),
+            _ => FieldKind::Text(500),
+        }
+    }
+}
+
+impl std::fmt::Display for FieldName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The state of a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldState {
+    /// Drafted from the website, with evidence.
+    Ai,
+    /// The website does not state it; left blank on purpose.
+    NotFound,
+    /// The caller changed a drafted value.
+    Edited,
+    /// The caller filled a value the website did not state.
+    Manual,
+    /// Locked by the caller against AI redrafts.
+    Override,
+    /// Removed by the caller.
+    Deleted,
+}
+
+/// A quote from a fetched page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Evidence {
+    /// The page the quote is from.
+    pub url: String,
+    /// Verbatim text of that page (whitespace folded).
+    pub quote: String,
+}
+
+/// A field's value: text, or a list of strings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum FieldValue {
+    Text(String),
+    List(Vec<String>),
+}
+
+impl FieldValue {
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Self::Text(text) => text.trim().is_empty(),
+            Self::List(items) => items.is_empty(),
+        }
+    }
+
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Self::Text(text) => Some(text),
+            Self::List(_) => None,
+        }
+    }
+
+    pub fn as_list(&self) -> &[String] {
+        match self {
+            Self::Text(_) => &[],
+            Self::List(items) => items,
+        }
+    }
+}
+
+/// A value a drafter proposed, with its evidence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proposed<T> {
+    pub value: T,
+    pub evidence: Vec<Evidence>,
+}
+
+/// One profile field of a draft.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DraftField {
+    pub value: Option<FieldValue>,
+    pub state: FieldState,
+    /// The quotes behind the current value (empty for the caller's own values).
+    pub evidence: Vec<Evidence>,
+    /// What the AI drafted last, kept so `restore` can put it back.
+    pub ai: Option<Proposed<FieldValue>>,
+    /// Locked against AI redrafts (`lock_fields`); shown as state `override`.
+    pub locked: bool,
+}
+
+impl DraftField {
+    pub fn not_found() -> Self {
+        Self { value: None, state: FieldState::NotFound, evidence: Vec::new(), ai: None, locked: false }
+    }
+
+    /// The state callers see: `override` while locked.
+    pub fn shown_state(&self) -> FieldState {
+        if self.locked { FieldState::Override } else { self.state }
+    }
+
+    /// Takes the AI's draft (or its absence) for this field.
+    pub fn take_ai(&mut self, proposed: Option<Proposed<FieldValue>>) {
+        match proposed {
+            Some(proposed) => {
+                self.value = Some(proposed.value.clone());
+                self.evidence = proposed.evidence.clone();
+                self.state = FieldState::Ai;
+                self.ai = Some(proposed);
+            }
+            None => {
+                self.value = None;
+                self.evidence = Vec::new();
+                self.state = FieldState::NotFound;
+                self.ai = None;
+            }
+        }
+    }
+
+    /// The caller sets (or, with `None`, removes) the value.
+    pub fn set_by_caller(&mut self, value: Option<FieldValue>) {
+        self.evidence = Vec::new();
+        match value {
+            Some(value) => {
+                self.state = if self.ai.is_some() { FieldState::Edited } else { FieldState::Manual };
+                self.value = Some(value);
+            }
+            None => {
+                self.state = FieldState::Deleted;
+                self.value = None;
+            }
+        }
+    }
+
+    /// Puts the AI's value back.
+    pub fn restore(&mut self) {
+        let ai = self.ai.clone();
+        self.take_ai(ai);
+    }
+}
+
+/// A founder as a draft holds one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct DraftFounder {
+    pub name: String,
+    /// The role.
+    pub title: Option<String>,
+    pub bio: Option<String>,
+}
+
+/// A milestone as a draft holds one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct DraftMilestone {
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub url: Option<String>,
+}
+
+/// The founder story's nine sections.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct DraftStory {
+    pub title: Option<String>,
+    pub story: Option<String>,
+    pub why_started: Option<String>,
+    pub problem: Option<String>,
+    pub journey: Option<String>,
+    pub challenges: Option<String>,
+    pub achievements: Option<String>,
+    pub lessons: Option<String>,
+    pub whats_next: Option<String>,
+}
+
+impl DraftStory {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// The SEO title and meta description.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct DraftSeo {
+    pub title: Option<String>,
+    pub meta: Option<String>,
+}
+
+/// Platform key to link (keys from `kernel::SocialKey`).
+pub type Socials = BTreeMap<String, String>;
+
+/// A section besides the 18 fields (FAQs, founders, socials, story, milestones, SEO).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Section<T> {
+    pub value: T,
+    pub state: FieldState,
+    pub evidence: Vec<Evidence>,
+}
+
+impl<T: Default> Section<T> {
+    pub fn empty() -> Self {
+        Self { value: T::default(), state: FieldState::NotFound, evidence: Vec::new() }
+    }
+}
+
+impl<T> Section<T> {
+    /// Replaced by the caller.
+    pub fn set_by_caller(&mut self, value: T) {
+        self.state = if self.state == FieldState::Ai || self.state == FieldState::Edited { FieldState::Edited } else { FieldState::Manual };
+        self.value = value;
+        self.evidence = Vec::new();
+    }
+}
+
+/// A competitor's site, read and set beside this draft.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Competitor {
+    pub url: String,
+    /// `pending` while it is read, then `ready` or `failed`.
+    pub status: String,
+    pub failure_reason: Option<FailureReason>,
+    /// Rows of facts side by side: `{field, ours, theirs}`; a null side was not stated.
+    pub comparison: Vec<ComparisonRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ComparisonRow {
+    pub field: String,
+    pub ours: Option<String>,
+    pub theirs: Option<String>,
+    /// Quotes from the competitor's site for `theirs`.
+    pub evidence: Vec<Evidence>,
+}
+
+/// A draft.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Draft {
+    pub id: DraftId,
+    pub owner: UserId,
+    /// The website, normalised.
+    pub url: String,
+    pub status: DraftStatus,
+    pub failure_reason: Option<FailureReason>,
+    pub fields: BTreeMap<FieldName, DraftField>,
+    pub faqs: Section<Vec<Faq>>,
+    pub founders: Section<Vec<DraftFounder>>,
+    pub company_socials: Section<Socials>,
+    pub founder_socials: Section<Socials>,
+    pub story: Section<DraftStory>,
+    pub milestones: Section<Vec<DraftMilestone>>,
+    pub seo: Section<DraftSeo>,
+    pub competitor: Option<Competitor>,
+    /// Fields an AI redraft is working on now.
+    pub regenerating: Vec<FieldName>,
+    /// The pages read (robots.txt allowing), in the order read.
+    pub pages_read: Vec<String>,
+    /// Pages robots.txt kept us from reading.
+    pub pages_skipped: Vec<String>,
+    /// The listing made by `submit_draft`.
+    pub listing_id: Option<ListingId>,
+    /// Co-founder invitations sent.
+    pub invites: u32,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+/// How complete a draft is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Completeness {
+    /// 0 to 100.
+    pub percent: u8,
+    /// Names of what is still empty.
+    pub missing: Vec<&'static str>,
+}
+
+impl Draft {
+    /// A new draft for `url`, about to be read.
+    pub fn new(owner: UserId, url: String, now: OffsetDateTime) -> Self {
+        Self {
+            id: DraftId::random(),
+            owner,
+            url,
+            status: DraftStatus::Crawling,
+            failure_reason: None,
+            fields: FieldName::ALL.into_iter().map(|name| (name, DraftField::not_found())).collect(),
+            faqs: Section::empty(),
+            founders: Section::empty(),
+            company_socials: Section::empty(),
+            founder_socials: Section::empty(),
+            story: Section::empty(),
+            milestones: Section::empty(),
+            seo: Section::empty(),
+            competitor: None,
+            regenerating: Vec::new(),
+            pages_read: Vec::new(),
+            pages_skipped: Vec::new(),
+            listing_id: None,
+            invites: 0,
+            created_at: now,
+            updated_at: now,
+        }
+    }
+
+    pub fn field(&self, name: FieldName) -> &DraftField {
+        // Every draft holds all 18 fields; `new` and deserialisation guarantee it.
+        self.fields.get(&name).unwrap_or(&NOT_FOUND)
+    }
+
+    pub fn field_mut(&mut self, name: FieldName) -> &mut DraftField {
+        self.fields.entry(name).or_insert_with(DraftField::not_found)
+    }
+
+    pub fn text(&self, name: FieldName) -> Option<&str> {
+        self.field(name).value.as_ref().and_then(FieldValue::as_text).filter(|text| !text.trim().is_empty())
+    }
+
+    pub fn list(&self, name: FieldName) -> &[String] {
+        self.field(name).value.as_ref().map_or(&[], FieldValue::as_list)
+    }
+
+    /// Fields the website did not state, as drafted (those the caller filled since are left out).
+    pub fn not_found_on_website(&self) -> Vec<&'static str> {
+        self.fields.iter().filter(|(_, field)| field.state == FieldState::NotFound).map(|(name, _)| name.as_str()).collect()
+    }
+
+    /// The share of the profile filled: the 18 fields plus FAQs, founders and company socials.
+    pub fn completeness(&self) -> Completeness {
+        let mut missing: Vec<&'static str> = self
+            .fields
+            .iter()
+            .filter(|(_, field)| field.value.as_ref().is_none_or(FieldValue::is_empty))
+            .map(|(name, _)| name.as_str())
+            .collect();
+        if self.faqs.value.is_empty() {
+            missing.push("faqs");
+        }
+        if self.founders.value.is_empty() {
+            missing.push("founders");
+        }
+        if self.company_socials.value.is_empty() {
+            missing.push("company_socials");
+        }
+        let total = FieldName::ALL.len() + 3;
+        let filled = total - missing.len();
+        Completeness { percent: u8::try_from(filled * 100 / total).unwrap_or(100), missing }
+    }
+}
+
+static NOT_FOUND: DraftField = DraftField { value: None, state: FieldState::NotFound, evidence: Vec::new(), ai: None, locked: false };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn proposed(text: &str) -> Proposed<FieldValue> {
+        Proposed { value: FieldValue::Text(text.into()), evidence: vec![Evidence { url: "https://a.example/".into(), quote: text.into() }] }
+    }
+
+    #[test]
+    fn caller_edits_mark_the_field_as_theirs() {
+        let mut field = DraftField::not_found();
+        field.take_ai(Some(proposed("Acme")));
+        assert_eq!(field.state, FieldState::Ai);
+        field.set_by_caller(Some(FieldValue::Text("Acme Inc".into())));
+        assert_eq!(field.state, FieldState::Edited);
+        assert!(field.evidence.is_empty());
+        field.restore();
+        assert_eq!(field.state, FieldState::Ai);
+        assert_eq!(field.value, Some(FieldValue::Text("Acme".into())));
+        field.set_by_caller(None);
+        assert_eq!(field.state, FieldState::Deleted);
+        assert_eq!(field.value, None);
+
+        let mut blank = DraftField::not_found();
+        blank.set_by_caller(Some(FieldValue::Text("Berlin".into())));
+        assert_eq!(blank.state, FieldState::Manual);
+        blank.restore();
+        assert_eq!(blank.state, FieldState::NotFound);
+        blank.locked = true;
+        assert_eq!(blank.shown_state(), FieldState::Override);
+    }
+
+    #[test]
+    fn completeness_counts_what_is_filled() {
+        let mut draft = Draft::new(UserId::new(1), "https://a.example/".into(), OffsetDateTime::UNIX_EPOCH);
+        assert_eq!(draft.completeness().percent, 0);
+        assert_eq!(draft.completeness().missing.len(), 21);
+        draft.field_mut(FieldName::Name).take_ai(Some(proposed("Acme")));
+        let completeness = draft.completeness();
+        assert_eq!(completeness.percent, 4);
+        assert!(!completeness.missing.contains(&"name"));
+        assert_eq!(draft.not_found_on_website().len(), 17);
+    }
+}

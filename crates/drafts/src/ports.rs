@@ -1,0 +1,103 @@
+//! The ports the drafts domain needs; adapters implement them.
+
+use crate::grounding::{CategoryRef, Proposal};
+use crate::model::{Draft, DraftFounder, DraftId, DraftMilestone, DraftSeo, DraftStory, Socials};
+use crate::site::{ReadFailure, SiteSnapshot};
+use async_trait::async_trait;
+use kernel::{Faq, ListingId, NewJob, PageRequest, Paged, RepoError, UserId};
+use time::OffsetDateTime;
+
+/// Reads a website: the homepage and up to `max_pages - 1` more same-origin pages that
+/// robots.txt allows.
+#[async_trait]
+pub trait SiteReader: Send + Sync {
+    async fn read(&self, url: &str, max_pages: usize) -> Result<SiteSnapshot, ReadFailure>;
+}
+
+/// Why a drafter could not propose anything.
+#[derive(Debug, thiserror::Error)]
+#[error("the drafter failed: {0}")]
+pub struct DrafterError(pub String);
+
+/// Writes a profile proposal from what was read. Its proposal passes the grounding check
+/// before anything reaches a draft.
+#[async_trait]
+pub trait Drafter: Send + Sync {
+    async fn draft(&self, site: &SiteSnapshot, categories: &[CategoryRef]) -> Result<Proposal, DrafterError>;
+}
+
+/// Drafts and what was read for them.
+#[async_trait]
+pub trait DraftRepository: Send + Sync {
+    /// Stores a new draft and enqueues its first job, in one transaction.
+    async fn insert(&self, draft: &Draft, job: &NewJob) -> Result<(), RepoError>;
+
+    async fn get(&self, id: DraftId) -> Result<Option<(Draft, u64)>, RepoError>;
+
+    /// The owner's drafts, newest first.
+    async fn list(&self, owner: UserId, page: PageRequest) -> Result<Paged<Draft>, RepoError>;
+
+    /// Writes the draft if it is still at `version` (optimistic locking), enqueueing `job` in
+    /// the same transaction. Returns `false` when someone else wrote it first.
+    async fn save(&self, draft: &Draft, version: u64, job: Option<&NewJob>) -> Result<bool, RepoError>;
+
+    async fn save_snapshot(&self, id: DraftId, snapshot: &SiteSnapshot) -> Result<(), RepoError>;
+
+    async fn snapshot(&self, id: DraftId) -> Result<Option<SiteSnapshot>, RepoError>;
+
+    /// Records an invitation; `false` when this address was invited to this draft already.
+    async fn add_invite(&self, id: DraftId, email: &str, token_hash: &str, now: OffsetDateTime) -> Result<bool, RepoError>;
+}
+
+/// The categories a draft may name.
+#[async_trait]
+pub trait DraftCategories: Send + Sync {
+    async fn all(&self) -> Result<Vec<CategoryRef>, RepoError>;
+}
+
+/// A listing as a submitted draft makes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListingDraft {
+    pub name: String,
+    pub url: String,
+    pub domain: String,
+    pub tagline: Option<String>,
+    pub short_description: Option<String>,
+    pub description: Option<String>,
+    pub stage: Option<String>,
+    /// Category slugs; the first is the primary one.
+    pub categories: Vec<String>,
+    pub tags: Vec<String>,
+    pub pricing_model: Option<String>,
+    pub pricing_summary: Option<String>,
+    pub country: Option<String>,
+    pub city: Option<String>,
+    pub founded_year: Option<i32>,
+    pub features: Vec<String>,
+    pub usps: Vec<String>,
+    pub keywords: Vec<String>,
+    pub contact_email: Option<String>,
+    pub demo_video_url: Option<String>,
+    pub logo_url: Option<String>,
+    pub faqs: Vec<Faq>,
+    pub socials: Socials,
+    pub founders: Vec<DraftFounder>,
+    pub founder_socials: Socials,
+    pub story: DraftStory,
+    pub milestones: Vec<DraftMilestone>,
+    pub seo: DraftSeo,
+    pub not_found_on_website: Vec<String>,
+}
+
+/// Creates or updates the listing of a submitted draft. The listing's status stays `draft`
+/// (saved, not published).
+#[async_trait]
+pub trait ListingSink: Send + Sync {
+    async fn save(
+        &self,
+        owner: UserId,
+        existing: Option<ListingId>,
+        listing: &ListingDraft,
+        now: OffsetDateTime,
+    ) -> Result<ListingId, RepoError>;
+}

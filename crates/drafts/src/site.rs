@@ -1,0 +1,152 @@
+//! What a site reader found: the pages it was allowed to read, as text and metadata. Drafters
+//! write from it and the grounding check verifies quotes against it.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The pages read from one site.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SiteSnapshot {
+    /// The homepage after redirects.
+    pub home_url: String,
+    /// The homepage first, then the other pages in the order read.
+    pub pages: Vec<Page>,
+    /// Same-origin pages robots.txt kept us from reading.
+    pub skipped: Vec<String>,
+}
+
+/// What kind of text a block is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockKind {
+    /// A heading, `h1` to `h6`.
+    Heading(u8),
+    Paragraph,
+    ListItem,
+    /// A question of an FAQ (`summary`, `dt`).
+    Term,
+    /// Any other visible text.
+    Other,
+}
+
+/// A block of visible text, whitespace folded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextBlock {
+    pub kind: BlockKind,
+    pub text: String,
+    /// The nearest heading above it.
+    pub section: Option<String>,
+}
+
+/// A link on a page, resolved to an absolute URL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Link {
+    pub url: String,
+    pub text: String,
+}
+
+/// An image, resolved to an absolute URL, with hints of what it shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Image {
+    pub url: String,
+    pub alt: String,
+    /// Its `class` and `id`, lower-cased.
+    pub hint: String,
+}
+
+/// One page as read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Page {
+    pub url: String,
+    pub lang: Option<String>,
+    pub title: Option<String>,
+    pub meta_description: Option<String>,
+    pub meta_keywords: Option<String>,
+    /// `og:title`, `og:site_name`, `og:description`, `og:image`, ...
+    pub open_graph: BTreeMap<String, String>,
+    /// JSON-LD objects of the types we read, `@graph` flattened.
+    pub json_ld: Vec<serde_json::Value>,
+    pub blocks: Vec<TextBlock>,
+    pub links: Vec<Link>,
+    pub images: Vec<Image>,
+    /// `src` of embedded frames (videos).
+    pub embeds: Vec<String>,
+    /// `rel=icon` links.
+    pub icons: Vec<String>,
+}
+
+impl Page {
+    /// Every text of the page a quote may come from, whitespace folded: visible blocks, the
+    /// title, meta and OpenGraph values, JSON-LD strings, and link, image and frame addresses.
+    pub fn corpus(&self) -> Vec<String> {
+        let mut texts: Vec<String> = self.blocks.iter().map(|block| block.text.clone()).collect();
+        texts.extend(self.title.iter().cloned());
+        texts.extend(self.meta_description.iter().cloned());
+        texts.extend(self.meta_keywords.iter().cloned());
+        texts.extend(self.open_graph.values().cloned());
+        for object in &self.json_ld {
+            collect_strings(object, &mut texts);
+        }
+        for link in &self.links {
+            texts.push(link.url.clone());
+            texts.push(link.text.clone());
+        }
+        for image in &self.images {
+            texts.push(image.url.clone());
+            texts.push(image.alt.clone());
+        }
+        texts.extend(self.embeds.iter().cloned());
+        texts.extend(self.icons.iter().cloned());
+        texts.into_iter().map(|text| fold_whitespace(&text)).filter(|text| !text.is_empty()).collect()
+    }
+}
+
+fn collect_strings(value: &serde_json::Value, into: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(text) => into.push(text.clone()),
+        serde_json::Value::Number(number) => into.push(number.to_string()),
+        serde_json::Value::Array(items) => items.iter().for_each(|item| collect_strings(item, into)),
+        serde_json::Value::Object(map) => map.values().for_each(|item| collect_strings(item, into)),
+        _ => {}
+    }
+}
+
+/// Collapses every run of whitespace into one space and trims the ends.
+pub fn fold_whitespace(text: &str) -> String {
+    let mut folded = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !folded.is_empty() {
+            folded.push(' ');
+        }
+        folded.push_str(word);
+    }
+    folded
+}
+
+/// Why a site could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadFailure {
+    #[error("robots.txt disallows the homepage")]
+    RobotsDisallowed,
+    #[error("unreachable: {0}")]
+    Unreachable(String),
+    #[error("not an HTML page ({0})")]
+    NotHtml(String),
+    #[error("blocked address: {0}")]
+    BlockedAddress(String),
+    #[error("larger than the limit")]
+    TooLarge,
+}
+
+impl ReadFailure {
+    pub fn reason(&self) -> crate::FailureReason {
+        use crate::FailureReason as R;
+        match self {
+            Self::RobotsDisallowed => R::RobotsDisallowed,
+            Self::Unreachable(_) => R::Unreachable,
+            Self::NotHtml(_) => R::NotHtml,
+            Self::BlockedAddress(_) => R::BlockedAddress,
+            Self::TooLarge => R::TooLarge,
+        }
+    }
+}
