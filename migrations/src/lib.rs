@@ -11,6 +11,7 @@ mod m20261121_000005_create_rankings;
 mod m20261121_000006_add_views_and_follows;
 mod m20261121_000007_create_listing_profile;
 mod m20261121_000008_create_alternatives;
+mod m20261121_000009_create_drafts_and_jobs;
 
 pub struct Migrator;
 
@@ -26,6 +27,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000006_add_views_and_follows::Migration),
             Box::new(m20261121_000007_create_listing_profile::Migration),
             Box::new(m20261121_000008_create_alternatives::Migration),
+            Box::new(m20261121_000009_create_drafts_and_jobs::Migration),
         ]
     }
 }

@@ -35,6 +35,19 @@ pub enum Command {
     /// Manage API keys.
     #[command(name = "api-key", subcommand)]
     ApiKey(ApiKeyCommand),
+    /// Read the e-mail outbox (the default mailer writes e-mails there).
+    #[command(subcommand)]
+    Outbox(OutboxCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum OutboxCommand {
+    /// The newest e-mails, newest first.
+    List {
+        /// How many to show.
+        #[arg(long, default_value_t = 20)]
+        limit: u64,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -129,6 +142,20 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::ApiKey(command) => api_key(&settings, command).await,
+        Command::Outbox(OutboxCommand::List { limit }) => {
+            let services = services(&settings).await?;
+            let emails = services.store.outbox(limit.clamp(1, 1000)).await?;
+            if emails.is_empty() {
+                println!("the outbox is empty");
+            }
+            for email in emails {
+                println!(
+                    "#{} {} to {} [{}]\nSubject: {}\n\n{}\n",
+                    email.id, email.created_at, email.to, email.kind, email.subject, email.body
+                );
+            }
+            Ok(())
+        }
     }
 }
 

@@ -6,5 +6,6 @@ pub mod cli;
 pub mod settings;
 mod startup;
 pub mod telemetry;
+pub mod worker;
 
 pub use startup::{Application, Services, open_database};

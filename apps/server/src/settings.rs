@@ -55,6 +55,60 @@ pub struct Settings {
     pub trending_half_life_hours: u32,
     /// How often counted page views are written to the database (and at shutdown).
     pub view_flush_seconds: u64,
+    /// Background job workers in this process (0 runs none: another process does the work).
+    pub job_workers: usize,
+    /// How long a worker's claim on a job holds; past it, another worker takes the job over
+    /// (its worker died). Longer than a crawl (30 s) with room to spare.
+    pub job_lease_seconds: u64,
+    /// How reading websites behaves.
+    pub crawler: CrawlerSettings,
+    /// Which drafter writes drafts.
+    pub drafter: DrafterSettings,
+}
+
+/// `[crawler]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CrawlerSettings {
+    /// Let outbound requests reach loopback and private networks. Off in production; tests turn
+    /// it on to crawl fixture sites (`LAUNCHDIR_CRAWLER_ALLOW_PRIVATE=1`). Link-local (cloud
+    /// metadata), multicast and reserved addresses stay refused.
+    pub allow_private_networks: bool,
+}
+
+/// `[drafter]`.
+#[derive(Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DrafterSettings {
+    /// `extractive` (no model, the default) or `openai` (an OpenAI-compatible endpoint).
+    pub kind: String,
+    /// For `openai`: up to the version prefix, `https://api.openai.com/v1`.
+    pub base_url: String,
+    pub model: String,
+    pub api_key: Option<String>,
+    pub timeout_seconds: u64,
+}
+
+impl Default for DrafterSettings {
+    fn default() -> Self {
+        Self {
+            kind: "extractive".into(),
+            base_url: "https://api.openai.com/v1".into(),
+            model: "gpt-4o-mini".into(),
+            api_key: None,
+            timeout_seconds: 60,
+        }
+    }
+}
+
+impl std::fmt::Debug for DrafterSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DrafterSettings")
+            .field("kind", &self.kind)
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for Settings {
@@ -80,6 +134,10 @@ impl Default for Settings {
             awards_check_seconds: 60,
             trending_half_life_hours: 24,
             view_flush_seconds: 5,
+            job_workers: 2,
+            job_lease_seconds: 120,
+            crawler: CrawlerSettings::default(),
+            drafter: DrafterSettings::default(),
         }
     }
 }
@@ -130,11 +188,43 @@ pub const ENV_KEYS: &[&str] = &[
     "awards_check_seconds",
     "trending_half_life_hours",
     "view_flush_seconds",
+    "job_workers",
+    "job_lease_seconds",
 ];
 
 /// Keys whose environment value is read as a whole number.
-const INTEGER_KEYS: &[&str] =
-    &["database_max_connections", "paid_weeks_ahead", "free_queue_min_weeks", "free_queue_max_weeks", "http_workers"];
+const INTEGER_KEYS: &[&str] = &[
+    "database_max_connections",
+    "paid_weeks_ahead",
+    "free_queue_min_weeks",
+    "free_queue_max_weeks",
+    "http_workers",
+    "job_workers",
+    "job_lease_seconds",
+];
+
+/// Variables for keys inside tables: `(variable, table, key, kind)`.
+const NESTED_ENV: &[(&str, &str, &str, EnvKind)] = &[
+    ("LAUNCHDIR_CRAWLER_ALLOW_PRIVATE", "crawler", "allow_private_networks", EnvKind::Bool),
+    ("LAUNCHDIR_DRAFTER_KIND", "drafter", "kind", EnvKind::Text),
+    ("LAUNCHDIR_DRAFTER_BASE_URL", "drafter", "base_url", EnvKind::Text),
+    ("LAUNCHDIR_DRAFTER_MODEL", "drafter", "model", EnvKind::Text),
+    ("LAUNCHDIR_DRAFTER_API_KEY", "drafter", "api_key", EnvKind::Text),
+];
+
+#[derive(Clone, Copy)]
+enum EnvKind {
+    Bool,
+    Text,
+}
+
+fn parse_bool(var: &str, raw: &str) -> anyhow::Result<bool> {
+    match raw.trim() {
+        "1" | "true" | "yes" => Ok(true),
+        "0" | "false" | "no" => Ok(false),
+        _ => bail!("{var} must be true or false"),
+    }
+}
 
 impl Settings {
     /// Loads settings: the file (`path`, or `./launchdir.toml` when it exists), then the
@@ -163,15 +253,21 @@ impl Settings {
             let value = if INTEGER_KEYS.contains(key) {
                 toml::Value::Integer(raw.trim().parse().with_context(|| format!("{var} must be a whole number"))?)
             } else if matches!(*key, "demo_data" | "auto_migrate") {
-                toml::Value::Boolean(match raw.trim() {
-                    "1" | "true" | "yes" => true,
-                    "0" | "false" | "no" => false,
-                    _ => bail!("{var} must be true or false"),
-                })
+                toml::Value::Boolean(parse_bool(&var, &raw)?)
             } else {
                 toml::Value::String(raw)
             };
             table.insert((*key).to_owned(), value);
+        }
+        for (var, section, key, kind) in NESTED_ENV {
+            let Some(raw) = env(var) else { continue };
+            let value = match kind {
+                EnvKind::Bool => toml::Value::Boolean(parse_bool(var, &raw)?),
+                EnvKind::Text => toml::Value::String(raw),
+            };
+            let entry = table.entry((*section).to_owned()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            let Some(section) = entry.as_table_mut() else { bail!("[{section}] must be a table") };
+            section.insert((*key).to_owned(), value);
         }
         let settings: Settings = table.try_into().context("invalid settings")?;
         settings.check()?;
@@ -200,6 +296,19 @@ impl Settings {
         }
         if !(1..=24 * 365).contains(&self.trending_half_life_hours) {
             bail!("trending_half_life_hours must be between 1 and 8760");
+        }
+        if !matches!(self.drafter.kind.as_str(), "extractive" | "openai") {
+            bail!("drafter.kind must be extractive or openai");
+        }
+        if self.drafter.kind == "openai" && !(self.drafter.base_url.starts_with("http://") || self.drafter.base_url.starts_with("https://"))
+        {
+            bail!("drafter.base_url must be an http:// or https:// address");
+        }
+        if !(5..=3600).contains(&self.job_lease_seconds) {
+            bail!("job_lease_seconds must be between 5 and 3600");
+        }
+        if self.job_workers > 64 {
+            bail!("job_workers must be at most 64");
         }
         if self.database_max_connections == 0 {
             bail!("database_max_connections must be at least 1");
@@ -287,6 +396,21 @@ mod tests {
         assert_eq!(settings.paid_weeks_ahead, 8);
         assert_eq!(settings.demo_data, Some(false));
         assert_eq!(settings.log_format, LogFormat::Json);
+    }
+
+    #[test]
+    fn nested_settings_from_the_environment() {
+        let settings = load(&[
+            ("LAUNCHDIR_CRAWLER_ALLOW_PRIVATE", "1"),
+            ("LAUNCHDIR_DRAFTER_KIND", "openai"),
+            ("LAUNCHDIR_DRAFTER_API_KEY", "sk-secret"),
+        ])
+        .unwrap();
+        assert!(settings.crawler.allow_private_networks);
+        assert_eq!(settings.drafter.kind, "openai");
+        assert!(!format!("{:?}", settings.drafter).contains("sk-secret"));
+        assert!(!load(&[]).unwrap().crawler.allow_private_networks, "off by default");
+        assert!(load(&[("LAUNCHDIR_DRAFTER_KIND", "magic")]).is_err());
     }
 
     #[test]

@@ -45,6 +45,34 @@ pub struct Services {
 impl Services {
     pub fn build(settings: &Settings, db: DatabaseConnection, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
         let store = SeaStore::new(db);
+        let policy_addresses =
+            crawler::AddressPolicy { allow_private_networks: settings.crawler.allow_private_networks, trusted: Vec::new() };
+        let fetcher = crawler::SafeFetcher::new(crawler::FetcherConfig::new(crawler::user_agent(&settings.site_url()), policy_addresses))
+            .context("cannot build the HTTP client for outbound requests")?;
+        let drafter: Arc<dyn drafts::Drafter> = match settings.drafter.kind.as_str() {
+            "openai" => Arc::new(
+                drafter::OpenAiDrafter::new(drafter::OpenAiConfig {
+                    base_url: settings.drafter.base_url.clone(),
+                    model: settings.drafter.model.clone(),
+                    api_key: settings.drafter.api_key.clone(),
+                    timeout: std::time::Duration::from_secs(settings.drafter.timeout_seconds.max(1)),
+                })
+                .context("cannot build the HTTP client for the model endpoint")?,
+            ),
+            _ => Arc::new(drafter::ExtractiveDrafter),
+        };
+        let drafts = drafts::DraftsService::new(
+            drafts::DraftsPorts {
+                repo: store.drafts(),
+                reader: Arc::new(crawler::CrawlingSiteReader::new(fetcher, crawler::BOT_TOKEN)),
+                drafter,
+                categories: store.draft_categories(),
+                listings: store.listing_sink(),
+                mailer: Arc::new(store_seaorm::OutboxMailer::new(store.clone(), clock.clone())),
+                clock: clock.clone(),
+            },
+            drafts::DraftsPolicy { site_url: settings.site_url(), site_name: settings.site_name.clone() },
+        );
         let policy = WeekPolicy {
             launch_offset: settings.launch_offset()?,
             paid_weeks_ahead: settings.paid_weeks_ahead,
@@ -97,6 +125,9 @@ impl Services {
             catalog: CatalogService::new(store.products(), clock.clone(), policy),
             interview_questions: store.interview_questions(),
             blog: content::BlogService::new(store.blog_posts(), clock.clone()),
+            drafts,
+            idempotency: store.idempotency(),
+            clock: clock.clone(),
         };
         Ok(Self { app, store, clock })
     }
@@ -148,11 +179,16 @@ impl Application {
         let started = Instant::now();
         let indexed = services.app.search.sync().await.context("cannot build the search index")?;
         tracing::info!(listings = indexed, elapsed_ms = started.elapsed().as_millis() as u64, "built the search index");
-        let jobs = vec![
+        let mut jobs = vec![
             tokio::spawn(sync_search_periodically(services.app.search.clone())),
             tokio::spawn(fix_awards_periodically(services.app.awards.clone(), settings.awards_check_seconds)),
             tokio::spawn(flush_views_periodically(services.app.profiles.clone(), settings.view_flush_seconds)),
         ];
+        for n in 0..settings.job_workers {
+            let name = format!("{}-{}-{n}", std::process::id(), port);
+            let lease = time::Duration::seconds(i64::try_from(settings.job_lease_seconds).unwrap_or(120));
+            jobs.push(tokio::spawn(crate::worker::run(name, services.store.jobs(), services.app.clone(), services.clock.clone(), lease)));
+        }
         let profiles = services.app.profiles.clone();
         let rest = Arc::new(api_rest::RestState::new(services.app.clone()));
         let db_data = web::Data::new(db);
@@ -163,6 +199,7 @@ impl Application {
                 .route("/healthz", web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }))
                 .route("/readyz", web::get().to(readyz))
                 .route("/docs/api", web::get().to(api_docs))
+                .route("/bot", web::get().to(about_the_bot))
                 .configure(api_rest::configure(rest.clone()))
                 .default_service(web::to(api_rest::not_found))
         })
@@ -210,6 +247,21 @@ impl Application {
 /// pages render it).
 async fn api_docs() -> HttpResponse {
     HttpResponse::Ok().content_type("text/markdown; charset=utf-8").body(include_str!("../../../docs/api.md"))
+}
+
+/// The page our crawler's user agent links to.
+async fn about_the_bot() -> HttpResponse {
+    HttpResponse::Ok().content_type("text/html; charset=utf-8").body(concat!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>LaunchdirBot</title></head><body>",
+        "<h1>LaunchdirBot</h1>",
+        "<p>LaunchdirBot reads a product's website when someone submits it to this launch directory, to draft the listing from what the site says. ",
+        "It also checks homepages for our badge and verifies ownership claims.</p>",
+        "<ul><li>It obeys robots.txt (user agent <code>LaunchdirBot</code>, else the <code>*</code> group) and never reads a page robots.txt disallows.</li>",
+        "<li>It reads at most 10 pages of a site per submission, each at most 2 MiB, within 30 seconds.</li>",
+        "<li>It never connects to private or reserved network addresses.</li></ul>",
+        "<p>To keep it out, add <code>User-agent: LaunchdirBot</code> and <code>Disallow: /</code> to your robots.txt.</p>",
+        "</body></html>"
+    ))
 }
 
 /// Fixes the awards of weeks that ended, at start-up (catching up after downtime) and then every

@@ -40,9 +40,13 @@ pub fn endpoint(
         let types = types.clone();
         Box::pin(async move {
             match run(&*op, &types, &request, payload, &state).await {
-                Ok(body) => {
-                    let status = StatusCode::from_u16(op.spec().success_status).unwrap_or(StatusCode::OK);
-                    HttpResponse::build(status).json(body)
+                Ok(executed) => {
+                    let status = StatusCode::from_u16(executed.status).unwrap_or(StatusCode::OK);
+                    let mut response = HttpResponse::build(status);
+                    if executed.replayed {
+                        response.insert_header(("Idempotent-Replayed", "true"));
+                    }
+                    response.json(executed.body)
                 }
                 Err(error) => from_op_error(error),
             }
@@ -56,7 +60,7 @@ async fn run(
     request: &HttpRequest,
     payload: web::Payload,
     state: &RestState,
-) -> Result<Value, OpError> {
+) -> Result<ops::Executed, OpError> {
     let authorization = match request.headers().get(header::AUTHORIZATION).map(|value| value.to_str()) {
         None => None,
         Some(Ok(value)) => Some(value),
@@ -81,7 +85,12 @@ async fn run(
     if !errors.is_empty() {
         return Err(OpError::Validation(errors));
     }
-    op.call(&state.app, &caller, RawInput { path, query, body }).await
+    let key = match request.headers().get("idempotency-key").map(|value| value.to_str()) {
+        None => None,
+        Some(Ok(value)) => Some(value),
+        Some(Err(_)) => return Err(OpError::field("Idempotency-Key", "must be 1 to 255 visible ASCII characters")),
+    };
+    ops::execute(op, &state.app, &caller, RawInput { path, query, body }, key).await
 }
 
 /// Reads a JSON body of at most 1 MiB. An empty body is `None`.

@@ -103,6 +103,16 @@ pub fn from_op_error(error: OpError) -> HttpResponse {
         }
         OpError::Blocked => Problem::new(StatusCode::FORBIDDEN, "account_blocked", "Forbidden", "this account is blocked").response(),
         OpError::NotFound(detail) => Problem::new(StatusCode::NOT_FOUND, "not_found", "Not found", detail).response(),
+        OpError::IdempotencyMismatch(detail) => {
+            Problem::new(StatusCode::BAD_REQUEST, "idempotency_key_mismatch", "Idempotency key reused", detail).response()
+        }
+        OpError::IdempotencyInUse => Problem::new(
+            StatusCode::CONFLICT,
+            "idempotency_key_in_use",
+            "Request in progress",
+            "a request with this Idempotency-Key is still running; retry when it has finished",
+        )
+        .response(),
         OpError::Internal(cause) => {
             let mut chain = cause.to_string();
             let mut source = cause.source();

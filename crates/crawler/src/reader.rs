@@ -63,7 +63,7 @@ impl CrawlingSiteReader {
 
     async fn read_site(&self, url: &str, max_pages: usize) -> Result<SiteSnapshot, ReadFailure> {
         let start = Url::parse(url).map_err(|_| ReadFailure::Unreachable(format!("{url} is not an address")))?;
-        if !self.robots.allowed(&start).await {
+        if !self.robots.allowed(&start).await.map_err(blocked)? {
             return Err(ReadFailure::RobotsDisallowed);
         }
         let fetched = self.fetcher.get(start.as_str(), MAX_PAGE_BYTES).await.map_err(|err| match err {
@@ -82,7 +82,7 @@ impl CrawlingSiteReader {
             }));
         }
         // A redirect may have led elsewhere: robots.txt of the final origin must allow it too.
-        if fetched.url.origin() != start.origin() && !self.robots.allowed(&fetched.url).await {
+        if fetched.url.origin() != start.origin() && !self.robots.allowed(&fetched.url).await.map_err(blocked)? {
             return Err(ReadFailure::RobotsDisallowed);
         }
         let home = extract(&fetched.url, &fetched.text());
@@ -91,7 +91,7 @@ impl CrawlingSiteReader {
         snapshot.pages.push(home);
         let mut allowed = Vec::new();
         for candidate in candidates {
-            if self.robots.allowed(&candidate).await {
+            if self.robots.allowed(&candidate).await.unwrap_or(false) {
                 allowed.push(candidate);
             } else {
                 snapshot.skipped.push(candidate.to_string());
@@ -109,6 +109,10 @@ impl CrawlingSiteReader {
         }
         Ok(snapshot)
     }
+}
+
+fn blocked(error: FetchError) -> ReadFailure {
+    ReadFailure::BlockedAddress(error.to_string())
 }
 
 #[async_trait]

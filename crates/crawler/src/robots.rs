@@ -72,43 +72,44 @@ impl RobotsCache {
         Self { fetcher, agent: agent.to_owned(), entries: Mutex::new(HashMap::new()) }
     }
 
-    /// Whether our bot may fetch `url`.
-    pub async fn allowed(&self, url: &Url) -> bool {
-        let rules = self.rules(url).await;
-        rules.allows(&self.agent, url.as_str())
+    /// Whether our bot may fetch `url`. `Err` only when the site's address is blocked (then
+    /// nothing of it may be fetched at all).
+    pub async fn allowed(&self, url: &Url) -> Result<bool, FetchError> {
+        let rules = self.rules(url).await?;
+        Ok(rules.allows(&self.agent, url.as_str()))
     }
 
     /// The rules of `url`'s origin, from the cache or freshly read.
-    pub async fn rules(&self, url: &Url) -> Rules {
+    pub async fn rules(&self, url: &Url) -> Result<Rules, FetchError> {
         let origin = url.origin().ascii_serialization();
         if let Some((at, rules)) = self.lock().get(&origin)
             && at.elapsed() < CACHE_FOR
         {
-            return rules.clone();
+            return Ok(rules.clone());
         }
-        let rules = self.fetch(&origin).await;
+        let rules = self.fetch(&origin).await?;
         let mut entries = self.lock();
         if entries.len() > 10_000 {
             entries.retain(|_, (at, _)| at.elapsed() < CACHE_FOR);
         }
         entries.insert(origin, (Instant::now(), rules.clone()));
-        rules
+        Ok(rules)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Instant, Rules)>> {
         self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    async fn fetch(&self, origin: &str) -> Rules {
-        match self.fetcher.get(&format!("{origin}/robots.txt"), MAX_ROBOTS_BYTES).await {
+    async fn fetch(&self, origin: &str) -> Result<Rules, FetchError> {
+        Ok(match self.fetcher.get(&format!("{origin}/robots.txt"), MAX_ROBOTS_BYTES).await {
             Ok(fetched) if fetched.status.is_success() => Rules::File(prepare(&fetched.text())),
             Ok(fetched) if fetched.status.is_client_error() => Rules::AllowAll,
             Ok(_) => Rules::DisallowAll,
-            // A robots.txt larger than we read: its first 500 KiB are not available either, so
-            // the careful reading is "disallowed".
-            Err(FetchError::TooLarge(_)) => Rules::DisallowAll,
+            // A blocked address is not a robots.txt answer: the caller learns the real reason.
+            Err(blocked @ FetchError::Blocked(_)) => return Err(blocked),
+            // Larger than we read, unreachable or timed out: the careful reading is "disallowed".
             Err(_) => Rules::DisallowAll,
-        }
+        })
     }
 }
 

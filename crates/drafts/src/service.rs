@@ -127,6 +127,11 @@ impl DraftsService {
         for _ in 0..5 {
             let (mut draft, version) = self.load_owned(owner, id).await?;
             let job = self.apply(&mut draft, &edit, &categories)?;
+            if draft.status == DraftStatus::Submitted {
+                // The listing takes the edit too: refuse it before anything is written when the
+                // listing's bounds do not allow it.
+                listing_of(&draft)?;
+            }
             draft.updated_at = self.clock.now();
             if self.repo.save(&draft, version, job.as_ref()).await? {
                 if draft.status == DraftStatus::Submitted {
@@ -296,7 +301,20 @@ impl DraftsService {
             return Err(DraftError::field("payload.draft_id", "is missing"));
         };
         match kind {
-            jobs::CRAWL => self.crawl(id, last_attempt).await,
+            jobs::CRAWL => {
+                let result = self.crawl(id, last_attempt).await;
+                if result.is_err() && last_attempt {
+                    // Out of retries: the person sees a reason instead of a draft stuck in crawling.
+                    self.modify(id, |draft| {
+                        if matches!(draft.status, DraftStatus::Crawling | DraftStatus::Drafting) {
+                            draft.status = DraftStatus::Failed;
+                            draft.failure_reason = Some(FailureReason::Internal);
+                        }
+                    })
+                    .await?;
+                }
+                result
+            }
             jobs::REGENERATE => {
                 let fields: Vec<FieldName> =
                     payload["fields"].as_array().into_iter().flatten().filter_map(|f| f.as_str().and_then(FieldName::parse)).collect();

@@ -2,6 +2,7 @@
 
 use accounts::AccountsService;
 use content::{BlogService, InterviewQuestionRepository};
+use kernel::{Clock, IdempotencyStore};
 use listings::SearchService;
 use listings::{
     AwardsService, BadgeService, CalendarService, CompareService, DirectoryService, FeedService, FoundersService, LeaderboardService,
@@ -40,4 +41,8 @@ pub struct App {
     pub catalog: CatalogService,
     pub interview_questions: Arc<dyn InterviewQuestionRepository>,
     pub blog: BlogService,
+    pub drafts: drafts::DraftsService,
+    /// What `Idempotency-Key` remembers.
+    pub idempotency: Arc<dyn IdempotencyStore>,
+    pub clock: Arc<dyn Clock>,
 }

@@ -25,6 +25,12 @@ pub enum OpError {
     /// The resource named in the path does not exist (or is not the caller's).
     #[error("{0}")]
     NotFound(String),
+    /// An `Idempotency-Key` reused with a different request.
+    #[error("{0}")]
+    IdempotencyMismatch(String),
+    /// A request with this `Idempotency-Key` is still running.
+    #[error("a request with this Idempotency-Key is still running")]
+    IdempotencyInUse,
     /// Something broke on our side; the cause is logged, never shown.
     #[error("internal error")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -47,6 +53,8 @@ impl OpError {
             Self::InsufficientScope { .. } => "insufficient_scope",
             Self::Blocked => "account_blocked",
             Self::NotFound(_) => "not_found",
+            Self::IdempotencyMismatch(_) => "idempotency_key_mismatch",
+            Self::IdempotencyInUse => "idempotency_key_in_use",
             Self::Internal(_) => "internal_error",
         }
     }

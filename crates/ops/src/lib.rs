@@ -3,6 +3,7 @@
 mod app;
 mod caller;
 mod error;
+pub mod idempotency;
 mod input;
 pub mod operations;
 mod registry;
@@ -10,5 +11,6 @@ mod registry;
 pub use app::{App, SiteConfig};
 pub use caller::{AuthFailure, Caller, authenticate};
 pub use error::OpError;
+pub use idempotency::{Executed, execute};
 pub use input::{InputPart, NoInput, Pagination, RawInput};
 pub use registry::{DynOperation, HttpMethod, Input, Operation, OperationSpec, PartSchemas, find, registry};

@@ -204,6 +204,12 @@ static REGISTRY: LazyLock<Vec<Arc<dyn DynOperation>>> = LazyLock::new(|| {
         Arc::new(content::ListInterviewQuestions),
         Arc::new(catalog::ListProducts),
         Arc::new(account::GetAccount),
+        Arc::new(drafts::SubmitListing),
+        Arc::new(drafts::ListMyDrafts),
+        Arc::new(drafts::GetDraft),
+        Arc::new(drafts::UpdateDraft),
+        Arc::new(drafts::InviteCofounder),
+        Arc::new(drafts::SubmitDraft),
     ]
 });
 

@@ -7,9 +7,13 @@ mod calendar_repo;
 mod catalog_repo;
 mod db;
 mod directory_repo;
+mod drafts_repo;
 mod entity;
 mod feeds_repo;
 mod founders_repo;
+mod idempotency_repo;
+mod jobs_repo;
+mod outbox_repo;
 mod profile_repo;
 mod rankings_repo;
 mod search_repo;
@@ -19,6 +23,7 @@ mod seed_content;
 pub mod testing;
 
 pub use db::{Backend, DbConfig, connect, migrate, migrate_if_sqlite, ping};
+pub use outbox_repo::{OutboxEmail, OutboxMailer};
 pub use sea_orm::DatabaseConnection;
 
 use std::sync::Arc;
@@ -95,6 +100,26 @@ impl SeaStore {
     }
 
     pub fn interview_questions(&self) -> Arc<dyn content::InterviewQuestionRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn drafts(&self) -> Arc<dyn drafts::DraftRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn draft_categories(&self) -> Arc<dyn drafts::DraftCategories> {
+        Arc::new(self.clone())
+    }
+
+    pub fn listing_sink(&self) -> Arc<dyn drafts::ListingSink> {
+        Arc::new(self.clone())
+    }
+
+    pub fn jobs(&self) -> Arc<dyn kernel::JobQueue> {
+        Arc::new(self.clone())
+    }
+
+    pub fn idempotency(&self) -> Arc<dyn kernel::IdempotencyStore> {
         Arc::new(self.clone())
     }
 }

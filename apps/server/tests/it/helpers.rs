@@ -52,6 +52,9 @@ pub fn settings_for(config: &DbConfig) -> Settings {
         site_url: Some("https://launch.example".into()),
         demo_data: Some(false),
         http_workers: Some(1),
+        // Tests that need background jobs turn workers on: a worker of another test's server on
+        // the shared database would otherwise run their jobs with its own settings.
+        job_workers: 0,
         ..Settings::default()
     }
 }
@@ -81,6 +84,14 @@ pub async fn spawn_app_with(change: impl FnOnce(&mut Settings)) -> TestApp {
 pub async fn spawn_empty_app() -> TestApp {
     let test = TestDatabase::new().await;
     let settings = settings_for(&test.config);
+    start(settings, Some(test)).await
+}
+
+/// The server on a database of its own with no data, with changed settings.
+pub async fn spawn_empty_app_with(change: impl FnOnce(&mut Settings)) -> TestApp {
+    let test = TestDatabase::new().await;
+    let mut settings = settings_for(&test.config);
+    change(&mut settings);
     start(settings, Some(test)).await
 }
 

@@ -9,6 +9,7 @@ mod catalog;
 mod categories;
 mod cli;
 mod compare;
+mod drafts;
 mod errors;
 mod feeds;
 mod founders;

@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod categories;
 pub mod compare;
 pub mod content;
+pub mod drafts;
 pub mod feeds;
 pub mod founders;
 pub mod launches;

@@ -50,6 +50,10 @@ pub struct Model {
     pub contact_email: Option<String>,
     /// Paid-only sections unlocked: `["story", "milestones", "media"]`.
     pub unlocked_sections: Option<Json>,
+    /// `["...", ...]`
+    pub tags: Option<Json>,
+    pub seo_title: Option<String>,
+    pub seo_description: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -4,4 +4,5 @@
 mod accounts;
 mod catalog;
 mod directory;
+mod jobs;
 mod pragmas;

@@ -1,0 +1,68 @@
+//! Background job workers: each claims due jobs from the durable `jobs` table under a lease,
+//! runs them, and records the outcome (done, retry with backoff, or failed for good). A job
+//! whose worker died is taken over by another once its lease expires.
+
+use kernel::{Clock, JobQueue, retry_delay};
+use std::sync::Arc;
+use std::time::Duration;
+use tracing::Instrument;
+
+/// How long an idle worker waits before looking again.
+const IDLE: Duration = Duration::from_millis(200);
+
+/// Runs jobs until the task is aborted.
+/// `lease`: how long a claim holds before another worker may take the job over.
+pub async fn run(name: String, queue: Arc<dyn JobQueue>, app: ops::App, clock: Arc<dyn Clock>, lease: time::Duration) {
+    loop {
+        match queue.claim(clock.now(), lease, &name).await {
+            Ok(Some(job)) => {
+                let last_attempt = job.attempt >= job.max_attempts;
+                let span = tracing::info_span!("job", id = job.id, kind = %job.kind, attempt = job.attempt);
+                let started = std::time::Instant::now();
+                let outcome = async {
+                    match job.kind.split('.').next() {
+                        Some("draft") => app.drafts.run_job(&job.kind, &job.payload, last_attempt).await.map_err(|err| error_chain(&err)),
+                        _ => Err(format!("no worker runs jobs of kind {}", job.kind)),
+                    }
+                }
+                .instrument(span.clone())
+                .await;
+                let _enter = span.enter();
+                let now = clock.now();
+                let recorded = match outcome {
+                    Ok(()) => {
+                        tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "job done");
+                        queue.complete(job.id, now).await
+                    }
+                    Err(error) if !last_attempt => {
+                        tracing::warn!(%error, "job failed; it will be retried");
+                        queue.fail(job.id, &error, Some(now + retry_delay(job.attempt)), now).await
+                    }
+                    Err(error) => {
+                        tracing::error!(%error, "job failed for good");
+                        queue.fail(job.id, &error, None, now).await
+                    }
+                };
+                if let Err(err) = recorded {
+                    tracing::warn!(error = %err, "could not record a job's outcome; its lease will expire and it runs again");
+                }
+            }
+            Ok(None) => tokio::time::sleep(IDLE).await,
+            Err(err) => {
+                tracing::warn!(error = %err, "could not claim a job; will try again");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }
+    }
+}
+
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut chain = error.to_string();
+    let mut source = error.source();
+    while let Some(next) = source {
+        chain.push_str(": ");
+        chain.push_str(&next.to_string());
+        source = next.source();
+    }
+    chain
+}
