@@ -64,6 +64,37 @@ pub struct Settings {
     pub crawler: CrawlerSettings,
     /// Which drafter writes drafts.
     pub drafter: DrafterSettings,
+    /// How e-mail leaves.
+    pub mail: MailSettings,
+}
+
+/// `[mail]`.
+#[derive(Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MailSettings {
+    /// `outbox` (the default: e-mails are stored in the database; `launchdir outbox list`) or
+    /// `smtp`.
+    pub transport: String,
+    /// For `smtp`: `smtps://user:pass@host:465`, `smtp://user:pass@host:587?tls=required`, ...
+    pub smtp_url: Option<String>,
+    /// The sender: `Launchdir <noreply@example.com>`.
+    pub from: String,
+}
+
+impl Default for MailSettings {
+    fn default() -> Self {
+        Self { transport: "outbox".into(), smtp_url: None, from: "Launchdir <noreply@localhost>".into() }
+    }
+}
+
+impl std::fmt::Debug for MailSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MailSettings")
+            .field("transport", &self.transport)
+            .field("smtp_url", &self.smtp_url.as_deref().map(redact_url))
+            .field("from", &self.from)
+            .finish()
+    }
 }
 
 /// `[crawler]`.
@@ -138,6 +169,7 @@ impl Default for Settings {
             job_lease_seconds: 120,
             crawler: CrawlerSettings::default(),
             drafter: DrafterSettings::default(),
+            mail: MailSettings::default(),
         }
     }
 }
@@ -210,6 +242,9 @@ const NESTED_ENV: &[(&str, &str, &str, EnvKind)] = &[
     ("LAUNCHDIR_DRAFTER_BASE_URL", "drafter", "base_url", EnvKind::Text),
     ("LAUNCHDIR_DRAFTER_MODEL", "drafter", "model", EnvKind::Text),
     ("LAUNCHDIR_DRAFTER_API_KEY", "drafter", "api_key", EnvKind::Text),
+    ("LAUNCHDIR_MAIL_TRANSPORT", "mail", "transport", EnvKind::Text),
+    ("LAUNCHDIR_MAIL_SMTP_URL", "mail", "smtp_url", EnvKind::Text),
+    ("LAUNCHDIR_MAIL_FROM", "mail", "from", EnvKind::Text),
 ];
 
 #[derive(Clone, Copy)]
@@ -303,6 +338,11 @@ impl Settings {
         if self.drafter.kind == "openai" && !(self.drafter.base_url.starts_with("http://") || self.drafter.base_url.starts_with("https://"))
         {
             bail!("drafter.base_url must be an http:// or https:// address");
+        }
+        match (self.mail.transport.as_str(), &self.mail.smtp_url) {
+            ("outbox", _) | ("smtp", Some(_)) => {}
+            ("smtp", None) => bail!("mail.smtp_url is needed when mail.transport is smtp"),
+            _ => bail!("mail.transport must be outbox or smtp"),
         }
         if !(5..=3600).contains(&self.job_lease_seconds) {
             bail!("job_lease_seconds must be between 5 and 3600");
@@ -411,6 +451,11 @@ mod tests {
         assert!(!format!("{:?}", settings.drafter).contains("sk-secret"));
         assert!(!load(&[]).unwrap().crawler.allow_private_networks, "off by default");
         assert!(load(&[("LAUNCHDIR_DRAFTER_KIND", "magic")]).is_err());
+        let smtp =
+            load(&[("LAUNCHDIR_MAIL_TRANSPORT", "smtp"), ("LAUNCHDIR_MAIL_SMTP_URL", "smtps://me:hunter2@smtp.example:465")]).unwrap();
+        assert_eq!(smtp.mail.transport, "smtp");
+        assert!(!format!("{:?}", smtp.mail).contains("hunter2"));
+        assert!(format!("{:#}", load(&[("LAUNCHDIR_MAIL_TRANSPORT", "smtp")]).unwrap_err()).contains("mail.smtp_url"));
     }
 
     #[test]

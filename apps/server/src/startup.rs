@@ -68,7 +68,7 @@ impl Services {
                 drafter,
                 categories: store.draft_categories(),
                 listings: store.listing_sink(),
-                mailer: Arc::new(store_seaorm::OutboxMailer::new(store.clone(), clock.clone())),
+                mailer: mailer(settings, &store, &clock)?,
                 clock: clock.clone(),
             },
             drafts::DraftsPolicy { site_url: settings.site_url(), site_name: settings.site_name.clone() },
@@ -131,6 +131,14 @@ impl Services {
         };
         Ok(Self { app, store, clock })
     }
+}
+
+/// The mailer the settings choose: the database outbox (default) or SMTP.
+fn mailer(settings: &Settings, store: &SeaStore, clock: &Arc<dyn Clock>) -> anyhow::Result<Arc<dyn kernel::Mailer>> {
+    Ok(match (settings.mail.transport.as_str(), &settings.mail.smtp_url) {
+        ("smtp", Some(url)) => Arc::new(mail_smtp::SmtpMailer::new(url, &settings.mail.from)?),
+        _ => Arc::new(store_seaorm::OutboxMailer::new(store.clone(), clock.clone())),
+    })
 }
 
 /// The running HTTP server.
