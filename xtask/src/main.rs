@@ -5,7 +5,8 @@
 //! - `test [--sqlite-only]`: the whole test suite once per database backend.
 //! - `tidy`: dependency rules (domain crates never depend on frameworks or adapters).
 //! - `openapi [--check]`: writes (or checks) `docs/openapi.json`.
-//! - `bench`: start-up, memory and throughput figures of the release build.
+//! - `bench`: start-up, memory and throughput figures of the release build; `bench --drafts`:
+//!   submission by URL on the fixture websites (time to ready, recall, invented values).
 
 mod bench;
 mod tidy;
@@ -23,6 +24,21 @@ fn main() -> anyhow::Result<()> {
         Some("test") => test(args.iter().any(|a| a == "--sqlite-only")),
         Some("tidy") => tidy::check(&root),
         Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check")),
+        Some("bench") if args.iter().any(|a| a == "--drafts") => {
+            // Submission by URL on the fixture websites, in release mode, over the HTTP API.
+            run(cargo().args([
+                "test",
+                "--release",
+                "-p",
+                "launchdir",
+                "--test",
+                "it",
+                "measure_drafting_on_the_fixtures",
+                "--",
+                "--ignored",
+                "--nocapture",
+            ]))
+        }
         Some("bench") => {
             let bulk = args
                 .iter()
@@ -33,7 +49,7 @@ fn main() -> anyhow::Result<()> {
             bench::run(&root, bulk)
         }
         _ => {
-            eprintln!("usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N]>");
+            eprintln!("usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N | --drafts]>");
             bail!("unknown command")
         }
     }

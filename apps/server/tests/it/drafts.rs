@@ -496,3 +496,65 @@ async fn the_bot_page_describes_the_crawler() {
     let text = response.text().await.unwrap();
     assert!(text.contains("LaunchdirBot") && text.contains("robots.txt"));
 }
+
+/// The figures of `docs/performance.md` (`cargo xtask bench --drafts` runs it in release
+/// mode): seconds from `submit_listing` to `ready` over the HTTP API, and per fixture the
+/// share of the facts it states (`_facts.json`) that the draft filled, and any value filled
+/// that the site does not state. Measures only; asserts nothing about time.
+#[tokio::test]
+#[ignore = "a measurement; run by `cargo xtask bench --drafts`"]
+async fn measure_drafting_on_the_fixtures() {
+    let app = spawn().await;
+    let (_, token) = app.api_key("").await;
+    let mut all = Vec::new();
+    for name in ["saas", "bare", "robots-private", "german"] {
+        let server = FixtureServer::site(&site(name)).await;
+        let facts: Value = serde_json::from_str(&std::fs::read_to_string(site(name).join("_facts.json")).unwrap()).unwrap();
+        let facts = facts.as_object().unwrap();
+        let mut timings = Vec::new();
+        let mut last = Value::Null;
+        for _ in 0..10 {
+            let started = Instant::now();
+            last = app.draft_of(&server.url("/"), &token).await;
+            timings.push(started.elapsed().as_secs_f64());
+        }
+        let (mut filled, mut invented) = (0, Vec::new());
+        for (field, value) in last["fields"].as_object().unwrap() {
+            if value["state"] != "ai" {
+                continue;
+            }
+            let matches = match (facts.get(field), &value["value"]) {
+                (Some(Value::String(want)), Value::String(got)) if want.starts_with('/') => got.ends_with(want.as_str()),
+                (Some(Value::String(want)), Value::String(got)) => got.contains(want.as_str()),
+                (Some(Value::Array(wants)), Value::Array(got)) => wants.iter().all(|w| got.contains(w)),
+                _ => false,
+            };
+            if matches { filled += 1 } else { invented.push(field.clone()) }
+        }
+        for section in ["faqs", "founders", "company_socials"] {
+            let count = match &last[section]["value"] {
+                Value::Array(items) => items.len(),
+                Value::Object(map) => map.len(),
+                _ => 0,
+            } as u64;
+            match facts.get(section).and_then(Value::as_u64) {
+                Some(want) if want == count => filled += 1,
+                None if count == 0 => {}
+                _ => invented.push(section.to_owned()),
+            }
+        }
+        timings.sort_by(f64::total_cmp);
+        all.extend(timings.iter().copied());
+        eprintln!(
+            "{name}: submit to ready median {:.3} s (min {:.3}, max {:.3}); recall {filled}/{} = {:.0} %; invented {} {invented:?}",
+            timings[timings.len() / 2],
+            timings[0],
+            timings[timings.len() - 1],
+            facts.len(),
+            filled as f64 * 100.0 / facts.len() as f64,
+            invented.len()
+        );
+    }
+    all.sort_by(f64::total_cmp);
+    eprintln!("all fixtures: submit to ready median {:.3} s over {} drafts", all[all.len() / 2], all.len());
+}
