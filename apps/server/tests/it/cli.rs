@@ -184,3 +184,25 @@ async fn migrate_command() {
     let out = stdout(&launchdir(&test, &["migrate"]));
     assert!(out.contains("up to date"));
 }
+
+#[tokio::test]
+async fn outbox_list_shows_the_emails_the_default_mailer_stored() {
+    let test = TestDatabase::new().await;
+    assert!(stdout(&launchdir(&test, &["outbox", "list"])).contains("the outbox is empty"));
+    let store = store_seaorm::SeaStore::new(test.db.clone());
+    let mailer = store_seaorm::OutboxMailer::new(store, std::sync::Arc::new(kernel::SystemClock));
+    kernel::Mailer::send(
+        &mailer,
+        kernel::OutgoingEmail {
+            to: kernel::Email::parse("grace@example.com").unwrap(),
+            subject: "Welcome aboard".into(),
+            body: "Hello Grace".into(),
+            kind: "draft_invite".into(),
+        },
+    )
+    .await
+    .unwrap();
+    let listed = stdout(&launchdir(&test, &["outbox", "list", "--limit", "5"]));
+    assert!(listed.contains("grace@example.com") && listed.contains("Welcome aboard") && listed.contains("Hello Grace"), "{listed}");
+    assert!(listed.contains("[draft_invite]"), "{listed}");
+}

@@ -558,3 +558,45 @@ async fn measure_drafting_on_the_fixtures() {
     all.sort_by(f64::total_cmp);
     eprintln!("all fixtures: submit to ready median {:.3} s over {} drafts", all[all.len() / 2], all.len());
 }
+
+#[tokio::test]
+async fn values_a_model_invents_come_out_not_found() {
+    use crawler::testing::Route;
+    let site_server = FixtureServer::site(&site("saas")).await;
+    let home = site_server.url("/");
+    let answer = json!({
+        "fields": {
+            "tagline": {"value": "Privacy-first product analytics for small teams", "evidence": [{"url": home, "quote": "Privacy-first product analytics for small teams"}]},
+            "city": {"value": "Porto", "evidence": [{"url": home, "quote": "Our office is in Porto."}]},
+            "founded_year": {"value": "2015", "evidence": [{"url": home, "quote": "Privacy-first product analytics for small teams"}]},
+            "contact_email": {"value": "sales@metricly.example", "evidence": [{"url": home, "quote": "Questions? Write to hello@metricly.example"}]},
+            "stage": {"value": "growing", "evidence": []}
+        }
+    });
+    let completion = json!({"choices": [{"message": {"role": "assistant", "content": answer.to_string()}}]});
+    let model = FixtureServer::start(std::collections::HashMap::from([(
+        "/v1/chat/completions".to_owned(),
+        Route::new(200, "application/json", completion.to_string()),
+    )]))
+    .await;
+    let base_url = model.url("/v1");
+    // A database of its own: the workers of other tests' servers use the extractive drafter.
+    let app = spawn_empty_app_with(move |settings| {
+        settings.crawler.allow_private_networks = true;
+        settings.job_workers = 1;
+        settings.drafter.kind = "openai".into();
+        settings.drafter.base_url = base_url;
+        settings.drafter.api_key = Some("sk-test".into());
+    })
+    .await;
+    let (_, token) = app.api_key("").await;
+    let draft = app.draft_of(&home, &token).await;
+    assert_eq!(draft["status"], "ready", "{draft:#}");
+    assert_eq!(field(&draft, "tagline")["state"], "ai");
+    for invented in ["city", "founded_year", "contact_email", "stage"] {
+        assert_eq!(field(&draft, invented)["state"], "not_found", "{invented}: {:#}", field(&draft, invented));
+        assert_eq!(field(&draft, invented)["value"], Value::Null);
+    }
+    let request = &model.received()[0];
+    assert!(request.body.contains("\"model\":\"gpt-4o-mini\""), "the configured model is asked");
+}
