@@ -58,7 +58,8 @@ pub struct Settings {
     /// Background job workers in this process (0 runs none: another process does the work).
     pub job_workers: usize,
     /// How long a worker's claim on a job holds; past it, another worker takes the job over
-    /// (its worker died). Longer than a crawl (30 s) with room to spare.
+    /// (its worker died). Longer than the slowest job (a redraft with a model and a
+    /// competitor's site: about two and a half minutes) with room to spare.
     pub job_lease_seconds: u64,
     /// How reading websites behaves.
     pub crawler: CrawlerSettings,
@@ -166,7 +167,7 @@ impl Default for Settings {
             trending_half_life_hours: 24,
             view_flush_seconds: 5,
             job_workers: 2,
-            job_lease_seconds: 120,
+            job_lease_seconds: 300,
             crawler: CrawlerSettings::default(),
             drafter: DrafterSettings::default(),
             mail: MailSettings::default(),

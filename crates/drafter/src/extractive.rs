@@ -413,10 +413,9 @@ fn place(site: &SiteSnapshot, proposal: &mut Proposal) {
 fn founded(site: &SiteSnapshot, proposal: &mut Proposal) {
     if let Some((page, date)) =
         json_ld(site, &["Organization", "Corporation", "LocalBusiness"]).find_map(|(p, o)| string_at(o, "foundingDate").map(|d| (p, d)))
-        && date.len() >= 4
-        && date[..4].parse::<u16>().is_ok_and(|y| (1800..=2100).contains(&y))
+        && let Some(year) = date.get(..4).filter(|y| y.parse::<u16>().is_ok_and(|y| (1800..=2100).contains(&y)))
     {
-        proposal.fields.insert(FieldName::FoundedYear, text(&date[..4], page, date));
+        proposal.fields.insert(FieldName::FoundedYear, text(year, page, date));
         return;
     }
     for page in &site.pages {
@@ -636,6 +635,17 @@ mod tests {
         assert_eq!(split_title("Metricly - Privacy-first analytics"), ("Metricly", Some("Privacy-first analytics")));
         assert_eq!(split_title("Shelfwise | Inventory | Books"), ("Shelfwise", Some("Inventory | Books")));
         assert_eq!(split_title("Quillnote"), ("Quillnote", None));
+    }
+
+    #[test]
+    fn a_founding_date_with_multibyte_characters_does_not_panic() {
+        let page = Page {
+            url: "https://a.example/".into(),
+            json_ld: vec![serde_json::json!({"@type": "Organization", "foundingDate": "201€"})],
+            ..Page::default()
+        };
+        let site = SiteSnapshot { home_url: page.url.clone(), pages: vec![page], skipped: vec![] };
+        assert!(!draft(&site, &[]).fields.contains_key(&FieldName::FoundedYear));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Checks on what a caller submits: the website address, and the meaning of an `update_draft`
 //! body beyond its bounds (which the operation's input type checks).
 
-use crate::grounding::{COUNTRIES, CategoryRef};
+use crate::grounding::CategoryRef;
 use crate::model::{DraftFounder, DraftMilestone, DraftSeo, DraftStory, FieldName, FieldValue, Socials};
 use kernel::{Faq, FieldError};
 
@@ -68,7 +68,11 @@ pub fn normalise_url(raw: &str) -> Result<String, String> {
     let default_port = if scheme == "https" { "443" } else { "80" };
     let port = port.filter(|port| *port != default_port).map(|port| format!(":{port}")).unwrap_or_default();
     let tail = if tail.is_empty() || tail.starts_with('?') { format!("/{tail}") } else { tail.to_owned() };
-    Ok(format!("{scheme}://{host}{port}{tail}"))
+    let url = format!("{scheme}://{host}{port}{tail}");
+    if url.chars().count() > MAX_URL_LEN {
+        return Err(format!("must be at most {MAX_URL_LEN} characters"));
+    }
+    Ok(url)
 }
 
 /// The host of a normalised address.
@@ -132,7 +136,6 @@ pub fn check_field_values(
                 if code.len() != 2 || !code.bytes().all(|b| b.is_ascii_uppercase()) {
                     errors.push(FieldError::new(&at, "must be a two-letter ISO 3166 country code, such as DE"));
                 }
-                let _ = COUNTRIES;
                 FieldValue::Text(code)
             }
             (FieldName::FoundedYear, FieldValue::Text(text)) => {

@@ -146,12 +146,24 @@ impl Corpus {
             let Some(texts) = self.pages.get(&item.url) else {
                 return Some(format!("quotes a page that was not read ({})", item.url));
             };
-            if !texts.iter().any(|text| text.contains(&quote)) {
+            if !texts.iter().any(|text| contains_on_boundaries(text, &quote)) {
                 return Some(format!("the quote {:?} is not on {}", shorten(&quote), item.url));
             }
         }
         None
     }
+}
+
+/// Whether `needle` occurs in `text` without cutting a word or number at either end
+/// (`$29` is not a quote of `$299`).
+fn contains_on_boundaries(text: &str, needle: &str) -> bool {
+    let starts_alnum = needle.chars().next().is_some_and(char::is_alphanumeric);
+    let ends_alnum = needle.chars().next_back().is_some_and(char::is_alphanumeric);
+    text.match_indices(needle).any(|(at, _)| {
+        let before_ok = !starts_alnum || text[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+        let after_ok = !ends_alnum || text[at + needle.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+        before_ok && after_ok
+    })
 }
 
 fn shorten(text: &str) -> String {
@@ -162,25 +174,29 @@ fn shorten(text: &str) -> String {
     short
 }
 
-/// Numbers (digit runs, thousands separators removed), e-mail addresses and links in a text.
-fn facts(text: &str) -> Vec<String> {
+/// A fact a value states: a number (digits, thousands separators removed), an e-mail address
+/// or a link (normalised).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Fact {
+    Number(String),
+    Email(String),
+    Link(String),
+}
+
+/// The facts in a text.
+fn facts(text: &str) -> Vec<Fact> {
     let mut found = Vec::new();
     for word in text.split_whitespace() {
-        let word = word.trim_matches(|c: char| matches!(c, '(' | ')' | '[' | ']' | '"' | '\'' | ',' | ';' | '<' | '>'));
+        let word = word.trim_matches(|c: char| matches!(c, '(' | ')' | '[' | ']' | '"' | '\'' | ',' | ';' | '<' | '>' | ':' | '!' | '?'));
         let lower = word.to_lowercase();
+        let lower = lower.strip_prefix("mailto:").unwrap_or(&lower);
         if lower.starts_with("http://") || lower.starts_with("https://") || lower.starts_with("www.") {
-            found.push(normalise_link(&lower));
-            continue;
-        }
-        if let Some((local, domain)) = lower.split_once('@')
-            && !local.is_empty()
-            && domain.contains('.')
-        {
-            found.push(lower.trim_end_matches('.').to_owned());
-            continue;
+            found.push(Fact::Link(normalise_link(lower)));
+        } else if lower.contains('@') {
+            found.push(Fact::Email(lower.split('?').next().unwrap_or("").trim_end_matches('.').to_owned()));
         }
     }
-    found.extend(digit_runs(text));
+    found.extend(digit_runs(text).into_iter().map(Fact::Number));
     found
 }
 
@@ -211,36 +227,32 @@ fn digit_runs(text: &str) -> Vec<String> {
     runs
 }
 
-/// Words of four letters or more, lower-cased.
+/// Words of two letters or more, lower-cased.
 fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric()).filter(|word| word.chars().count() >= 4).map(str::to_lowercase).collect()
+    text.split(|c: char| !c.is_alphanumeric()).filter(|word| word.chars().count() >= 2).map(str::to_lowercase).collect()
 }
 
 /// Why `value` is not supported by `quotes`, or `None`.
 fn check_wording(value: &str, quotes: &[Evidence], wording: bool) -> Option<String> {
     let joined = quotes.iter().map(|e| fold_whitespace(&e.quote)).collect::<Vec<_>>().join(" ");
-    let lower = joined.to_lowercase();
     let quote_facts = facts(&joined);
-    let quote_links: Vec<&String> = quote_facts.iter().filter(|fact| fact.contains('.') || fact.contains('/')).collect();
     for fact in facts(value) {
-        let present = if fact.chars().all(|c| c.is_ascii_digit()) {
-            quote_facts.contains(&fact)
-        } else if fact.contains('@') {
-            lower.contains(&fact)
-        } else {
-            quote_links.iter().any(|link| **link == fact) || normalise_link(&lower).contains(&fact)
-        };
-        if !present {
-            return Some(format!("{fact:?} does not appear in its quotes"));
+        if !quote_facts.contains(&fact) {
+            let shown = match &fact {
+                Fact::Number(text) | Fact::Email(text) | Fact::Link(text) => text.clone(),
+            };
+            return Some(format!("{shown:?} does not appear in its quotes"));
         }
     }
     if wording {
         let value_words = words(value);
         if !value_words.is_empty() {
             let quote_words = words(&joined);
-            let supported = value_words.iter().filter(|word| quote_words.contains(word) || lower.contains(word.as_str())).count();
-            // Four in five: room for a joined list or changed inflection, none for a new claim.
-            if supported * 5 < value_words.len() * 4 {
+            let supported = value_words.iter().filter(|word| quote_words.contains(word)).count();
+            // Short values must be fully supported; longer ones may differ in one word in
+            // five (a joined list, a changed inflection), never in a new claim.
+            let enough = if value_words.len() <= 4 { supported == value_words.len() } else { supported * 5 >= value_words.len() * 4 };
+            if !enough {
                 return Some("its wording is not in its quotes".into());
             }
         }
@@ -319,6 +331,13 @@ pub fn ground(proposal: Proposal, snapshot: &SiteSnapshot, categories: &[Categor
             check_vocabulary(field, value, &proposed.evidence, categories)
                 .or_else(|| check_wording(value, &proposed.evidence, needs_wording(field)))
         };
+        // A category may be proposed by name; the draft keeps its slug.
+        let as_slug = |item: String| match field {
+            FieldName::Categories => {
+                categories.iter().find(|c| c.slug == item || c.name.eq_ignore_ascii_case(&item)).map_or(item, |c| c.slug.clone())
+            }
+            _ => item,
+        };
         match proposed.value {
             FieldValue::Text(text) => match check(&text) {
                 Some(why) => drop(field.as_str().into(), why),
@@ -332,7 +351,7 @@ pub fn ground(proposal: Proposal, snapshot: &SiteSnapshot, categories: &[Categor
                 for (i, item) in items.into_iter().enumerate() {
                     match check(&item) {
                         Some(why) => drop(format!("{field}[{i}]"), why),
-                        None if !item.trim().is_empty() && !survivors.contains(&item) => survivors.push(item),
+                        None if !item.trim().is_empty() && !survivors.contains(&as_slug(item.clone())) => survivors.push(as_slug(item)),
                         None => {}
                     }
                 }
@@ -358,14 +377,22 @@ pub fn ground(proposal: Proposal, snapshot: &SiteSnapshot, categories: &[Categor
             .flatten()
             .collect::<Vec<_>>()
             .join(" ");
-        let why = corpus.check_quotes(&founder.evidence).or_else(|| check_wording(&text, &founder.evidence, true));
+        let fits = founder.value.name.chars().count() <= 160
+            && founder.value.title.as_ref().is_none_or(|t| t.chars().count() <= 160)
+            && founder.value.bio.as_ref().is_none_or(|b| b.chars().count() <= 3000);
+        let why = if fits { None } else { Some("longer than a founder's name (160), title (160) or bio (3000) may be".to_owned()) }
+            .or_else(|| corpus.check_quotes(&founder.evidence))
+            .or_else(|| check_wording(&text, &founder.evidence, true));
         match why {
             Some(why) => drop(format!("founders[{i}]"), why),
             None => kept.founders.push(founder),
         }
     }
     for social in proposal.socials {
-        let why = corpus.check_quotes(&social.evidence).or_else(|| check_wording(&social.value.url, &social.evidence, false));
+        let link_ok = social.value.url.starts_with("https://") && social.value.url.chars().count() <= 500;
+        let why = if link_ok { None } else { Some("a social link must be an https:// link of at most 500 characters".to_owned()) }
+            .or_else(|| corpus.check_quotes(&social.evidence))
+            .or_else(|| check_wording(&social.value.url, &social.evidence, false));
         match why {
             Some(why) => drop(format!("socials.{}", social.value.key), why),
             None => kept.socials.push(social),
@@ -484,12 +511,18 @@ mod tests {
                 ),
                 // No evidence at all.
                 (FieldName::Stage, Proposed { value: FieldValue::Text("growing".into()), evidence: vec![] }),
+                // A quote that cuts a number of the page.
+                text(FieldName::Usps, "Pro plan: $2", "Pro plan: $2"),
+                // A short value whose words are not in the quote.
+                text(FieldName::Keywords, "Tom Lee", "Analytics for developer tools."),
+                // An e-mail address inside a longer one.
+                text(FieldName::ShortDescription, "lo@acme.example", "Write to hello@acme.example for a demo."),
             ]),
             ..Proposal::default()
         };
         let (kept, dropped) = ground(proposal, &snapshot(), &categories());
         assert!(kept.fields.is_empty(), "{:?}", kept.fields);
-        assert_eq!(dropped.len(), 9, "{dropped:?}");
+        assert_eq!(dropped.len(), 12, "{dropped:?}");
     }
 
     #[test]
@@ -512,6 +545,10 @@ mod tests {
     #[test]
     fn facts_and_digit_runs() {
         assert_eq!(digit_runs("1,000 users since 2019, $29.99"), vec!["1000", "2019", "29", "99"]);
-        assert!(facts("see https://www.acme.example/docs/ now").contains(&"acme.example/docs".to_owned()));
+        assert!(facts("see https://www.acme.example/docs/ now").contains(&Fact::Link("acme.example/docs".into())));
+        assert!(facts("write to mailto:Hi@Acme.example.").contains(&Fact::Email("hi@acme.example".into())));
+        assert!(contains_on_boundaries("Pro plan: $29/month", "$29/month"));
+        assert!(!contains_on_boundaries("Pro plan: $299/month", "Pro plan: $29"));
+        assert!(!contains_on_boundaries("Indiana", "India"));
     }
 }

@@ -10,6 +10,6 @@ pub mod site;
 pub use edit::{DraftEdit, normalise_url};
 pub use grounding::{CategoryRef, Dropped, Proposal, SocialLink, ground};
 pub use model::*;
-pub use ports::{DraftCategories, DraftRepository, Drafter, DrafterError, ListingDraft, ListingSink, SiteReader};
+pub use ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, ListingDraft, ListingSink, SiteReader};
 pub use service::{COMPETITOR_PAGES, DraftError, DraftsPolicy, DraftsPorts, DraftsService, Invitation, MAX_INVITES, MAX_PAGES, jobs};
 pub use site::{ReadFailure, SiteSnapshot};

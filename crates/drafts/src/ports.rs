@@ -45,8 +45,27 @@ pub trait DraftRepository: Send + Sync {
 
     async fn snapshot(&self, id: DraftId) -> Result<Option<SiteSnapshot>, RepoError>;
 
-    /// Records an invitation; `false` when this address was invited to this draft already.
-    async fn add_invite(&self, id: DraftId, email: &str, token_hash: &str, now: OffsetDateTime) -> Result<bool, RepoError>;
+    /// Records an invitation unless the address was invited to this draft already or the draft
+    /// has sent `limit` (counted and inserted in one transaction).
+    async fn add_invite(
+        &self,
+        id: DraftId,
+        email: &str,
+        token_hash: &str,
+        limit: u32,
+        now: OffsetDateTime,
+    ) -> Result<InviteOutcome, RepoError>;
+}
+
+/// What recording an invitation did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InviteOutcome {
+    /// Recorded; `sent` invitations of the draft now, this one included.
+    Added {
+        sent: u32,
+    },
+    Duplicate,
+    LimitReached,
 }
 
 /// The categories a draft may name.

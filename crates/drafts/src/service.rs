@@ -4,7 +4,7 @@
 use crate::edit::{DraftEdit, check_field_values, check_socials, host_of, normalise_url};
 use crate::grounding::{CategoryRef, Proposal, ground, seo_of};
 use crate::model::{ComparisonRow, Competitor, Draft, DraftId, DraftStatus, FailureReason, FieldName, FieldState, FieldValue, Section};
-use crate::ports::{DraftCategories, DraftRepository, Drafter, ListingDraft, ListingSink, SiteReader};
+use crate::ports::{DraftCategories, DraftRepository, Drafter, InviteOutcome, ListingDraft, ListingSink, SiteReader};
 use crate::site::SiteSnapshot;
 use kernel::{Clock, Email, FieldError, ListingId, MailError, Mailer, NewJob, OutgoingEmail, PageRequest, Paged, RepoError, UserId};
 use serde_json::json;
@@ -234,49 +234,51 @@ impl DraftsService {
         Ok(job)
     }
 
-    /// `invite_cofounder`: e-mails an invitation; at most ten per draft.
+    /// `invite_cofounder`: e-mails an invitation; at most ten per draft, each address once.
     pub async fn invite(&self, owner: UserId, id: DraftId, email: Email, inviter: &str) -> Result<Invitation, DraftError> {
-        for _ in 0..5 {
-            let (mut draft, version) = self.load_owned(owner, id).await?;
-            if draft.invites >= MAX_INVITES {
+        let (draft, _) = self.load_owned(owner, id).await?;
+        let token = random_token().map_err(|err| DraftError::Repo(RepoError::backend(err)))?;
+        // The repository counts and inserts in one transaction, so the limit holds under races.
+        let sent = match self.repo.add_invite(id, email.as_str(), &hash(&token), MAX_INVITES, self.clock.now()).await? {
+            InviteOutcome::Added { sent } => sent,
+            InviteOutcome::Duplicate => return Err(DraftError::field("email", "this address was invited to this draft already")),
+            InviteOutcome::LimitReached => {
                 return Err(DraftError::field("email", format!("a draft can send at most {MAX_INVITES} invitations")));
             }
-            let token = random_token().map_err(|err| DraftError::Repo(RepoError::backend(err)))?;
-            if !self.repo.add_invite(id, email.as_str(), &hash(&token), self.clock.now()).await? {
-                return Err(DraftError::field("email", "this address was invited to this draft already"));
-            }
-            draft.invites += 1;
-            draft.updated_at = self.clock.now();
-            if !self.repo.save(&draft, version, None).await? {
-                continue;
-            }
-            let product = draft.text(FieldName::Name).unwrap_or(&draft.url).to_owned();
-            let site = &self.policy;
-            self.mailer
-                .send(OutgoingEmail {
-                    to: email.clone(),
-                    subject: format!("{inviter} invites you to add your founder profile to {product}"),
-                    body: format!(
-                        "Hello,\n\n{inviter} is listing {product} on {} and invites you, as a co-founder, to add your own founder profile.\n\nAccept the invitation here (valid for 14 days):\n{}/invites/{token}\n\nIf you do not know {product}, ignore this e-mail.\n",
-                        site.site_name, site.site_url
-                    ),
-                    kind: "draft_invite".into(),
-                })
-                .await?;
-            return Ok(Invitation { email, invites_sent: draft.invites, invites_left: MAX_INVITES - draft.invites });
-        }
-        Err(DraftError::Repo(RepoError::Backend("the draft kept changing while it was being updated".into())))
+        };
+        let product = draft.text(FieldName::Name).unwrap_or(&draft.url).to_owned();
+        let site = &self.policy;
+        self.mailer
+            .send(OutgoingEmail {
+                to: email.clone(),
+                subject: format!("{inviter} invites you to add your founder profile to {product}"),
+                body: format!(
+                    "Hello,\n\n{inviter} is listing {product} on {} and invites you, as a co-founder, to add your own founder profile.\n\nAccept the invitation here:\n{}/invites/{token}\n\nIf you do not know {product}, ignore this e-mail.\n",
+                    site.site_name, site.site_url
+                ),
+                kind: "draft_invite".into(),
+            })
+            .await?;
+        self.modify(id, |draft| draft.invites = draft.invites.max(sent)).await?;
+        Ok(Invitation { email, invites_sent: sent, invites_left: MAX_INVITES.saturating_sub(sent) })
     }
 
     /// `submit_draft`: saves the draft as a listing in status `draft` (not published), or
     /// updates the listing made before.
     pub async fn submit_draft(&self, owner: UserId, id: DraftId) -> Result<(Draft, ListingId), DraftError> {
+        // The listing made by a try that lost the race for the draft's version: the next try
+        // updates it instead of making a second one.
+        let mut made: Option<ListingId> = None;
         for _ in 0..5 {
             let (mut draft, version) = self.load_owned(owner, id).await?;
             if matches!(draft.status, DraftStatus::Crawling | DraftStatus::Drafting) {
                 return Err(DraftError::field("id", "the draft is still being drafted; submit it when its status is ready"));
             }
+            if draft.listing_id.is_none() {
+                draft.listing_id = made;
+            }
             let listing = self.save_listing(&mut draft).await?;
+            made = Some(listing);
             draft.status = DraftStatus::Submitted;
             draft.failure_reason = None;
             draft.updated_at = self.clock.now();
@@ -301,20 +303,7 @@ impl DraftsService {
             return Err(DraftError::field("payload.draft_id", "is missing"));
         };
         match kind {
-            jobs::CRAWL => {
-                let result = self.crawl(id, last_attempt).await;
-                if result.is_err() && last_attempt {
-                    // Out of retries: the person sees a reason instead of a draft stuck in crawling.
-                    self.modify(id, |draft| {
-                        if matches!(draft.status, DraftStatus::Crawling | DraftStatus::Drafting) {
-                            draft.status = DraftStatus::Failed;
-                            draft.failure_reason = Some(FailureReason::Internal);
-                        }
-                    })
-                    .await?;
-                }
-                result
-            }
+            jobs::CRAWL => self.crawl(id, last_attempt).await,
             jobs::REGENERATE => {
                 let fields: Vec<FieldName> =
                     payload["fields"].as_array().into_iter().flatten().filter_map(|f| f.as_str().and_then(FieldName::parse)).collect();
@@ -329,11 +318,47 @@ impl DraftsService {
         }
     }
 
+    /// A job of this domain failed for good (or its worker died on the last attempt): the
+    /// draft shows that instead of waiting forever.
+    pub async fn abandon(&self, kind: &str, payload: &serde_json::Value) -> Result<(), DraftError> {
+        let Some(id) = payload["draft_id"].as_str().and_then(|id| id.parse().ok()).map(DraftId) else { return Ok(()) };
+        let fields: Vec<FieldName> =
+            payload["fields"].as_array().into_iter().flatten().filter_map(|f| f.as_str().and_then(FieldName::parse)).collect();
+        let url = payload["url"].as_str().or(payload["competitor_url"].as_str()).map(str::to_owned);
+        let kind = kind.to_owned();
+        self.modify(id, move |draft| {
+            if kind == jobs::CRAWL && matches!(draft.status, DraftStatus::Crawling | DraftStatus::Drafting) {
+                draft.status = DraftStatus::Failed;
+                draft.failure_reason = Some(FailureReason::Internal);
+            }
+            draft.regenerating.retain(|name| !fields.contains(name));
+            if let Some(competitor) = draft.competitor.as_mut().filter(|c| Some(&c.url) == url.as_ref() && c.status == "pending") {
+                competitor.status = "failed".into();
+                competitor.failure_reason = Some(FailureReason::Internal);
+            }
+        })
+        .await
+    }
+
     /// Reads the site, drafts, checks grounding, and makes the draft `ready` (or `failed`).
     async fn crawl(&self, id: DraftId, last_attempt: bool) -> Result<(), DraftError> {
         let Some((draft, _)) = self.repo.get(id).await? else { return Ok(()) };
-        if draft.status != DraftStatus::Crawling {
-            return Ok(()); // Done by an earlier run whose completion was not recorded.
+        match draft.status {
+            DraftStatus::Crawling => {}
+            // An earlier run read the site and failed while drafting: draft from what it read.
+            DraftStatus::Drafting => {
+                if let Some(snapshot) = self.repo.snapshot(id).await? {
+                    let proposal = self.propose(&snapshot).await?;
+                    return self
+                        .modify(id, |draft| {
+                            take_proposal(draft, &proposal, None);
+                            draft.status = DraftStatus::Ready;
+                        })
+                        .await;
+                }
+            }
+            // Done by an earlier run whose completion was not recorded.
+            _ => return Ok(()),
         }
         let snapshot = match self.reader.read(&draft.url, MAX_PAGES).await {
             Ok(snapshot) => snapshot,
@@ -565,6 +590,14 @@ fn listing_of(draft: &Draft) -> Result<ListingDraft, DraftError> {
             }
         },
     };
+    if draft.story.value.title.as_ref().is_some_and(|title| title.chars().count() > 200) {
+        errors.push(FieldError::new("story.title", "a listing's story title is at most 200 characters"));
+    }
+    for (i, founder) in draft.founders.value.iter().enumerate() {
+        if founder.name.chars().count() > 160 || founder.title.as_ref().is_some_and(|t| t.chars().count() > 160) {
+            errors.push(FieldError::new(format!("founders[{i}]"), "a founder's name and title are at most 160 characters"));
+        }
+    }
     if !errors.is_empty() {
         return Err(DraftError::Invalid(errors));
     }

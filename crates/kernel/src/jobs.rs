@@ -83,15 +83,25 @@ pub trait JobQueue: Send + Sync {
 
     /// Claims the oldest job that is due: queued with `run_at <= now`, or running with a lease
     /// that expired before `now` (its worker died). The claim holds until `now + lease`.
-    /// Two workers never claim the same job.
+    /// Two workers never claim the same job. A job retaken after its last attempt comes back
+    /// with `attempt > max_attempts`: the worker gives it up without running it.
     async fn claim(&self, now: OffsetDateTime, lease: Duration, worker: &str) -> Result<Option<ClaimedJob>, RepoError>;
 
-    /// Marks a claimed job done.
-    async fn complete(&self, id: i64, now: OffsetDateTime) -> Result<(), RepoError>;
+    /// Marks a claimed job done. Only the run that holds the claim (`attempt`) may: a worker
+    /// whose lease expired and whose job another worker took over changes nothing. Returns
+    /// whether the outcome was recorded.
+    async fn complete(&self, id: i64, attempt: u32, now: OffsetDateTime) -> Result<bool, RepoError>;
 
-    /// Records a failed run: queued again at `retry_at`, or failed for good when `retry_at` is
-    /// `None`.
-    async fn fail(&self, id: i64, error: &str, retry_at: Option<OffsetDateTime>, now: OffsetDateTime) -> Result<(), RepoError>;
+    /// Records a failed run (of `attempt`, as `complete`): queued again at `retry_at`, or
+    /// failed for good when `retry_at` is `None`.
+    async fn fail(
+        &self,
+        id: i64,
+        attempt: u32,
+        error: &str,
+        retry_at: Option<OffsetDateTime>,
+        now: OffsetDateTime,
+    ) -> Result<bool, RepoError>;
 
     /// The state, attempts and last error of a job (for tests and operators).
     async fn state(&self, id: i64) -> Result<Option<(JobState, u32, Option<String>)>, RepoError>;

@@ -5,7 +5,7 @@ use crate::entity::{
 };
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
-use drafts::{CategoryRef, Draft, DraftCategories, DraftId, DraftRepository, ListingDraft, ListingSink, SiteSnapshot};
+use drafts::{CategoryRef, Draft, DraftCategories, DraftId, DraftRepository, InviteOutcome, ListingDraft, ListingSink, SiteSnapshot};
 use kernel::{ListingId, NewJob, PageRequest, Paged, RepoError, UserId};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
@@ -125,7 +125,31 @@ impl DraftRepository for SeaStore {
         }
     }
 
-    async fn add_invite(&self, id: DraftId, email: &str, token_hash: &str, now: OffsetDateTime) -> Result<bool, RepoError> {
+    async fn add_invite(
+        &self,
+        id: DraftId,
+        email: &str,
+        token_hash: &str,
+        limit: u32,
+        now: OffsetDateTime,
+    ) -> Result<InviteOutcome, RepoError> {
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        // Takes the write lock first (SQLite), so the count below cannot go stale.
+        draft::Entity::update_many()
+            .col_expr(draft::Column::Version, Expr::col(draft::Column::Version))
+            .filter(draft::Column::Id.eq(id.to_string()))
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?;
+        let invites = draft_invite::Entity::find().filter(draft_invite::Column::DraftId.eq(id.to_string()));
+        let sent = invites.clone().count(&txn).await.map_err(repo_err)?;
+        let taken = invites.filter(draft_invite::Column::Email.eq(email)).count(&txn).await.map_err(repo_err)?;
+        if taken > 0 {
+            return Ok(InviteOutcome::Duplicate);
+        }
+        if sent >= u64::from(limit) {
+            return Ok(InviteOutcome::LimitReached);
+        }
         let inserted = draft_invite::ActiveModel {
             draft_id: Set(id.to_string()),
             email: Set(email.to_owned()),
@@ -133,12 +157,16 @@ impl DraftRepository for SeaStore {
             created_at: Set(now.to_offset(time::UtcOffset::UTC)),
             ..Default::default()
         }
-        .insert(&self.db)
+        .insert(&txn)
         .await
         .map_err(repo_err);
         match inserted {
-            Ok(_) => Ok(true),
-            Err(RepoError::Duplicate(_)) => Ok(false),
+            Ok(_) => {
+                txn.commit().await.map_err(repo_err)?;
+                Ok(InviteOutcome::Added { sent: u32::try_from(sent + 1).unwrap_or(u32::MAX) })
+            }
+            // A concurrent request invited the same address first.
+            Err(RepoError::Duplicate(_)) => Ok(InviteOutcome::Duplicate),
             Err(err) => Err(err),
         }
     }

@@ -68,24 +68,35 @@ impl JobQueue for SeaStore {
         Ok(None)
     }
 
-    async fn complete(&self, id: i64, now: OffsetDateTime) -> Result<(), RepoError> {
-        job::Entity::update_many()
+    async fn complete(&self, id: i64, attempt: u32, now: OffsetDateTime) -> Result<bool, RepoError> {
+        let done = job::Entity::update_many()
             .col_expr(job::Column::State, Expr::value("done"))
             .col_expr(job::Column::LockedUntil, Expr::value(Option::<OffsetDateTime>::None))
             .col_expr(job::Column::FinishedAt, Expr::value(now.to_offset(UtcOffset::UTC)))
             .filter(job::Column::Id.eq(id))
+            .filter(job::Column::State.eq("running"))
+            .filter(job::Column::Attempts.eq(i64::from(attempt)))
             .exec(&self.db)
             .await
             .map_err(repo_err)?;
-        Ok(())
+        Ok(done.rows_affected == 1)
     }
 
-    async fn fail(&self, id: i64, error: &str, retry_at: Option<OffsetDateTime>, now: OffsetDateTime) -> Result<(), RepoError> {
+    async fn fail(
+        &self,
+        id: i64,
+        attempt: u32,
+        error: &str,
+        retry_at: Option<OffsetDateTime>,
+        now: OffsetDateTime,
+    ) -> Result<bool, RepoError> {
         let error: String = error.chars().take(2000).collect();
         let mut update = job::Entity::update_many()
             .col_expr(job::Column::LastError, Expr::value(error))
             .col_expr(job::Column::LockedUntil, Expr::value(Option::<OffsetDateTime>::None))
-            .filter(job::Column::Id.eq(id));
+            .filter(job::Column::Id.eq(id))
+            .filter(job::Column::State.eq("running"))
+            .filter(job::Column::Attempts.eq(i64::from(attempt)));
         update = match retry_at {
             Some(at) => update
                 .col_expr(job::Column::State, Expr::value("queued"))
@@ -94,8 +105,7 @@ impl JobQueue for SeaStore {
                 .col_expr(job::Column::State, Expr::value("failed"))
                 .col_expr(job::Column::FinishedAt, Expr::value(now.to_offset(UtcOffset::UTC))),
         };
-        update.exec(&self.db).await.map_err(repo_err)?;
-        Ok(())
+        Ok(update.exec(&self.db).await.map_err(repo_err)?.rows_affected == 1)
     }
 
     async fn state(&self, id: i64) -> Result<Option<(JobState, u32, Option<String>)>, RepoError> {

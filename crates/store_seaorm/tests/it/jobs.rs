@@ -24,18 +24,19 @@ async fn a_job_is_claimed_once_then_retried_with_backoff_then_done() {
     assert_eq!(store.claim(T0, LEASE, "b").await.unwrap(), None, "a claimed job is not claimed again");
 
     let retry_at = T0 + retry_delay(1);
-    store.fail(claimed.id, "the site did not answer", Some(retry_at), T0).await.unwrap();
+    assert!(store.fail(claimed.id, 1, "the site did not answer", Some(retry_at), T0).await.unwrap());
     assert_eq!(store.state(claimed.id).await.unwrap().unwrap(), (JobState::Queued, 1, Some("the site did not answer".into())));
     assert_eq!(store.claim(retry_at - Duration::seconds(1), LEASE, "b").await.unwrap(), None, "backing off");
     let again = store.claim(retry_at, LEASE, "b").await.unwrap().unwrap();
     assert_eq!((again.id, again.attempt), (claimed.id, 2));
-    store.complete(again.id, retry_at).await.unwrap();
+    assert!(!store.complete(again.id, 1, retry_at).await.unwrap(), "an older run records nothing");
+    assert!(store.complete(again.id, 2, retry_at).await.unwrap());
     assert_eq!(store.state(again.id).await.unwrap().unwrap().0, JobState::Done);
     assert_eq!(store.claim(retry_at + Duration::hours(1), LEASE, "c").await.unwrap(), None);
 
     assert!(store.enqueue(job("test.last", T0)).await.unwrap());
     let last = store.claim(T0, LEASE, "a").await.unwrap().unwrap();
-    store.fail(last.id, "gave up", None, T0).await.unwrap();
+    assert!(store.fail(last.id, 1, "gave up", None, T0).await.unwrap());
     assert_eq!(store.state(last.id).await.unwrap().unwrap().0, JobState::Failed);
     assert_eq!(store.claim(T0 + Duration::days(1), LEASE, "a").await.unwrap(), None, "failed jobs stay failed");
 }
@@ -51,6 +52,17 @@ async fn a_stuck_job_is_recovered_after_its_lease() {
     let recovered = store.claim(T0 + LEASE + Duration::seconds(1), LEASE, "b").await.unwrap().unwrap();
     assert_eq!((recovered.id, recovered.attempt), (first.id, 2));
     assert_eq!(store.state(first.id).await.unwrap().unwrap(), (JobState::Running, 2, None));
+    // The first worker wakes up late: its outcome is ignored, the new run's counts.
+    assert!(!store.fail(first.id, 1, "late", None, T0).await.unwrap());
+    assert!(store.complete(recovered.id, 2, T0 + LEASE * 2).await.unwrap());
+    assert_eq!(store.state(first.id).await.unwrap().unwrap().0, JobState::Done);
+
+    // A job whose last attempt died comes back once more, beyond its attempts, to be given up.
+    store.enqueue(NewJob { max_attempts: 1, ..job("test.dies", T0) }).await.unwrap();
+    let only = store.claim(T0, LEASE, "a").await.unwrap().unwrap();
+    assert_eq!((only.attempt, only.max_attempts), (1, 1));
+    let beyond = store.claim(T0 + LEASE * 2, LEASE, "b").await.unwrap().unwrap();
+    assert_eq!((beyond.id, beyond.attempt), (only.id, 2));
 }
 
 #[tokio::test]
