@@ -67,6 +67,20 @@ pub struct Settings {
     pub drafter: DrafterSettings,
     /// How e-mail leaves.
     pub mail: MailSettings,
+    /// Who may reach the tool server at `/mcp`.
+    pub mcp: McpSettings,
+}
+
+/// `[mcp]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct McpSettings {
+    /// Hosts the `Host` header of a request to `/mcp` may name (DNS-rebinding protection).
+    /// Empty: the host of `site_url`, plus `localhost`, `127.0.0.1` and `::1`.
+    pub allowed_hosts: Vec<String>,
+    /// Origins a browser-based client may call `/mcp` from. Empty: the origin of `site_url`.
+    /// Requests without an `Origin` header (non-browser clients) always pass.
+    pub allowed_origins: Vec<String>,
 }
 
 /// `[mail]`.
@@ -171,6 +185,7 @@ impl Default for Settings {
             crawler: CrawlerSettings::default(),
             drafter: DrafterSettings::default(),
             mail: MailSettings::default(),
+            mcp: McpSettings::default(),
         }
     }
 }
@@ -246,12 +261,16 @@ const NESTED_ENV: &[(&str, &str, &str, EnvKind)] = &[
     ("LAUNCHDIR_MAIL_TRANSPORT", "mail", "transport", EnvKind::Text),
     ("LAUNCHDIR_MAIL_SMTP_URL", "mail", "smtp_url", EnvKind::Text),
     ("LAUNCHDIR_MAIL_FROM", "mail", "from", EnvKind::Text),
+    ("LAUNCHDIR_MCP_ALLOWED_HOSTS", "mcp", "allowed_hosts", EnvKind::List),
+    ("LAUNCHDIR_MCP_ALLOWED_ORIGINS", "mcp", "allowed_origins", EnvKind::List),
 ];
 
 #[derive(Clone, Copy)]
 enum EnvKind {
     Bool,
     Text,
+    /// Comma-separated.
+    List,
 }
 
 fn parse_bool(var: &str, raw: &str) -> anyhow::Result<bool> {
@@ -300,6 +319,13 @@ impl Settings {
             let value = match kind {
                 EnvKind::Bool => toml::Value::Boolean(parse_bool(var, &raw)?),
                 EnvKind::Text => toml::Value::String(raw),
+                EnvKind::List => toml::Value::Array(
+                    raw.split(',')
+                        .map(str::trim)
+                        .filter(|item| !item.is_empty())
+                        .map(|item| toml::Value::String(item.to_owned()))
+                        .collect(),
+                ),
             };
             let entry = table.entry((*section).to_owned()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
             let Some(section) = entry.as_table_mut() else { bail!("[{section}] must be a table") };
@@ -389,6 +415,32 @@ impl Settings {
         }
     }
 
+    /// The hosts `/mcp` answers to.
+    pub fn mcp_allowed_hosts(&self) -> Vec<String> {
+        if !self.mcp.allowed_hosts.is_empty() {
+            return self.mcp.allowed_hosts.clone();
+        }
+        let site = self.site_url();
+        let authority = site.split_once("://").map_or(site.as_str(), |(_, rest)| rest).split('/').next().unwrap_or("");
+        let host = if authority.starts_with('[') {
+            authority.split(']').next().map_or(authority, |h| h.trim_start_matches('['))
+        } else {
+            authority.split(':').next().unwrap_or(authority)
+        };
+        let mut hosts = vec![host.to_owned()];
+        for local in ["localhost", "127.0.0.1", "::1"] {
+            if !hosts.iter().any(|h| h == local) {
+                hosts.push(local.to_owned());
+            }
+        }
+        hosts
+    }
+
+    /// The browser origins `/mcp` accepts.
+    pub fn mcp_allowed_origins(&self) -> Vec<String> {
+        if self.mcp.allowed_origins.is_empty() { vec![self.site_url()] } else { self.mcp.allowed_origins.clone() }
+    }
+
     /// The launch time zone as an offset from UTC.
     pub fn launch_offset(&self) -> anyhow::Result<UtcOffset> {
         let raw = self.launch_timezone.trim();
@@ -452,6 +504,13 @@ mod tests {
         assert!(!format!("{:?}", settings.drafter).contains("sk-secret"));
         assert!(!load(&[]).unwrap().crawler.allow_private_networks, "off by default");
         assert!(load(&[("LAUNCHDIR_DRAFTER_KIND", "magic")]).is_err());
+        let mcp = load(&[
+            ("LAUNCHDIR_SITE_URL", "https://launch.example:8443"),
+            ("LAUNCHDIR_MCP_ALLOWED_ORIGINS", "https://a.example, https://b.example"),
+        ])
+        .unwrap();
+        assert_eq!(mcp.mcp_allowed_hosts(), ["launch.example", "localhost", "127.0.0.1", "::1"]);
+        assert_eq!(mcp.mcp_allowed_origins(), ["https://a.example", "https://b.example"]);
         let smtp =
             load(&[("LAUNCHDIR_MAIL_TRANSPORT", "smtp"), ("LAUNCHDIR_MAIL_SMTP_URL", "smtps://me:hunter2@smtp.example:465")]).unwrap();
         assert_eq!(smtp.mail.transport, "smtp");

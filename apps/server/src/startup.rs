@@ -199,6 +199,14 @@ impl Application {
         }
         let profiles = services.app.profiles.clone();
         let rest = Arc::new(api_rest::RestState::new(services.app.clone()));
+        let mcp = api_mcp::configure(
+            services.app.clone(),
+            api_mcp::McpConfig {
+                site_url: settings.site_url(),
+                allowed_hosts: settings.mcp_allowed_hosts(),
+                allowed_origins: settings.mcp_allowed_origins(),
+            },
+        );
         let db_data = web::Data::new(db);
         let mut server = HttpServer::new(move || {
             actix_web::App::new()
@@ -209,6 +217,7 @@ impl Application {
                 .route("/docs/api", web::get().to(api_docs))
                 .route("/bot", web::get().to(about_the_bot))
                 .configure(api_rest::configure(rest.clone()))
+                .configure(mcp.clone())
                 .default_service(web::to(api_rest::not_found))
         })
         .listen(listener)?

@@ -17,6 +17,7 @@ mod helpers;
 mod launches;
 mod leaderboards;
 mod listing;
+mod mcp;
 mod routes;
 mod search;
 mod site;

@@ -305,6 +305,7 @@ pub struct SeoInput {
 #[serde(deny_unknown_fields)]
 pub struct UpdateDraftBody {
     /// Profile field values; null removes a value. Keys are the 18 draft fields.
+    #[serde(default)]
     #[schemars(schema_with = "fields_schema")]
     #[garde(skip)]
     pub fields: Option<Map<String, Value>>,
@@ -321,9 +322,11 @@ pub struct UpdateDraftBody {
     #[garde(length(max = 10), dive)]
     pub faqs: Option<Vec<FaqInput>>,
     /// Platform key to https link (replaces all).
+    #[serde(default)]
     #[schemars(schema_with = "socials_schema")]
     #[garde(skip)]
     pub company_socials: Option<BTreeMap<String, String>>,
+    #[serde(default)]
     #[schemars(schema_with = "socials_schema")]
     #[garde(skip)]
     pub founder_socials: Option<BTreeMap<String, String>>,

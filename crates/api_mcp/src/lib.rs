@@ -1,0 +1,75 @@
+#![doc = include_str!("../README.md")]
+
+pub mod guard;
+pub mod tools;
+
+use actix_web::middleware::from_fn;
+use actix_web::{HttpResponse, web};
+use rmcp_actix_web::transport::{LocalSessionManager, StreamableHttpService};
+use std::sync::Arc;
+
+pub use tools::{BearerHeader, ToolServer, tool_entry, tools};
+
+/// Where the tool server lives and who may reach it.
+#[derive(Debug, Clone)]
+pub struct McpConfig {
+    /// The site address, without a trailing slash.
+    pub site_url: String,
+    /// Hosts the `Host` header may name (a name without a port matches any port).
+    pub allowed_hosts: Vec<String>,
+    /// Origins a browser-based client may call from; requests without `Origin` always pass.
+    pub allowed_origins: Vec<String>,
+}
+
+impl McpConfig {
+    /// `{site_url}/mcp`: the resource tokens must be issued for.
+    pub fn resource(&self) -> String {
+        format!("{}/mcp", self.site_url)
+    }
+
+    pub fn resource_metadata_url(&self) -> String {
+        format!("{}/.well-known/oauth-protected-resource/mcp", self.site_url)
+    }
+}
+
+/// Protected Resource Metadata (RFC 9728) of `/mcp`.
+pub fn resource_metadata(config: &McpConfig) -> serde_json::Value {
+    serde_json::json!({
+        "resource": config.resource(),
+        "resource_name": "Launchdir tool server",
+        "scopes_supported": accounts::Scope::ALL.iter().map(|scope| scope.as_str()).collect::<Vec<_>>(),
+        "bearer_methods_supported": ["header"],
+        "resource_documentation": format!("{}/docs/api", config.site_url),
+    })
+}
+
+/// Mounts `/mcp` and its resource metadata.
+pub fn configure(app: ops::App, config: McpConfig) -> impl Fn(&mut web::ServiceConfig) + Clone {
+    let tools = tools();
+    let server_app = app.clone();
+    let service = StreamableHttpService::builder()
+        .service_factory(Arc::new(move || Ok(ToolServer::new(server_app.clone(), tools.clone()))))
+        .session_manager(Arc::new(LocalSessionManager::default()))
+        .json_response(true)
+        .allowed_hosts(config.allowed_hosts.clone())
+        .allowed_origins(config.allowed_origins.clone())
+        .on_request_fn(|request: &actix_web::HttpRequest, extensions: &mut rmcp::model::Extensions| {
+            if let Some(value) = request.headers().get("authorization").and_then(|v| v.to_str().ok()) {
+                extensions.insert(BearerHeader(value.to_owned()));
+            }
+        })
+        .build();
+    let guard_state = web::Data::new(guard::GuardState { app, resource_metadata: config.resource_metadata_url() });
+    let metadata = Arc::new(resource_metadata(&config));
+    move |cfg: &mut web::ServiceConfig| {
+        let metadata = metadata.clone();
+        cfg.route(
+            "/.well-known/oauth-protected-resource/mcp",
+            web::get().to(move || {
+                let metadata = metadata.clone();
+                async move { HttpResponse::Ok().json(&*metadata) }
+            }),
+        )
+        .service(web::scope("/mcp").app_data(guard_state.clone()).wrap(from_fn(guard::guard)).service(service.clone().scope()));
+    }
+}

@@ -1,0 +1,209 @@
+//! Tools from the operation registry: one per operation, same name, merged input schema, and
+//! `tools/call` through `ops::execute`.
+
+use ops::{App, DynOperation, OpError, RawInput};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use schemars::generate::SchemaSettings;
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+/// The `Authorization` header of the HTTP request a call came in, copied before rmcp sees the
+/// request.
+#[derive(Debug, Clone)]
+pub struct BearerHeader(pub String);
+
+/// One operation as a tool.
+pub struct ToolEntry {
+    pub op: Arc<dyn DynOperation>,
+    pub tool: Tool,
+    path_params: Vec<String>,
+    query_params: Vec<String>,
+    has_body: bool,
+}
+
+fn properties(schema: &Option<schemars::Schema>) -> (Map<String, Value>, Vec<Value>, Map<String, Value>) {
+    let Some(schema) = schema else { return (Map::new(), Vec::new(), Map::new()) };
+    let value = schema.as_value();
+    let props = value.get("properties").and_then(Value::as_object).cloned().unwrap_or_default();
+    let required = value.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
+    let defs = value.get("$defs").and_then(Value::as_object).cloned().unwrap_or_default();
+    (props, required, defs)
+}
+
+/// Builds the tool of an operation: path, query and body properties in one object schema.
+pub fn tool_entry(op: Arc<dyn DynOperation>) -> ToolEntry {
+    let mut inputs = SchemaSettings::draft2020_12().into_generator();
+    let mut outputs = SchemaSettings::draft2020_12().for_serialize().into_generator();
+    let schemas = op.schemas(&mut inputs, &mut outputs);
+    let spec = op.spec();
+    let mut merged = Map::new();
+    let mut required = Vec::new();
+    let mut defs = Map::new();
+    let mut names = |schema: &Option<schemars::Schema>, merged: &mut Map<String, Value>| {
+        let (props, req, more_defs) = properties(schema);
+        let names: Vec<String> = props.keys().cloned().collect();
+        merged.extend(props);
+        required.extend(req);
+        defs.extend(more_defs);
+        names
+    };
+    let path_params = names(&schemas.path, &mut merged);
+    let query_params = names(&schemas.query, &mut merged);
+    let _ = names(&schemas.body, &mut merged);
+    let mut input = json!({"type": "object", "properties": merged, "additionalProperties": false});
+    if !required.is_empty() {
+        input["required"] = Value::Array(required);
+    }
+    if !defs.is_empty() {
+        input["$defs"] = Value::Object(defs);
+    }
+    input["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    let mut output = schemas.output.as_value().clone();
+    // MCP wants an object schema for structured content; every operation returns an object.
+    if output.get("type").is_none() {
+        output["type"] = json!("object");
+    }
+    let as_object = |value: Value| Arc::new(value.as_object().cloned().unwrap_or_default());
+    let annotations = ToolAnnotations::new()
+        .read_only(spec.read_only())
+        .destructive(spec.destructive)
+        .idempotent(spec.read_only() || spec.idempotent)
+        .open_world(false);
+    let mut description = spec.description.to_owned();
+    if let Some(scope) = spec.scope {
+        description.push_str(&format!(" Needs the scope {scope}."));
+    }
+    let tool = Tool::new(spec.id, description, as_object(input))
+        .with_title(spec.summary)
+        .with_raw_output_schema(as_object(output))
+        .with_annotations(annotations);
+    ToolEntry { op, tool, path_params, query_params, has_body: schemas.body.is_some() }
+}
+
+impl ToolEntry {
+    /// Splits tool arguments back into the operation's path, query and body.
+    fn split(&self, arguments: Map<String, Value>) -> Result<RawInput, OpError> {
+        let mut raw = RawInput::default();
+        let mut body = Map::new();
+        let mut unknown = Vec::new();
+        for (key, value) in arguments {
+            if self.path_params.contains(&key) {
+                raw.path.insert(key, value);
+            } else if self.query_params.contains(&key) {
+                raw.query.insert(key, value);
+            } else if self.has_body {
+                body.insert(key, value);
+            } else {
+                unknown.push(kernel::FieldError::new(key, "is not an argument of this tool"));
+            }
+        }
+        if !unknown.is_empty() {
+            return Err(OpError::Validation(unknown));
+        }
+        raw.body = self.has_body.then_some(Value::Object(body));
+        Ok(raw)
+    }
+}
+
+/// The problem details of an error, as a tool error carries them.
+pub fn problem(error: &OpError) -> Value {
+    let (status, title) = match error {
+        OpError::Validation(_) | OpError::IdempotencyMismatch(_) => (400, "Invalid request"),
+        OpError::Unauthorized { .. } => (401, "Unauthorized"),
+        OpError::InsufficientScope { .. } | OpError::Blocked => (403, "Forbidden"),
+        OpError::NotFound(_) => (404, "Not found"),
+        OpError::IdempotencyInUse => (409, "Request in progress"),
+        OpError::Internal(_) => (500, "Internal error"),
+    };
+    let detail = match error {
+        OpError::Validation(errors) => match errors.as_slice() {
+            [one] => format!("{}: {}", one.field, one.message),
+            many => format!("{} fields are invalid", many.len()),
+        },
+        OpError::Unauthorized { detail, .. } => detail.clone(),
+        OpError::Internal(cause) => {
+            tracing::error!(error = %cause, "tool call failed");
+            "something went wrong on our side; try again later".to_owned()
+        }
+        other => other.to_string(),
+    };
+    let mut body = json!({
+        "type": format!("urn:launchdir:problem:{}", error.code()),
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "code": error.code(),
+    });
+    if let OpError::Validation(errors) = error {
+        body["errors"] = serde_json::to_value(errors).unwrap_or_default();
+    }
+    body
+}
+
+/// The MCP server: the registry's operations as tools.
+#[derive(Clone)]
+pub struct ToolServer {
+    app: App,
+    tools: Arc<Vec<ToolEntry>>,
+    name: String,
+}
+
+impl ToolServer {
+    pub fn new(app: App, tools: Arc<Vec<ToolEntry>>) -> Self {
+        let name = app.site.name.clone();
+        Self { app, tools, name }
+    }
+
+    fn entry(&self, name: &str) -> Option<&ToolEntry> {
+        self.tools.iter().find(|entry| entry.op.spec().id == name)
+    }
+}
+
+/// Every registry operation as a tool, in registry order.
+pub fn tools() -> Arc<Vec<ToolEntry>> {
+    Arc::new(ops::registry().iter().cloned().map(tool_entry).collect())
+}
+
+impl ServerHandler for ToolServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(self.name.clone(), env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "Tools of a product-launch directory: public reads need no sign-in; tools that need the account say which scope. \
+                 People vote only on the site. Checkout happens on the site's checkout page: never ask for card details.",
+            )
+    }
+
+    async fn list_tools(&self, _: Option<PaginatedRequestParams>, _: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.iter().map(|entry| entry.tool.clone()).collect()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.entry(name).map(|entry| entry.tool.clone())
+    }
+
+    async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+        let Some(entry) = self.entry(&request.name) else {
+            return Err(ErrorData::invalid_params(format!("no tool named {}", request.name), None));
+        };
+        let bearer = rmcp_actix_web::transport::on_request_extensions(&context.extensions)
+            .and_then(|extensions| extensions.get::<BearerHeader>())
+            .map(|header| header.0.clone());
+        let outcome = async {
+            let caller = ops::authenticate(&self.app, bearer.as_deref()).await?;
+            let raw = entry.split(request.arguments.unwrap_or_default())?;
+            ops::execute(&*entry.op, &self.app, &caller, raw, None).await
+        }
+        .await;
+        Ok(match outcome {
+            Ok(executed) => CallToolResult::structured(executed.body),
+            Err(error) => CallToolResult::structured_error(problem(&error)),
+        }
+        .into())
+    }
+}
