@@ -5,10 +5,13 @@
 //! - `test [--sqlite-only]`: the whole test suite once per database backend.
 //! - `tidy`: dependency rules (domain crates never depend on frameworks or adapters).
 //! - `openapi [--check]`: writes (or checks) `docs/openapi.json`.
+//! - `conformance`: the official MCP conformance suite against `/mcp` (Node 22 and the suite are
+//!   installed with npm into `target/conformance/`).
 //! - `bench`: start-up, memory and throughput figures of the release build; `bench --drafts`:
 //!   submission by URL on the fixture websites (time to ready, recall, invented values).
 
 mod bench;
+mod conformance;
 mod tidy;
 
 use anyhow::{Context, bail};
@@ -24,6 +27,7 @@ fn main() -> anyhow::Result<()> {
         Some("test") => test(args.iter().any(|a| a == "--sqlite-only")),
         Some("tidy") => tidy::check(&root),
         Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check")),
+        Some("conformance") => conformance::run_suite(&root),
         Some("bench") if args.iter().any(|a| a == "--drafts") => {
             // Submission by URL on the fixture websites, in release mode, over the HTTP API.
             run(cargo().args([
@@ -49,7 +53,9 @@ fn main() -> anyhow::Result<()> {
             bench::run(&root, bulk)
         }
         _ => {
-            eprintln!("usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N | --drafts]>");
+            eprintln!(
+                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N | --drafts] | conformance>"
+            );
             bail!("unknown command")
         }
     }
@@ -77,7 +83,8 @@ fn ci() -> anyhow::Result<()> {
     tidy::check(&workspace_root())?;
     run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     openapi(&workspace_root(), true)?;
-    test(false)
+    test(false)?;
+    conformance::run_suite(&workspace_root())
 }
 
 /// The PostgreSQL server tests use; a fresh database is created in it for each run.

