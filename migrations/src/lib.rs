@@ -12,6 +12,7 @@ mod m20261121_000006_add_views_and_follows;
 mod m20261121_000007_create_listing_profile;
 mod m20261121_000008_create_alternatives;
 mod m20261121_000009_create_drafts_and_jobs;
+mod m20261121_000010_create_oauth;
 
 pub struct Migrator;
 
@@ -28,6 +29,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000007_create_listing_profile::Migration),
             Box::new(m20261121_000008_create_alternatives::Migration),
             Box::new(m20261121_000009_create_drafts_and_jobs::Migration),
+            Box::new(m20261121_000010_create_oauth::Migration),
         ]
     }
 }

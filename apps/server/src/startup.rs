@@ -61,6 +61,12 @@ impl Services {
             ),
             _ => Arc::new(drafter::ExtractiveDrafter),
         };
+        let oauth = accounts::OAuthService::new(
+            store.oauth(),
+            Arc::new(crawler::ClientMetadataFetcher::new(fetcher.clone())),
+            clock.clone(),
+            vec![format!("{}/mcp", settings.site_url()), settings.base_url()],
+        );
         let drafts = drafts::DraftsService::new(
             drafts::DraftsPorts {
                 repo: store.drafts(),
@@ -98,7 +104,9 @@ impl Services {
                 base_url: settings.base_url(),
                 launch_timezone: settings.launch_timezone.clone(),
             },
-            accounts: AccountsService::new(store.users(), store.api_keys(), clock.clone()),
+            accounts: AccountsService::new(store.users(), store.api_keys(), clock.clone()).with_oauth(oauth.clone()),
+            signin: accounts::SignInService::new(store.users(), store.passwords(), store.sessions(), clock.clone()),
+            oauth,
             directory: DirectoryService::new(store.categories(), store.listings(), clock.clone()),
             founders: listings::FoundersService::new(store.founders(), clock.clone()),
             leaderboards: listings::LeaderboardService::new(store.rankings(), calendar.clone()),
@@ -199,6 +207,7 @@ impl Application {
         }
         let profiles = services.app.profiles.clone();
         let rest = Arc::new(api_rest::RestState::new(services.app.clone()));
+        let pages = ::web::configure(::web::WebState { app: services.app.clone(), site_url: settings.site_url() });
         let mcp = api_mcp::configure(
             services.app.clone(),
             api_mcp::McpConfig {
@@ -218,6 +227,7 @@ impl Application {
                 .route("/bot", web::get().to(about_the_bot))
                 .configure(api_rest::configure(rest.clone()))
                 .configure(mcp.clone())
+                .configure(pages.clone())
                 .default_service(web::to(api_rest::not_found))
         })
         .listen(listener)?

@@ -1,11 +1,15 @@
 #![doc = include_str!("../README.md")]
 
 pub mod model;
+pub mod oauth;
 pub mod ports;
 pub mod service;
+pub mod signin;
 mod token;
 
 pub use model::{ApiKey, Credential, NewUser, Principal, Scope, Scopes, User};
+pub use oauth::{OAuthError, OAuthService};
 pub use ports::{ApiKeyRepository, UserRepository};
 pub use service::{AccountsError, AccountsService, AuthError, CreatedApiKey};
+pub use signin::{SignInError, SignInService};
 pub use token::{ApiKeySecret, hash_token};

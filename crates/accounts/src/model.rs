@@ -118,7 +118,19 @@ pub struct ApiKey {
 /// The credential a request presented.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Credential {
-    ApiKey { id: ApiKeyId, name: String, prefix: String, created_at: OffsetDateTime },
+    ApiKey {
+        id: ApiKeyId,
+        name: String,
+        prefix: String,
+        created_at: OffsetDateTime,
+    },
+    /// An OAuth access token issued to `client_id` for `resource` (its audience).
+    OAuth {
+        token_id: i64,
+        client_id: String,
+        resource: String,
+        expires_at: OffsetDateTime,
+    },
 }
 
 /// Who a request acts as, and what its credential allows.

@@ -53,11 +53,18 @@ pub struct AccountsService {
     users: Arc<dyn UserRepository>,
     keys: Arc<dyn ApiKeyRepository>,
     clock: Arc<dyn Clock>,
+    oauth: Option<crate::oauth::OAuthService>,
 }
 
 impl AccountsService {
     pub fn new(users: Arc<dyn UserRepository>, keys: Arc<dyn ApiKeyRepository>, clock: Arc<dyn Clock>) -> Self {
-        Self { users, keys, clock }
+        Self { users, keys, clock, oauth: None }
+    }
+
+    /// Also accepts OAuth access tokens (`lda_...`) issued by this authorization server.
+    pub fn with_oauth(mut self, oauth: crate::oauth::OAuthService) -> Self {
+        self.oauth = Some(oauth);
+        self
     }
 
     /// Creates a user; the display name defaults to the e-mail's local part.
@@ -117,6 +124,25 @@ impl AccountsService {
 
     /// Turns a bearer token into the principal it stands for.
     pub async fn authenticate(&self, bearer: &str) -> Result<Principal, AuthError> {
+        if bearer.starts_with("lda_")
+            && let Some(oauth) = &self.oauth
+        {
+            let token = oauth.access_token(bearer).await?.ok_or(AuthError::Unknown)?;
+            let user = self.users.find_by_id(token.user_id).await?.ok_or(AuthError::Unknown)?;
+            if user.blocked {
+                return Err(AuthError::Blocked);
+            }
+            return Ok(Principal {
+                user,
+                credential: Credential::OAuth {
+                    token_id: token.id,
+                    client_id: token.client_id,
+                    resource: token.resource,
+                    expires_at: token.expires_at,
+                },
+                scopes: token.scopes,
+            });
+        }
         let key = self.keys.find_by_hash(&hash_token(bearer)).await?.ok_or(AuthError::Unknown)?;
         if key.revoked_at.is_some() {
             return Err(AuthError::Revoked);

@@ -19,6 +19,21 @@ pub struct GuardState {
     pub app: ops::App,
     /// `{site_url}/.well-known/oauth-protected-resource/mcp`.
     pub resource_metadata: String,
+    /// `{site_url}/mcp`: the audience OAuth tokens must carry here.
+    pub resource: String,
+}
+
+/// Authenticates for `/mcp`: like REST, and an OAuth access token must have been issued for
+/// this resource (RFC 8707 audience).
+pub async fn authenticate(app: &ops::App, authorization: Option<&str>, resource: &str) -> Result<ops::Caller, OpError> {
+    let caller = ops::authenticate(app, authorization).await?;
+    if let Some(principal) = &caller.principal
+        && let accounts::Credential::OAuth { resource: audience, .. } = &principal.credential
+        && audience != resource
+    {
+        return Err(OpError::Unauthorized { credential_sent: true, detail: "the access token was issued for another resource".into() });
+    }
+    Ok(caller)
 }
 
 /// Bodies larger than this are left for rmcp to refuse.
@@ -93,7 +108,7 @@ pub async fn guard(
     let needs: Vec<accounts::Scope> = tools.iter().filter_map(|name| ops::find(name)).filter_map(|op| op.spec().scope).collect();
     if !needs.is_empty() {
         let authorization = request.headers().get(actix_web::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(str::to_owned);
-        let caller = match ops::authenticate(&state.app, authorization.as_deref()).await {
+        let caller = match authenticate(&state.app, authorization.as_deref(), &state.resource).await {
             Ok(caller) => caller,
             Err(error) => return Ok(request.into_response(refuse(&state, &error))),
         };

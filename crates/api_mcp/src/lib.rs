@@ -36,6 +36,7 @@ impl McpConfig {
 pub fn resource_metadata(config: &McpConfig) -> serde_json::Value {
     serde_json::json!({
         "resource": config.resource(),
+        "authorization_servers": [config.site_url],
         "resource_name": "Launchdir tool server",
         "scopes_supported": accounts::Scope::ALL.iter().map(|scope| scope.as_str()).collect::<Vec<_>>(),
         "bearer_methods_supported": ["header"],
@@ -48,7 +49,10 @@ pub fn configure(app: ops::App, config: McpConfig) -> impl Fn(&mut web::ServiceC
     let tools = tools();
     let server_app = app.clone();
     let service = StreamableHttpService::builder()
-        .service_factory(Arc::new(move || Ok(ToolServer::new(server_app.clone(), tools.clone()))))
+        .service_factory({
+            let resource = config.resource();
+            Arc::new(move || Ok(ToolServer::new(server_app.clone(), tools.clone(), resource.clone())))
+        })
         .session_manager(Arc::new(LocalSessionManager::default()))
         .json_response(true)
         .allowed_hosts(config.allowed_hosts.clone())
@@ -59,7 +63,8 @@ pub fn configure(app: ops::App, config: McpConfig) -> impl Fn(&mut web::ServiceC
             }
         })
         .build();
-    let guard_state = web::Data::new(guard::GuardState { app, resource_metadata: config.resource_metadata_url() });
+    let guard_state =
+        web::Data::new(guard::GuardState { app, resource_metadata: config.resource_metadata_url(), resource: config.resource() });
     let metadata = Arc::new(resource_metadata(&config));
     move |cfg: &mut web::ServiceConfig| {
         let metadata = metadata.clone();

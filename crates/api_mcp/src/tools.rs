@@ -152,12 +152,14 @@ pub struct ToolServer {
     app: App,
     tools: Arc<Vec<ToolEntry>>,
     name: String,
+    /// `{site_url}/mcp`: the audience OAuth tokens must carry.
+    resource: String,
 }
 
 impl ToolServer {
-    pub fn new(app: App, tools: Arc<Vec<ToolEntry>>) -> Self {
+    pub fn new(app: App, tools: Arc<Vec<ToolEntry>>, resource: String) -> Self {
         let name = app.site.name.clone();
-        Self { app, tools, name }
+        Self { app, tools, name, resource }
     }
 
     fn entry(&self, name: &str) -> Option<&ToolEntry> {
@@ -218,7 +220,7 @@ impl ServerHandler for ToolServer {
             .and_then(|extensions| extensions.get::<BearerHeader>())
             .map(|header| header.0.clone());
         let outcome = async {
-            let caller = ops::authenticate(&self.app, bearer.as_deref()).await?;
+            let caller = crate::guard::authenticate(&self.app, bearer.as_deref(), &self.resource).await?;
             let raw = entry.split(request.arguments.unwrap_or_default())?;
             ops::execute(&*entry.op, &self.app, &caller, raw, None).await
         }

@@ -45,4 +45,8 @@ pub struct App {
     /// What `Idempotency-Key` remembers.
     pub idempotency: Arc<dyn IdempotencyStore>,
     pub clock: Arc<dyn Clock>,
+    /// The OAuth 2.1 authorization server.
+    pub oauth: accounts::OAuthService,
+    /// Signing in on the site.
+    pub signin: accounts::SignInService,
 }

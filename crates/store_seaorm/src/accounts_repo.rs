@@ -37,6 +37,7 @@ impl UserRepository for SeaStore {
             email: Set(new.email.as_str().to_owned()),
             display_name: Set(new.display_name),
             blocked: Set(false),
+            password_hash: Set(None),
             created_at: Set(new.created_at),
             ..Default::default()
         }

@@ -13,6 +13,7 @@ mod feeds_repo;
 mod founders_repo;
 mod idempotency_repo;
 mod jobs_repo;
+mod oauth_repo;
 mod outbox_repo;
 mod profile_repo;
 mod rankings_repo;
@@ -112,6 +113,18 @@ impl SeaStore {
     }
 
     pub fn listing_sink(&self) -> Arc<dyn drafts::ListingSink> {
+        Arc::new(self.clone())
+    }
+
+    pub fn oauth(&self) -> Arc<dyn accounts::oauth::OAuthRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn passwords(&self) -> Arc<dyn accounts::signin::PasswordRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn sessions(&self) -> Arc<dyn accounts::signin::SessionRepository> {
         Arc::new(self.clone())
     }
 

@@ -138,6 +138,7 @@ pub mod fixtures {
             email: Set(email.to_owned()),
             display_name: Set(email.to_owned()),
             blocked: Set(false),
+            password_hash: Set(None),
             created_at: Set(OffsetDateTime::now_utc()),
             ..Default::default()
         }

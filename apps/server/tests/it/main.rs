@@ -18,6 +18,7 @@ mod launches;
 mod leaderboards;
 mod listing;
 mod mcp;
+mod oauth;
 mod routes;
 mod search;
 mod site;

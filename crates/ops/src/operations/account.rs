@@ -32,15 +32,26 @@ pub struct UserView {
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct CredentialView {
-    /// `api_key` (OAuth access tokens come with the MCP work).
+    /// `api_key` or `oauth_access_token`.
     #[serde(rename = "type")]
     pub kind: &'static str,
     pub id: i64,
     pub name: String,
-    /// The visible start of the key, to tell keys apart.
-    pub prefix: String,
-    /// RFC 3339.
-    pub created_at: String,
+    /// The visible start of an API key, to tell keys apart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<String>,
+    /// RFC 3339 (API keys).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+    /// The OAuth client the token was issued to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
+    /// The resource (audience) the token was issued for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// RFC 3339 (OAuth access tokens).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
 }
 
 #[async_trait]
@@ -66,7 +77,6 @@ impl Operation for GetAccount {
             .principal
             .as_ref()
             .ok_or(OpError::Unauthorized { credential_sent: false, detail: "get_account needs a signed-in caller".into() })?;
-        let Credential::ApiKey { id, name, prefix, created_at } = &principal.credential;
         let allowed_operations = registry()
             .iter()
             .map(|op| op.spec())
@@ -80,12 +90,27 @@ impl Operation for GetAccount {
                 display_name: principal.user.display_name.clone(),
                 created_at: rfc3339(principal.user.created_at),
             },
-            credential: CredentialView {
-                kind: "api_key",
-                id: id.get(),
-                name: name.clone(),
-                prefix: prefix.clone(),
-                created_at: rfc3339(*created_at),
+            credential: match &principal.credential {
+                Credential::ApiKey { id, name, prefix, created_at } => CredentialView {
+                    kind: "api_key",
+                    id: id.get(),
+                    name: name.clone(),
+                    prefix: Some(prefix.clone()),
+                    created_at: Some(rfc3339(*created_at)),
+                    client_id: None,
+                    resource: None,
+                    expires_at: None,
+                },
+                Credential::OAuth { token_id, client_id, resource, expires_at } => CredentialView {
+                    kind: "oauth_access_token",
+                    id: *token_id,
+                    name: "OAuth access token".into(),
+                    prefix: None,
+                    created_at: None,
+                    client_id: Some(client_id.clone()),
+                    resource: Some(resource.clone()),
+                    expires_at: Some(rfc3339(*expires_at)),
+                },
             },
             scopes: principal.scopes.iter().collect(),
             allowed_operations,

@@ -11,6 +11,8 @@ pub struct Model {
     pub email: String,
     pub display_name: String,
     pub blocked: bool,
+    /// argon2id PHC string; null for accounts made without a password (CLI).
+    pub password_hash: Option<String>,
     pub created_at: TimeDateTimeWithTimeZone,
 }
 

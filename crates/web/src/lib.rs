@@ -1,0 +1,106 @@
+#![doc = include_str!("../README.md")]
+
+mod oauth;
+mod pages;
+
+use actix_web::cookie::{Cookie, SameSite};
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+
+/// What the pages and the authorization server need.
+#[derive(Clone)]
+pub struct WebState {
+    pub app: ops::App,
+    /// The site address, without a trailing slash; also the OAuth issuer.
+    pub site_url: String,
+}
+
+impl WebState {
+    fn secure_cookies(&self) -> bool {
+        self.site_url.starts_with("https://")
+    }
+}
+
+/// Mounts the pages and the authorization server.
+pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
+    let state = web::Data::new(state);
+    move |cfg: &mut web::ServiceConfig| {
+        cfg.app_data(state.clone())
+            .route("/signin", web::get().to(pages::signin_page))
+            .route("/signin", web::post().to(pages::signin))
+            .route("/signup", web::get().to(pages::signup_page))
+            .route("/signup", web::post().to(pages::signup))
+            .route("/signout", web::post().to(pages::signout))
+            .route("/.well-known/oauth-authorization-server", web::get().to(oauth::metadata))
+            .route("/oauth/register", web::post().to(oauth::register))
+            .route("/oauth/authorize", web::get().to(oauth::authorize_page))
+            .route("/oauth/authorize", web::post().to(oauth::authorize_decision))
+            .route("/oauth/token", web::post().to(oauth::token))
+            .route("/oauth/revoke", web::post().to(oauth::revoke));
+    }
+}
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "ld_session";
+/// The CSRF cookie of forms shown before a session exists (double submit).
+const CSRF_COOKIE: &str = "ld_csrf";
+
+fn random_token() -> String {
+    use base64::Engine;
+    let mut bytes = [0u8; 32];
+    // Without randomness no form can be protected; an empty token never matches a cookie.
+    if getrandom::fill(&mut bytes).is_err() {
+        return String::new();
+    }
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+fn cookie<'a>(state: &WebState, name: &'a str, value: String) -> Cookie<'a> {
+    Cookie::build(name, value).path("/").http_only(true).same_site(SameSite::Lax).secure(state.secure_cookies()).finish()
+}
+
+/// The signed-in session of a request, if any.
+async fn session(state: &WebState, request: &HttpRequest) -> Option<accounts::signin::Session> {
+    let token = request.cookie(SESSION_COOKIE)?.value().to_owned();
+    state.app.signin.session(&token).await.ok().flatten()
+}
+
+/// An HTML page.
+fn html(status: actix_web::http::StatusCode, page: &impl Template) -> HttpResponse {
+    match page.render() {
+        Ok(body) => HttpResponse::build(status)
+            .content_type("text/html; charset=utf-8")
+            .insert_header(("Cache-Control", "no-store"))
+            .insert_header(("X-Frame-Options", "DENY"))
+            .insert_header((
+                "Content-Security-Policy",
+                "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'",
+            ))
+            .body(body),
+        Err(err) => {
+            tracing::error!(error = %err, "a page could not be rendered");
+            HttpResponse::InternalServerError().finish()
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "message.html")]
+struct Message<'a> {
+    site_name: &'a str,
+    heading: &'a str,
+    message: &'a str,
+}
+
+fn message(state: &WebState, status: actix_web::http::StatusCode, heading: &str, text: &str) -> HttpResponse {
+    html(status, &Message { site_name: &state.app.site.name, heading, message: text })
+}
+
+/// `next` values are local paths only (no open redirects).
+fn safe_next(next: &str) -> &str {
+    if next.starts_with('/') && !next.starts_with("//") && !next.starts_with("/\\") { next } else { "/" }
+}
+
+fn percent_encode(value: &str) -> String {
+    serde_urlencoded::to_string([("v", value)]).map(|s| s.trim_start_matches("v=").to_owned()).unwrap_or_default()
+}

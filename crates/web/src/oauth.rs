@@ -1,0 +1,265 @@
+//! The OAuth 2.1 authorization server: metadata (RFC 8414), registration (RFC 7591),
+//! authorization with the consent page, tokens and revocation.
+
+use crate::{WebState, html, message, percent_encode};
+use accounts::Scope;
+use accounts::oauth::{AuthorizationRequest, ClientRegistration, OAuthError, granted_scopes};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+use serde_json::json;
+use std::collections::HashMap;
+
+pub async fn metadata(state: web::Data<WebState>) -> HttpResponse {
+    let site = &state.site_url;
+    HttpResponse::Ok().json(json!({
+        "issuer": site,
+        "authorization_endpoint": format!("{site}/oauth/authorize"),
+        "token_endpoint": format!("{site}/oauth/token"),
+        "registration_endpoint": format!("{site}/oauth/register"),
+        "revocation_endpoint": format!("{site}/oauth/revoke"),
+        "response_types_supported": ["code"],
+        "response_modes_supported": ["query"],
+        "grant_types_supported": ["authorization_code", "refresh_token"],
+        "code_challenge_methods_supported": ["S256"],
+        "token_endpoint_auth_methods_supported": ["none"],
+        "revocation_endpoint_auth_methods_supported": ["none"],
+        "scopes_supported": Scope::ALL.iter().map(|s| s.as_str()).collect::<Vec<_>>(),
+        "client_id_metadata_document_supported": true,
+        "authorization_response_iss_parameter_supported": true,
+        "service_documentation": format!("{site}/docs/api"),
+    }))
+}
+
+fn oauth_error(status: StatusCode, error: &OAuthError) -> HttpResponse {
+    HttpResponse::build(status)
+        .insert_header(("Cache-Control", "no-store"))
+        .json(json!({"error": error.error, "error_description": error.description}))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RegistrationBody {
+    #[serde(default)]
+    redirect_uris: Vec<String>,
+    client_name: Option<String>,
+    token_endpoint_auth_method: Option<String>,
+    #[serde(default)]
+    grant_types: Vec<String>,
+}
+
+pub async fn register(state: web::Data<WebState>, body: web::Bytes) -> HttpResponse {
+    let Ok(body) = serde_json::from_slice::<RegistrationBody>(&body) else {
+        return oauth_error(
+            StatusCode::BAD_REQUEST,
+            &OAuthError::new("invalid_client_metadata", "the body must be a JSON client metadata object"),
+        );
+    };
+    let registration = ClientRegistration {
+        client_name: body.client_name,
+        redirect_uris: body.redirect_uris,
+        token_endpoint_auth_method: body.token_endpoint_auth_method,
+        grant_types: body.grant_types,
+    };
+    match state.app.oauth.register(registration).await {
+        Ok(client) => HttpResponse::Created().insert_header(("Cache-Control", "no-store")).json(json!({
+            "client_id": client.client_id,
+            "client_id_issued_at": client.created_at.unix_timestamp(),
+            "client_name": client.client_name,
+            "redirect_uris": client.redirect_uris,
+            "token_endpoint_auth_method": "none",
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+        })),
+        Err(error) => oauth_error(StatusCode::BAD_REQUEST, &error),
+    }
+}
+
+/// The client's redirect URI with `pairs` added to its query.
+fn redirect_to(uri: &str, pairs: &[(&str, &str)]) -> HttpResponse {
+    let query = serde_urlencoded::to_string(pairs).unwrap_or_default();
+    let separator = if uri.contains('?') { '&' } else { '?' };
+    HttpResponse::Found()
+        .insert_header(("Location", format!("{uri}{separator}{query}")))
+        .insert_header(("Cache-Control", "no-store"))
+        .finish()
+}
+
+fn error_redirect(state: &WebState, uri: &str, error: &OAuthError, params: &HashMap<String, String>) -> HttpResponse {
+    let mut pairs = vec![("error", error.error), ("error_description", error.description.as_str()), ("iss", state.site_url.as_str())];
+    if let Some(state_value) = params.get("state") {
+        pairs.push(("state", state_value));
+    }
+    redirect_to(uri, &pairs)
+}
+
+/// The parameters of the authorization request that the consent form carries on.
+const CARRIED: [&str; 8] =
+    ["client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "resource", "scope", "state"];
+
+#[derive(Template)]
+#[template(path = "consent.html")]
+struct ConsentPage<'a> {
+    site_name: &'a str,
+    client_name: &'a str,
+    redirect_host: &'a str,
+    user_email: &'a str,
+    csrf: &'a str,
+    params: Vec<(&'a str, &'a str)>,
+    scopes: Vec<(&'static str, &'static str)>,
+}
+
+fn describe(scope: Scope) -> &'static str {
+    match scope {
+        Scope::AccountRead => "see your account, drafts, listings, claims and orders",
+        Scope::ListingsWrite => "submit and edit your drafts and listings, and claim listings",
+        Scope::OrdersWrite => "get price quotes and start checkouts (you always pay yourself, on the site)",
+    }
+}
+
+fn redirect_host(uri: &str) -> &str {
+    uri.split_once("://").map_or(uri, |(_, rest)| rest).split(['/', '?']).next().unwrap_or(uri)
+}
+
+async fn checked(state: &WebState, params: &HashMap<String, String>) -> Result<AuthorizationRequest, HttpResponse> {
+    state.app.oauth.check_authorization(params).await.map_err(|(error, redirect)| match redirect {
+        Some(uri) => error_redirect(state, &uri, &error, params),
+        // Never redirect to a URI that is not the client's.
+        None => {
+            message(state, StatusCode::BAD_REQUEST, "This sign-in link is not valid", &format!("{}: {}", error.error, error.description))
+        }
+    })
+}
+
+pub async fn authorize_page(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+    let params: HashMap<String, String> = serde_urlencoded::from_str(request.query_string()).unwrap_or_default();
+    let authorization = match checked(&state, &params).await {
+        Ok(authorization) => authorization,
+        Err(response) => return response,
+    };
+    let Some(session) = crate::session(&state, &request).await else {
+        let next = format!("/oauth/authorize?{}", request.query_string());
+        return HttpResponse::Found().insert_header(("Location", format!("/signin?next={}", percent_encode(&next)))).finish();
+    };
+    let carried: Vec<(&str, &str)> = CARRIED.iter().filter_map(|key| params.get(*key).map(|value| (*key, value.as_str()))).collect();
+    let page = ConsentPage {
+        site_name: &state.app.site.name,
+        client_name: &authorization.client.client_name,
+        redirect_host: redirect_host(&authorization.redirect_uri),
+        user_email: session.user.email.as_str(),
+        csrf: &session.csrf_token,
+        params: carried,
+        scopes: authorization.scopes.iter().map(|scope| (scope.as_str(), describe(scope))).collect(),
+    };
+    html(StatusCode::OK, &page)
+}
+
+pub async fn authorize_decision(state: web::Data<WebState>, request: HttpRequest, body: web::Bytes) -> HttpResponse {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    let mut params = HashMap::new();
+    let mut allowed = Vec::new();
+    let (mut csrf, mut decision) = (String::new(), String::new());
+    for (key, value) in pairs {
+        match key.as_str() {
+            "csrf" => csrf = value,
+            "decision" => decision = value,
+            "allow" => allowed.push(value),
+            key if CARRIED.contains(&key) => {
+                params.insert(key.to_owned(), value);
+            }
+            _ => {}
+        }
+    }
+    let Some(session) = crate::session(&state, &request).await else {
+        return message(
+            &state,
+            StatusCode::UNAUTHORIZED,
+            "Please sign in again",
+            "Your session ended; open the application's sign-in link again.",
+        );
+    };
+    if csrf.is_empty() || csrf != session.csrf_token {
+        return message(
+            &state,
+            StatusCode::FORBIDDEN,
+            "Not allowed",
+            "The form expired or did not come from this site; open the sign-in link again.",
+        );
+    }
+    let authorization = match checked(&state, &params).await {
+        Ok(authorization) => authorization,
+        Err(response) => return response,
+    };
+    if decision != "allow" {
+        return error_redirect(&state, &authorization.redirect_uri, &OAuthError::new("access_denied", "the person denied access"), &params);
+    }
+    match state.app.oauth.approve(&session.user, &authorization, granted_scopes(&allowed)).await {
+        Ok(code) => {
+            let mut pairs = vec![("code", code.as_str()), ("iss", state.site_url.as_str())];
+            if let Some(value) = &authorization.state {
+                pairs.push(("state", value));
+            }
+            redirect_to(&authorization.redirect_uri, &pairs)
+        }
+        Err(error) if error.error == "invalid_scope" => {
+            message(&state, StatusCode::BAD_REQUEST, "Choose what to allow", "Tick at least one permission, or choose Deny.")
+        }
+        Err(error) => error_redirect(&state, &authorization.redirect_uri, &error, &params),
+    }
+}
+
+pub async fn token(state: web::Data<WebState>, body: web::Bytes) -> HttpResponse {
+    let form: HashMap<String, String> = match serde_urlencoded::from_bytes(&body) {
+        Ok(form) => form,
+        Err(_) => {
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                &OAuthError::new("invalid_request", "the body must be application/x-www-form-urlencoded"),
+            );
+        }
+    };
+    let get = |key: &str| form.get(key).map(String::as_str).filter(|v| !v.is_empty());
+    let Some(client_id) = get("client_id") else {
+        return oauth_error(StatusCode::UNAUTHORIZED, &OAuthError::new("invalid_client", "client_id is missing"));
+    };
+    if let Err(error) = state.app.oauth.client(client_id).await {
+        return oauth_error(StatusCode::UNAUTHORIZED, &error);
+    }
+    let issued = match get("grant_type") {
+        Some("authorization_code") => {
+            let (Some(code), Some(redirect_uri)) = (get("code"), get("redirect_uri")) else {
+                return oauth_error(StatusCode::BAD_REQUEST, &OAuthError::new("invalid_request", "code and redirect_uri are required"));
+            };
+            state.app.oauth.exchange_code(code, client_id, redirect_uri, get("code_verifier"), get("resource")).await
+        }
+        Some("refresh_token") => {
+            let Some(refresh) = get("refresh_token") else {
+                return oauth_error(StatusCode::BAD_REQUEST, &OAuthError::new("invalid_request", "refresh_token is required"));
+            };
+            state.app.oauth.refresh(refresh, client_id, get("scope"), get("resource")).await
+        }
+        _ => Err(OAuthError::new("unsupported_grant_type", "grant_type must be authorization_code or refresh_token")),
+    };
+    match issued {
+        Ok(tokens) => HttpResponse::Ok().insert_header(("Cache-Control", "no-store")).insert_header(("Pragma", "no-cache")).json(json!({
+            "access_token": tokens.access_token,
+            "token_type": "Bearer",
+            "expires_in": tokens.expires_in,
+            "refresh_token": tokens.refresh_token,
+            "scope": tokens.scopes.to_text(),
+        })),
+        Err(error) if error.error == "server_error" => oauth_error(StatusCode::INTERNAL_SERVER_ERROR, &error),
+        Err(error) => oauth_error(StatusCode::BAD_REQUEST, &error),
+    }
+}
+
+pub async fn revoke(state: web::Data<WebState>, body: web::Bytes) -> HttpResponse {
+    let form: HashMap<String, String> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
+    match form.get("token") {
+        Some(token) => match state.app.oauth.revoke(token).await {
+            Ok(()) => HttpResponse::Ok().finish(),
+            Err(error) => oauth_error(StatusCode::SERVICE_UNAVAILABLE, &error),
+        },
+        None => oauth_error(StatusCode::BAD_REQUEST, &OAuthError::new("invalid_request", "token is required")),
+    }
+}

@@ -1,0 +1,165 @@
+//! Sign up, sign in and sign out. Forms carry a CSRF token: before a session exists it is a
+//! double-submit cookie; a signed-in form uses the session's own token.
+
+use crate::{CSRF_COOKIE, SESSION_COOKIE, WebState, cookie, html, message, percent_encode, random_token, safe_next};
+use accounts::SignInError;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+#[derive(Template)]
+#[template(path = "signin.html")]
+struct SignInPage<'a> {
+    site_name: &'a str,
+    csrf: &'a str,
+    next: &'a str,
+    next_encoded: String,
+    email: &'a str,
+    error: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "signup.html")]
+struct SignUpPage<'a> {
+    site_name: &'a str,
+    csrf: &'a str,
+    next: &'a str,
+    next_encoded: String,
+    email: &'a str,
+    name: &'a str,
+    error: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct NextQuery {
+    #[serde(default)]
+    next: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct SignInForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    next: String,
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    name: String,
+}
+
+/// The form's CSRF cookie, or a new one.
+fn form_csrf(request: &HttpRequest) -> String {
+    request.cookie(CSRF_COOKIE).map(|c| c.value().to_owned()).filter(|v| !v.is_empty()).unwrap_or_else(random_token)
+}
+
+fn csrf_ok(request: &HttpRequest, sent: &str) -> bool {
+    request.cookie(CSRF_COOKIE).is_some_and(|cookie| !sent.is_empty() && cookie.value() == sent)
+}
+
+fn signin_form(state: &WebState, status: StatusCode, csrf: String, next: &str, email: &str, error: Option<String>) -> HttpResponse {
+    let page = SignInPage { site_name: &state.app.site.name, csrf: &csrf, next, next_encoded: percent_encode(next), email, error };
+    let mut response = html(status, &page);
+    let _ = response.add_cookie(&cookie(state, CSRF_COOKIE, csrf.clone()));
+    response
+}
+
+fn signup_form(state: &WebState, status: StatusCode, csrf: String, form: &SignInForm, next: &str, error: Option<String>) -> HttpResponse {
+    let page = SignUpPage {
+        site_name: &state.app.site.name,
+        csrf: &csrf,
+        next,
+        next_encoded: percent_encode(next),
+        email: &form.email,
+        name: &form.name,
+        error,
+    };
+    let mut response = html(status, &page);
+    let _ = response.add_cookie(&cookie(state, CSRF_COOKIE, csrf.clone()));
+    response
+}
+
+pub async fn signin_page(state: web::Data<WebState>, request: HttpRequest, query: web::Query<NextQuery>) -> HttpResponse {
+    signin_form(&state, StatusCode::OK, form_csrf(&request), safe_next(&query.next), "", None)
+}
+
+pub async fn signup_page(state: web::Data<WebState>, request: HttpRequest, query: web::Query<NextQuery>) -> HttpResponse {
+    let empty = SignInForm { csrf: String::new(), next: String::new(), email: String::new(), password: String::new(), name: String::new() };
+    signup_form(&state, StatusCode::OK, form_csrf(&request), &empty, safe_next(&query.next), None)
+}
+
+fn signed_in(state: &WebState, session: accounts::signin::Session, next: &str) -> HttpResponse {
+    let mut response = HttpResponse::SeeOther().insert_header(("Location", next.to_owned())).finish();
+    let _ = response.add_cookie(&cookie(state, SESSION_COOKIE, session.token));
+    response
+}
+
+fn status_of(error: &SignInError) -> StatusCode {
+    match error {
+        SignInError::Throttled => StatusCode::TOO_MANY_REQUESTS,
+        SignInError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        SignInError::Blocked => StatusCode::FORBIDDEN,
+        SignInError::WrongCredentials => StatusCode::UNAUTHORIZED,
+        _ => StatusCode::BAD_REQUEST,
+    }
+}
+
+pub async fn signin(state: web::Data<WebState>, request: HttpRequest, form: web::Form<SignInForm>) -> HttpResponse {
+    let next = safe_next(&form.next).to_owned();
+    if !csrf_ok(&request, &form.csrf) {
+        return signin_form(
+            &state,
+            StatusCode::FORBIDDEN,
+            random_token(),
+            &next,
+            &form.email,
+            Some("The form expired; please try again.".into()),
+        );
+    }
+    match state.app.signin.sign_in(&form.email, &form.password).await {
+        Ok(session) => signed_in(&state, session, &next),
+        Err(error) => signin_form(&state, status_of(&error), form_csrf(&request), &next, &form.email, Some(error.to_string())),
+    }
+}
+
+pub async fn signup(state: web::Data<WebState>, request: HttpRequest, form: web::Form<SignInForm>) -> HttpResponse {
+    let next = safe_next(&form.next).to_owned();
+    if !csrf_ok(&request, &form.csrf) {
+        return signup_form(
+            &state,
+            StatusCode::FORBIDDEN,
+            random_token(),
+            &form,
+            &next,
+            Some("The form expired; please try again.".into()),
+        );
+    }
+    match state.app.signin.sign_up(&form.email, &form.name, &form.password).await {
+        Ok(session) => signed_in(&state, session, &next),
+        Err(error) => signup_form(&state, status_of(&error), form_csrf(&request), &form, &next, Some(error.to_string())),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct SignOutForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+pub async fn signout(state: web::Data<WebState>, request: HttpRequest, form: web::Form<SignOutForm>) -> HttpResponse {
+    let Some(session) = crate::session(&state, &request).await else {
+        return HttpResponse::SeeOther().insert_header(("Location", "/signin")).finish();
+    };
+    if session.csrf_token != form.csrf {
+        return message(&state, StatusCode::FORBIDDEN, "Not signed out", "The form expired; please try again.");
+    }
+    let _ = state.app.signin.sign_out(&session.token).await;
+    let mut response = HttpResponse::SeeOther().insert_header(("Location", "/signin")).finish();
+    let mut gone = cookie(&state, SESSION_COOKIE, String::new());
+    gone.make_removal();
+    let _ = response.add_cookie(&gone);
+    response
+}
