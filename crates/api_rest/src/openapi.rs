@@ -10,6 +10,8 @@ pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080/api/v1";
 
 /// Builds the document. `base_url` becomes the server address.
 pub fn document(base_url: &str) -> Value {
+    // The site (the OAuth issuer) is the API base without its `/api/v1` prefix.
+    let site = base_url.trim_end_matches('/').trim_end_matches("/api/v1");
     let definitions_path = "#/components/schemas/";
     let mut inputs = SchemaSettings::draft2020_12().with(|s| s.definitions_path = definitions_path.into()).into_generator();
     let mut outputs =
@@ -75,10 +77,10 @@ pub fn document(base_url: &str) -> Value {
         });
         match spec.scope {
             Some(scope) => {
-                operation["security"] = json!([{"bearerAuth": []}]);
+                operation["security"] = json!([{"bearerAuth": []}, {"oauth2": [scope.as_str()]}]);
                 operation["x-scope"] = json!(scope.as_str());
             }
-            None => operation["security"] = json!([{}, {"bearerAuth": []}]),
+            None => operation["security"] = json!([{}, {"bearerAuth": []}, {"oauth2": []}]),
         }
         if let Some(body) = body {
             let body = embed(body.to_value(), &mut components);
@@ -108,6 +110,22 @@ pub fn document(base_url: &str) -> Value {
                     "type": "http",
                     "scheme": "bearer",
                     "description": "An API key created in your account (or with `launchdir api-key create`), sent as `Authorization: Bearer <key>`.",
+                },
+                "oauth2": {
+                    "type": "oauth2",
+                    "description": "OAuth 2.1 with PKCE (S256), for public clients (dynamic registration or client ID metadata documents). Ask for `resource` = this API's base URL (or the tool server's `{site_url}/mcp`).",
+                    "flows": {
+                        "authorizationCode": {
+                            "authorizationUrl": format!("{site}/oauth/authorize"),
+                            "tokenUrl": format!("{site}/oauth/token"),
+                            "refreshUrl": format!("{site}/oauth/token"),
+                            "scopes": {
+                                "account:read": "See your account, drafts, listings, claims and orders",
+                                "listings:write": "Submit and edit your drafts and listings, and claim listings",
+                                "orders:write": "Get quotes and start checkouts",
+                            },
+                        },
+                    },
                 },
             },
             "parameters": {

@@ -47,10 +47,21 @@ fn responses_follow_the_error_rules() {
         assert_eq!(responses.contains_key("403"), spec.scope.is_some(), "{}: 403 exactly on authenticated operations", spec.id);
         assert_eq!(responses.contains_key("404"), spec.not_found, "{}: 404", spec.id);
         assert_eq!(responses.contains_key("409"), spec.idempotent, "{}: 409 on idempotent operations", spec.id);
-        if spec.scope.is_some() {
-            assert_eq!(operation["security"], serde_json::json!([{"bearerAuth": []}]), "{}", spec.id);
+        if let Some(scope) = spec.scope {
+            // An API key, or an OAuth token carrying the operation's scope.
+            assert_eq!(operation["security"], serde_json::json!([{"bearerAuth": []}, {"oauth2": [scope.as_str()]}]), "{}", spec.id);
         }
     }
+}
+
+#[test]
+fn the_oauth_scheme_points_at_the_site() {
+    let doc = document(DEFAULT_BASE_URL);
+    let flow = &doc["components"]["securitySchemes"]["oauth2"]["flows"]["authorizationCode"];
+    let site = DEFAULT_BASE_URL.trim_end_matches("/api/v1");
+    assert_eq!(flow["authorizationUrl"], format!("{site}/oauth/authorize"));
+    assert_eq!(flow["tokenUrl"], format!("{site}/oauth/token"));
+    assert_eq!(flow["scopes"].as_object().unwrap().len(), 3);
 }
 
 #[test]
