@@ -28,6 +28,21 @@ fn main() -> anyhow::Result<()> {
         Some("tidy") => tidy::check(&root),
         Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check")),
         Some("conformance") => conformance::run_suite(&root),
+        Some("bench") if args.iter().any(|a| a == "--mcp") => {
+            // tools/call get_site_info against GET /api/v1/site, release mode, one run.
+            run(cargo().args([
+                "test",
+                "--release",
+                "-p",
+                "launchdir",
+                "--test",
+                "it",
+                "measure_tool_call_against_rest",
+                "--",
+                "--ignored",
+                "--nocapture",
+            ]))
+        }
         Some("bench") if args.iter().any(|a| a == "--drafts") => {
             // Submission by URL on the fixture websites, in release mode, over the HTTP API.
             run(cargo().args([
@@ -54,7 +69,7 @@ fn main() -> anyhow::Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N | --drafts] | conformance>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N | --drafts | --mcp] | conformance>"
             );
             bail!("unknown command")
         }
