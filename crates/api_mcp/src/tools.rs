@@ -18,6 +18,9 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub struct BearerHeader(pub String);
 
+/// The tool argument that carries an `Idempotency-Key` (operations marked I only).
+pub const IDEMPOTENCY_ARGUMENT: &str = "idempotency_key";
+
 /// One operation as a tool.
 pub struct ToolEntry {
     pub op: Arc<dyn DynOperation>,
@@ -56,6 +59,14 @@ pub fn tool_entry(op: Arc<dyn DynOperation>) -> ToolEntry {
     let path_params = names(&schemas.path, &mut merged);
     let query_params = names(&schemas.query, &mut merged);
     let _ = names(&schemas.body, &mut merged);
+    if spec.idempotent {
+        // REST carries the key in a header; a tool carries it as an argument.
+        merged.insert(
+            IDEMPOTENCY_ARGUMENT.into(),
+            json!({"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[\\x21-\\x7E]+$",
+                   "description": "Optional Idempotency-Key: a retry with the same key and arguments returns the first answer (24 hours) instead of running again."}),
+        );
+    }
     let mut input = json!({"type": "object", "properties": merged, "additionalProperties": false});
     if !required.is_empty() {
         input["required"] = Value::Array(required);
@@ -221,8 +232,21 @@ impl ServerHandler for ToolServer {
             .map(|header| header.0.clone());
         let outcome = async {
             let caller = crate::guard::authenticate(&self.app, bearer.as_deref(), &self.resource).await?;
-            let raw = entry.split(request.arguments.unwrap_or_default())?;
-            ops::execute(&*entry.op, &self.app, &caller, raw, None).await
+            let mut arguments = request.arguments.unwrap_or_default();
+            let key = match arguments.remove(IDEMPOTENCY_ARGUMENT) {
+                Some(Value::String(key)) if entry.op.spec().idempotent => Some(key),
+                Some(_) if entry.op.spec().idempotent => {
+                    return Err(OpError::field(IDEMPOTENCY_ARGUMENT, "must be 1 to 255 visible ASCII characters"));
+                }
+                Some(other) => {
+                    // Not an argument of this tool: reported like any unknown argument.
+                    arguments.insert(IDEMPOTENCY_ARGUMENT.into(), other);
+                    None
+                }
+                None => None,
+            };
+            let raw = entry.split(arguments)?;
+            ops::execute(&*entry.op, &self.app, &caller, raw, key.as_deref()).await
         }
         .await;
         Ok(match outcome {

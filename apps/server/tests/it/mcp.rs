@@ -85,6 +85,8 @@ async fn rest_openapi_and_mcp_list_the_same_operations() {
     assert_eq!(update["inputSchema"]["required"], json!(["id"]));
     assert_eq!(update["annotations"]["readOnlyHint"], false);
     assert_eq!(update["annotations"]["idempotentHint"], true);
+    assert!(update["inputSchema"]["properties"]["idempotency_key"].is_object(), "(I) operations take the key as an argument");
+    assert!(tool("get_draft")["inputSchema"]["properties"]["idempotency_key"].is_null());
     let search = tool("search_listings");
     assert!(search["inputSchema"]["properties"]["q"].is_object(), "query parameter");
     assert_eq!(search["annotations"]["readOnlyHint"], true);
@@ -213,6 +215,19 @@ async fn an_authenticated_tool_runs_the_same_use_case_with_the_same_rules() {
     let id = made["structuredContent"]["id"].as_str().unwrap();
     let rest = app.get_with_token(&format!("/api/v1/drafts/{id}"), &key).await;
     assert_eq!(rest.status, 200);
+    // Idempotency: the same key and arguments replay the first answer; no second draft.
+    let arguments = json!({"url": "https://replayed.example/", "idempotency_key": "mcp-key-1"});
+    let first = app.call_tool("submit_listing", arguments.clone(), Some(&key)).await;
+    let second = app.call_tool("submit_listing", arguments, Some(&key)).await;
+    assert_eq!(first["structuredContent"]["id"], second["structuredContent"]["id"]);
+    let mismatch =
+        app.call_tool("submit_listing", json!({"url": "https://other.example/", "idempotency_key": "mcp-key-1"}), Some(&key)).await;
+    assert_eq!(mismatch["structuredContent"]["code"], "idempotency_key_mismatch");
+    let drafts = app.call_tool("list_my_drafts", json!({}), Some(&key)).await;
+    assert_eq!(drafts["structuredContent"]["total"], 2, "one draft from submit_listing above, one from the replayed key");
+    // A read-only tool has no such argument.
+    let unknown = app.call_tool("list_my_drafts", json!({"idempotency_key": "k"}), Some(&key)).await;
+    assert_eq!(unknown["structuredContent"]["errors"][0]["field"], "idempotency_key");
     // Someone else's draft is not found, as on REST.
     let (_, other) = app.api_key("").await;
     let hidden = app.call_tool("get_draft", json!({"id": id}), Some(&other)).await;
