@@ -28,6 +28,10 @@ pub fn document(base_url: &str) -> Value {
             let required: Vec<&str> =
                 schema.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
             if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+                // A stable order whatever order the schema's map keeps: path parameters as the
+                // path names them, query parameters by name.
+                let mut properties: Vec<(&String, &Value)> = properties.iter().collect();
+                properties.sort_by_key(|(name, _)| (spec.path.find(&format!("{{{name}}}")).unwrap_or(usize::MAX), (*name).clone()));
                 for (name, property) in properties {
                     let mut property = property.clone();
                     let description = property.as_object_mut().and_then(|p| p.remove("description"));

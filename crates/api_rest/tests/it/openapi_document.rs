@@ -8,7 +8,13 @@ use std::collections::BTreeSet;
 #[test]
 fn checked_in_copy_is_current() {
     let checked_in: Value = serde_json::from_str(include_str!("../../../../docs/openapi.json")).expect("docs/openapi.json is JSON");
-    assert!(checked_in == document(DEFAULT_BASE_URL), "docs/openapi.json is out of date: run `cargo xtask openapi`");
+    let generated = document(DEFAULT_BASE_URL);
+    if checked_in != generated {
+        // Left beside the build for a diff.
+        let path = std::env::temp_dir().join("launchdir-openapi-generated.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&generated).unwrap()).ok();
+        panic!("docs/openapi.json is out of date: run `cargo xtask openapi` (this build's document: {})", path.display());
+    }
 }
 
 #[test]
