@@ -3,6 +3,11 @@
 Run by `cargo xtask conformance` against a running server:
 
     python tests/mcp_client/test_sdk.py http://127.0.0.1:PORT API_KEY
+    python tests/mcp_client/test_sdk.py --cimd http://127.0.0.1:PORT CERT.pem KEY.pem
+
+The second form identifies the client by a client ID metadata document instead of
+registering: the script serves the document over https on `localhost` (with the given
+certificate, which the server under test trusts), and the server fetches it.
 
 It signs a person in the way an agent would, headless: the SDK's OAuthClientProvider discovers
 the authorization server from the 401, registers itself dynamically, sends the person to the
@@ -97,8 +102,9 @@ def structured(result):
     return result.structured_content
 
 
-async def oauth_flow(base: str, mode: str) -> None:
+async def oauth_flow(base: str, mode: str, client_metadata_url: str | None = None) -> None:
     browser = ScriptedBrowser(base, allow=["account:read"])
+    storage = MemoryStorage()
     provider = OAuthClientProvider(
         server_url=f"{base}/mcp",
         client_metadata=OAuthClientMetadata(
@@ -109,9 +115,10 @@ async def oauth_flow(base: str, mode: str) -> None:
             token_endpoint_auth_method="none",
             scope="account:read listings:write",
         ),
-        storage=MemoryStorage(),
+        storage=storage,
         redirect_handler=browser.open,
         callback_handler=browser.callback,
+        client_metadata_url=client_metadata_url,
     )
     async with httpx.AsyncClient(auth=provider, timeout=30) as http:
         async with Client(streamable_http_client(f"{base}/mcp", http_client=http), mode=mode) as client:
@@ -123,7 +130,48 @@ async def oauth_flow(base: str, mode: str) -> None:
             assert account["scopes"] == ["account:read"], "the person narrowed the scopes at consent"
             site = structured(await client.call_tool("get_site_info", {}))
             assert site["name"], site
-    print(f"ok: OAuth sign-in (dynamic registration, PKCE, consent) and tool calls, mode={mode}")
+            if client_metadata_url:
+                assert account["credential"]["client_id"] == client_metadata_url, account
+    how = "client ID metadata document" if client_metadata_url else "dynamic registration"
+    print(f"ok: OAuth sign-in ({how}, PKCE, consent) and tool calls, mode={mode}")
+
+
+def serve_metadata_document(cert: str, key: str) -> str:
+    """Serves a client ID metadata document over https on localhost; returns its URL."""
+    import http.server
+    import json
+    import ssl
+    import threading
+
+    document = {}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = json.dumps(document).encode()
+            self.send_response(200 if self.path == "/client.json" else 404)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    url = f"https://localhost:{server.server_address[1]}/client.json"
+    document.update({
+        "client_id": url,
+        "client_name": "Python SDK (metadata document)",
+        "redirect_uris": [REDIRECT],
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": "none",
+    })
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return url
 
 
 async def api_key_flow(base: str, key: str, mode: str) -> None:
@@ -137,6 +185,12 @@ async def api_key_flow(base: str, key: str, mode: str) -> None:
 
 
 async def main() -> None:
+    if sys.argv[1] == "--cimd":
+        base, cert, key = sys.argv[2].rstrip("/"), sys.argv[3], sys.argv[4]
+        url = serve_metadata_document(cert, key)
+        await oauth_flow(base, "2026-07-28", client_metadata_url=url)
+        await oauth_flow(base, "legacy", client_metadata_url=url)
+        return
     base, key = sys.argv[1].rstrip("/"), sys.argv[2]
     await oauth_flow(base, "2026-07-28")
     await oauth_flow(base, "legacy")

