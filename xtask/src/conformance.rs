@@ -153,6 +153,39 @@ pub fn run_suite(root: &Path) -> anyhow::Result<()> {
     }
     drop(server);
     let _ = std::fs::remove_dir_all(&data);
+
+    // Client ID metadata documents: the script serves one over https on localhost with a
+    // certificate from a throwaway CA, and a second server trusts that CA (SSL_CERT_FILE) and
+    // may reach loopback; everything else is as in production.
+    eprintln!("== the MCP Python SDK with a client ID metadata document");
+    let tls = dir.join("tls");
+    make_certificates(&tls)?;
+    let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    let data = dir.join(format!("data-cimd-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let child = Command::new(root.join("target/debug/launchdir"))
+        .env("LAUNCHDIR_BIND", format!("127.0.0.1:{port}"))
+        .env("LAUNCHDIR_DATA_DIR", &data)
+        .env("LAUNCHDIR_LOG_LEVEL", "error")
+        .env("LAUNCHDIR_CRAWLER_ALLOW_PRIVATE", "1")
+        .env("SSL_CERT_FILE", tls.join("ca.pem"))
+        .stdout(Stdio::null())
+        .spawn()
+        .context("cannot start the server")?;
+    let server = Server(child);
+    wait_for(port)?;
+    let cimd = Command::new(&python)
+        .arg(root.join("tests/mcp_client/test_sdk.py"))
+        .arg("--cimd")
+        .arg(format!("http://127.0.0.1:{port}"))
+        .arg(tls.join("cert.pem"))
+        .arg(tls.join("key.pem"))
+        .status()?;
+    if !cimd.success() {
+        failed.push("the Python SDK client with a metadata document");
+    }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&data);
     if !failed.is_empty() {
         bail!("MCP conformance failed for {failed:?} (see the lists above; baselines in tests/conformance/)");
     }
