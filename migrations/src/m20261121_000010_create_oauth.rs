@@ -35,6 +35,7 @@ enum OauthCodes {
     CodeChallenge,
     ExpiresAt,
     UsedAt,
+    Family,
     CreatedAt,
 }
 
@@ -97,6 +98,7 @@ impl MigrationTrait for Migration {
                     .col(string_len(OauthCodes::CodeChallenge, 64))
                     .col(timestamp_with_time_zone(OauthCodes::ExpiresAt))
                     .col(timestamp_with_time_zone_null(OauthCodes::UsedAt))
+                    .col(string_len_null(OauthCodes::Family, 64))
                     .col(timestamp_with_time_zone(OauthCodes::CreatedAt))
                     .foreign_key(&mut user_fk(OauthCodes::Table))
                     .to_owned(),

@@ -46,6 +46,17 @@ pub struct StoredCode {
     pub expires_at: OffsetDateTime,
 }
 
+/// What taking a code found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CodeTake {
+    Taken(StoredCode),
+    /// The code was exchanged before, issuing this family.
+    Replayed {
+        family: Option<String>,
+    },
+    Unknown,
+}
+
 /// `access` or `refresh`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TokenKind {
@@ -100,9 +111,9 @@ pub trait OAuthRepository: Send + Sync {
     async fn insert_client(&self, client: &OAuthClient) -> Result<(), RepoError>;
     async fn find_client(&self, client_id: &str) -> Result<Option<OAuthClient>, RepoError>;
     async fn insert_code(&self, code: &StoredCode, now: OffsetDateTime) -> Result<(), RepoError>;
-    /// Takes a code for exchange: returns it and marks it used, once. A second take (a replayed
-    /// code) returns `None`.
-    async fn take_code(&self, code_hash: &str, now: OffsetDateTime) -> Result<Option<StoredCode>, RepoError>;
+    /// Takes a code for exchange: marks it used, recording the token family the exchange
+    /// issues, once.
+    async fn take_code(&self, code_hash: &str, family: &str, now: OffsetDateTime) -> Result<CodeTake, RepoError>;
     async fn insert_token(&self, token: &NewToken) -> Result<(), RepoError>;
     async fn find_token(&self, token_hash: &str) -> Result<Option<StoredToken>, RepoError>;
     /// Marks a refresh token used if it was not; `false` when it had been used already.
@@ -155,18 +166,27 @@ pub struct AuthorizationRequest {
     pub code_challenge: String,
 }
 
-/// Whether a redirect URI may be registered: https, or http on a loopback host; no fragment.
+/// The host of an http(s) URI, or `None` when it has none or carries user information (which
+/// would make `http://localhost@evil.example/` look local).
+pub fn uri_host(uri: &str) -> Option<&str> {
+    let rest = uri.strip_prefix("https://").or_else(|| uri.strip_prefix("http://"))?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.is_empty() || authority.contains('@') || authority.contains('\\') {
+        return None;
+    }
+    let host =
+        if authority.starts_with('[') { authority.split(']').next().map(|h| &h[1..])? } else { authority.split(':').next().unwrap_or("") };
+    (!host.is_empty()).then_some(host)
+}
+
+/// Whether a redirect URI may be registered: https, or http on a loopback host; no fragment,
+/// no user information.
 pub fn acceptable_redirect_uri(uri: &str) -> bool {
-    if uri.contains('#') || uri.len() > 2000 || uri.chars().any(char::is_whitespace) {
+    if uri.contains('#') || uri.len() > 2000 || uri.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return false;
     }
-    if uri.starts_with("https://") {
-        return uri.len() > "https://".len();
-    }
-    let Some(rest) = uri.strip_prefix("http://") else { return false };
-    let host = rest.split(['/', '?']).next().unwrap_or("");
-    let host = if host.starts_with('[') { host.split(']').next().map_or("", |h| &h[1..]) } else { host.split(':').next().unwrap_or("") };
-    matches!(host, "localhost" | "127.0.0.1" | "::1")
+    let Some(host) = uri_host(uri) else { return false };
+    uri.starts_with("https://") || matches!(host, "localhost" | "127.0.0.1" | "::1")
 }
 
 fn random_token(prefix: &str) -> Result<String, OAuthError> {
@@ -398,11 +418,18 @@ impl OAuthService {
     ) -> Result<IssuedTokens, OAuthError> {
         let verifier = verifier.ok_or_else(|| OAuthError::new("invalid_request", "code_verifier is missing (PKCE is required)"))?;
         let now = self.clock.now();
-        let stored = self
-            .repo
-            .take_code(&hash_token(code), now)
-            .await?
-            .ok_or_else(|| OAuthError::new("invalid_grant", "the code is unknown or used"))?;
+        let family = random_token("fam_")?;
+        let stored = match self.repo.take_code(&hash_token(code), &family, now).await? {
+            CodeTake::Taken(stored) => stored,
+            CodeTake::Replayed { family } => {
+                // A code presented twice may have been stolen: what it issued is revoked.
+                if let Some(family) = family {
+                    self.repo.revoke_family(&family, now).await?;
+                }
+                return Err(OAuthError::new("invalid_grant", "the code was used already; the tokens it issued are revoked"));
+            }
+            CodeTake::Unknown => return Err(OAuthError::new("invalid_grant", "the code is unknown")),
+        };
         if stored.expires_at <= now {
             return Err(OAuthError::new("invalid_grant", "the code expired"));
         }
@@ -418,7 +445,6 @@ impl OAuthService {
         if resource.is_some_and(|resource| resource != stored.resource) {
             return Err(OAuthError::new("invalid_target", "resource differs from the authorization request's"));
         }
-        let family = random_token("fam_")?;
         self.issue(client_id, stored.user_id, stored.scopes, &stored.resource, &family).await
     }
 
@@ -439,11 +465,7 @@ impl OAuthService {
         if token.revoked_at.is_some() || token.expires_at <= now {
             return Err(invalid());
         }
-        if token.used_at.is_some() || !self.repo.use_refresh_token(token.id, now).await? {
-            // Replay of a rotated token: whoever holds the family may be an attacker.
-            self.repo.revoke_family(&token.family, now).await?;
-            return Err(OAuthError::new("invalid_grant", "the refresh token was used already; every token of this grant is revoked"));
-        }
+        // Checked before the token is used up, so a corrected retry is not taken for a replay.
         let scopes = match scope {
             None => token.scopes.clone(),
             Some(raw) => {
@@ -457,12 +479,21 @@ impl OAuthService {
         if resource.is_some_and(|resource| resource != token.resource) {
             return Err(OAuthError::new("invalid_target", "resource differs from the grant's"));
         }
+        if token.used_at.is_some() || !self.repo.use_refresh_token(token.id, now).await? {
+            // Replay of a rotated token: whoever holds the family may be an attacker.
+            self.repo.revoke_family(&token.family, now).await?;
+            return Err(OAuthError::new("invalid_grant", "the refresh token was used already; every token of this grant is revoked"));
+        }
         self.issue(client_id, token.user_id, scopes, &token.resource, &token.family).await
     }
 
-    /// Revokes a token (RFC 7009): always succeeds from the caller's view.
-    pub async fn revoke(&self, token: &str) -> Result<(), OAuthError> {
+    /// Revokes a token (RFC 7009) for the client it was issued to. An unknown token is no
+    /// error; another client's token is.
+    pub async fn revoke(&self, token: &str, client_id: &str) -> Result<(), OAuthError> {
         if let Some(stored) = self.repo.find_token(&hash_token(token)).await? {
+            if stored.client_id != client_id {
+                return Err(OAuthError::new("unauthorized_client", "the token was issued to another client"));
+            }
             let now = self.clock.now();
             match stored.kind {
                 TokenKind::Refresh => self.repo.revoke_family(&stored.family, now).await?,
@@ -495,9 +526,15 @@ mod tests {
         assert!(acceptable_redirect_uri("http://localhost:3000/cb"));
         assert!(acceptable_redirect_uri("http://127.0.0.1/cb"));
         assert!(acceptable_redirect_uri("http://[::1]:8080/cb"));
-        for bad in
-            ["http://app.example/cb", "https://app.example/cb#x", "javascript:alert(1)", "https://", "http://localhost.evil.example/cb"]
-        {
+        for bad in [
+            "http://app.example/cb",
+            "https://app.example/cb#x",
+            "javascript:alert(1)",
+            "https://",
+            "http://localhost.evil.example/cb",
+            "http://localhost:1@evil.example/cb",
+            "https://user@app.example/cb",
+        ] {
             assert!(!acceptable_redirect_uri(bad), "{bad}");
         }
     }
@@ -516,8 +553,8 @@ mod tests {
         async fn insert_code(&self, _: &StoredCode, _: OffsetDateTime) -> Result<(), RepoError> {
             Ok(())
         }
-        async fn take_code(&self, _: &str, _: OffsetDateTime) -> Result<Option<StoredCode>, RepoError> {
-            Ok(None)
+        async fn take_code(&self, _: &str, _: &str, _: OffsetDateTime) -> Result<CodeTake, RepoError> {
+            Ok(CodeTake::Unknown)
         }
         async fn insert_token(&self, _: &NewToken) -> Result<(), RepoError> {
             Ok(())

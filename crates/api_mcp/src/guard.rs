@@ -23,17 +23,10 @@ pub struct GuardState {
     pub resource: String,
 }
 
-/// Authenticates for `/mcp`: like REST, and an OAuth access token must have been issued for
-/// this resource (RFC 8707 audience).
+/// Authenticates for `/mcp`: an OAuth access token must have been issued for this resource
+/// (RFC 8707 audience).
 pub async fn authenticate(app: &ops::App, authorization: Option<&str>, resource: &str) -> Result<ops::Caller, OpError> {
-    let caller = ops::authenticate(app, authorization).await?;
-    if let Some(principal) = &caller.principal
-        && let accounts::Credential::OAuth { resource: audience, .. } = &principal.credential
-        && audience != resource
-    {
-        return Err(OpError::Unauthorized { credential_sent: true, detail: "the access token was issued for another resource".into() });
-    }
-    Ok(caller)
+    ops::authenticate_for(app, authorization, resource).await
 }
 
 /// Bodies larger than this are left for rmcp to refuse.

@@ -24,9 +24,31 @@ pub enum AuthFailure {
     Revoked,
 }
 
+/// Reads an `Authorization` header value for the REST API: an OAuth access token must have
+/// been issued for the API's base URL.
+pub async fn authenticate(app: &App, authorization: Option<&str>) -> Result<Caller, OpError> {
+    authenticate_for(app, authorization, &app.site.base_url).await
+}
+
 /// Reads an `Authorization` header value. No header means anonymous; a header that is not a
 /// usable bearer token is 401 even on public operations, so a client learns its key is wrong.
-pub async fn authenticate(app: &App, authorization: Option<&str>) -> Result<Caller, OpError> {
+/// An OAuth access token must carry `audience` (the resource it was issued for, RFC 8707);
+/// API keys are not bound to a resource.
+pub async fn authenticate_for(app: &App, authorization: Option<&str>, audience: &str) -> Result<Caller, OpError> {
+    let caller = authenticate_any(app, authorization).await?;
+    if let Some(principal) = &caller.principal
+        && let accounts::Credential::OAuth { resource, .. } = &principal.credential
+        && resource != audience
+    {
+        return Err(OpError::Unauthorized {
+            credential_sent: true,
+            detail: format!("the access token was issued for {resource}, not for {audience}"),
+        });
+    }
+    Ok(caller)
+}
+
+async fn authenticate_any(app: &App, authorization: Option<&str>) -> Result<Caller, OpError> {
     let Some(header) = authorization else {
         return Ok(Caller::anonymous());
     };

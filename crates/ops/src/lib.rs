@@ -9,7 +9,7 @@ pub mod operations;
 mod registry;
 
 pub use app::{App, SiteConfig};
-pub use caller::{AuthFailure, Caller, authenticate};
+pub use caller::{AuthFailure, Caller, authenticate, authenticate_for};
 pub use error::OpError;
 pub use idempotency::{Executed, execute};
 pub use input::{InputPart, NoInput, Pagination, RawInput};

@@ -3,7 +3,7 @@
 use crate::entity::{oauth_client, oauth_code, oauth_token, user, web_session};
 use crate::{SeaStore, repo_err};
 use accounts::Scopes;
-use accounts::oauth::{NewToken, OAuthClient, OAuthRepository, StoredCode, StoredToken, TokenKind};
+use accounts::oauth::{CodeTake, NewToken, OAuthClient, OAuthRepository, StoredCode, StoredToken, TokenKind};
 use accounts::signin::{PasswordRepository, SessionRepository, StoredSession};
 use async_trait::async_trait;
 use kernel::{RepoError, UserId};
@@ -57,6 +57,7 @@ impl OAuthRepository for SeaStore {
             code_challenge: Set(code.code_challenge.clone()),
             expires_at: Set(utc(code.expires_at)),
             used_at: Set(None),
+            family: Set(None),
             created_at: Set(utc(now)),
         }
         .insert(&self.db)
@@ -65,22 +66,23 @@ impl OAuthRepository for SeaStore {
         Ok(())
     }
 
-    async fn take_code(&self, code_hash: &str, now: OffsetDateTime) -> Result<Option<StoredCode>, RepoError> {
+    async fn take_code(&self, code_hash: &str, family: &str, now: OffsetDateTime) -> Result<CodeTake, RepoError> {
         // Compare-and-set: of two exchanges of one code, one marks it used.
         let taken = oauth_code::Entity::update_many()
             .col_expr(oauth_code::Column::UsedAt, Expr::value(utc(now)))
+            .col_expr(oauth_code::Column::Family, Expr::value(family))
             .filter(oauth_code::Column::CodeHash.eq(code_hash))
             .filter(oauth_code::Column::UsedAt.is_null())
             .exec(&self.db)
             .await
             .map_err(repo_err)?;
-        if taken.rows_affected != 1 {
-            return Ok(None);
-        }
         let Some(row) = oauth_code::Entity::find_by_id(code_hash.to_owned()).one(&self.db).await.map_err(repo_err)? else {
-            return Ok(None);
+            return Ok(CodeTake::Unknown);
         };
-        Ok(Some(StoredCode {
+        if taken.rows_affected != 1 {
+            return Ok(CodeTake::Replayed { family: row.family });
+        }
+        Ok(CodeTake::Taken(StoredCode {
             code_hash: row.code_hash,
             client_id: row.client_id,
             user_id: UserId::new(row.user_id),

@@ -98,7 +98,23 @@ fn message(state: &WebState, status: actix_web::http::StatusCode, heading: &str,
 
 /// `next` values are local paths only (no open redirects).
 fn safe_next(next: &str) -> &str {
-    if next.starts_with('/') && !next.starts_with("//") && !next.starts_with("/\\") { next } else { "/" }
+    // Browsers drop tabs and newlines and read `\` as `/`, so `/\t/evil.example` would be
+    // `//evil.example`: any control character, backslash or leading `//` is refused.
+    let local = next.starts_with('/') && !next.starts_with("//") && !next.chars().any(|c| c.is_control() || c == '\\');
+    if local { next } else { "/" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_next;
+
+    #[test]
+    fn next_is_a_local_path_only() {
+        assert_eq!(safe_next("/oauth/authorize?x=1"), "/oauth/authorize?x=1");
+        for bad in ["//evil.example", "/\\evil.example", "/\t/evil.example", "/\n/evil.example", "https://evil.example", "evil", ""] {
+            assert_eq!(safe_next(bad), "/", "{bad:?}");
+        }
+    }
 }
 
 fn percent_encode(value: &str) -> String {

@@ -76,21 +76,30 @@ pub async fn register(state: web::Data<WebState>, body: web::Bytes) -> HttpRespo
 }
 
 /// The client's redirect URI with `pairs` added to its query.
-fn redirect_to(uri: &str, pairs: &[(&str, &str)]) -> HttpResponse {
+fn location(uri: &str, pairs: &[(&str, &str)]) -> String {
     let query = serde_urlencoded::to_string(pairs).unwrap_or_default();
     let separator = if uri.contains('?') { '&' } else { '?' };
-    HttpResponse::Found()
-        .insert_header(("Location", format!("{uri}{separator}{query}")))
-        .insert_header(("Cache-Control", "no-store"))
-        .finish()
+    format!("{uri}{separator}{query}")
 }
 
-fn error_redirect(state: &WebState, uri: &str, error: &OAuthError, params: &HashMap<String, String>) -> HttpResponse {
+fn redirect_to(uri: &str, pairs: &[(&str, &str)]) -> HttpResponse {
+    HttpResponse::Found().insert_header(("Location", location(uri, pairs))).insert_header(("Cache-Control", "no-store")).finish()
+}
+
+fn error_location(state: &WebState, uri: &str, error: &OAuthError, params: &HashMap<String, String>) -> String {
     let mut pairs = vec![("error", error.error), ("error_description", error.description.as_str()), ("iss", state.site_url.as_str())];
     if let Some(state_value) = params.get("state") {
         pairs.push(("state", state_value));
     }
-    redirect_to(uri, &pairs)
+    location(uri, &pairs)
+}
+
+/// Sends an error back to the client: only after the person acted on the consent page.
+fn error_redirect(state: &WebState, uri: &str, error: &OAuthError, params: &HashMap<String, String>) -> HttpResponse {
+    HttpResponse::Found()
+        .insert_header(("Location", error_location(state, uri, error, params)))
+        .insert_header(("Cache-Control", "no-store"))
+        .finish()
 }
 
 /// The parameters of the authorization request that the consent form carries on.
@@ -118,17 +127,34 @@ fn describe(scope: Scope) -> &'static str {
 }
 
 fn redirect_host(uri: &str) -> &str {
-    uri.split_once("://").map_or(uri, |(_, rest)| rest).split(['/', '?']).next().unwrap_or(uri)
+    accounts::oauth::uri_host(uri).unwrap_or(uri)
 }
 
+/// Checks an authorization request. Errors are shown as a page, never redirected on their
+/// own: anyone can register a client, so an automatic redirect would make the site an open
+/// redirector (RFC 9700, 4.11.2). When the redirect URI is the client's, the page offers a
+/// link that takes the error back to it.
 async fn checked(state: &WebState, params: &HashMap<String, String>) -> Result<AuthorizationRequest, HttpResponse> {
-    state.app.oauth.check_authorization(params).await.map_err(|(error, redirect)| match redirect {
-        Some(uri) => error_redirect(state, &uri, &error, params),
-        // Never redirect to a URI that is not the client's.
-        None => {
-            message(state, StatusCode::BAD_REQUEST, "This sign-in link is not valid", &format!("{}: {}", error.error, error.description))
+    state.app.oauth.check_authorization(params).await.map_err(|(error, redirect)| {
+        let text = format!("{}: {}", error.error, error.description);
+        let site_name = &state.app.site.name;
+        match redirect {
+            Some(uri) => {
+                let back = error_location(state, &uri, &error, params);
+                html(StatusCode::BAD_REQUEST, &ErrorPage { site_name, message: &text, back: Some(&back), back_host: redirect_host(&uri) })
+            }
+            None => html(StatusCode::BAD_REQUEST, &ErrorPage { site_name, message: &text, back: None, back_host: "" }),
         }
     })
+}
+
+#[derive(Template)]
+#[template(path = "authorize_error.html")]
+struct ErrorPage<'a> {
+    site_name: &'a str,
+    message: &'a str,
+    back: Option<&'a str>,
+    back_host: &'a str,
 }
 
 pub async fn authorize_page(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
@@ -255,11 +281,12 @@ pub async fn token(state: web::Data<WebState>, body: web::Bytes) -> HttpResponse
 
 pub async fn revoke(state: web::Data<WebState>, body: web::Bytes) -> HttpResponse {
     let form: HashMap<String, String> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
-    match form.get("token") {
-        Some(token) => match state.app.oauth.revoke(token).await {
+    match (form.get("token"), form.get("client_id")) {
+        (Some(token), Some(client_id)) => match state.app.oauth.revoke(token, client_id).await {
             Ok(()) => HttpResponse::Ok().finish(),
-            Err(error) => oauth_error(StatusCode::SERVICE_UNAVAILABLE, &error),
+            Err(error) if error.error == "server_error" => oauth_error(StatusCode::SERVICE_UNAVAILABLE, &error),
+            Err(error) => oauth_error(StatusCode::BAD_REQUEST, &error),
         },
-        None => oauth_error(StatusCode::BAD_REQUEST, &OAuthError::new("invalid_request", "token is required")),
+        _ => oauth_error(StatusCode::BAD_REQUEST, &OAuthError::new("invalid_request", "token and client_id are required")),
     }
 }

@@ -238,9 +238,9 @@ async fn discovery_registration_sign_in_consent_token_and_a_tool_call() {
     // The dropped scope: 403 on a tool that needs it.
     let (status, body) = mcp_status(&app, "submit_listing", json!({"url": "https://x.example/"}), &access).await;
     assert_eq!(status, 403, "{body:#}");
-    // REST accepts the token too, with its scopes.
-    assert_eq!(app.get_with_token("/api/v1/me", &access).await.status, 200);
-    // A code is used once.
+    // A token for the tool server is not a token for the REST API (its own audience is).
+    assert_eq!(app.get_with_token("/api/v1/me", &access).await.status, 401);
+    // A code is used once; presenting it again revokes what it issued.
     let (status, again) = token(
         &app,
         &[
@@ -253,6 +253,34 @@ async fn discovery_registration_sign_in_consent_token_and_a_tool_call() {
     )
     .await;
     assert_eq!((status, again["error"].as_str()), (400, Some("invalid_grant")));
+    assert_eq!(mcp_status(&app, "get_account", json!({}), &access).await.0, 401, "the replayed code's tokens are revoked");
+    let (status, _) = token(&app, &[("grant_type", "refresh_token"), ("refresh_token", &refresh), ("client_id", &client_id)]).await;
+    assert_eq!(status, 400);
+
+    // A fresh grant for the rest of the test.
+    let pkce = self::pkce();
+    let (_, _, page) = browser.get(&authorize_url(&app, &client_id, &pkce, "account:read", MCP_RESOURCE)).await;
+    let back = consent(&app, &mut browser, &page, "allow", &["account:read"]).await;
+    let (status, tokens) = token(
+        &app,
+        &[
+            ("grant_type", "authorization_code"),
+            ("code", &back["code"]),
+            ("redirect_uri", REDIRECT),
+            ("client_id", &client_id),
+            ("code_verifier", &pkce.verifier),
+        ],
+    )
+    .await;
+    assert_eq!(status, 200, "{tokens:#}");
+    let refresh = tokens["refresh_token"].as_str().unwrap().to_owned();
+    // A refresh that asks for more than the grant is refused without using the token up.
+    let (status, wider) = token(
+        &app,
+        &[("grant_type", "refresh_token"), ("refresh_token", &refresh), ("client_id", &client_id), ("scope", "account:read orders:write")],
+    )
+    .await;
+    assert_eq!((status, wider["error"].as_str()), (400, Some("invalid_scope")));
 
     // Refresh tokens rotate; reusing an old one revokes the whole family.
     let (status, rotated) = token(&app, &[("grant_type", "refresh_token"), ("refresh_token", &refresh), ("client_id", &client_id)]).await;
@@ -308,25 +336,28 @@ async fn tokens_are_checked_for_audience_expiry_and_revocation() {
     let (status, _) = mcp_status(&app, "get_account", json!({}), rest_access).await;
     assert_eq!(status, 401, "wrong audience");
     assert_eq!(app.get_with_token("/api/v1/me", rest_access).await.status, 200);
-    // A resource we do not serve is refused at authorization.
-    let (status, headers, _) =
+    // A resource we do not serve is refused at authorization: a page with a link back to the
+    // client carrying the error (never an automatic redirect before consent).
+    let (status, headers, page) =
         browser.get(&authorize_url(&app, &client_id, &pkce(), "account:read", "https://elsewhere.example/mcp")).await;
-    assert_eq!(status, 302);
-    assert_eq!(query_of(&location(&headers))["error"], "invalid_target");
+    assert_eq!(status, 400);
+    assert!(headers.get(LOCATION).is_none());
+    assert!(page.contains("invalid_target") && page.contains("error=invalid_target"), "{page}");
 
     // Revoked.
     let mcp = tokens_for(&app, &mut browser, &client_id, MCP_RESOURCE).await;
     let access = mcp["access_token"].as_str().unwrap();
     assert_eq!(mcp_status(&app, "get_account", json!({}), access).await.0, 200);
-    let revoked = app
-        .client
-        .post(app.url("/oauth/revoke"))
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(format!("token={access}"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(revoked.status(), 200);
+    let revoke = |client: &str| {
+        app.client
+            .post(app.url("/oauth/revoke"))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .body(serde_urlencoded::to_string([("token", access), ("client_id", client)]).unwrap())
+            .send()
+    };
+    assert_eq!(revoke("ldcl_someone-else").await.unwrap().status(), 400, "only the client the token was issued to");
+    assert_eq!(mcp_status(&app, "get_account", json!({}), access).await.0, 200);
+    assert_eq!(revoke(&client_id).await.unwrap().status(), 200);
     assert_eq!(mcp_status(&app, "get_account", json!({}), access).await.0, 401);
 
     // Expired: a token whose lifetime ended.
@@ -365,11 +396,10 @@ async fn pkce_redirect_uris_and_consent_are_enforced() {
         .unwrap()
         .to_owned()
         + "&resource=https%3A%2F%2Flaunch.example%2Fmcp&state=s-123";
-    let (status, headers, _) = browser.get(&no_pkce).await;
-    assert_eq!(status, 302);
-    let back = query_of(&location(&headers));
-    assert_eq!(back["error"], "invalid_request");
-    assert_eq!(back["state"], "s-123");
+    let (status, headers, page) = browser.get(&no_pkce).await;
+    assert_eq!(status, 400);
+    assert!(headers.get(LOCATION).is_none(), "no automatic redirect before consent");
+    assert!(page.contains("PKCE is required") && page.contains("state=s-123"), "{page}");
     // PKCE wrong: the code does not turn into tokens.
     let pkce = pkce();
     let (_, _, page) = browser.get(&authorize_url(&app, &client_id, &pkce, "account:read", MCP_RESOURCE)).await;

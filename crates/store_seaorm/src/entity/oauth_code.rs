@@ -15,6 +15,8 @@ pub struct Model {
     pub code_challenge: String,
     pub expires_at: TimeDateTimeWithTimeZone,
     pub used_at: Option<TimeDateTimeWithTimeZone>,
+    /// The token family its exchange issued (revoked if the code is presented again).
+    pub family: Option<String>,
     pub created_at: TimeDateTimeWithTimeZone,
 }
 
