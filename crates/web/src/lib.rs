@@ -104,6 +104,11 @@ fn safe_next(next: &str) -> &str {
     if local { next } else { "/" }
 }
 
+
+fn percent_encode(value: &str) -> String {
+    serde_urlencoded::to_string([("v", value)]).map(|s| s.trim_start_matches("v=").to_owned()).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::safe_next;
@@ -115,8 +120,4 @@ mod tests {
             assert_eq!(safe_next(bad), "/", "{bad:?}");
         }
     }
-}
-
-fn percent_encode(value: &str) -> String {
-    serde_urlencoded::to_string([("v", value)]).map(|s| s.trim_start_matches("v=").to_owned()).unwrap_or_default()
 }
