@@ -104,7 +104,6 @@ fn safe_next(next: &str) -> &str {
     if local { next } else { "/" }
 }
 
-
 fn percent_encode(value: &str) -> String {
     serde_urlencoded::to_string([("v", value)]).map(|s| s.trim_start_matches("v=").to_owned()).unwrap_or_default()
 }
