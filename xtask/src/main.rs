@@ -28,36 +28,10 @@ fn main() -> anyhow::Result<()> {
         Some("tidy") => tidy::check(&root),
         Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check")),
         Some("conformance") => conformance::run_suite(&root),
-        Some("bench") if args.iter().any(|a| a == "--mcp") => {
-            // tools/call get_site_info against GET /api/v1/site, release mode, one run.
-            run(cargo().args([
-                "test",
-                "--release",
-                "-p",
-                "launchdir",
-                "--test",
-                "it",
-                "measure_tool_call_against_rest",
-                "--",
-                "--ignored",
-                "--nocapture",
-            ]))
-        }
-        Some("bench") if args.iter().any(|a| a == "--drafts") => {
-            // Submission by URL on the fixture websites, in release mode, over the HTTP API.
-            run(cargo().args([
-                "test",
-                "--release",
-                "-p",
-                "launchdir",
-                "--test",
-                "it",
-                "measure_drafting_on_the_fixtures",
-                "--",
-                "--ignored",
-                "--nocapture",
-            ]))
-        }
+        // tools/call get_site_info against GET /api/v1/site, in one run.
+        Some("bench") if args.iter().any(|a| a == "--mcp") => measurement("measure_tool_call_against_rest"),
+        // Submission by URL on the fixture websites, over the HTTP API.
+        Some("bench") if args.iter().any(|a| a == "--drafts") => measurement("measure_drafting_on_the_fixtures"),
         Some("bench") => {
             let bulk = args
                 .iter()
@@ -78,6 +52,11 @@ fn main() -> anyhow::Result<()> {
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+}
+
+/// Runs one of the server's ignored measurement tests in release mode, printing its figures.
+fn measurement(test: &str) -> anyhow::Result<()> {
+    run(cargo().args(["test", "--release", "-p", "launchdir", "--test", "it", test, "--", "--ignored", "--nocapture"]))
 }
 
 pub(crate) fn cargo() -> Command {
