@@ -47,6 +47,8 @@ pub struct Settings {
     /// The free queue's window, in weeks ahead.
     pub free_queue_min_weeks: u32,
     pub free_queue_max_weeks: u32,
+    /// Free launches per week.
+    pub free_slots_per_week: u32,
     /// HTTP worker threads; unset means one per CPU core.
     pub http_workers: Option<usize>,
     /// How often the server checks for finished weeks whose awards are not fixed yet.
@@ -176,6 +178,7 @@ impl Default for Settings {
             paid_weeks_ahead: 12,
             free_queue_min_weeks: 6,
             free_queue_max_weeks: 8,
+            free_slots_per_week: 20,
             http_workers: None,
             awards_check_seconds: 60,
             trending_half_life_hours: 24,
@@ -232,6 +235,7 @@ pub const ENV_KEYS: &[&str] = &[
     "paid_weeks_ahead",
     "free_queue_min_weeks",
     "free_queue_max_weeks",
+    "free_slots_per_week",
     "http_workers",
     "awards_check_seconds",
     "trending_half_life_hours",
@@ -246,6 +250,7 @@ const INTEGER_KEYS: &[&str] = &[
     "paid_weeks_ahead",
     "free_queue_min_weeks",
     "free_queue_max_weeks",
+    "free_slots_per_week",
     "http_workers",
     "job_workers",
     "job_lease_seconds",
@@ -352,6 +357,9 @@ impl Settings {
         self.launch_offset()?;
         if self.free_queue_min_weeks == 0 || self.free_queue_min_weeks > self.free_queue_max_weeks {
             bail!("free_queue_min_weeks must be at least 1 and at most free_queue_max_weeks");
+        }
+        if self.free_slots_per_week == 0 {
+            bail!("free_slots_per_week must be at least 1");
         }
         if !(1..=104).contains(&self.paid_weeks_ahead) {
             bail!("paid_weeks_ahead must be between 1 and 104");

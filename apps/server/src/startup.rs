@@ -134,6 +134,16 @@ impl Services {
             interview_questions: store.interview_questions(),
             blog: content::BlogService::new(store.blog_posts(), clock.clone()),
             drafts,
+            owners: listings::OwnerService::new(
+                store.owned_listings(),
+                clock.clone(),
+                listings::FreeQueuePolicy {
+                    launch_offset: settings.launch_offset()?,
+                    min_weeks: settings.free_queue_min_weeks,
+                    max_weeks: settings.free_queue_max_weeks,
+                    slots_per_week: settings.free_slots_per_week,
+                },
+            ),
             idempotency: store.idempotency(),
             clock: clock.clone(),
         };

@@ -7,6 +7,7 @@ pub mod compare;
 pub mod feeds;
 pub mod founders;
 pub mod model;
+pub mod owner;
 pub mod ports;
 pub mod profile;
 pub mod rankings;
@@ -22,6 +23,7 @@ pub use founders::{
     CompanyRef, FounderError, FounderProfile, FounderRepository, FounderSummary, FoundersService, PublishedStory, StorySections,
 };
 pub use model::{Category, CategoryNode, CategoryPage, CategoryRef, Faq, ListingStatus, ListingSummary, SiteCounts};
+pub use owner::{FreeQueueOutcome, FreeQueuePolicy, OwnedListing, OwnedListingRepository, OwnerError, OwnerService};
 pub use ports::{CategoryRepository, ListingRepository, LiveCounts};
 pub use profile::{
     CommunityRating, DomainRating, FounderCard, Link, ListingCategory, ListingProfile, ListingUpdate, Media, Milestone, ProfileError,

@@ -42,6 +42,8 @@ pub struct App {
     pub interview_questions: Arc<dyn InterviewQuestionRepository>,
     pub blog: BlogService,
     pub drafts: drafts::DraftsService,
+    /// Owners and their listings.
+    pub owners: listings::OwnerService,
     /// What `Idempotency-Key` remembers.
     pub idempotency: Arc<dyn IdempotencyStore>,
     pub clock: Arc<dyn Clock>,

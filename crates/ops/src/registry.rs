@@ -210,6 +210,9 @@ static REGISTRY: LazyLock<Vec<Arc<dyn DynOperation>>> = LazyLock::new(|| {
         Arc::new(drafts::UpdateDraft),
         Arc::new(drafts::InviteCofounder),
         Arc::new(drafts::SubmitDraft),
+        Arc::new(owner::ListMyListings),
+        Arc::new(owner::GetMyListing),
+        Arc::new(owner::ChooseFreeListing),
     ]
 });
 

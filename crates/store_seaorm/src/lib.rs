@@ -15,6 +15,7 @@ mod idempotency_repo;
 mod jobs_repo;
 mod oauth_repo;
 mod outbox_repo;
+mod owner_repo;
 mod profile_repo;
 mod rankings_repo;
 mod search_repo;
@@ -113,6 +114,10 @@ impl SeaStore {
     }
 
     pub fn listing_sink(&self) -> Arc<dyn drafts::ListingSink> {
+        Arc::new(self.clone())
+    }
+
+    pub fn owned_listings(&self) -> Arc<dyn listings::OwnedListingRepository> {
         Arc::new(self.clone())
     }
 

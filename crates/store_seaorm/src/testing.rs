@@ -157,6 +157,15 @@ pub mod fixtures {
             .expect("set owner");
     }
 
+    pub async fn set_plan(db: &DatabaseConnection, listing_id: i64, plan: &str) {
+        listing::Entity::update_many()
+            .col_expr(listing::Column::Plan, Expr::value(plan))
+            .filter(listing::Column::Id.eq(listing_id))
+            .exec(db)
+            .await
+            .expect("set plan");
+    }
+
     pub async fn block(db: &DatabaseConnection, user_id: i64) {
         user::Entity::update_many()
             .col_expr(user::Column::Blocked, Expr::value(true))

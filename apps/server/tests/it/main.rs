@@ -19,6 +19,7 @@ mod leaderboards;
 mod listing;
 mod mcp;
 mod oauth;
+mod owner;
 mod routes;
 mod search;
 mod site;

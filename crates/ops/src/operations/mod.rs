@@ -12,6 +12,7 @@ pub mod feeds;
 pub mod founders;
 pub mod launches;
 pub mod listing;
+pub mod owner;
 pub mod rankings;
 pub mod search;
 pub mod site;

@@ -1,0 +1,82 @@
+//! Owners and their listings: list and read them, and the free launch queue.
+
+use crate::helpers::spawn_empty_app;
+use kernel::Week;
+use serde_json::json;
+use store_seaorm::testing::fixtures;
+use time::OffsetDateTime;
+
+#[tokio::test]
+async fn owners_see_their_listings_of_any_status_and_nobody_elses() {
+    let app = spawn_empty_app().await;
+    let (_, key) = app.api_key("").await;
+    let (_, other) = app.api_key("").await;
+    let me = app.get_with_token("/api/v1/me", &key).await.body["user"]["id"].as_i64().unwrap();
+    let db = app.services.store.connection();
+    let now = OffsetDateTime::now_utc();
+    let week = Week::at(now, time::UtcOffset::UTC);
+    let draft = fixtures::listing(db, "mine-draft", "draft", week, now).await;
+    let live = fixtures::listing(db, "mine-live", "live", week, now).await;
+    let theirs = fixtures::listing(db, "theirs", "draft", week, now).await;
+    fixtures::set_owner(db, draft, me).await;
+    fixtures::set_owner(db, live, me).await;
+
+    let list = app.get_with_token("/api/v1/me/listings", &key).await;
+    assert_eq!(list.status, 200, "{:#}", list.body);
+    assert_eq!(list.body["total"], 2);
+    let statuses: Vec<&str> = list.body["items"].as_array().unwrap().iter().map(|i| i["status"].as_str().unwrap()).collect();
+    assert!(statuses.contains(&"draft") && statuses.contains(&"live"));
+    let one = app.get_with_token(&format!("/api/v1/me/listings/{draft}"), &key).await;
+    assert_eq!(one.body["slug"], "mine-draft");
+    assert_eq!(one.body["public_url"], serde_json::Value::Null, "a draft has no public page");
+    let live_view = app.get_with_token(&format!("/api/v1/me/listings/{live}"), &key).await;
+    assert_eq!(live_view.body["public_url"], "https://launch.example/listings/mine-live");
+
+    app.get_with_token(&format!("/api/v1/me/listings/{theirs}"), &key).await.assert_problem(404, "not_found");
+    app.get_with_token(&format!("/api/v1/me/listings/{draft}"), &other).await.assert_problem(404, "not_found");
+    assert_eq!(app.get_with_token("/api/v1/me/listings", &other).await.body["total"], 0);
+    app.get_with_token("/api/v1/me/listings/0", &key).await.assert_invalid(&["listing_id"]);
+    app.get_with_token("/api/v1/me/listings/abc", &key).await.assert_invalid(&["listing_id"]);
+}
+
+#[tokio::test]
+async fn the_free_queue_takes_the_earliest_week_with_room_and_never_moves_a_listing() {
+    let app = spawn_empty_app().await;
+    let (_, key) = app.api_key("").await;
+    let me = app.get_with_token("/api/v1/me", &key).await.body["user"]["id"].as_i64().unwrap();
+    let db = app.services.store.connection();
+    let now = OffsetDateTime::now_utc();
+    let current = Week::at(now, time::UtcOffset::UTC);
+    // Week +6 is full (20 free launches); +7 has room.
+    for n in 0..20 {
+        let id = fixtures::listing(db, &format!("full-{n}"), "awaiting_badge", current.plus_weeks(6), now).await;
+        fixtures::set_plan(db, id, "free").await;
+    }
+    let mine = fixtures::listing(db, "queued", "draft", current, now).await;
+    fixtures::set_owner(db, mine, me).await;
+    let path = format!("/api/v1/me/listings/{mine}/free");
+    let first = app.send(app.client.post(app.url(&path)).bearer_auth(&key)).await;
+    assert_eq!(first.status, 200, "{:#}", first.body);
+    assert_eq!(first.body["outcome"], "queued");
+    assert_eq!(first.body["launch_week"], current.plus_weeks(7).to_string());
+    assert_eq!(first.body["listing"]["status"], "awaiting_badge");
+    assert_eq!(first.body["listing"]["plan"], "free");
+    // Again: nothing moves, even when an earlier week has room now.
+    let second = app.send(app.client.post(app.url(&path)).bearer_auth(&key)).await;
+    assert_eq!(second.body["outcome"], "already_queued");
+    assert_eq!(second.body["launch_week"], first.body["launch_week"]);
+
+    // Only the owner; only a draft.
+    let (_, other) = app.api_key("").await;
+    app.send(app.client.post(app.url(&path)).bearer_auth(&other)).await.assert_problem(404, "not_found");
+    let live = fixtures::listing(db, "already-live", "live", current, now).await;
+    fixtures::set_owner(db, live, me).await;
+    let refused = app.send(app.client.post(app.url(&format!("/api/v1/me/listings/{live}/free"))).bearer_auth(&key)).await;
+    refused.assert_invalid(&["listing_id"]);
+    assert!(refused.body["errors"][0]["message"].as_str().unwrap().contains("live"));
+    let (_, reader) = app.api_key("account:read").await;
+    app.send(app.client.post(app.url(&path)).bearer_auth(&reader)).await.assert_problem(403, "insufficient_scope");
+    // Takes no body.
+    let with_body = app.send(app.client.post(app.url(&path)).bearer_auth(&key).json(&json!({"week": "2030-01-07"}))).await;
+    with_body.assert_invalid(&["body"]);
+}

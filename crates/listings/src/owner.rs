@@ -1,0 +1,135 @@
+//! Owners and their listings: every owned listing of any status, one listing in full for its
+//! owner, and the free queue (`choose_free_listing`).
+
+use crate::model::ListingStatus;
+use async_trait::async_trait;
+use kernel::{Clock, ListingId, PageRequest, Paged, RepoError, UserId, Week};
+use std::sync::Arc;
+use time::{OffsetDateTime, UtcOffset};
+
+/// A listing as its owner sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnedListing {
+    pub id: ListingId,
+    pub slug: String,
+    pub name: String,
+    pub url: String,
+    pub tagline: Option<String>,
+    pub status: ListingStatus,
+    /// `free` or `paid`; none until a route to publication is chosen.
+    pub plan: Option<String>,
+    pub launch_week: Option<Week>,
+    pub launched_at: Option<OffsetDateTime>,
+    /// Paid-only sections unlocked: `story`, `milestones`, `media`.
+    pub unlocked_sections: Vec<String>,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+/// What putting a listing in the free queue did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FreeQueueOutcome {
+    /// Queued for this week now.
+    Queued(Week),
+    /// It was in the free queue already; nothing moved.
+    AlreadyQueued(Week),
+}
+
+/// Where owned listings are read and queued.
+#[async_trait]
+pub trait OwnedListingRepository: Send + Sync {
+    /// The owner's listings of every status, newest first.
+    async fn owned(&self, owner: UserId, page: PageRequest) -> Result<Paged<OwnedListing>, RepoError>;
+
+    async fn owned_one(&self, owner: UserId, id: ListingId) -> Result<Option<OwnedListing>, RepoError>;
+
+    /// Free listings already queued (awaiting the badge, scheduled or live) for each of `weeks`.
+    async fn free_slots_taken(&self, weeks: &[Week]) -> Result<Vec<(Week, u32)>, RepoError>;
+
+    /// Puts a `draft` listing in the free queue for `week` (status `awaiting_badge`, plan
+    /// `free`). Returns `false` when the listing was no longer a draft (a concurrent call won).
+    async fn queue_free(&self, id: ListingId, week: Week, now: OffsetDateTime) -> Result<bool, RepoError>;
+}
+
+/// The free queue's rules (`decisions.md`).
+#[derive(Debug, Clone, Copy)]
+pub struct FreeQueuePolicy {
+    pub launch_offset: UtcOffset,
+    /// The earliest week, in weeks ahead of the current one (6).
+    pub min_weeks: u32,
+    /// The last week of the window (8); beyond it only when the window is full.
+    pub max_weeks: u32,
+    pub slots_per_week: u32,
+}
+
+/// Why an owner use case did not succeed.
+#[derive(Debug, thiserror::Error)]
+pub enum OwnerError {
+    #[error("no such listing")]
+    NotFound,
+    #[error("{0}")]
+    NotAllowed(String),
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+/// How far past the window the queue looks for room before giving up.
+const FURTHEST_WEEKS: u32 = 104;
+
+#[derive(Clone)]
+pub struct OwnerService {
+    repo: Arc<dyn OwnedListingRepository>,
+    clock: Arc<dyn Clock>,
+    policy: FreeQueuePolicy,
+}
+
+impl OwnerService {
+    pub fn new(repo: Arc<dyn OwnedListingRepository>, clock: Arc<dyn Clock>, policy: FreeQueuePolicy) -> Self {
+        Self { repo, clock, policy }
+    }
+
+    pub async fn list(&self, owner: UserId, page: PageRequest) -> Result<Paged<OwnedListing>, OwnerError> {
+        Ok(self.repo.owned(owner, page).await?)
+    }
+
+    /// Someone else's listing is not found.
+    pub async fn get(&self, owner: UserId, id: ListingId) -> Result<OwnedListing, OwnerError> {
+        self.repo.owned_one(owner, id).await?.ok_or(OwnerError::NotFound)
+    }
+
+    /// `choose_free_listing`: the earliest week from `min_weeks` to `max_weeks` ahead with a
+    /// free slot, else the first week after with room. A listing already in the free queue
+    /// keeps its week.
+    pub async fn choose_free(&self, owner: UserId, id: ListingId) -> Result<(OwnedListing, FreeQueueOutcome), OwnerError> {
+        let listing = self.get(owner, id).await?;
+        if listing.plan.as_deref() == Some("free")
+            && let (ListingStatus::AwaitingBadge | ListingStatus::Scheduled, Some(week)) = (listing.status, listing.launch_week)
+        {
+            return Ok((listing, FreeQueueOutcome::AlreadyQueued(week)));
+        }
+        if listing.status != ListingStatus::Draft {
+            return Err(OwnerError::NotAllowed(format!(
+                "only a submitted listing in status draft can join the free queue; this one is {}",
+                listing.status.as_str()
+            )));
+        }
+        let now = self.clock.now();
+        let current = Week::at(now, self.policy.launch_offset);
+        let candidates: Vec<Week> =
+            (self.policy.min_weeks..=FURTHEST_WEEKS.max(self.policy.max_weeks)).map(|ahead| current.plus_weeks(i64::from(ahead))).collect();
+        let taken = self.repo.free_slots_taken(&candidates).await?;
+        let week = candidates
+            .into_iter()
+            .find(|week| taken.iter().find(|(w, _)| w == week).map_or(0, |(_, n)| *n) < self.policy.slots_per_week)
+            .ok_or_else(|| OwnerError::NotAllowed("the free queue is full for the next two years; choose a paid launch".into()))?;
+        if !self.repo.queue_free(id, week, now).await? {
+            // A concurrent call queued it first: answer with what it did.
+            let listing = self.get(owner, id).await?;
+            return match listing.launch_week {
+                Some(week) if listing.plan.as_deref() == Some("free") => Ok((listing, FreeQueueOutcome::AlreadyQueued(week))),
+                _ => Err(OwnerError::NotAllowed("the listing is no longer a draft".into())),
+            };
+        }
+        Ok((self.get(owner, id).await?, FreeQueueOutcome::Queued(week)))
+    }
+}

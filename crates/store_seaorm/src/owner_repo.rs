@@ -1,0 +1,84 @@
+//! `OwnedListingRepository` over SeaORM.
+
+use crate::entity::listing;
+use crate::{SeaStore, fetch_page, repo_err};
+use async_trait::async_trait;
+use kernel::{ListingId, PageRequest, Paged, RepoError, UserId, Week};
+use listings::{ListingStatus, OwnedListing, OwnedListingRepository};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
+use time::{OffsetDateTime, UtcOffset};
+
+fn to_owned_listing(row: listing::Model) -> Result<OwnedListing, RepoError> {
+    let status = ListingStatus::parse(&row.status).ok_or_else(|| RepoError::Backend(format!("listing status {:?}", row.status).into()))?;
+    Ok(OwnedListing {
+        id: ListingId::new(row.id),
+        slug: row.slug,
+        name: row.name,
+        url: row.url,
+        tagline: row.tagline,
+        status,
+        plan: row.plan,
+        launch_week: row.launch_week.map(Week::containing),
+        launched_at: row.launched_at,
+        unlocked_sections: row.unlocked_sections.and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default(),
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+    })
+}
+
+#[async_trait]
+impl OwnedListingRepository for SeaStore {
+    async fn owned(&self, owner: UserId, page: PageRequest) -> Result<Paged<OwnedListing>, RepoError> {
+        let query = listing::Entity::find()
+            .filter(listing::Column::OwnerUserId.eq(owner.get()))
+            .order_by_desc(listing::Column::CreatedAt)
+            .order_by_desc(listing::Column::Id);
+        let (rows, total) = fetch_page(&self.db, query, page).await?;
+        let items = rows.into_iter().map(to_owned_listing).collect::<Result<Vec<_>, _>>()?;
+        Ok(Paged::new(items, page, total))
+    }
+
+    async fn owned_one(&self, owner: UserId, id: ListingId) -> Result<Option<OwnedListing>, RepoError> {
+        let row = listing::Entity::find_by_id(id.get())
+            .filter(listing::Column::OwnerUserId.eq(owner.get()))
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?;
+        row.map(to_owned_listing).transpose()
+    }
+
+    async fn free_slots_taken(&self, weeks: &[Week]) -> Result<Vec<(Week, u32)>, RepoError> {
+        let mondays: Vec<time::Date> = weeks.iter().map(|week| week.monday()).collect();
+        let rows = listing::Entity::find()
+            .filter(listing::Column::Plan.eq("free"))
+            .filter(listing::Column::Status.is_in(["awaiting_badge", "scheduled", "live"]))
+            .filter(listing::Column::LaunchWeek.is_in(mondays))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let mut taken: Vec<(Week, u32)> = Vec::new();
+        for week in rows.into_iter().filter_map(|row| row.launch_week.map(Week::containing)) {
+            match taken.iter_mut().find(|(w, _)| *w == week) {
+                Some((_, n)) => *n += 1,
+                None => taken.push((week, 1)),
+            }
+        }
+        Ok(taken)
+    }
+
+    async fn queue_free(&self, id: ListingId, week: Week, now: OffsetDateTime) -> Result<bool, RepoError> {
+        // Compare-and-set on the status: of two concurrent calls, one queues.
+        let updated = listing::Entity::update_many()
+            .col_expr(listing::Column::Status, Expr::value("awaiting_badge"))
+            .col_expr(listing::Column::Plan, Expr::value("free"))
+            .col_expr(listing::Column::LaunchWeek, Expr::value(week.monday()))
+            .col_expr(listing::Column::UpdatedAt, Expr::value(now.to_offset(UtcOffset::UTC)))
+            .filter(listing::Column::Id.eq(id.get()))
+            .filter(listing::Column::Status.eq("draft"))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(updated.rows_affected == 1)
+    }
+}
