@@ -49,6 +49,23 @@ pub trait OwnedListingRepository: Send + Sync {
     /// Puts a `draft` listing in the free queue for `week` (status `awaiting_badge`, plan
     /// `free`). Returns `false` when the listing was no longer a draft (a concurrent call won).
     async fn queue_free(&self, id: ListingId, week: Week, now: OffsetDateTime) -> Result<bool, RepoError>;
+
+    /// Adds a milestone; returns its id. Moves the listing's `updated_at`.
+    async fn add_milestone(&self, id: ListingId, milestone: &crate::Milestone, now: OffsetDateTime) -> Result<i64, RepoError>;
+
+    /// Deletes a milestone of this listing; `false` when the listing has no such milestone.
+    async fn delete_milestone(&self, id: ListingId, milestone_id: i64, now: OffsetDateTime) -> Result<bool, RepoError>;
+
+    /// Replaces the founder story; `published_at` is set for a public listing, else left for
+    /// publication.
+    async fn set_story(
+        &self,
+        id: ListingId,
+        title: Option<&str>,
+        story: &crate::StorySections,
+        published_at: Option<OffsetDateTime>,
+        now: OffsetDateTime,
+    ) -> Result<(), RepoError>;
 }
 
 /// The free queue's rules (`decisions.md`).
@@ -95,6 +112,36 @@ impl OwnerService {
     /// Someone else's listing is not found.
     pub async fn get(&self, owner: UserId, id: ListingId) -> Result<OwnedListing, OwnerError> {
         self.repo.owned_one(owner, id).await?.ok_or(OwnerError::NotFound)
+    }
+
+    /// `add_milestone`: returns the new milestone's id and whether the public sees it (paid
+    /// listings, or milestones unlocked).
+    pub async fn add_milestone(&self, owner: UserId, id: ListingId, milestone: crate::Milestone) -> Result<(i64, bool), OwnerError> {
+        let listing = self.get(owner, id).await?;
+        let milestone_id = self.repo.add_milestone(id, &milestone, self.clock.now()).await?;
+        Ok((milestone_id, listing.unlocked_sections.iter().any(|s| s == "milestones")))
+    }
+
+    /// `delete_milestone`: a milestone of someone else's listing, or of another listing, is not
+    /// found.
+    pub async fn delete_milestone(&self, owner: UserId, id: ListingId, milestone_id: i64) -> Result<(), OwnerError> {
+        self.get(owner, id).await?;
+        if self.repo.delete_milestone(id, milestone_id, self.clock.now()).await? { Ok(()) } else { Err(OwnerError::NotFound) }
+    }
+
+    /// `set_founder_story`: published at once on a public listing, else with the listing.
+    pub async fn set_story(
+        &self,
+        owner: UserId,
+        id: ListingId,
+        title: Option<String>,
+        story: crate::StorySections,
+    ) -> Result<(OwnedListing, bool), OwnerError> {
+        let listing = self.get(owner, id).await?;
+        let now = self.clock.now();
+        let published = listing.status == ListingStatus::Live;
+        self.repo.set_story(id, title.as_deref(), &story, published.then_some(now), now).await?;
+        Ok((listing, published))
     }
 
     /// `choose_free_listing`: the earliest week from `min_weeks` to `max_weeks` ahead with a

@@ -1,13 +1,25 @@
 //! `OwnedListingRepository` over SeaORM.
 
-use crate::entity::listing;
+use crate::entity::{listing, listing_milestone, listing_story};
 use crate::{SeaStore, fetch_page, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, UserId, Week};
 use listings::{ListingStatus, OwnedListing, OwnedListingRepository};
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set, TransactionTrait};
 use time::{OffsetDateTime, UtcOffset};
+
+/// Moves a listing's `updated_at` (search freshness depends on it) as the first write of a
+/// transaction, which also takes SQLite's write lock before any read.
+async fn touch<C: sea_orm::ConnectionTrait>(db: &C, id: ListingId, now: OffsetDateTime) -> Result<(), RepoError> {
+    listing::Entity::update_many()
+        .col_expr(listing::Column::UpdatedAt, Expr::value(now.to_offset(UtcOffset::UTC)))
+        .filter(listing::Column::Id.eq(id.get()))
+        .exec(db)
+        .await
+        .map_err(repo_err)?;
+    Ok(())
+}
 
 fn to_owned_listing(row: listing::Model) -> Result<OwnedListing, RepoError> {
     let status = ListingStatus::parse(&row.status).ok_or_else(|| RepoError::Backend(format!("listing status {:?}", row.status).into()))?;
@@ -65,6 +77,69 @@ impl OwnedListingRepository for SeaStore {
             }
         }
         Ok(taken)
+    }
+
+    async fn add_milestone(&self, id: ListingId, milestone: &listings::Milestone, now: OffsetDateTime) -> Result<i64, RepoError> {
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        touch(&txn, id, now).await?;
+        let row = listing_milestone::ActiveModel {
+            listing_id: Set(id.get()),
+            date: Set(milestone.date),
+            title: Set(milestone.title.clone()),
+            description: Set(milestone.description.clone()),
+            url: Set(milestone.url.clone()),
+            created_at: Set(now.to_offset(UtcOffset::UTC)),
+            ..Default::default()
+        }
+        .insert(&txn)
+        .await
+        .map_err(repo_err)?;
+        txn.commit().await.map_err(repo_err)?;
+        Ok(row.id)
+    }
+
+    async fn delete_milestone(&self, id: ListingId, milestone_id: i64, now: OffsetDateTime) -> Result<bool, RepoError> {
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        touch(&txn, id, now).await?;
+        let deleted = listing_milestone::Entity::delete_many()
+            .filter(listing_milestone::Column::Id.eq(milestone_id))
+            .filter(listing_milestone::Column::ListingId.eq(id.get()))
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?;
+        txn.commit().await.map_err(repo_err)?;
+        Ok(deleted.rows_affected == 1)
+    }
+
+    async fn set_story(
+        &self,
+        id: ListingId,
+        title: Option<&str>,
+        story: &listings::StorySections,
+        published_at: Option<OffsetDateTime>,
+        now: OffsetDateTime,
+    ) -> Result<(), RepoError> {
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        touch(&txn, id, now).await?;
+        listing_story::Entity::delete_many().filter(listing_story::Column::ListingId.eq(id.get())).exec(&txn).await.map_err(repo_err)?;
+        listing_story::ActiveModel {
+            listing_id: Set(id.get()),
+            title: Set(title.map(str::to_owned)),
+            story: Set(story.story.clone()),
+            why_started: Set(story.why_started.clone()),
+            problem: Set(story.problem.clone()),
+            journey: Set(story.journey.clone()),
+            challenges: Set(story.challenges.clone()),
+            achievements: Set(story.achievements.clone()),
+            lessons: Set(story.lessons.clone()),
+            whats_next: Set(story.whats_next.clone()),
+            published_at: Set(published_at.map(|at| at.to_offset(UtcOffset::UTC))),
+            updated_at: Set(now.to_offset(UtcOffset::UTC)),
+        }
+        .insert(&txn)
+        .await
+        .map_err(repo_err)?;
+        txn.commit().await.map_err(repo_err)
     }
 
     async fn queue_free(&self, id: ListingId, week: Week, now: OffsetDateTime) -> Result<bool, RepoError> {

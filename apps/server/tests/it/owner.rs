@@ -80,3 +80,64 @@ async fn the_free_queue_takes_the_earliest_week_with_room_and_never_moves_a_list
     let with_body = app.send(app.client.post(app.url(&path)).bearer_auth(&key).json(&json!({"week": "2030-01-07"}))).await;
     with_body.assert_invalid(&["body"]);
 }
+
+#[tokio::test]
+async fn milestones_and_the_founder_story() {
+    let app = spawn_empty_app().await;
+    let (_, key) = app.api_key("").await;
+    let (_, other) = app.api_key("").await;
+    let me = app.get_with_token("/api/v1/me", &key).await.body["user"]["id"].as_i64().unwrap();
+    let db = app.services.store.connection();
+    let now = OffsetDateTime::now_utc();
+    let week = Week::at(now, time::UtcOffset::UTC);
+    let live = fixtures::listing(db, "storied", "live", week, now).await;
+    let elsewhere = fixtures::listing(db, "elsewhere", "live", week, now).await;
+    fixtures::set_owner(db, live, me).await;
+    fixtures::set_owner(db, elsewhere, me).await;
+    let milestones = format!("/api/v1/me/listings/{live}/milestones");
+
+    let added = app
+        .send(
+            app.client
+                .post(app.url(&milestones))
+                .bearer_auth(&key)
+                .json(&json!({"date": "2025-03-01", "title": "First customer", "url": "https://storied.example/blog/1"})),
+        )
+        .await;
+    assert_eq!(added.status, 201, "{:#}", added.body);
+    assert_eq!(added.body["shown_publicly"], false, "milestones are a paid-only section");
+    let id = added.body["id"].as_i64().unwrap();
+    // Bounds.
+    let post = |body: serde_json::Value| app.send(app.client.post(app.url(&milestones)).bearer_auth(&key).json(&body));
+    post(json!({"title": "No date"})).await.assert_invalid(&["date"]);
+    post(json!({"date": "March 2025", "title": "x"})).await.assert_invalid(&["date"]);
+    post(json!({"date": "2025-03-01", "title": "t".repeat(201)})).await.assert_invalid(&["title"]);
+    post(json!({"date": "2025-03-01", "title": "x", "description": "d".repeat(2001)})).await.assert_invalid(&["description"]);
+    post(json!({"date": "2025-03-01", "title": "x", "url": "http://plain.example/"})).await.assert_invalid(&["url"]);
+    post(json!({"date": "2025-03-01", "title": "x", "colour": "red"})).await.assert_invalid(&["colour"]);
+    // Someone else's listing; another listing's milestone; then deleted once.
+    let theirs =
+        app.send(app.client.post(app.url(&milestones)).bearer_auth(&other).json(&json!({"date": "2025-03-01", "title": "x"}))).await;
+    theirs.assert_problem(404, "not_found");
+    let delete = |listing: i64, token: &str| {
+        app.send(app.client.delete(app.url(&format!("/api/v1/me/listings/{listing}/milestones/{id}"))).bearer_auth(token))
+    };
+    delete(elsewhere, &key).await.assert_problem(404, "not_found");
+    delete(live, &other).await.assert_problem(404, "not_found");
+    let deleted = delete(live, &key).await;
+    assert_eq!(deleted.status, 200, "{:#}", deleted.body);
+    assert_eq!(deleted.body["deleted"], true);
+    delete(live, &key).await.assert_problem(404, "not_found");
+
+    // The founder story: bounds, then published at once on a live listing.
+    let story = format!("/api/v1/me/listings/{live}/story");
+    let put = |body: serde_json::Value, token: &str| app.send(app.client.put(app.url(&story)).bearer_auth(token).json(&body));
+    put(json!({"title": "t".repeat(201)}), &key).await.assert_invalid(&["title"]);
+    put(json!({"lessons": "l".repeat(8001)}), &key).await.assert_invalid(&["lessons"]);
+    put(json!({"chapter": "x"}), &key).await.assert_invalid(&["chapter"]);
+    put(json!({"title": "Why"}), &other).await.assert_problem(404, "not_found");
+    let written = put(json!({"title": "Why we built it", "why_started": "Because.", "lessons": "Many."}), &key).await;
+    assert_eq!(written.status, 200, "{:#}", written.body);
+    assert_eq!(written.body["published"], true);
+    assert_eq!(written.body["shown_publicly"], false, "the story is a paid-only section");
+}

@@ -189,3 +189,198 @@ impl Operation for ChooseFreeListing {
         })
     }
 }
+
+/// `{listing_id}/milestones/{milestone_id}`.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct MilestonePath {
+    #[garde(range(min = 1))]
+    pub listing_id: i64,
+    #[garde(range(min = 1))]
+    pub milestone_id: i64,
+}
+
+impl crate::InputPart for MilestonePath {}
+
+/// A milestone as added.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MilestoneView {
+    pub id: i64,
+    pub listing_id: i64,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub url: Option<String>,
+    /// Whether the public profile shows it: milestones are a paid-only section.
+    pub shown_publicly: bool,
+}
+
+impl crate::InputPart for super::drafts::MilestoneInput {}
+
+pub struct AddMilestone;
+
+#[async_trait]
+impl Operation for AddMilestone {
+    type Path = ListingPath;
+    type Query = NoInput;
+    type Body = super::drafts::MilestoneInput;
+    type Output = MilestoneView;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "add_milestone",
+        method: HttpMethod::Post,
+        path: "/me/listings/{listing_id}/milestones",
+        scope: Some(Scope::ListingsWrite),
+        idempotent: true,
+        success_status: 201,
+        summary: "Add a milestone",
+        description: "Adds a dated milestone (title up to 200 characters, description up to 2000, an https link). Shown publicly on paid listings or when the milestones section is unlocked.",
+        tag: "owner",
+        not_found: true,
+        ..OperationSpec::READ
+    };
+
+    async fn run(
+        &self,
+        app: &App,
+        caller: &Caller,
+        input: Input<ListingPath, NoInput, super::drafts::MilestoneInput>,
+    ) -> Result<MilestoneView, OpError> {
+        let body = input.body;
+        let format = time::macros::format_description!("[year]-[month]-[day]");
+        let date = time::Date::parse(&body.date, format).map_err(|_| OpError::field("date", "must be a date YYYY-MM-DD"))?;
+        let milestone =
+            listings::Milestone { date, title: body.title.clone(), description: body.description.clone(), url: body.url.clone() };
+        let (id, shown) = app.owners.add_milestone(owner(caller)?, ListingId::new(input.path.listing_id), milestone).await?;
+        Ok(MilestoneView {
+            id,
+            listing_id: input.path.listing_id,
+            date: body.date,
+            title: body.title,
+            description: body.description,
+            url: body.url,
+            shown_publicly: shown,
+        })
+    }
+}
+
+/// What `delete_milestone` did.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DeletedView {
+    pub deleted: bool,
+    pub id: i64,
+}
+
+pub struct DeleteMilestone;
+
+#[async_trait]
+impl Operation for DeleteMilestone {
+    type Path = MilestonePath;
+    type Query = NoInput;
+    type Body = NoInput;
+    type Output = DeletedView;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "delete_milestone",
+        method: HttpMethod::Delete,
+        path: "/me/listings/{listing_id}/milestones/{milestone_id}",
+        scope: Some(Scope::ListingsWrite),
+        idempotent: true,
+        summary: "Delete a milestone",
+        description: "Deletes a milestone of a listing you own. A milestone of another listing is 404.",
+        tag: "owner",
+        not_found: true,
+        destructive: true,
+        ..OperationSpec::READ
+    };
+
+    async fn run(&self, app: &App, caller: &Caller, input: Input<MilestonePath, NoInput, NoInput>) -> Result<DeletedView, OpError> {
+        let path = input.path;
+        app.owners.delete_milestone(owner(caller)?, ListingId::new(path.listing_id), path.milestone_id).await.map_err(|err| match err {
+            OwnerError::NotFound => OpError::NotFound("you own no listing with this id, or it has no such milestone".into()),
+            other => other.into(),
+        })?;
+        Ok(DeletedView { deleted: true, id: path.milestone_id })
+    }
+}
+
+/// The founder story of an owned listing: nine sections, all optional.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct OwnedStoryInput {
+    #[garde(length(chars, max = 200))]
+    pub title: Option<String>,
+    #[garde(length(chars, max = 8000))]
+    pub story: Option<String>,
+    #[garde(length(chars, max = 8000))]
+    pub why_started: Option<String>,
+    #[garde(length(chars, max = 8000))]
+    pub problem: Option<String>,
+    #[garde(length(chars, max = 8000))]
+    pub journey: Option<String>,
+    #[garde(length(chars, max = 8000))]
+    pub challenges: Option<String>,
+    #[garde(length(chars, max = 8000))]
+    pub achievements: Option<String>,
+    #[garde(length(chars, max = 8000))]
+    pub lessons: Option<String>,
+    #[garde(length(chars, max = 8000))]
+    pub whats_next: Option<String>,
+}
+
+impl crate::InputPart for OwnedStoryInput {}
+
+/// What `set_founder_story` did.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct StoryView {
+    pub listing_id: i64,
+    /// Published now (the listing is live), or kept until the listing is published.
+    pub published: bool,
+    /// Whether the public sees it once published: the story is a paid-only section.
+    pub shown_publicly: bool,
+}
+
+pub struct SetFounderStory;
+
+#[async_trait]
+impl Operation for SetFounderStory {
+    type Path = ListingPath;
+    type Query = NoInput;
+    type Body = OwnedStoryInput;
+    type Output = StoryView;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "set_founder_story",
+        method: HttpMethod::Put,
+        path: "/me/listings/{listing_id}/story",
+        scope: Some(Scope::ListingsWrite),
+        idempotent: true,
+        summary: "Write the founder story",
+        description: "Replaces the founder story (title up to 200 characters; story, why_started, problem, journey, challenges, achievements, lessons, whats_next up to 8000 each; all optional). Published with the listing.",
+        tag: "owner",
+        not_found: true,
+        ..OperationSpec::READ
+    };
+
+    async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, OwnedStoryInput>) -> Result<StoryView, OpError> {
+        let body = input.body;
+        let sections = listings::StorySections {
+            story: body.story,
+            why_started: body.why_started,
+            problem: body.problem,
+            journey: body.journey,
+            challenges: body.challenges,
+            achievements: body.achievements,
+            lessons: body.lessons,
+            whats_next: body.whats_next,
+        };
+        let (listing, published) =
+            app.owners.set_story(owner(caller)?, ListingId::new(input.path.listing_id), body.title, sections).await?;
+        Ok(StoryView {
+            listing_id: input.path.listing_id,
+            published,
+            shown_publicly: listing.unlocked_sections.iter().any(|s| s == "story"),
+        })
+    }
+}
