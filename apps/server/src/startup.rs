@@ -67,6 +67,7 @@ impl Services {
             clock.clone(),
             vec![format!("{}/mcp", settings.site_url()), settings.base_url()],
         );
+        let mailer = mailer(settings, &store, &clock)?;
         let drafts = drafts::DraftsService::new(
             drafts::DraftsPorts {
                 repo: store.drafts(),
@@ -74,7 +75,7 @@ impl Services {
                 drafter,
                 categories: store.draft_categories(),
                 listings: store.listing_sink(),
-                mailer: mailer(settings, &store, &clock)?,
+                mailer: mailer.clone(),
                 clock: clock.clone(),
             },
             drafts::DraftsPolicy { site_url: settings.site_url(), site_name: settings.site_name.clone() },
@@ -143,6 +144,8 @@ impl Services {
                     max_weeks: settings.free_queue_max_weeks,
                     slots_per_week: settings.free_slots_per_week,
                 },
+                mailer.clone(),
+                settings.site_url(),
             ),
             idempotency: store.idempotency(),
             clock: clock.clone(),

@@ -34,6 +34,9 @@ pub async fn run(name: String, queue: Arc<dyn JobQueue>, app: ops::App, clock: A
                 let outcome = AssertUnwindSafe(async {
                     match job.kind.split('.').next() {
                         Some("draft") => app.drafts.run_job(&job.kind, &job.payload, last_attempt).await.map_err(|err| error_chain(&err)),
+                        Some("listing") if job.kind == listings::owner::NOTIFY_FOLLOWERS_JOB => {
+                            app.owners.notify_followers(&job.payload).await.map(|_| ()).map_err(|err| error_chain(&err))
+                        }
                         _ => Err(format!("no worker runs jobs of kind {}", job.kind)),
                     }
                 })

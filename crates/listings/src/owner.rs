@@ -43,12 +43,32 @@ pub trait OwnedListingRepository: Send + Sync {
 
     async fn owned_one(&self, owner: UserId, id: ListingId) -> Result<Option<OwnedListing>, RepoError>;
 
+    /// A listing whoever owns it (for jobs).
+    async fn owned_listing_by_id(&self, id: ListingId) -> Result<Option<OwnedListing>, RepoError>;
+
     /// Free listings already queued (awaiting the badge, scheduled or live) for each of `weeks`.
     async fn free_slots_taken(&self, weeks: &[Week]) -> Result<Vec<(Week, u32)>, RepoError>;
 
     /// Puts a `draft` listing in the free queue for `week` (status `awaiting_badge`, plan
     /// `free`). Returns `false` when the listing was no longer a draft (a concurrent call won).
     async fn queue_free(&self, id: ListingId, week: Week, now: OffsetDateTime) -> Result<bool, RepoError>;
+
+    /// Adds a what's-new update and, in the same transaction, the job that tells the
+    /// listing's followers (its payload gains `update_id`); returns the update's id.
+    async fn post_update(
+        &self,
+        id: ListingId,
+        title: &str,
+        body: &str,
+        job: &kernel::NewJob,
+        now: OffsetDateTime,
+    ) -> Result<i64, RepoError>;
+
+    /// The e-mail addresses of the listing's followers whose accounts are not blocked.
+    async fn follower_emails(&self, id: ListingId) -> Result<Vec<kernel::Email>, RepoError>;
+
+    /// The title and body of an update of a listing.
+    async fn update_text(&self, id: ListingId, update_id: i64) -> Result<Option<(String, String)>, RepoError>;
 
     /// Adds a milestone; returns its id. Moves the listing's `updated_at`.
     async fn add_milestone(&self, id: ListingId, milestone: &crate::Milestone, now: OffsetDateTime) -> Result<i64, RepoError>;
@@ -93,16 +113,65 @@ pub enum OwnerError {
 /// How far past the window the queue looks for room before giving up.
 const FURTHEST_WEEKS: u32 = 104;
 
+/// The job that tells followers of a new update: `{"listing_id", "update_id"}`.
+pub const NOTIFY_FOLLOWERS_JOB: &str = "listing.notify_followers";
+
 #[derive(Clone)]
 pub struct OwnerService {
     repo: Arc<dyn OwnedListingRepository>,
     clock: Arc<dyn Clock>,
     policy: FreeQueuePolicy,
+    mailer: Arc<dyn kernel::Mailer>,
+    /// The site address, for links in e-mails.
+    site_url: String,
 }
 
 impl OwnerService {
-    pub fn new(repo: Arc<dyn OwnedListingRepository>, clock: Arc<dyn Clock>, policy: FreeQueuePolicy) -> Self {
-        Self { repo, clock, policy }
+    pub fn new(
+        repo: Arc<dyn OwnedListingRepository>,
+        clock: Arc<dyn Clock>,
+        policy: FreeQueuePolicy,
+        mailer: Arc<dyn kernel::Mailer>,
+        site_url: String,
+    ) -> Self {
+        Self { repo, clock, policy, mailer, site_url }
+    }
+
+    /// `post_listing_update`: stores the update (it feeds the profile's latest updates) and
+    /// enqueues the e-mails to followers, which a background job sends, never the request.
+    pub async fn post_update(&self, owner: UserId, id: ListingId, title: &str, body: &str) -> Result<(i64, OffsetDateTime), OwnerError> {
+        self.get(owner, id).await?;
+        let now = self.clock.now();
+        // The repository adds the new update's id to the job's payload.
+        let job = kernel::NewJob::now(NOTIFY_FOLLOWERS_JOB, serde_json::json!({"listing_id": id.get()}), now);
+        let update_id = self.repo.post_update(id, title, body, &job, now).await?;
+        Ok((update_id, now))
+    }
+
+    /// Runs `listing.notify_followers`: one plain e-mail per follower, sent from the job.
+    pub async fn notify_followers(&self, payload: &serde_json::Value) -> Result<usize, OwnerError> {
+        let (Some(listing_id), Some(update_id)) = (payload["listing_id"].as_i64(), payload["update_id"].as_i64()) else {
+            return Err(OwnerError::NotAllowed("the job lacks listing_id or update_id".into()));
+        };
+        let id = ListingId::new(listing_id);
+        let Some((title, body)) = self.repo.update_text(id, update_id).await? else { return Ok(0) };
+        let listing = self.repo.owned_listing_by_id(id).await?.ok_or(OwnerError::NotFound)?;
+        let followers = self.repo.follower_emails(id).await?;
+        for follower in &followers {
+            self.mailer
+                .send(kernel::OutgoingEmail {
+                    to: follower.clone(),
+                    subject: format!("{}: {title}", listing.name),
+                    body: format!(
+                        "{} posted an update:\n\n{title}\n\n{body}\n\nSee it on {}/listings/{}\n\nYou get this because you follow {}. Unfollow on the listing's page.\n",
+                        listing.name, self.site_url, listing.slug, listing.name
+                    ),
+                    kind: "listing_update".into(),
+                })
+                .await
+                .map_err(|err| OwnerError::Repo(RepoError::backend(err)))?;
+        }
+        Ok(followers.len())
     }
 
     pub async fn list(&self, owner: UserId, page: PageRequest) -> Result<Paged<OwnedListing>, OwnerError> {

@@ -212,6 +212,7 @@ static REGISTRY: LazyLock<Vec<Arc<dyn DynOperation>>> = LazyLock::new(|| {
         Arc::new(drafts::SubmitDraft),
         Arc::new(owner::ListMyListings),
         Arc::new(owner::GetMyListing),
+        Arc::new(owner::PostListingUpdate),
         Arc::new(owner::AddMilestone),
         Arc::new(owner::DeleteMilestone),
         Arc::new(owner::SetFounderStory),

@@ -1,6 +1,6 @@
 //! `OwnedListingRepository` over SeaORM.
 
-use crate::entity::{listing, listing_milestone, listing_story};
+use crate::entity::{listing, listing_follow, listing_milestone, listing_story, listing_update, user};
 use crate::{SeaStore, fetch_page, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, UserId, Week};
@@ -77,6 +77,66 @@ impl OwnedListingRepository for SeaStore {
             }
         }
         Ok(taken)
+    }
+
+    async fn owned_listing_by_id(&self, id: ListingId) -> Result<Option<OwnedListing>, RepoError> {
+        let row = listing::Entity::find_by_id(id.get()).one(&self.db).await.map_err(repo_err)?;
+        row.map(to_owned_listing).transpose()
+    }
+
+    async fn post_update(
+        &self,
+        id: ListingId,
+        title: &str,
+        body: &str,
+        job: &kernel::NewJob,
+        now: OffsetDateTime,
+    ) -> Result<i64, RepoError> {
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        touch(&txn, id, now).await?;
+        let row = listing_update::ActiveModel {
+            listing_id: Set(id.get()),
+            title: Set(title.to_owned()),
+            body: Set(body.to_owned()),
+            created_at: Set(now.to_offset(UtcOffset::UTC)),
+            ..Default::default()
+        }
+        .insert(&txn)
+        .await
+        .map_err(repo_err)?;
+        let mut job = job.clone();
+        job.payload["update_id"] = serde_json::json!(row.id);
+        crate::drafts_repo::job_row(&job, now).insert(&txn).await.map_err(repo_err)?;
+        txn.commit().await.map_err(repo_err)?;
+        Ok(row.id)
+    }
+
+    async fn follower_emails(&self, id: ListingId) -> Result<Vec<kernel::Email>, RepoError> {
+        let follower_ids: Vec<i64> = listing_follow::Entity::find()
+            .filter(listing_follow::Column::ListingId.eq(id.get()))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?
+            .into_iter()
+            .map(|row| row.user_id)
+            .collect();
+        let users = user::Entity::find()
+            .filter(user::Column::Id.is_in(follower_ids))
+            .filter(user::Column::Blocked.eq(false))
+            .order_by_asc(user::Column::Id)
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(users.into_iter().filter_map(|row| kernel::Email::parse(&row.email).ok()).collect())
+    }
+
+    async fn update_text(&self, id: ListingId, update_id: i64) -> Result<Option<(String, String)>, RepoError> {
+        let row = listing_update::Entity::find_by_id(update_id)
+            .filter(listing_update::Column::ListingId.eq(id.get()))
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(row.map(|row| (row.title, row.body)))
     }
 
     async fn add_milestone(&self, id: ListingId, milestone: &listings::Milestone, now: OffsetDateTime) -> Result<i64, RepoError> {

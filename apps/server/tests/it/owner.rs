@@ -141,3 +141,60 @@ async fn milestones_and_the_founder_story() {
     assert_eq!(written.body["published"], true);
     assert_eq!(written.body["shown_publicly"], false, "the story is a paid-only section");
 }
+
+#[tokio::test]
+async fn an_update_feeds_the_profile_and_followers_are_told_by_a_background_job() {
+    // No workers in the server: the request alone sends no e-mail.
+    let app = spawn_empty_app().await;
+    let (_, key) = app.api_key("").await;
+    let (_, other) = app.api_key("").await;
+    let me = app.get_with_token("/api/v1/me", &key).await.body["user"]["id"].as_i64().unwrap();
+    let db = app.services.store.connection();
+    let now = OffsetDateTime::now_utc();
+    let live = fixtures::listing(db, "updating", "live", Week::at(now, time::UtcOffset::UTC), now).await;
+    fixtures::set_owner(db, live, me).await;
+    for (n, blocked) in [(1, false), (2, false), (3, true)] {
+        let follower = fixtures::user(db, &format!("follower{n}-{}@example.com", uuid::Uuid::new_v4().simple())).await;
+        fixtures::follow(db, live, follower, now).await;
+        if blocked {
+            fixtures::block(db, follower).await;
+        }
+    }
+    let path = format!("/api/v1/me/listings/{live}/updates");
+    let post = |body: serde_json::Value, token: &str| app.send(app.client.post(app.url(&path)).bearer_auth(token).json(&body));
+    post(json!({"body": "no title"}), &key).await.assert_invalid(&["title"]);
+    post(json!({"title": "t".repeat(201), "body": "b"}), &key).await.assert_invalid(&["title"]);
+    post(json!({"title": "t", "body": "b".repeat(5001)}), &key).await.assert_invalid(&["body"]);
+    post(json!({"title": "t", "body": "b"}), &other).await.assert_problem(404, "not_found");
+
+    let posted = post(json!({"title": "Version 2 is out", "body": "Faster dashboards and a new API."}), &key).await;
+    assert_eq!(posted.status, 201, "{:#}", posted.body);
+    assert_eq!(posted.body["followers_notified"], "queued");
+    let profile = app.get("/api/v1/listings/updating").await;
+    assert_eq!(profile.body["latest_updates"][0]["title"], "Version 2 is out", "{:#}", profile.body["latest_updates"]);
+    let sent = |outbox: &[store_seaorm::OutboxEmail]| outbox.iter().filter(|e| e.kind == "listing_update").count();
+    assert_eq!(sent(&app.services.store.outbox(100).await.unwrap()), 0, "nothing is sent inside the request");
+    assert_eq!(app.services.store.job_ids("listing.notify_followers").await.unwrap().len(), 1);
+
+    // A worker sends them: one e-mail per follower whose account is not blocked.
+    let worker = tokio::spawn(launchdir_server::worker::run(
+        "test-worker".into(),
+        app.services.store.jobs(),
+        app.services.app.clone(),
+        std::sync::Arc::new(kernel::SystemClock),
+        time::Duration::seconds(30),
+    ));
+    let started = std::time::Instant::now();
+    let outbox = loop {
+        let outbox = app.services.store.outbox(100).await.unwrap();
+        if sent(&outbox) >= 2 || started.elapsed() > std::time::Duration::from_secs(20) {
+            break outbox;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    worker.abort();
+    let mails: Vec<_> = outbox.iter().filter(|e| e.kind == "listing_update").collect();
+    assert_eq!(mails.len(), 2, "{mails:#?}");
+    assert!(mails.iter().all(|m| m.subject.contains("Version 2 is out") && m.body.contains("https://launch.example/listings/updating")));
+    assert!(mails.iter().all(|m| m.to.starts_with("follower1") || m.to.starts_with("follower2")));
+}
