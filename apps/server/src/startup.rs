@@ -275,9 +275,17 @@ impl Application {
         for job in self.jobs {
             job.abort();
         }
-        // Views counted since the last flush are written before the process ends.
-        if let Err(err) = self.profiles.flush_views().await {
-            tracing::warn!(error = %err, "could not write the last page views");
+        // Views counted since the last flush are written before the process ends; a busy
+        // database gets a few more tries (a failed flush keeps the views for the next one).
+        for attempt in 1..=5 {
+            match self.profiles.flush_views().await {
+                Ok(_) => break,
+                Err(err) if attempt < 5 => {
+                    tracing::warn!(error = %err, attempt, "could not write the last page views; trying again");
+                    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                }
+                Err(err) => tracing::error!(error = %err, "could not write the last page views; they are lost"),
+            }
         }
         result
     }
