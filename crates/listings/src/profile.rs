@@ -197,6 +197,11 @@ impl ProfileService {
         Ok(profile)
     }
 
+    /// The profile of a listing of any status, for its owner; counts no view.
+    pub async fn owner_profile(&self, slug: &Slug) -> Result<ListingProfile, ProfileError> {
+        self.profiles.profile(slug, self.clock.now(), LATEST_UPDATES).await?.ok_or(ProfileError::NotFound)
+    }
+
     /// Writes the views counted since the last flush, in one batch. On failure the counts are
     /// put back, so a later flush writes them.
     pub async fn flush_views(&self) -> Result<usize, RepoError> {

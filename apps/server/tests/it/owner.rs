@@ -29,6 +29,9 @@ async fn owners_see_their_listings_of_any_status_and_nobody_elses() {
     let one = app.get_with_token(&format!("/api/v1/me/listings/{draft}"), &key).await;
     assert_eq!(one.body["slug"], "mine-draft");
     assert_eq!(one.body["public_url"], serde_json::Value::Null, "a draft has no public page");
+    // Everything public too, even before publication.
+    assert_eq!(one.body["profile"]["name"], "MINE-DRAFT");
+    assert_eq!(one.body["profile"]["url"], "https://mine-draft.example");
     let live_view = app.get_with_token(&format!("/api/v1/me/listings/{live}"), &key).await;
     assert_eq!(live_view.body["public_url"], "https://launch.example/listings/mine-live");
 

@@ -177,8 +177,15 @@ impl Operation for GetListing {
             Err(ProfileError::NotFound) => return Err(OpError::NotFound(format!("no public listing has the slug {}", input.path.slug))),
             Err(err) => return Err(OpError::internal(err)),
         };
+        Ok(listing_view(p, app))
+    }
+}
+
+/// The public profile as `get_listing` shows it (also part of `get_my_listing`).
+pub(crate) fn listing_view(p: listings::ListingProfile, app: &App) -> ListingView {
+    {
         let site = &app.site.site_url;
-        Ok(ListingView {
+        ListingView {
             page_url: format!("{site}/listings/{}", p.summary.slug),
             slug: p.summary.slug,
             name: p.summary.name,
@@ -241,6 +248,6 @@ impl Operation for GetListing {
                 .unlocked
                 .media
                 .then(|| p.media.into_iter().map(|m| MediaView { kind: m.kind, url: m.url, caption: m.caption }).collect()),
-        })
+        }
     }
 }

@@ -112,6 +112,16 @@ impl Operation for ListMyListings {
     }
 }
 
+/// One owned listing: the owner's fields and everything public.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct MyListingView {
+    #[serde(flatten)]
+    pub owned: OwnedListingView,
+    /// The profile as the public sees it (or will, once published): paid-only sections appear
+    /// only where unlocked.
+    pub profile: super::listing::ListingView,
+}
+
 pub struct GetMyListing;
 
 #[async_trait]
@@ -119,22 +129,24 @@ impl Operation for GetMyListing {
     type Path = ListingPath;
     type Query = NoInput;
     type Body = NoInput;
-    type Output = OwnedListingView;
+    type Output = MyListingView;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_my_listing",
         path: "/me/listings/{listing_id}",
         scope: Some(Scope::AccountRead),
         summary: "One of your listings",
-        description: "Status, plan, launch week and unlocked paid sections of a listing you own. Someone else's listing is 404.",
+        description: "Status, plan, launch week and unlocked paid sections of a listing you own, plus its public profile. Someone else's listing is 404.",
         tag: "owner",
         not_found: true,
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, NoInput>) -> Result<OwnedListingView, OpError> {
+    async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, NoInput>) -> Result<MyListingView, OpError> {
         let listing = app.owners.get(owner(caller)?, ListingId::new(input.path.listing_id)).await?;
-        Ok(OwnedListingView::of(&listing, app))
+        let slug = kernel::Slug::parse(&listing.slug).map_err(|err| OpError::internal(std::io::Error::other(err.0)))?;
+        let profile = app.profiles.owner_profile(&slug).await.map_err(OpError::internal)?;
+        Ok(MyListingView { owned: OwnedListingView::of(&listing, app), profile: super::listing::listing_view(profile, app) })
     }
 }
 
