@@ -356,13 +356,12 @@ async fn readyz(db: web::Data<DatabaseConnection>) -> HttpResponse {
         Ok(()) => HttpResponse::Ok().json(serde_json::json!({"status": "ready", "database": "ok"})),
         Err(err) => {
             tracing::warn!(error = %err, "readiness check failed");
-            api_rest::problem::Problem::new(
-                actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
+            api_rest::problem::ProblemResponse::response(&api_rest::problem::Problem::new(
+                503,
                 "not_ready",
                 "Not ready",
                 "the database does not answer",
-            )
-            .response()
+            ))
         }
     }
 }

@@ -190,9 +190,8 @@ pub fn acceptable_redirect_uri(uri: &str) -> bool {
 }
 
 fn random_token(prefix: &str) -> Result<String, OAuthError> {
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).map_err(|_| OAuthError::new("server_error", "no randomness available"))?;
-    Ok(format!("{prefix}{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)))
+    let token = kernel::secrets::random_token().map_err(|_| OAuthError::new("server_error", "no randomness available"))?;
+    Ok(format!("{prefix}{token}"))
 }
 
 /// BASE64URL(SHA-256(verifier)), the S256 challenge of a PKCE verifier.

@@ -7,7 +7,6 @@ use crate::token::hash_token;
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use async_trait::async_trait;
-use base64::Engine;
 use kernel::{Clock, Email, RepoError, UserId};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -82,10 +81,8 @@ pub struct SignInService {
     failures: Arc<Mutex<HashMap<String, (u32, OffsetDateTime)>>>,
 }
 
-fn random(bytes: usize) -> Result<String, SignInError> {
-    let mut buffer = vec![0u8; bytes];
-    getrandom::fill(&mut buffer).map_err(|_| SignInError::Internal)?;
-    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(buffer))
+fn random() -> Result<String, SignInError> {
+    kernel::secrets::random_token().map_err(|_| SignInError::Internal)
 }
 
 impl SignInService {
@@ -176,8 +173,8 @@ impl SignInService {
     }
 
     async fn open_session(&self, user: User) -> Result<Session, SignInError> {
-        let token = random(32)?;
-        let csrf_token = random(32)?;
+        let token = random()?;
+        let csrf_token = random()?;
         self.sessions
             .create_session(
                 &hash_token(&token),

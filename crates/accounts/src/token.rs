@@ -1,8 +1,5 @@
 //! API key secrets: 32 random bytes, shown once, stored only as a SHA-256 hash.
 
-use base64::Engine;
-use sha2::{Digest, Sha256};
-
 const SECRET_PREFIX: &str = "ldk_";
 /// How many characters of the secret are kept visible: the `ldk_` marker and 8 more.
 const VISIBLE_CHARS: usize = SECRET_PREFIX.len() + 8;
@@ -16,10 +13,7 @@ impl ApiKeySecret {
     /// # Errors
     /// When the operating system cannot provide randomness.
     pub fn generate() -> Result<Self, getrandom::Error> {
-        let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes)?;
-        let body = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
-        Ok(Self(format!("{SECRET_PREFIX}{body}")))
+        Ok(Self(format!("{SECRET_PREFIX}{}", kernel::secrets::random_token()?)))
     }
 
     pub fn expose(&self) -> &str {
@@ -43,13 +37,7 @@ impl std::fmt::Debug for ApiKeySecret {
 
 /// The hex SHA-256 of a bearer token, the only form in which tokens are stored.
 pub fn hash_token(token: &str) -> String {
-    let digest = Sha256::digest(token.as_bytes());
-    let mut out = String::with_capacity(64);
-    for byte in digest {
-        use std::fmt::Write;
-        let _ = write!(out, "{byte:02x}");
-    }
-    out
+    kernel::secrets::sha256_hex(token)
 }
 
 #[cfg(test)]

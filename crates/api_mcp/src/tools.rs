@@ -122,39 +122,9 @@ impl ToolEntry {
     }
 }
 
-/// The problem details of an error, as a tool error carries them.
+/// The problem details of an error, as a tool error carries them (the body REST sends).
 pub fn problem(error: &OpError) -> Value {
-    let (status, title) = match error {
-        OpError::Validation(_) | OpError::IdempotencyMismatch(_) => (400, "Invalid request"),
-        OpError::Unauthorized { .. } => (401, "Unauthorized"),
-        OpError::InsufficientScope { .. } | OpError::Blocked => (403, "Forbidden"),
-        OpError::NotFound(_) => (404, "Not found"),
-        OpError::IdempotencyInUse => (409, "Request in progress"),
-        OpError::Internal(_) => (500, "Internal error"),
-    };
-    let detail = match error {
-        OpError::Validation(errors) => match errors.as_slice() {
-            [one] => format!("{}: {}", one.field, one.message),
-            many => format!("{} fields are invalid", many.len()),
-        },
-        OpError::Unauthorized { detail, .. } => detail.clone(),
-        OpError::Internal(cause) => {
-            tracing::error!(error = %cause, "tool call failed");
-            "something went wrong on our side; try again later".to_owned()
-        }
-        other => other.to_string(),
-    };
-    let mut body = json!({
-        "type": format!("urn:launchdir:problem:{}", error.code()),
-        "title": title,
-        "status": status,
-        "detail": detail,
-        "code": error.code(),
-    });
-    if let OpError::Validation(errors) = error {
-        body["errors"] = serde_json::to_value(errors).unwrap_or_default();
-    }
-    body
+    serde_json::to_value(ops::Problem::of(error)).unwrap_or_default()
 }
 
 /// The MCP server: the registry's operations as tools.

@@ -2,8 +2,7 @@
 //! cache headers. Only badges the listing has earned are drawn.
 
 use crate::RestState;
-use crate::problem::{Problem, from_op_error, invalid};
-use actix_web::http::StatusCode;
+use crate::problem::{Problem, ProblemResponse, from_op_error, invalid};
 use actix_web::http::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
 use actix_web::{HttpRequest, HttpResponse, web};
 use kernel::{FieldError, Slug};
@@ -47,7 +46,7 @@ fn style_from_query(query: &str) -> Result<BadgeStyle, Vec<FieldError>> {
 
 async fn badge_image(request: HttpRequest, path: web::Path<(String, String)>, state: web::Data<RestState>) -> HttpResponse {
     let (slug, file) = path.into_inner();
-    let not_found = || Problem::new(StatusCode::NOT_FOUND, "not_found", "Not found", "this listing shows no such badge").response();
+    let not_found = || Problem::new(404, "not_found", "Not found", "this listing shows no such badge").response();
     let Ok(slug) = Slug::parse(&slug) else { return invalid(vec![FieldError::new("slug", "is not a valid slug")]) };
     let Some(kind) = file.strip_suffix(".svg").and_then(BadgeKind::parse) else { return not_found() };
     let style = match style_from_query(request.query_string()) {

@@ -237,15 +237,16 @@ impl DraftsService {
     /// `invite_cofounder`: e-mails an invitation; at most ten per draft, each address once.
     pub async fn invite(&self, owner: UserId, id: DraftId, email: Email, inviter: &str) -> Result<Invitation, DraftError> {
         let (draft, _) = self.load_owned(owner, id).await?;
-        let token = random_token().map_err(|err| DraftError::Repo(RepoError::backend(err)))?;
+        let token = kernel::secrets::random_token().map_err(|err| DraftError::Repo(RepoError::backend(err)))?;
         // The repository counts and inserts in one transaction, so the limit holds under races.
-        let sent = match self.repo.add_invite(id, email.as_str(), &hash(&token), MAX_INVITES, self.clock.now()).await? {
-            InviteOutcome::Added { sent } => sent,
-            InviteOutcome::Duplicate => return Err(DraftError::field("email", "this address was invited to this draft already")),
-            InviteOutcome::LimitReached => {
-                return Err(DraftError::field("email", format!("a draft can send at most {MAX_INVITES} invitations")));
-            }
-        };
+        let sent =
+            match self.repo.add_invite(id, email.as_str(), &kernel::secrets::sha256_hex(&token), MAX_INVITES, self.clock.now()).await? {
+                InviteOutcome::Added { sent } => sent,
+                InviteOutcome::Duplicate => return Err(DraftError::field("email", "this address was invited to this draft already")),
+                InviteOutcome::LimitReached => {
+                    return Err(DraftError::field("email", format!("a draft can send at most {MAX_INVITES} invitations")));
+                }
+            };
         let product = draft.text(FieldName::Name).unwrap_or(&draft.url).to_owned();
         let site = &self.policy;
         self.mailer
@@ -631,17 +632,4 @@ fn listing_of(draft: &Draft) -> Result<ListingDraft, DraftError> {
         seo: draft.seo.value.clone(),
         not_found_on_website: draft.not_found_on_website().into_iter().map(str::to_owned).collect(),
     })
-}
-
-/// 32 random bytes, URL-safe base64.
-fn random_token() -> Result<String, getrandom::Error> {
-    use base64::Engine;
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes)?;
-    Ok(base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
-}
-
-fn hash(token: &str) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(token.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect()
 }

@@ -10,6 +10,7 @@ mod jobs;
 mod mail;
 mod money;
 mod paging;
+pub mod secrets;
 mod socials;
 mod values;
 mod week;

@@ -14,6 +14,17 @@ impl Caller {
     pub fn anonymous() -> Self {
         Self { principal: None }
     }
+
+    /// The signed-in principal. Operations with a scope only run with one (the registry checks
+    /// it first); this is their way to reach it.
+    pub fn signed_in(&self) -> Result<&accounts::Principal, OpError> {
+        self.principal.as_ref().ok_or(OpError::Unauthorized { credential_sent: false, detail: "sign in first".into() })
+    }
+
+    /// The signed-in user's id.
+    pub fn user_id(&self) -> Result<kernel::UserId, OpError> {
+        self.signed_in().map(|principal| principal.user.id)
+    }
 }
 
 /// Why a presented credential was refused.

@@ -6,6 +6,7 @@ mod error;
 pub mod idempotency;
 mod input;
 pub mod operations;
+mod problem;
 mod registry;
 
 pub use app::{App, SiteConfig};
@@ -13,4 +14,5 @@ pub use caller::{AuthFailure, Caller, authenticate, authenticate_for};
 pub use error::OpError;
 pub use idempotency::{Executed, execute};
 pub use input::{InputPart, NoInput, Pagination, RawInput};
+pub use problem::Problem;
 pub use registry::{DynOperation, HttpMethod, Input, Operation, OperationSpec, PartSchemas, find, registry};

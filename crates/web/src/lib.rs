@@ -46,13 +46,8 @@ pub const SESSION_COOKIE: &str = "ld_session";
 const CSRF_COOKIE: &str = "ld_csrf";
 
 fn random_token() -> String {
-    use base64::Engine;
-    let mut bytes = [0u8; 32];
     // Without randomness no form can be protected; an empty token never matches a cookie.
-    if getrandom::fill(&mut bytes).is_err() {
-        return String::new();
-    }
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+    kernel::secrets::random_token().unwrap_or_default()
 }
 
 fn cookie<'a>(state: &WebState, name: &'a str, value: String) -> Cookie<'a> {

@@ -73,10 +73,7 @@ impl Operation for GetAccount {
 
     async fn run(&self, _: &App, caller: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<AccountView, OpError> {
         // The registry let this run only with a principal that has account:read.
-        let principal = caller
-            .principal
-            .as_ref()
-            .ok_or(OpError::Unauthorized { credential_sent: false, detail: "get_account needs a signed-in caller".into() })?;
+        let principal = caller.signed_in()?;
         let allowed_operations = registry()
             .iter()
             .map(|op| op.spec())

@@ -10,15 +10,11 @@ use drafts::{
     Draft, DraftEdit, DraftError, DraftFounder, DraftId, DraftMilestone, DraftSeo, DraftStory, FieldKind, FieldName, FieldValue, Section,
 };
 use garde::Validate;
-use kernel::{Email, Faq, FieldError, Paged, UserId};
+use kernel::{Email, Faq, FieldError, Paged};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
-
-fn owner(caller: &Caller) -> Result<UserId, OpError> {
-    caller.principal.as_ref().map(|p| p.user.id).ok_or(OpError::Unauthorized { credential_sent: false, detail: "sign in first".into() })
-}
 
 impl From<DraftError> for OpError {
     fn from(error: DraftError) -> Self {
@@ -522,7 +518,7 @@ impl Operation for SubmitListing {
     };
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, NoInput, SubmitListingBody>) -> Result<DraftView, OpError> {
-        let draft = app.drafts.submit(owner(caller)?, &input.body.url).await?;
+        let draft = app.drafts.submit(caller.user_id()?, &input.body.url).await?;
         Ok(DraftView::from(&draft))
     }
 }
@@ -547,7 +543,7 @@ impl Operation for ListMyDrafts {
     };
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, Pagination, NoInput>) -> Result<Paged<DraftSummary>, OpError> {
-        let page = app.drafts.list(owner(caller)?, input.query.request()).await?;
+        let page = app.drafts.list(caller.user_id()?, input.query.request()).await?;
         Ok(page.map(|draft| {
             let completeness = draft.completeness();
             DraftSummary {
@@ -587,7 +583,7 @@ impl Operation for GetDraft {
     };
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<DraftPath, NoInput, NoInput>) -> Result<DraftView, OpError> {
-        let draft = app.drafts.get(owner(caller)?, input.path.id()?).await?;
+        let draft = app.drafts.get(caller.user_id()?, input.path.id()?).await?;
         Ok(DraftView::from(&draft))
     }
 }
@@ -614,7 +610,7 @@ impl Operation for UpdateDraft {
     async fn run(&self, app: &App, caller: &Caller, input: Input<DraftPath, NoInput, UpdateDraftBody>) -> Result<DraftView, OpError> {
         let id = input.path.id()?;
         let edit = input.body.into_edit()?;
-        let draft = app.drafts.update(owner(caller)?, id, edit).await?;
+        let draft = app.drafts.update(caller.user_id()?, id, edit).await?;
         Ok(DraftView::from(&draft))
     }
 }
@@ -652,8 +648,7 @@ impl Operation for InviteCofounder {
     async fn run(&self, app: &App, caller: &Caller, input: Input<DraftPath, NoInput, InviteBody>) -> Result<InvitationView, OpError> {
         let id = input.path.id()?;
         let email = Email::parse(&input.body.email).map_err(|err| OpError::field("email", err.0))?;
-        let principal =
-            caller.principal.as_ref().ok_or(OpError::Unauthorized { credential_sent: false, detail: "sign in first".into() })?;
+        let principal = caller.signed_in()?;
         let inviter = if principal.user.display_name.trim().is_empty() {
             principal.user.email.to_string()
         } else {
@@ -697,7 +692,7 @@ impl Operation for SubmitDraft {
     };
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<DraftPath, NoInput, NoInput>) -> Result<SubmittedView, OpError> {
-        let (draft, listing) = app.drafts.submit_draft(owner(caller)?, input.path.id()?).await?;
+        let (draft, listing) = app.drafts.submit_draft(caller.user_id()?, input.path.id()?).await?;
         Ok(SubmittedView { listing_id: listing.get(), listing_status: "draft", draft: DraftView::from(&draft) })
     }
 }

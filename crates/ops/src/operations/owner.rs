@@ -6,14 +6,10 @@ use crate::{App, Caller, HttpMethod, NoInput, OpError, Pagination};
 use accounts::Scope;
 use async_trait::async_trait;
 use garde::Validate;
-use kernel::{ListingId, Paged, UserId};
+use kernel::{ListingId, Paged};
 use listings::{FreeQueueOutcome, OwnedListing, OwnerError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-fn owner(caller: &Caller) -> Result<UserId, OpError> {
-    caller.principal.as_ref().map(|p| p.user.id).ok_or(OpError::Unauthorized { credential_sent: false, detail: "sign in first".into() })
-}
 
 impl From<OwnerError> for OpError {
     fn from(error: OwnerError) -> Self {
@@ -107,7 +103,7 @@ impl Operation for ListMyListings {
         caller: &Caller,
         input: Input<NoInput, Pagination, NoInput>,
     ) -> Result<Paged<OwnedListingView>, OpError> {
-        let page = app.owners.list(owner(caller)?, input.query.request()).await?;
+        let page = app.owners.list(caller.user_id()?, input.query.request()).await?;
         Ok(page.map(|listing| OwnedListingView::of(&listing, app)))
     }
 }
@@ -143,7 +139,7 @@ impl Operation for GetMyListing {
     };
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, NoInput>) -> Result<MyListingView, OpError> {
-        let listing = app.owners.get(owner(caller)?, ListingId::new(input.path.listing_id)).await?;
+        let listing = app.owners.get(caller.user_id()?, ListingId::new(input.path.listing_id)).await?;
         let slug = kernel::Slug::parse(&listing.slug).map_err(|err| OpError::internal(std::io::Error::other(err.0)))?;
         let profile = app.profiles.owner_profile(&slug).await.map_err(OpError::internal)?;
         Ok(MyListingView { owned: OwnedListingView::of(&listing, app), profile: super::listing::listing_view(profile, app) })
@@ -185,7 +181,7 @@ impl Operation for ChooseFreeListing {
     };
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, NoInput>) -> Result<FreeQueueView, OpError> {
-        let (listing, outcome) = app.owners.choose_free(owner(caller)?, ListingId::new(input.path.listing_id)).await?;
+        let (listing, outcome) = app.owners.choose_free(caller.user_id()?, ListingId::new(input.path.listing_id)).await?;
         let (outcome, week) = match outcome {
             FreeQueueOutcome::Queued(week) => ("queued", week),
             FreeQueueOutcome::AlreadyQueued(week) => ("already_queued", week),
@@ -264,7 +260,7 @@ impl Operation for AddMilestone {
         let date = time::Date::parse(&body.date, format).map_err(|_| OpError::field("date", "must be a date YYYY-MM-DD"))?;
         let milestone =
             listings::Milestone { date, title: body.title.clone(), description: body.description.clone(), url: body.url.clone() };
-        let (id, shown) = app.owners.add_milestone(owner(caller)?, ListingId::new(input.path.listing_id), milestone).await?;
+        let (id, shown) = app.owners.add_milestone(caller.user_id()?, ListingId::new(input.path.listing_id), milestone).await?;
         Ok(MilestoneView {
             id,
             listing_id: input.path.listing_id,
@@ -309,10 +305,12 @@ impl Operation for DeleteMilestone {
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<MilestonePath, NoInput, NoInput>) -> Result<DeletedView, OpError> {
         let path = input.path;
-        app.owners.delete_milestone(owner(caller)?, ListingId::new(path.listing_id), path.milestone_id).await.map_err(|err| match err {
-            OwnerError::NotFound => OpError::NotFound("you own no listing with this id, or it has no such milestone".into()),
-            other => other.into(),
-        })?;
+        app.owners.delete_milestone(caller.user_id()?, ListingId::new(path.listing_id), path.milestone_id).await.map_err(
+            |err| match err {
+                OwnerError::NotFound => OpError::NotFound("you own no listing with this id, or it has no such milestone".into()),
+                other => other.into(),
+            },
+        )?;
         Ok(DeletedView { deleted: true, id: path.milestone_id })
     }
 }
@@ -388,7 +386,7 @@ impl Operation for SetFounderStory {
             whats_next: body.whats_next,
         };
         let (listing, published) =
-            app.owners.set_story(owner(caller)?, ListingId::new(input.path.listing_id), body.title, sections).await?;
+            app.owners.set_story(caller.user_id()?, ListingId::new(input.path.listing_id), body.title, sections).await?;
         Ok(StoryView {
             listing_id: input.path.listing_id,
             published,
@@ -448,7 +446,7 @@ impl Operation for PostListingUpdate {
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, UpdateInput>) -> Result<UpdateView, OpError> {
         let body = input.body;
-        let (id, at) = app.owners.post_update(owner(caller)?, ListingId::new(input.path.listing_id), &body.title, &body.body).await?;
+        let (id, at) = app.owners.post_update(caller.user_id()?, ListingId::new(input.path.listing_id), &body.title, &body.body).await?;
         Ok(UpdateView {
             id,
             listing_id: input.path.listing_id,
