@@ -1,7 +1,8 @@
 //! The resource-server checks in front of the MCP layer. A `tools/call` of a tool that needs
 //! the account is refused here with a real HTTP status: 401 and
 //! `WWW-Authenticate: Bearer resource_metadata="..."` without a valid token, 403 without the
-//! scope. Discovery, `tools/list` and public tools pass without a token.
+//! scope. Discovery, `tools/list` and public tools pass without a token. Every tool call is
+//! authenticated here once; the caller travels to the tool server in the request.
 
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -98,19 +99,23 @@ pub async fn guard(
     let bytes = bytes.freeze();
     let tools = serde_json::from_slice::<Value>(&bytes).map(|body| called_tools(&body)).unwrap_or_default();
     request.set_payload(bytes_to_payload(bytes));
-    let needs: Vec<accounts::Scope> = tools.iter().filter_map(|name| ops::find(name)).filter_map(|op| op.spec().scope).collect();
-    if !needs.is_empty() {
+    if !tools.is_empty() {
+        // Every tool call is authenticated here, once: the tool server takes the caller from
+        // the request instead of reading the credential again.
         let authorization = request.headers().get(actix_web::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok()).map(str::to_owned);
         let caller = match authenticate(&state.app, authorization.as_deref(), &state.resource).await {
             Ok(caller) => caller,
             Err(error) => return Ok(request.into_response(refuse(&state, &error))),
         };
-        let Some(principal) = &caller.principal else {
-            let error = OpError::Unauthorized { credential_sent: false, detail: "this tool needs a signed-in caller".into() };
-            return Ok(request.into_response(refuse(&state, &error)));
-        };
-        if let Some(scope) = needs.into_iter().find(|scope| !principal.has_scope(*scope)) {
-            return Ok(request.into_response(refuse(&state, &OpError::InsufficientScope { scope })));
+        let needs: Vec<accounts::Scope> = tools.iter().filter_map(|name| ops::find(name)).filter_map(|op| op.spec().scope).collect();
+        if !needs.is_empty() {
+            let Some(principal) = &caller.principal else {
+                let error = OpError::Unauthorized { credential_sent: false, detail: "this tool needs a signed-in caller".into() };
+                return Ok(request.into_response(refuse(&state, &error)));
+            };
+            if let Some(scope) = needs.into_iter().find(|scope| !principal.has_scope(*scope)) {
+                return Ok(request.into_response(refuse(&state, &OpError::InsufficientScope { scope })));
+            }
         }
         request.extensions_mut().insert(caller);
     }

@@ -8,7 +8,7 @@ use actix_web::{HttpResponse, web};
 use rmcp_actix_web::transport::{LocalSessionManager, StreamableHttpService};
 use std::sync::Arc;
 
-pub use tools::{BearerHeader, ToolServer, tool_entry, tools};
+pub use tools::{ToolServer, tool_entry, tools};
 
 /// Where the tool server lives and who may reach it.
 #[derive(Debug, Clone)]
@@ -49,17 +49,16 @@ pub fn configure(app: ops::App, config: McpConfig) -> impl Fn(&mut web::ServiceC
     let tools = tools();
     let server_app = app.clone();
     let service = StreamableHttpService::builder()
-        .service_factory({
-            let resource = config.resource();
-            Arc::new(move || Ok(ToolServer::new(server_app.clone(), tools.clone(), resource.clone())))
-        })
+        .service_factory(Arc::new(move || Ok(ToolServer::new(server_app.clone(), tools.clone()))))
         .session_manager(Arc::new(LocalSessionManager::default()))
         .json_response(true)
         .allowed_hosts(config.allowed_hosts.clone())
         .allowed_origins(config.allowed_origins.clone())
         .on_request_fn(|request: &actix_web::HttpRequest, extensions: &mut rmcp::model::Extensions| {
-            if let Some(value) = request.headers().get("authorization").and_then(|v| v.to_str().ok()) {
-                extensions.insert(BearerHeader(value.to_owned()));
+            use actix_web::HttpMessage;
+            // The caller the guard authenticated.
+            if let Some(caller) = request.extensions().get::<ops::Caller>() {
+                extensions.insert(caller.clone());
             }
         })
         .build();

@@ -13,11 +13,6 @@ use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
-/// The `Authorization` header of the HTTP request a call came in, copied before rmcp sees the
-/// request.
-#[derive(Debug, Clone)]
-pub struct BearerHeader(pub String);
-
 /// The tool argument that carries an `Idempotency-Key` (operations marked I only).
 pub const IDEMPOTENCY_ARGUMENT: &str = "idempotency_key";
 
@@ -133,14 +128,12 @@ pub struct ToolServer {
     app: App,
     tools: Arc<Vec<ToolEntry>>,
     name: String,
-    /// `{site_url}/mcp`: the audience OAuth tokens must carry.
-    resource: String,
 }
 
 impl ToolServer {
-    pub fn new(app: App, tools: Arc<Vec<ToolEntry>>, resource: String) -> Self {
+    pub fn new(app: App, tools: Arc<Vec<ToolEntry>>) -> Self {
         let name = app.site.name.clone();
-        Self { app, tools, name, resource }
+        Self { app, tools, name }
     }
 
     fn entry(&self, name: &str) -> Option<&ToolEntry> {
@@ -197,11 +190,12 @@ impl ServerHandler for ToolServer {
         let Some(entry) = self.entry(&request.name) else {
             return Err(ErrorData::invalid_params(format!("no tool named {}", request.name), None));
         };
-        let bearer = rmcp_actix_web::transport::on_request_extensions(&context.extensions)
-            .and_then(|extensions| extensions.get::<BearerHeader>())
-            .map(|header| header.0.clone());
+        // The guard authenticated every tool call before the MCP layer.
+        let caller = rmcp_actix_web::transport::on_request_extensions(&context.extensions)
+            .and_then(|extensions| extensions.get::<ops::Caller>())
+            .cloned()
+            .ok_or_else(|| ErrorData::internal_error("the request reached the tool without its caller", None))?;
         let outcome = async {
-            let caller = crate::guard::authenticate(&self.app, bearer.as_deref(), &self.resource).await?;
             let mut arguments = request.arguments.unwrap_or_default();
             let key = match arguments.remove(IDEMPOTENCY_ARGUMENT) {
                 Some(Value::String(key)) if entry.op.spec().idempotent => Some(key),

@@ -188,6 +188,9 @@ async fn tools_that_need_the_account_get_401_and_403_before_the_mcp_layer() {
     assert_eq!(account["isError"], false, "{account:#}");
     assert_eq!(account["structuredContent"]["user"]["email"], email.as_str());
 
+    // A bad token is refused even on a public tool, as on REST.
+    let (status, _, _) = app.mcp("tools/call", json!({"name": "get_site_info", "arguments": {}}), Some("ldk_not-a-real-key")).await;
+    assert_eq!(status, 401);
     // tools/list and public tools still work with no token.
     let (status, _, _) = app.mcp("tools/list", json!({}), None).await;
     assert_eq!(status, 200);
