@@ -13,6 +13,7 @@ mod m20261121_000007_create_listing_profile;
 mod m20261121_000008_create_alternatives;
 mod m20261121_000009_create_drafts_and_jobs;
 mod m20261121_000010_create_oauth;
+mod m20261121_000011_create_owner_lifecycle;
 
 pub struct Migrator;
 
@@ -30,6 +31,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000008_create_alternatives::Migration),
             Box::new(m20261121_000009_create_drafts_and_jobs::Migration),
             Box::new(m20261121_000010_create_oauth::Migration),
+            Box::new(m20261121_000011_create_owner_lifecycle::Migration),
         ]
     }
 }

@@ -1,4 +1,5 @@
-//! The command line: `serve` (the default), `migrate`, `seed --demo`, and account commands.
+//! The command line: `serve` (the default), `migrate`, `seed --demo`, account commands, the
+//! outbox, and the site team's review of owner edits (`edits`).
 
 use crate::settings::Settings;
 use crate::startup::{Application, Services, open_database};
@@ -38,6 +39,24 @@ pub enum Command {
     /// Read the e-mail outbox (the default mailer writes e-mails there).
     #[command(subcommand)]
     Outbox(OutboxCommand),
+    /// Review owners' edits of their listings: the version history with before/after copies.
+    #[command(subcommand)]
+    Edits(EditsCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EditsCommand {
+    /// The newest edits, newest first: who, when, which listing, what changed.
+    List {
+        /// Only the edits of this listing id.
+        #[arg(long)]
+        listing: Option<i64>,
+        /// How many to show.
+        #[arg(long, default_value_t = 20)]
+        limit: u64,
+    },
+    /// One edit's review copy: each changed value before and after, then both full copies.
+    Show { id: i64 },
 }
 
 #[derive(Debug, Subcommand)]
@@ -142,6 +161,35 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::ApiKey(command) => api_key(&settings, command).await,
+        Command::Edits(command) => {
+            let services = services(&settings).await?;
+            match command {
+                EditsCommand::List { listing, limit } => {
+                    let versions = services.app.owners.versions(listing.map(kernel::ListingId::new), limit.clamp(1, 1000)).await?;
+                    if versions.is_empty() {
+                        println!("no edits yet");
+                    }
+                    for version in versions {
+                        println!(
+                            "#{}\tlisting {}\t{}\tby {}\tchanged: {}",
+                            version.id,
+                            version.listing_id,
+                            version.created_at,
+                            version.editor_email.as_deref().unwrap_or("a deleted account"),
+                            version.changed.join(", ")
+                        );
+                    }
+                }
+                EditsCommand::Show { id } => {
+                    let version = services.app.owners.version(id).await.map_err(|err| match err {
+                        listings::OwnerError::NotFound => anyhow::anyhow!("there is no edit #{id}; `launchdir edits list` shows them"),
+                        other => anyhow::Error::new(other),
+                    })?;
+                    print!("{}", review_copy(&version)?);
+                }
+            }
+            Ok(())
+        }
         Command::Outbox(OutboxCommand::List { limit }) => {
             let services = services(&settings).await?;
             let emails = services.store.outbox(limit.clamp(1, 1000)).await?;
@@ -243,4 +291,28 @@ async fn api_key(settings: &Settings, command: ApiKeyCommand) -> anyhow::Result<
             Ok(())
         }
     }
+}
+
+/// The site team's review copy of one edit: who and when, each changed value before and after,
+/// then both full copies.
+pub fn review_copy(version: &listings::ListingVersion) -> anyhow::Result<String> {
+    use std::fmt::Write;
+    let before = serde_json::to_value(&version.before)?;
+    let after = serde_json::to_value(&version.after)?;
+    let mut out = String::new();
+    writeln!(
+        out,
+        "Edit #{} of listing {} by {} at {}",
+        version.id,
+        version.listing_id,
+        version.editor_email.as_deref().unwrap_or("a deleted account"),
+        version.created_at
+    )?;
+    writeln!(out, "Changed: {}", version.changed.join(", "))?;
+    for key in &version.changed {
+        writeln!(out, "\n{key}\n  before: {}\n  after:  {}", before[key], after[key])?;
+    }
+    writeln!(out, "\nBefore (full copy):\n{}", serde_json::to_string_pretty(&before)?)?;
+    writeln!(out, "\nAfter (full copy):\n{}", serde_json::to_string_pretty(&after)?)?;
+    Ok(out)
 }

@@ -135,6 +135,7 @@ impl Services {
             interview_questions: store.interview_questions(),
             blog: content::BlogService::new(store.blog_posts(), clock.clone()),
             drafts,
+            interviews: listings::InterviewService::new(store.interviews(), clock.clone()),
             owners: listings::OwnerService::new(
                 store.owned_listings(),
                 clock.clone(),

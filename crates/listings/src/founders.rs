@@ -64,6 +64,9 @@ pub struct FounderProfile {
     pub companies: Vec<ListingSummary>,
     /// Published stories of those listings, newest first.
     pub stories: Vec<PublishedStory>,
+    /// Interview answers of the account that owns a listing this founder is the primary
+    /// founder of, in the questions' order.
+    pub interview: Vec<crate::InterviewAnswer>,
 }
 
 /// Where founders are read from.

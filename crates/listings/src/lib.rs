@@ -4,8 +4,10 @@ pub mod awards;
 pub mod badges;
 pub mod calendar;
 pub mod compare;
+pub mod edit;
 pub mod feeds;
 pub mod founders;
+pub mod interview;
 pub mod model;
 pub mod owner;
 pub mod ports;
@@ -18,10 +20,12 @@ pub use awards::{AWARDED_PLACES, Award, AwardRepository, AwardsError, AwardsServ
 pub use badges::{BadgeError, BadgeKind, BadgeService, BadgeStyle, EarnedBadge, Mode, Shape, Size, render_svg};
 pub use calendar::{CalendarError, CalendarPolicy, CalendarService, LaunchRepository, LaunchWeek, WeekLaunch, WeekPhase, WeekRef};
 pub use compare::{Alternative, AlternativeRepository, Cell, CompareError, CompareService, Comparison, MAX_ALTERNATIVES, Row};
+pub use edit::{EditValue, EditableField, ListingCopy, ListingEdit, ListingVersion};
 pub use feeds::{FeedItem, FeedMetric, FeedPolicy, FeedRepository, FeedService, Section, TrendingScores};
 pub use founders::{
     CompanyRef, FounderError, FounderProfile, FounderRepository, FounderSummary, FoundersService, PublishedStory, StorySections,
 };
+pub use interview::{AnsweringFounder, InterviewAnswer, InterviewError, InterviewRepository, InterviewService};
 pub use model::{Category, CategoryNode, CategoryPage, CategoryRef, Faq, ListingStatus, ListingSummary, SiteCounts};
 pub use owner::{FreeQueueOutcome, FreeQueuePolicy, OwnedListing, OwnedListingRepository, OwnerError, OwnerService};
 pub use ports::{CategoryRepository, ListingRepository, LiveCounts};

@@ -76,6 +76,23 @@ pub trait OwnedListingRepository: Send + Sync {
     /// Deletes a milestone of this listing; `false` when the listing has no such milestone.
     async fn delete_milestone(&self, id: ListingId, milestone_id: i64, now: OffsetDateTime) -> Result<bool, RepoError>;
 
+    /// Applies an owner's edit in one transaction: reads the editable copy, makes the new one
+    /// with [`crate::ListingEdit::apply`], writes the listing and keeps a version (who, when,
+    /// before, after). `None` when the edit changed nothing; then nothing is written.
+    async fn edit(
+        &self,
+        id: ListingId,
+        editor: UserId,
+        edit: &crate::ListingEdit,
+        now: OffsetDateTime,
+    ) -> Result<Option<crate::ListingVersion>, RepoError>;
+
+    /// Kept edits, newest first: of one listing, or of every listing.
+    async fn versions(&self, listing: Option<ListingId>, limit: u64) -> Result<Vec<crate::ListingVersion>, RepoError>;
+
+    /// One kept edit.
+    async fn version(&self, id: i64) -> Result<Option<crate::ListingVersion>, RepoError>;
+
     /// Replaces the founder story; `published_at` is set for a public listing, else left for
     /// publication.
     async fn set_story(
@@ -181,6 +198,29 @@ impl OwnerService {
     /// Someone else's listing is not found.
     pub async fn get(&self, owner: UserId, id: ListingId) -> Result<OwnedListing, OwnerError> {
         self.repo.owned_one(owner, id).await?.ok_or(OwnerError::NotFound)
+    }
+
+    /// `update_my_listing`: the edit publishes at once (there is no review before it) and is
+    /// kept in the version history. Returns the listing and the version, none when nothing
+    /// changed.
+    pub async fn update(
+        &self,
+        owner: UserId,
+        id: ListingId,
+        edit: &crate::ListingEdit,
+    ) -> Result<(OwnedListing, Option<crate::ListingVersion>), OwnerError> {
+        self.get(owner, id).await?;
+        let version = self.repo.edit(id, owner, edit, self.clock.now()).await?;
+        Ok((self.get(owner, id).await?, version))
+    }
+
+    /// The version history, newest first, for the site team's review.
+    pub async fn versions(&self, listing: Option<ListingId>, limit: u64) -> Result<Vec<crate::ListingVersion>, OwnerError> {
+        Ok(self.repo.versions(listing, limit).await?)
+    }
+
+    pub async fn version(&self, id: i64) -> Result<crate::ListingVersion, OwnerError> {
+        self.repo.version(id).await?.ok_or(OwnerError::NotFound)
     }
 
     /// `add_milestone`: returns the new milestone's id and whether the public sees it (paid

@@ -90,6 +90,9 @@ pub struct Unlocked {
 pub struct ListingProfile {
     pub summary: ListingSummary,
     pub short_description: Option<String>,
+    /// The owner's headline and long summary (`update_my_listing`).
+    pub headline: Option<String>,
+    pub long_summary: Option<String>,
     pub description: Option<String>,
     pub stage: Option<String>,
     pub country: Option<String>,

@@ -44,6 +44,7 @@ pub struct App {
     pub drafts: drafts::DraftsService,
     /// Owners and their listings.
     pub owners: listings::OwnerService,
+    pub interviews: listings::InterviewService,
     /// What `Idempotency-Key` remembers.
     pub idempotency: Arc<dyn IdempotencyStore>,
     pub clock: Arc<dyn Clock>,

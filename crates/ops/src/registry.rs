@@ -212,10 +212,12 @@ static REGISTRY: LazyLock<Vec<Arc<dyn DynOperation>>> = LazyLock::new(|| {
         Arc::new(drafts::SubmitDraft),
         Arc::new(owner::ListMyListings),
         Arc::new(owner::GetMyListing),
+        Arc::new(owner::UpdateMyListing),
         Arc::new(owner::PostListingUpdate),
         Arc::new(owner::AddMilestone),
         Arc::new(owner::DeleteMilestone),
         Arc::new(owner::SetFounderStory),
+        Arc::new(owner::AnswerInterview),
         Arc::new(owner::ChooseFreeListing),
     ]
 });

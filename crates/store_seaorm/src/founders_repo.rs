@@ -157,6 +157,22 @@ impl FounderRepository for SeaStore {
             })
             .collect();
         let socials: BTreeMap<String, String> = serde_json::from_value(row.socials).map_err(RepoError::backend)?;
+        // The interview is the account's that owns the earliest live listing this founder is
+        // the primary founder of.
+        let primary_of: Vec<i64> = listing_founder::Entity::find()
+            .filter(listing_founder::Column::FounderId.eq(row.id))
+            .filter(listing_founder::Column::Position.eq(0))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?
+            .into_iter()
+            .map(|link| link.listing_id)
+            .collect();
+        let answering = companies.iter().filter(|c| primary_of.contains(&c.id)).min_by_key(|c| c.id).and_then(|c| c.owner_user_id);
+        let interview = match answering {
+            Some(user) => crate::interview_repo::answers_of(&self.db, user).await?,
+            None => Vec::new(),
+        };
         Ok(Some(FounderProfile {
             slug: Slug::parse(&row.slug).map_err(RepoError::backend)?,
             name: row.name,
@@ -167,6 +183,7 @@ impl FounderRepository for SeaStore {
             socials,
             companies: companies.into_iter().map(|c| to_summary(c, &category_slugs)).collect::<Result<_, _>>()?,
             stories,
+            interview,
         }))
     }
 }

@@ -12,6 +12,7 @@ mod entity;
 mod feeds_repo;
 mod founders_repo;
 mod idempotency_repo;
+mod interview_repo;
 mod jobs_repo;
 mod oauth_repo;
 mod outbox_repo;
@@ -114,6 +115,10 @@ impl SeaStore {
     }
 
     pub fn listing_sink(&self) -> Arc<dyn drafts::ListingSink> {
+        Arc::new(self.clone())
+    }
+
+    pub fn interviews(&self) -> Arc<dyn listings::InterviewRepository> {
         Arc::new(self.clone())
     }
 

@@ -1,10 +1,10 @@
 //! `OwnedListingRepository` over SeaORM.
 
-use crate::entity::{listing, listing_follow, listing_milestone, listing_story, listing_update, user};
+use crate::entity::{listing, listing_follow, listing_milestone, listing_story, listing_update, listing_version, user};
 use crate::{SeaStore, fetch_page, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, UserId, Week};
-use listings::{ListingStatus, OwnedListing, OwnedListingRepository};
+use listings::{ListingCopy, ListingEdit, ListingStatus, ListingVersion, OwnedListing, OwnedListingRepository};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set, TransactionTrait};
 use time::{OffsetDateTime, UtcOffset};
@@ -19,6 +19,74 @@ async fn touch<C: sea_orm::ConnectionTrait>(db: &C, id: ListingId, now: OffsetDa
         .await
         .map_err(repo_err)?;
     Ok(())
+}
+
+fn strings(value: &Option<serde_json::Value>) -> Vec<String> {
+    value.as_ref().and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default()
+}
+
+/// The editable copy of a listing row.
+fn copy_of(row: &listing::Model) -> ListingCopy {
+    ListingCopy {
+        tagline: row.tagline.clone(),
+        short_description: row.short_description.clone(),
+        description: row.description.clone(),
+        pricing_model: row.pricing_model.clone(),
+        pricing_summary: row.pricing_summary.clone(),
+        country: row.country.clone(),
+        city: row.city.clone(),
+        founded_year: row.founded_year,
+        demo_video_url: row.demo_video_url.clone(),
+        contact_email: row.contact_email.clone(),
+        features: strings(&row.features),
+        usps: strings(&row.usps),
+        keywords: strings(&row.keywords),
+        headline: row.headline.clone(),
+        summary: row.summary.clone(),
+        seo_title: row.seo_title.clone(),
+        seo_description: row.seo_description.clone(),
+        socials: row.socials.as_ref().and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default(),
+        faqs: row.faqs.as_ref().and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default(),
+    }
+}
+
+/// Writes an editable copy onto a listing row.
+fn write_copy(row: &mut listing::ActiveModel, copy: &ListingCopy) {
+    row.tagline = Set(copy.tagline.clone());
+    row.short_description = Set(copy.short_description.clone());
+    row.description = Set(copy.description.clone());
+    row.pricing_model = Set(copy.pricing_model.clone());
+    row.pricing_summary = Set(copy.pricing_summary.clone());
+    row.country = Set(copy.country.clone());
+    row.city = Set(copy.city.clone());
+    row.founded_year = Set(copy.founded_year);
+    row.demo_video_url = Set(copy.demo_video_url.clone());
+    row.contact_email = Set(copy.contact_email.clone());
+    row.features = Set(Some(serde_json::json!(copy.features)));
+    row.usps = Set(Some(serde_json::json!(copy.usps)));
+    row.keywords = Set(Some(serde_json::json!(copy.keywords)));
+    row.headline = Set(copy.headline.clone());
+    row.summary = Set(copy.summary.clone());
+    row.seo_title = Set(copy.seo_title.clone());
+    row.seo_description = Set(copy.seo_description.clone());
+    row.socials = Set(Some(serde_json::json!(copy.socials)));
+    row.faqs = Set(Some(serde_json::json!(copy.faqs)));
+}
+
+fn to_version(row: listing_version::Model, editor_email: Option<String>) -> Result<ListingVersion, RepoError> {
+    fn json<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, RepoError> {
+        serde_json::from_value(value).map_err(RepoError::backend)
+    }
+    Ok(ListingVersion {
+        id: row.id,
+        listing_id: ListingId::new(row.listing_id),
+        editor: row.editor_user_id.map(UserId::new),
+        editor_email,
+        changed: json(row.changed)?,
+        before: json(row.before)?,
+        after: json(row.after)?,
+        created_at: row.created_at,
+    })
 }
 
 fn to_owned_listing(row: listing::Model) -> Result<OwnedListing, RepoError> {
@@ -200,6 +268,81 @@ impl OwnedListingRepository for SeaStore {
         .await
         .map_err(repo_err)?;
         txn.commit().await.map_err(repo_err)
+    }
+
+    async fn edit(
+        &self,
+        id: ListingId,
+        editor: UserId,
+        edit: &ListingEdit,
+        now: OffsetDateTime,
+    ) -> Result<Option<ListingVersion>, RepoError> {
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        // The first write takes the row (PostgreSQL) or database (SQLite) lock, so concurrent
+        // edits are applied one after the other and each version's `before` is what it changed.
+        touch(&txn, id, now).await?;
+        let row = listing::Entity::find_by_id(id.get())
+            .one(&txn)
+            .await
+            .map_err(repo_err)?
+            .ok_or_else(|| RepoError::Backend(format!("listing {} vanished during an edit", id.get()).into()))?;
+        let before = copy_of(&row);
+        let (after, changed) = edit.apply(&before);
+        if changed.is_empty() {
+            txn.rollback().await.map_err(repo_err)?;
+            return Ok(None);
+        }
+        let mut active: listing::ActiveModel = row.into();
+        write_copy(&mut active, &after);
+        active.update(&txn).await.map_err(repo_err)?;
+        let version = listing_version::ActiveModel {
+            listing_id: Set(id.get()),
+            editor_user_id: Set(Some(editor.get())),
+            changed: Set(serde_json::json!(changed)),
+            before: Set(serde_json::to_value(&before).map_err(RepoError::backend)?),
+            after: Set(serde_json::to_value(&after).map_err(RepoError::backend)?),
+            created_at: Set(now.to_offset(UtcOffset::UTC)),
+            ..Default::default()
+        }
+        .insert(&txn)
+        .await
+        .map_err(repo_err)?;
+        txn.commit().await.map_err(repo_err)?;
+        to_version(version, None).map(Some)
+    }
+
+    async fn versions(&self, listing: Option<ListingId>, limit: u64) -> Result<Vec<ListingVersion>, RepoError> {
+        let mut query = listing_version::Entity::find().order_by_desc(listing_version::Column::Id);
+        if let Some(id) = listing {
+            query = query.filter(listing_version::Column::ListingId.eq(id.get()));
+        }
+        let rows = sea_orm::QuerySelect::limit(query, limit).all(&self.db).await.map_err(repo_err)?;
+        let editors: Vec<i64> = rows.iter().filter_map(|row| row.editor_user_id).collect();
+        let emails: std::collections::HashMap<i64, String> = user::Entity::find()
+            .filter(user::Column::Id.is_in(editors))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?
+            .into_iter()
+            .map(|user| (user.id, user.email))
+            .collect();
+        rows.into_iter()
+            .map(|row| {
+                let email = row.editor_user_id.and_then(|id| emails.get(&id).cloned());
+                to_version(row, email)
+            })
+            .collect()
+    }
+
+    async fn version(&self, id: i64) -> Result<Option<ListingVersion>, RepoError> {
+        let Some(row) = listing_version::Entity::find_by_id(id).one(&self.db).await.map_err(repo_err)? else {
+            return Ok(None);
+        };
+        let email = match row.editor_user_id {
+            Some(user) => user::Entity::find_by_id(user).one(&self.db).await.map_err(repo_err)?.map(|user| user.email),
+            None => None,
+        };
+        to_version(row, email).map(Some)
     }
 
     async fn queue_free(&self, id: ListingId, week: Week, now: OffsetDateTime) -> Result<bool, RepoError> {

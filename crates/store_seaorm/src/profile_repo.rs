@@ -187,6 +187,8 @@ impl ProfileRepository for SeaStore {
         let not_found_on_website: Vec<String> = from_json(row.not_found_on_website.clone())?;
         Ok(Some(ListingProfile {
             short_description: row.short_description.clone(),
+            headline: row.headline.clone(),
+            long_summary: row.summary.clone(),
             description: row.description.clone(),
             stage: row.stage.clone(),
             country: row.country.clone(),

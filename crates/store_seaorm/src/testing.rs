@@ -106,7 +106,7 @@ impl Drop for TestDatabase {
 
 /// Rows for tests that need an exact situation rather than the demo directory.
 pub mod fixtures {
-    use crate::entity::{listing, listing_follow, review, user, vote};
+    use crate::entity::{founder, interview_question, listing, listing_follow, listing_founder, review, user, vote};
     use sea_orm::sea_query::{Expr, ExprTrait};
     use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
     use time::OffsetDateTime;
@@ -230,5 +230,40 @@ pub mod fixtures {
             .exec(db)
             .await
             .expect("count vote");
+    }
+
+    /// An asked (active) interview question.
+    pub async fn interview_question(db: &DatabaseConnection, position: i32, question: &str) -> i64 {
+        interview_question::ActiveModel {
+            position: Set(position),
+            question: Set(question.to_owned()),
+            hint: Set(None),
+            active: Set(true),
+            ..Default::default()
+        }
+        .insert(db)
+        .await
+        .expect("insert interview question")
+        .id
+    }
+
+    /// A founder of a listing, at `position` (0 is the primary founder).
+    pub async fn founder(db: &DatabaseConnection, listing_id: i64, slug: &str, position: i32) -> i64 {
+        let id = founder::ActiveModel {
+            slug: Set(slug.to_owned()),
+            name: Set(slug.replace('-', " ")),
+            socials: Set(serde_json::json!({})),
+            created_at: Set(OffsetDateTime::now_utc()),
+            ..Default::default()
+        }
+        .insert(db)
+        .await
+        .expect("insert founder")
+        .id;
+        listing_founder::ActiveModel { listing_id: Set(listing_id), founder_id: Set(id), position: Set(position) }
+            .insert(db)
+            .await
+            .expect("link founder");
+        id
     }
 }

@@ -206,3 +206,30 @@ async fn outbox_list_shows_the_emails_the_default_mailer_stored() {
     assert!(listed.contains("grace@example.com") && listed.contains("Welcome aboard") && listed.contains("Hello Grace"), "{listed}");
     assert!(listed.contains("[draft_invite]"), "{listed}");
 }
+
+#[tokio::test]
+async fn the_site_team_reviews_owner_edits_with_before_and_after_copies() {
+    let test = TestDatabase::new().await;
+    let settings = settings_for(&test.config);
+    let db = launchdir_server::open_database(&settings).await.unwrap();
+    let services = launchdir_server::Services::build(&settings, db.clone(), std::sync::Arc::new(kernel::SystemClock)).unwrap();
+    let now = time::OffsetDateTime::now_utc();
+    let owner = store_seaorm::testing::fixtures::user(&db, "owner@example.com").await;
+    let listing = store_seaorm::testing::fixtures::listing(&db, "reviewed", "live", kernel::Week::at(now, time::UtcOffset::UTC), now).await;
+    store_seaorm::testing::fixtures::set_owner(&db, listing, owner).await;
+    assert_eq!(stdout(&launchdir(&test, &["edits", "list"])).trim(), "no edits yet");
+    let edit = listings::ListingEdit {
+        fields: vec![(listings::EditableField::Tagline, listings::EditValue::Text(Some("Reviewed & approved".into())))],
+        ..Default::default()
+    };
+    let (_, version) = services.app.owners.update(kernel::UserId::new(owner), kernel::ListingId::new(listing), &edit).await.unwrap();
+    let id = version.unwrap().id.to_string();
+
+    let list = stdout(&launchdir(&test, &["edits", "list", "--listing", &listing.to_string()]));
+    assert!(list.contains(&format!("#{id}")) && list.contains("owner@example.com") && list.contains("changed: tagline"), "{list}");
+    let shown = stdout(&launchdir(&test, &["edits", "show", &id]));
+    assert!(shown.contains("tagline\n  before: null\n  after:  \"Reviewed & approved\""), "{shown}");
+    let missing = launchdir(&test, &["edits", "show", "999999"]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no edit #999999"));
+}

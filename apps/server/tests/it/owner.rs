@@ -201,3 +201,184 @@ async fn an_update_feeds_the_profile_and_followers_are_told_by_a_background_job(
     assert!(mails.iter().all(|m| m.subject.contains("Version 2 is out") && m.body.contains("https://launch.example/listings/updating")));
     assert!(mails.iter().all(|m| m.to.starts_with("follower1") || m.to.starts_with("follower2")));
 }
+
+#[tokio::test]
+async fn an_edit_publishes_at_once_is_searchable_and_is_kept_with_before_and_after() {
+    let app = spawn_empty_app().await;
+    let (_, key) = app.api_key("").await;
+    let me = app.get_with_token("/api/v1/me", &key).await.body["user"]["id"].as_i64().unwrap();
+    let db = app.services.store.connection();
+    let now = OffsetDateTime::now_utc();
+    let week = Week::at(now, time::UtcOffset::UTC);
+    let live = fixtures::listing(db, "editable", "live", week, now).await;
+    fixtures::set_owner(db, live, me).await;
+    fixtures::edit_tagline(db, live, "The old tagline").await;
+    let path = format!("/api/v1/me/listings/{live}");
+
+    let edited = app
+        .send(app.client.patch(app.url(&path)).bearer_auth(&key).json(&json!({
+            "fields": {"tagline": "Invoices for zebracorns", "country": "de", "founded_year": 2019, "keywords": ["billing", "invoices"],
+                       "headline": "Billing, done", "city": null},
+            "socials": {"github": "https://github.com/editable", "website": "https://editable.example"},
+            "faqs": [{"question": "Is it free?", "answer": "Yes, for one user."}]
+        })))
+        .await;
+    assert_eq!(edited.status, 200, "{:#}", edited.body);
+    assert_eq!(edited.body["version"]["changed"], json!(["country", "faqs", "founded_year", "headline", "keywords", "socials", "tagline"]));
+    assert_eq!(edited.body["listing"]["profile"]["tagline"], "Invoices for zebracorns");
+    // Published at once, and searchable at once (no waiting for the periodic sync).
+    let public = app.get("/api/v1/listings/editable").await;
+    assert_eq!(public.body["tagline"], "Invoices for zebracorns");
+    assert_eq!(public.body["country"], "DE");
+    assert_eq!(public.body["headline"], "Billing, done");
+    assert_eq!(public.body["socials"]["github"], "https://github.com/editable");
+    assert_eq!(public.body["faqs"][0]["question"], "Is it free?");
+    let found = app.get("/api/v1/listings?q=zebracorns").await;
+    assert_eq!(found.body["items"][0]["slug"], "editable", "{:#}", found.body);
+
+    // The same edit again changes nothing and keeps no version.
+    let again =
+        app.send(app.client.patch(app.url(&path)).bearer_auth(&key).json(&json!({"fields": {"tagline": "Invoices for zebracorns"}}))).await;
+    assert_eq!(again.status, 200);
+    assert_eq!(again.body["version"], serde_json::Value::Null);
+
+    // The history keeps who, when, before and after.
+    let versions = app.services.app.owners.versions(Some(kernel::ListingId::new(live)), 10).await.unwrap();
+    assert_eq!(versions.len(), 1);
+    let version = &versions[0];
+    assert_eq!(version.id, edited.body["version"]["id"].as_i64().unwrap());
+    assert_eq!(version.editor, Some(kernel::UserId::new(me)));
+    assert!(version.editor_email.is_some());
+    assert_eq!(version.before.tagline.as_deref(), Some("The old tagline"));
+    assert_eq!(version.after.tagline.as_deref(), Some("Invoices for zebracorns"));
+    assert!(version.before.socials.is_empty() && version.after.socials.len() == 2);
+    // The site team's review copy shows each changed value before and after.
+    let review = launchdir_server::cli::review_copy(version).unwrap();
+    assert!(review.contains("tagline\n  before: \"The old tagline\"\n  after:  \"Invoices for zebracorns\""), "{review}");
+    assert!(review.contains("Before (full copy)") && review.contains("After (full copy)"));
+
+    // Someone else's listing is 404, and nothing is written.
+    let (_, other) = app.api_key("").await;
+    app.send(app.client.patch(app.url(&path)).bearer_auth(&other).json(&json!({"fields": {"tagline": "Hijacked"}})))
+        .await
+        .assert_problem(404, "not_found");
+    assert_eq!(app.get("/api/v1/listings/editable").await.body["tagline"], "Invoices for zebracorns");
+}
+
+#[tokio::test]
+async fn every_bound_of_an_edit_is_a_400_naming_the_field_and_nothing_is_written() {
+    let app = spawn_empty_app().await;
+    let (_, key) = app.api_key("").await;
+    let me = app.get_with_token("/api/v1/me", &key).await.body["user"]["id"].as_i64().unwrap();
+    let db = app.services.store.connection();
+    let now = OffsetDateTime::now_utc();
+    let listing = fixtures::listing(db, "bounded", "draft", Week::at(now, time::UtcOffset::UTC), now).await;
+    fixtures::set_owner(db, listing, me).await;
+    let path = format!("/api/v1/me/listings/{listing}");
+    let long = |n: usize| "x".repeat(n + 1);
+    let faq = json!({"question": "Q?", "answer": "A."});
+    for (body, field) in [
+        (json!({"fields": {"tagline": long(200)}}), "fields.tagline"),
+        (json!({"fields": {"short_description": long(300)}}), "fields.short_description"),
+        (json!({"fields": {"description": long(20_000)}}), "fields.description"),
+        (json!({"fields": {"pricing_model": long(40)}}), "fields.pricing_model"),
+        (json!({"fields": {"pricing_summary": long(300)}}), "fields.pricing_summary"),
+        (json!({"fields": {"country": "XYZ"}}), "fields.country"),
+        (json!({"fields": {"city": long(120)}}), "fields.city"),
+        (json!({"fields": {"founded_year": 1799}}), "fields.founded_year"),
+        (json!({"fields": {"founded_year": 2101}}), "fields.founded_year"),
+        (json!({"fields": {"demo_video_url": "http://video.example/a"}}), "fields.demo_video_url"),
+        (json!({"fields": {"demo_video_url": format!("https://video.example/{}", long(480))}}), "fields.demo_video_url"),
+        (json!({"fields": {"contact_email": "nope"}}), "fields.contact_email"),
+        (json!({"fields": {"features": vec!["f"; 21]}}), "fields.features"),
+        (json!({"fields": {"usps": [long(200)]}}), "fields.usps[0]"),
+        (json!({"fields": {"keywords": [7]}}), "fields.keywords[0]"),
+        (json!({"fields": {"headline": long(200)}}), "fields.headline"),
+        (json!({"fields": {"summary": long(20_000)}}), "fields.summary"),
+        (json!({"fields": {"seo_title": long(200)}}), "fields.seo_title"),
+        (json!({"fields": {"seo_description": long(320)}}), "fields.seo_description"),
+        (json!({"fields": {"name": "Renamed"}}), "fields.name"),
+        (json!({"socials": {"myspace": "https://myspace.example/a"}}), "socials.myspace"),
+        (json!({"socials": {"x": "http://x.com/a"}}), "socials.x"),
+        (json!({"faqs": vec![faq.clone(); 11]}), "faqs"),
+        (json!({"faqs": [{"question": long(300), "answer": "A."}]}), "faqs[0].question"),
+        (json!({"faqs": [{"question": "Q?", "answer": long(1500)}]}), "faqs[0].answer"),
+        (json!({"faqs": [{"question": "Q?"}]}), "faqs[0]"),
+        (json!({"colour": "red"}), "colour"),
+    ] {
+        let reply = app.send(app.client.patch(app.url(&path)).bearer_auth(&key).json(&body)).await;
+        assert_eq!(reply.status, 400, "{field}: {:#}", reply.body);
+        let named: Vec<&str> = reply.body["errors"].as_array().unwrap().iter().map(|e| e["field"].as_str().unwrap()).collect();
+        assert!(named.iter().any(|n| n.starts_with(field)), "{field}: {:#}", reply.body);
+    }
+    // Nothing was written: no version, no change (a valid field beside a bad one is not kept).
+    let mixed =
+        app.send(app.client.patch(app.url(&path)).bearer_auth(&key).json(&json!({"fields": {"tagline": "Fine", "city": long(120)}}))).await;
+    mixed.assert_invalid(&["fields.city"]);
+    assert!(app.services.app.owners.versions(Some(kernel::ListingId::new(listing)), 10).await.unwrap().is_empty());
+    let mine = app.get_with_token(&path, &key).await;
+    assert_eq!(mine.body["tagline"], serde_json::Value::Null);
+    // Values at the bounds pass.
+    let at_bounds = app
+        .send(app.client.patch(app.url(&path)).bearer_auth(&key).json(&json!({
+            "fields": {"tagline": "t".repeat(200), "founded_year": 1800, "features": vec!["f".repeat(200); 20]},
+            "faqs": vec![faq; 10]
+        })))
+        .await;
+    assert_eq!(at_bounds.status, 200, "{:#}", at_bounds.body);
+}
+
+#[tokio::test]
+async fn interview_answers_need_asked_questions_and_appear_on_the_founders_profile() {
+    let app = spawn_empty_app().await;
+    let (_, key) = app.api_key("").await;
+    let me = app.get_with_token("/api/v1/me", &key).await.body["user"]["id"].as_i64().unwrap();
+    let db = app.services.store.connection();
+    let now = OffsetDateTime::now_utc();
+    let listing = fixtures::listing(db, "interviewed", "live", Week::at(now, time::UtcOffset::UTC), now).await;
+    fixtures::set_owner(db, listing, me).await;
+    fixtures::founder(db, listing, "ada-founder", 0).await;
+    fixtures::founder(db, listing, "bob-cofounder", 1).await;
+    let first = fixtures::interview_question(db, 1, "Why did you start?").await;
+    let second = fixtures::interview_question(db, 2, "What is next?").await;
+
+    let answered = app
+        .send(app.client.put(app.url("/api/v1/me/interview")).bearer_auth(&key).json(&json!({
+            "answers": [{"question_id": second, "answer": "Going global."}, {"question_id": first, "answer": "  Invoices hurt.  "}]
+        })))
+        .await;
+    assert_eq!(answered.status, 200, "{:#}", answered.body);
+    assert_eq!(answered.body["answers"][0]["question"], "Why did you start?", "in the questions' order");
+    assert_eq!(answered.body["answers"][0]["answer"], "Invoices hurt.");
+    assert_eq!(answered.body["shown_on"][0]["founder_slug"], "ada-founder");
+    assert_eq!(answered.body["shown_on"][0]["public"], true);
+    // The primary founder's profile shows them; a co-founder's does not.
+    let profile = app.get("/api/v1/founders/ada-founder").await;
+    assert_eq!(profile.body["interview"][1]["answer"], "Going global.", "{:#}", profile.body);
+    assert_eq!(app.get("/api/v1/founders/bob-cofounder").await.body["interview"], json!([]));
+    // Answering again replaces that answer only.
+    let replaced = app
+        .send(app.client.put(app.url("/api/v1/me/interview")).bearer_auth(&key).json(&json!({
+            "answers": [{"question_id": second, "answer": "Europe first."}]
+        })))
+        .await;
+    assert_eq!(replaced.body["answers"].as_array().unwrap().len(), 2);
+    assert_eq!(app.get("/api/v1/founders/ada-founder").await.body["interview"][1]["answer"], "Europe first.");
+
+    // Bounds: an unknown question, a question twice, 31 answers, an answer too long or empty.
+    let put = |body: serde_json::Value| app.client.put(app.url("/api/v1/me/interview")).bearer_auth(&key).json(&body);
+    app.send(put(json!({"answers": [{"question_id": first, "answer": "ok"}, {"question_id": 9999, "answer": "x"}]})))
+        .await
+        .assert_invalid(&["answers[1].question_id"]);
+    app.send(put(json!({"answers": [{"question_id": first, "answer": "a"}, {"question_id": first, "answer": "b"}]})))
+        .await
+        .assert_invalid(&["answers[1].question_id"]);
+    let many: Vec<_> = (0..31).map(|_| json!({"question_id": first, "answer": "x"})).collect();
+    app.send(put(json!({ "answers": many }))).await.assert_invalid(&["answers"]);
+    app.send(put(json!({"answers": [{"question_id": first, "answer": "x".repeat(4001)}]}))).await.assert_invalid(&["answers[0].answer"]);
+    app.send(put(json!({"answers": [{"question_id": first, "answer": "   "}]}))).await.assert_invalid(&["answers[0].answer"]);
+    app.send(put(json!({"answers": [{"question_id": 0, "answer": "x"}]}))).await.assert_invalid(&["answers[0].question_id"]);
+    app.send(put(json!({}))).await.assert_invalid(&["answers"]);
+    // None of the refused calls wrote anything.
+    assert_eq!(app.get("/api/v1/founders/ada-founder").await.body["interview"][0]["answer"], "Invoices hurt.");
+}

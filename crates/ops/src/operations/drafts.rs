@@ -357,7 +357,7 @@ fn fields_schema(_: &mut SchemaGenerator) -> Schema {
     json_schema!({"type": "object", "properties": properties, "additionalProperties": false})
 }
 
-fn socials_schema(_: &mut SchemaGenerator) -> Schema {
+pub(crate) fn socials_schema(_: &mut SchemaGenerator) -> Schema {
     let properties: Map<String, Value> = kernel::SocialKey::ALL
         .iter()
         .map(|key| ((*key).to_owned(), serde_json::json!({"type": "string", "maxLength": 500, "format": "uri"})))

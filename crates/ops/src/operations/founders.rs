@@ -150,7 +150,25 @@ pub struct FounderView {
     pub companies: Vec<ListingSummary>,
     /// Published stories of those listings, newest first.
     pub stories: Vec<StoryView>,
+    /// The founder's interview answers (`answer_interview`), in the questions' order.
+    pub interview: Vec<InterviewAnswerView>,
     pub url: String,
+}
+
+/// An interview question and the founder's answer.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct InterviewAnswerView {
+    pub question_id: i64,
+    pub question: String,
+    pub answer: String,
+    /// RFC 3339.
+    pub updated_at: String,
+}
+
+impl InterviewAnswerView {
+    pub fn of(answer: listings::InterviewAnswer) -> Self {
+        Self { question_id: answer.question_id, question: answer.question, answer: answer.answer, updated_at: rfc3339(answer.updated_at) }
+    }
 }
 
 #[async_trait]
@@ -164,7 +182,7 @@ impl Operation for GetFounder {
         id: "get_founder",
         path: "/founders/{slug}",
         summary: "A founder's profile",
-        description: "A founder's bio, socials, the live listings they founded and their published stories. 404 for an \
+        description: "A founder's bio, socials, the live listings they founded and their published stories and interview answers. 404 for an \
                       unknown slug, or a founder none of whose listings is live yet.",
         tag: "directory",
         not_found: true,
@@ -194,6 +212,7 @@ impl Operation for GetFounder {
                 .into_iter()
                 .map(|s| StoryView { listing: s.listing, title: s.title, sections: s.sections, published_at: rfc3339(s.published_at) })
                 .collect(),
+            interview: profile.interview.into_iter().map(InterviewAnswerView::of).collect(),
         })
     }
 }

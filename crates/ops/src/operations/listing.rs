@@ -98,7 +98,11 @@ pub struct ListingView {
     pub status: ListingStatus,
     pub tagline: Option<String>,
     pub short_description: Option<String>,
+    /// The owner's headline.
+    pub headline: Option<String>,
     pub description: Option<String>,
+    /// The owner's long summary.
+    pub summary: Option<String>,
     pub logo_url: Option<String>,
     pub stage: Option<String>,
     pub country: Option<String>,
@@ -196,7 +200,9 @@ pub(crate) fn listing_view(p: listings::ListingProfile, app: &App) -> ListingVie
             votes: p.summary.votes,
             launch_week: p.summary.launch_week,
             short_description: p.short_description,
+            headline: p.headline,
             description: p.description,
+            summary: p.long_summary,
             stage: p.stage,
             country: p.country,
             city: p.city,

@@ -457,3 +457,219 @@ impl Operation for PostListingUpdate {
         })
     }
 }
+
+/// The `update_my_listing` body. Every key is optional; send only what changes.
+#[derive(Debug, Default, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateMyListingBody {
+    /// New values of editable fields; null (or an empty string) clears one.
+    #[serde(default)]
+    #[schemars(schema_with = "editable_fields_schema")]
+    #[garde(skip)]
+    pub fields: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Platform key to https link; replaces all socials.
+    #[serde(default)]
+    #[schemars(schema_with = "super::drafts::socials_schema")]
+    #[garde(skip)]
+    pub socials: Option<std::collections::BTreeMap<String, String>>,
+    /// Replaces all FAQs (at most 10).
+    #[garde(length(max = 10), dive)]
+    pub faqs: Option<Vec<super::drafts::FaqInput>>,
+}
+
+impl crate::InputPart for UpdateMyListingBody {}
+
+fn editable_fields_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    use listings::edit::{FieldKind, MAX_LIST_ITEM_CHARS, MAX_LIST_ITEMS};
+    let mut properties = serde_json::Map::new();
+    for field in listings::EditableField::ALL {
+        let schema = match field.kind() {
+            FieldKind::Text(max) => serde_json::json!({"type": ["string", "null"], "maxLength": max}),
+            FieldKind::Country => serde_json::json!({"type": ["string", "null"], "maxLength": 2, "description": "ISO 3166-1 alpha-2"}),
+            FieldKind::Year => serde_json::json!({"type": ["integer", "null"], "minimum": 1800, "maximum": 2100}),
+            FieldKind::Link => {
+                serde_json::json!({"type": ["string", "null"], "maxLength": 500, "format": "uri", "description": "an https link"})
+            }
+            FieldKind::Email => serde_json::json!({"type": ["string", "null"], "maxLength": 254, "format": "email"}),
+            FieldKind::List => serde_json::json!({
+                "type": ["array", "null"],
+                "maxItems": MAX_LIST_ITEMS,
+                "items": {"type": "string", "maxLength": MAX_LIST_ITEM_CHARS}
+            }),
+        };
+        properties.insert(field.as_str().to_owned(), schema);
+    }
+    schemars::json_schema!({"type": "object", "properties": properties, "additionalProperties": false})
+}
+
+impl UpdateMyListingBody {
+    fn into_edit(self) -> Result<listings::ListingEdit, OpError> {
+        let mut errors = Vec::new();
+        let fields = match self.fields.as_ref().map(listings::edit::parse_fields).transpose() {
+            Ok(fields) => fields.unwrap_or_default(),
+            Err(mut found) => {
+                errors.append(&mut found);
+                Vec::new()
+            }
+        };
+        if let Some(Err(mut found)) = self.socials.as_ref().map(listings::edit::check_socials) {
+            errors.append(&mut found);
+        }
+        if !errors.is_empty() {
+            return Err(OpError::Validation(errors));
+        }
+        Ok(listings::ListingEdit {
+            fields,
+            socials: self.socials,
+            faqs: self.faqs.map(|faqs| {
+                faqs.into_iter()
+                    .map(|faq| kernel::Faq { question: faq.question.trim().to_owned(), answer: faq.answer.trim().to_owned() })
+                    .collect()
+            }),
+        })
+    }
+}
+
+/// One kept edit.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct VersionView {
+    pub id: i64,
+    /// The keys the edit changed.
+    pub changed: Vec<String>,
+    /// RFC 3339.
+    pub created_at: String,
+}
+
+/// What `update_my_listing` did.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct UpdatedListingView {
+    /// The version kept of this edit; null when it changed nothing (nothing was written).
+    pub version: Option<VersionView>,
+    pub listing: MyListingView,
+}
+
+pub struct UpdateMyListing;
+
+#[async_trait]
+impl Operation for UpdateMyListing {
+    type Path = ListingPath;
+    type Query = NoInput;
+    type Body = UpdateMyListingBody;
+    type Output = UpdatedListingView;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "update_my_listing",
+        method: HttpMethod::Patch,
+        path: "/me/listings/{listing_id}",
+        scope: Some(Scope::ListingsWrite),
+        idempotent: true,
+        summary: "Edit your listing",
+        description: "Sets editable fields (tagline 200, short_description 300, description 20000, pricing_model 40, pricing_summary 300, country (ISO code), city 120, founded_year 1800 to 2100, demo_video_url (https, 500), contact_email 254, features/usps/keywords (20 items of 200), headline 200, summary 20000, seo_title 200, seo_description 320; null clears), replaces socials and FAQs (at most 10). Edits publish at once, a live listing's edit is searchable at once, and each edit is kept in the version history with the copy before and after.",
+        tag: "owner",
+        not_found: true,
+        ..OperationSpec::READ
+    };
+
+    async fn run(
+        &self,
+        app: &App,
+        caller: &Caller,
+        input: Input<ListingPath, NoInput, UpdateMyListingBody>,
+    ) -> Result<UpdatedListingView, OpError> {
+        let edit = input.body.into_edit()?;
+        let (listing, version) = app.owners.update(caller.user_id()?, ListingId::new(input.path.listing_id), &edit).await?;
+        if version.is_some() && listing.status == listings::ListingStatus::Live {
+            // Searchable at once on this server; the others read the change within a second.
+            if let Err(err) = app.search.sync().await {
+                tracing::warn!(error = %err, "could not index an edited listing now; the periodic sync will");
+            }
+        }
+        let slug = kernel::Slug::parse(&listing.slug).map_err(|err| OpError::internal(std::io::Error::other(err.0)))?;
+        let profile = app.profiles.owner_profile(&slug).await.map_err(OpError::internal)?;
+        Ok(UpdatedListingView {
+            version: version.map(|v| VersionView { id: v.id, changed: v.changed, created_at: rfc3339(v.created_at) }),
+            listing: MyListingView { owned: OwnedListingView::of(&listing, app), profile: super::listing::listing_view(profile, app) },
+        })
+    }
+}
+
+/// An answer to one interview question.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct InterviewAnswerInput {
+    /// A question of `list_interview_questions`.
+    #[garde(range(min = 1))]
+    pub question_id: i64,
+    #[garde(length(chars, min = 1, max = 4000))]
+    pub answer: String,
+}
+
+/// The `answer_interview` body.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerInterviewBody {
+    /// At most 30 per call; answering a question again replaces its answer.
+    #[garde(length(min = 1, max = 30), dive)]
+    pub answers: Vec<InterviewAnswerInput>,
+}
+
+impl crate::InputPart for AnswerInterviewBody {}
+
+/// The account's interview after `answer_interview`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct InterviewView {
+    /// Every answer of the account, in the questions' order.
+    pub answers: Vec<super::founders::InterviewAnswerView>,
+    /// The founder profiles the answers appear on: the primary founder of each listing you own.
+    /// A profile is public once one of its listings is live.
+    pub shown_on: Vec<ShownOnView>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ShownOnView {
+    pub founder_slug: String,
+    pub url: String,
+    /// Whether the public sees it now.
+    pub public: bool,
+}
+
+pub struct AnswerInterview;
+
+#[async_trait]
+impl Operation for AnswerInterview {
+    type Path = NoInput;
+    type Query = NoInput;
+    type Body = AnswerInterviewBody;
+    type Output = InterviewView;
+
+    const SPEC: OperationSpec = OperationSpec {
+        id: "answer_interview",
+        method: HttpMethod::Put,
+        path: "/me/interview",
+        scope: Some(Scope::ListingsWrite),
+        idempotent: true,
+        summary: "Answer interview questions",
+        description: "Answers up to 30 founder interview questions (list_interview_questions) per call, each answer up to 4000 characters; answering a question again replaces its answer. The answers appear on the founder profile of the primary founder of each listing you own.",
+        tag: "owner",
+        ..OperationSpec::READ
+    };
+
+    async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, NoInput, AnswerInterviewBody>) -> Result<InterviewView, OpError> {
+        let answers = input.body.answers.into_iter().map(|a| (a.question_id, a.answer)).collect();
+        let (answers, founders) = app.interviews.answer(caller.user_id()?, answers).await.map_err(|err| match err {
+            listings::InterviewError::Invalid(errors) => OpError::Validation(errors),
+            listings::InterviewError::Repo(err) => OpError::internal(err),
+        })?;
+        Ok(InterviewView {
+            answers: answers.into_iter().map(super::founders::InterviewAnswerView::of).collect(),
+            shown_on: founders
+                .into_iter()
+                .map(|f| ShownOnView {
+                    url: format!("{}/founders/{}", app.site.site_url, f.slug),
+                    founder_slug: f.slug.to_string(),
+                    public: f.public,
+                })
+                .collect(),
+        })
+    }
+}

@@ -54,6 +54,19 @@ pub struct Model {
     pub tags: Option<Json>,
     pub seo_title: Option<String>,
     pub seo_description: Option<String>,
+    pub headline: Option<String>,
+    pub summary: Option<String>,
+    /// When the badge check last read the homepage, and what it found (`found`, `not_found`,
+    /// `unreachable`, `robots_disallowed`, ...), with a readable detail.
+    pub badge_checked_at: Option<TimeDateTimeWithTimeZone>,
+    pub badge_check_result: Option<String>,
+    pub badge_check_detail: Option<String>,
+    /// When the badge was first seen on the homepage.
+    pub badge_seen_at: Option<TimeDateTimeWithTimeZone>,
+    /// Checks that failed in a row (the backoff grows with it).
+    pub badge_failures: i32,
+    /// When the badge check looks again; none means at the next run.
+    pub badge_next_check_at: Option<TimeDateTimeWithTimeZone>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
