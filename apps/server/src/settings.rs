@@ -51,8 +51,13 @@ pub struct Settings {
     pub free_slots_per_week: u32,
     /// HTTP worker threads; unset means one per CPU core.
     pub http_workers: Option<usize>,
-    /// How often the server checks for finished weeks whose awards are not fixed yet.
-    pub awards_check_seconds: u64,
+    /// How often each server enqueues the periodic jobs (week start, week end, badge sweep);
+    /// each runs once per period however many servers enqueue it.
+    pub scheduler_seconds: u64,
+    /// How often a homepage in the free queue is looked at for the badge.
+    pub badge_check_minutes: u64,
+    /// The longest wait between two badge checks of a site that keeps failing.
+    pub badge_max_backoff_hours: u64,
     /// Trending: a vote's weight halves every this many hours.
     pub trending_half_life_hours: u32,
     /// How often counted page views are written to the database (and at shutdown).
@@ -180,7 +185,9 @@ impl Default for Settings {
             free_queue_max_weeks: 8,
             free_slots_per_week: 20,
             http_workers: None,
-            awards_check_seconds: 60,
+            scheduler_seconds: 60,
+            badge_check_minutes: 60,
+            badge_max_backoff_hours: 24,
             trending_half_life_hours: 24,
             view_flush_seconds: 5,
             job_workers: 2,
@@ -237,7 +244,9 @@ pub const ENV_KEYS: &[&str] = &[
     "free_queue_max_weeks",
     "free_slots_per_week",
     "http_workers",
-    "awards_check_seconds",
+    "scheduler_seconds",
+    "badge_check_minutes",
+    "badge_max_backoff_hours",
     "trending_half_life_hours",
     "view_flush_seconds",
     "job_workers",
@@ -254,6 +263,9 @@ const INTEGER_KEYS: &[&str] = &[
     "http_workers",
     "job_workers",
     "job_lease_seconds",
+    "scheduler_seconds",
+    "badge_check_minutes",
+    "badge_max_backoff_hours",
 ];
 
 /// Variables for keys inside tables: `(variable, table, key, kind)`.
@@ -381,6 +393,15 @@ impl Settings {
         }
         if !(5..=3600).contains(&self.job_lease_seconds) {
             bail!("job_lease_seconds must be between 5 and 3600");
+        }
+        if !(1..=3600).contains(&self.scheduler_seconds) {
+            bail!("scheduler_seconds must be between 1 and 3600");
+        }
+        if !(1..=10_080).contains(&self.badge_check_minutes) {
+            bail!("badge_check_minutes must be between 1 and 10080 (a week)");
+        }
+        if !(1..=720).contains(&self.badge_max_backoff_hours) {
+            bail!("badge_max_backoff_hours must be between 1 and 720");
         }
         if self.job_workers > 64 {
             bail!("job_workers must be at most 64");

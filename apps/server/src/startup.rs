@@ -68,10 +68,13 @@ impl Services {
             vec![format!("{}/mcp", settings.site_url()), settings.base_url()],
         );
         let mailer = mailer(settings, &store, &clock)?;
+        // The badge check shares the site reader's robots.txt cache.
+        let site_reader = crawler::CrawlingSiteReader::new(fetcher.clone(), crawler::BOT_TOKEN);
+        let badge_probe = Arc::new(crawler::HomepageBadgeProbe::new(fetcher, site_reader.robots()));
         let drafts = drafts::DraftsService::new(
             drafts::DraftsPorts {
                 repo: store.drafts(),
-                reader: Arc::new(crawler::CrawlingSiteReader::new(fetcher, crawler::BOT_TOKEN)),
+                reader: Arc::new(site_reader),
                 drafter,
                 categories: store.draft_categories(),
                 listings: store.listing_sink(),
@@ -91,6 +94,21 @@ impl Services {
             listings::CalendarPolicy {
                 launch_offset: settings.launch_offset()?,
                 weeks_ahead: settings.paid_weeks_ahead.max(settings.free_queue_max_weeks),
+            },
+        );
+        let awards = listings::AwardsService::new(store.awards(), calendar.clone(), clock.clone());
+        let lifecycle = listings::LifecycleService::new(
+            store.lifecycle(),
+            badge_probe,
+            store.jobs(),
+            awards.clone(),
+            clock.clone(),
+            listings::LifecyclePolicy {
+                launch_offset: settings.launch_offset()?,
+                site_url: settings.site_url(),
+                badge_check_interval: time::Duration::minutes(i64::try_from(settings.badge_check_minutes).unwrap_or(60)),
+                badge_max_backoff: time::Duration::hours(i64::try_from(settings.badge_max_backoff_hours).unwrap_or(24)),
+                badge_checks_per_sweep: 500,
             },
         );
         let trending = listings::TrendingScores::new(
@@ -119,7 +137,8 @@ impl Services {
                 listings::FeedPolicy { launch_offset: settings.launch_offset()? },
                 trending.clone(),
             ),
-            awards: listings::AwardsService::new(store.awards(), calendar.clone(), clock.clone()),
+            awards,
+            lifecycle,
             badges: listings::BadgeService::new(store.listings(), store.awards()),
             profiles: listings::ProfileService::new(store.profiles(), clock.clone()),
             compare: listings::CompareService::new(store.alternatives(), store.profiles(), clock.clone()),
@@ -211,7 +230,7 @@ impl Application {
         tracing::info!(listings = indexed, elapsed_ms = started.elapsed().as_millis() as u64, "built the search index");
         let mut jobs = vec![
             tokio::spawn(sync_search_periodically(services.app.search.clone())),
-            tokio::spawn(fix_awards_periodically(services.app.awards.clone(), settings.awards_check_seconds)),
+            tokio::spawn(enqueue_periodic_jobs(services.app.lifecycle.clone(), settings.scheduler_seconds)),
             tokio::spawn(flush_views_periodically(services.app.profiles.clone(), settings.view_flush_seconds)),
         ];
         for n in 0..settings.job_workers {
@@ -313,17 +332,15 @@ async fn about_the_bot() -> HttpResponse {
     ))
 }
 
-/// Fixes the awards of weeks that ended, at start-up (catching up after downtime) and then every
-/// `every_seconds`. Several processes may run it: each week is fixed by exactly one of them.
-async fn fix_awards_periodically(awards: listings::AwardsService, every_seconds: u64) {
+/// Enqueues the periodic jobs (week start, week end, badge sweep) at start-up (catching up
+/// after downtime) and then every `every_seconds`. Every process does; each job's key names
+/// its period, so each runs once whichever process's workers claim it.
+async fn enqueue_periodic_jobs(lifecycle: listings::LifecycleService, every_seconds: u64) {
     loop {
-        match awards.fix_finished_weeks().await {
-            Ok(fixed) => {
-                for (week, winners) in fixed {
-                    tracing::info!(%week, winners, "fixed the awards of a finished week");
-                }
-            }
-            Err(err) => tracing::warn!(error = %err, "could not fix awards; will try again"),
+        match lifecycle.enqueue_periodic().await {
+            Ok(0) => {}
+            Ok(added) => tracing::debug!(added, "enqueued periodic jobs"),
+            Err(err) => tracing::warn!(error = %err, "could not enqueue the periodic jobs; will try again"),
         }
         tokio::time::sleep(std::time::Duration::from_secs(every_seconds.max(1))).await;
     }

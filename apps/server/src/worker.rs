@@ -37,7 +37,14 @@ pub async fn run(name: String, queue: Arc<dyn JobQueue>, app: ops::App, clock: A
                         Some("listing") if job.kind == listings::owner::NOTIFY_FOLLOWERS_JOB => {
                             app.owners.notify_followers(&job.payload).await.map(|_| ()).map_err(|err| error_chain(&err))
                         }
-                        _ => Err(format!("no worker runs jobs of kind {}", job.kind)),
+                        _ => match app.lifecycle.run_job(&job.kind, &job.payload).await {
+                            Some(Ok(summary)) => {
+                                tracing::info!(%summary, "lifecycle job");
+                                Ok(())
+                            }
+                            Some(Err(err)) => Err(error_chain(&err)),
+                            None => Err(format!("no worker runs jobs of kind {}", job.kind)),
+                        },
                     }
                 })
                 .catch_unwind()

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod address;
+pub mod badge;
 pub mod client_metadata;
 pub mod extract;
 pub mod fetcher;
@@ -10,6 +11,7 @@ pub mod robots;
 pub mod testing;
 
 pub use address::AddressPolicy;
+pub use badge::HomepageBadgeProbe;
 pub use client_metadata::ClientMetadataFetcher;
 pub use fetcher::{FetchError, Fetched, FetcherConfig, SafeFetcher, install_crypto_provider};
 pub use reader::CrawlingSiteReader;

@@ -38,6 +38,7 @@ pub struct Received {
 pub struct FixtureServer {
     addr: SocketAddr,
     received: Arc<Mutex<Vec<Received>>>,
+    routes: Arc<Mutex<HashMap<String, Route>>>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -53,15 +54,21 @@ impl FixtureServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a loopback port");
         let addr = listener.local_addr().expect("local address");
         let received = Arc::new(Mutex::new(Vec::new()));
-        let routes = Arc::new(routes);
+        let routes = Arc::new(Mutex::new(routes));
+        let served = routes.clone();
         let log = received.clone();
         let task = tokio::spawn(async move {
             while let Ok((mut stream, _)) = listener.accept().await {
-                let routes = routes.clone();
+                let routes = served.clone();
                 let log = log.clone();
                 tokio::spawn(async move {
                     let Some(request) = read_request(&mut stream).await else { return };
-                    let route = routes.get(&request.target).cloned().unwrap_or_else(|| Route::new(404, "text/plain", "not found"));
+                    let route = routes
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .get(&request.target)
+                        .cloned()
+                        .unwrap_or_else(|| Route::new(404, "text/plain", "not found"));
                     log.lock().unwrap_or_else(|p| p.into_inner()).push(request);
                     let mut head =
                         format!("HTTP/1.1 {} Fixture\r\nContent-Length: {}\r\nConnection: close\r\n", route.status, route.body.len());
@@ -75,7 +82,7 @@ impl FixtureServer {
                 });
             }
         });
-        Self { addr, received, task }
+        Self { addr, received, routes, task }
     }
 
     /// Serves a fixture site from a directory: `index.html` at `/`, `name.html` at `/name`,
@@ -118,6 +125,11 @@ impl FixtureServer {
             routes.insert(from, Route::redirect(&to));
         }
         Self::start(routes).await
+    }
+
+    /// Serves `route` at `path` from now on (a site that changes between two visits).
+    pub fn set_route(&self, path: &str, route: Route) {
+        self.routes.lock().unwrap_or_else(|p| p.into_inner()).insert(path.to_owned(), route);
     }
 
     pub fn addr(&self) -> SocketAddr {

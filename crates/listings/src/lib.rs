@@ -8,6 +8,7 @@ pub mod edit;
 pub mod feeds;
 pub mod founders;
 pub mod interview;
+pub mod lifecycle;
 pub mod model;
 pub mod owner;
 pub mod ports;
@@ -26,8 +27,11 @@ pub use founders::{
     CompanyRef, FounderError, FounderProfile, FounderRepository, FounderSummary, FoundersService, PublishedStory, StorySections,
 };
 pub use interview::{AnsweringFounder, InterviewAnswer, InterviewError, InterviewRepository, InterviewService};
+pub use lifecycle::{
+    BadgeCheckRecord, BadgeOutcome, BadgeProbe, BadgeSighting, LifecyclePolicy, LifecycleRepository, LifecycleService, QueuedListing,
+};
 pub use model::{Category, CategoryNode, CategoryPage, CategoryRef, Faq, ListingStatus, ListingSummary, SiteCounts};
-pub use owner::{FreeQueueOutcome, FreeQueuePolicy, OwnedListing, OwnedListingRepository, OwnerError, OwnerService};
+pub use owner::{BadgeCheckState, FreeQueueOutcome, FreeQueuePolicy, OwnedListing, OwnedListingRepository, OwnerError, OwnerService};
 pub use ports::{CategoryRepository, ListingRepository, LiveCounts};
 pub use profile::{
     CommunityRating, DomainRating, FounderCard, Link, ListingCategory, ListingProfile, ListingUpdate, Media, Milestone, ProfileError,

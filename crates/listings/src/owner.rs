@@ -22,8 +22,26 @@ pub struct OwnedListing {
     pub launched_at: Option<OffsetDateTime>,
     /// Paid-only sections unlocked: `story`, `milestones`, `media`.
     pub unlocked_sections: Vec<String>,
+    /// The last badge check, for listings in the free queue.
+    pub badge_check: Option<BadgeCheckState>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
+}
+
+/// The badge check as its owner sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadgeCheckState {
+    /// `found`, `not_found`, `unreachable`, `robots_disallowed`, `blocked_address`, `not_html`
+    /// or `too_large`.
+    pub result: String,
+    pub detail: Option<String>,
+    pub checked_at: OffsetDateTime,
+    /// When the badge was first seen.
+    pub seen_at: Option<OffsetDateTime>,
+    /// When the next check is due (none once the badge was seen).
+    pub next_check_at: Option<OffsetDateTime>,
+    /// Failed checks in a row.
+    pub failures: u32,
 }
 
 /// What putting a listing in the free queue did.

@@ -45,6 +45,8 @@ pub struct App {
     /// Owners and their listings.
     pub owners: listings::OwnerService,
     pub interviews: listings::InterviewService,
+    /// The badge check, the week start and the week end.
+    pub lifecycle: listings::LifecycleService,
     /// What `Idempotency-Key` remembers.
     pub idempotency: Arc<dyn IdempotencyStore>,
     pub clock: Arc<dyn Clock>,

@@ -14,6 +14,7 @@ mod founders_repo;
 mod idempotency_repo;
 mod interview_repo;
 mod jobs_repo;
+mod lifecycle_repo;
 mod oauth_repo;
 mod outbox_repo;
 mod owner_repo;
@@ -115,6 +116,10 @@ impl SeaStore {
     }
 
     pub fn listing_sink(&self) -> Arc<dyn drafts::ListingSink> {
+        Arc::new(self.clone())
+    }
+
+    pub fn lifecycle(&self) -> Arc<dyn listings::LifecycleRepository> {
         Arc::new(self.clone())
     }
 

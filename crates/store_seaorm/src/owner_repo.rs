@@ -102,6 +102,17 @@ fn to_owned_listing(row: listing::Model) -> Result<OwnedListing, RepoError> {
         launch_week: row.launch_week.map(Week::containing),
         launched_at: row.launched_at,
         unlocked_sections: row.unlocked_sections.and_then(|v| serde_json::from_value(v).ok()).unwrap_or_default(),
+        badge_check: match (row.badge_check_result, row.badge_checked_at) {
+            (Some(result), Some(checked_at)) => Some(listings::BadgeCheckState {
+                result,
+                detail: row.badge_check_detail,
+                checked_at,
+                seen_at: row.badge_seen_at,
+                next_check_at: row.badge_next_check_at,
+                failures: u32::try_from(row.badge_failures).unwrap_or_default(),
+            }),
+            _ => None,
+        },
         created_at: row.created_at,
         updated_at: row.updated_at,
     })

@@ -157,6 +157,16 @@ pub mod fixtures {
             .expect("set owner");
     }
 
+    /// Points a listing at another website (a fixture server).
+    pub async fn set_url(db: &DatabaseConnection, listing_id: i64, url: &str) {
+        listing::Entity::update_many()
+            .col_expr(listing::Column::Url, Expr::value(url))
+            .filter(listing::Column::Id.eq(listing_id))
+            .exec(db)
+            .await
+            .expect("set url");
+    }
+
     pub async fn set_plan(db: &DatabaseConnection, listing_id: i64, plan: &str) {
         listing::Entity::update_many()
             .col_expr(listing::Column::Plan, Expr::value(plan))

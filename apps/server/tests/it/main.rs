@@ -16,6 +16,7 @@ mod founders;
 mod helpers;
 mod launches;
 mod leaderboards;
+mod lifecycle;
 mod listing;
 mod mcp;
 mod oauth;

@@ -42,6 +42,8 @@ pub struct OwnedListingView {
     pub unlocked_sections: Vec<String>,
     /// The public page, once the listing is public.
     pub public_url: Option<String>,
+    /// The last check of the homepage for our badge (free queue); null before the first.
+    pub badge_check: Option<BadgeCheckView>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -61,10 +63,35 @@ impl OwnedListingView {
             launched_at: listing.launched_at.map(rfc3339),
             unlocked_sections: listing.unlocked_sections.clone(),
             public_url: public.then(|| format!("{}/listings/{}", app.site.site_url, listing.slug)),
+            badge_check: listing.badge_check.as_ref().map(|check| BadgeCheckView {
+                result: check.result.clone(),
+                detail: check.detail.clone(),
+                checked_at: rfc3339(check.checked_at),
+                seen_at: check.seen_at.map(rfc3339),
+                next_check_at: check.next_check_at.map(rfc3339),
+                failures_in_a_row: check.failures,
+            }),
             created_at: rfc3339(listing.created_at),
             updated_at: rfc3339(listing.updated_at),
         }
     }
+}
+
+/// The badge check's last result.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BadgeCheckView {
+    /// `found`, `not_found`, `unreachable`, `robots_disallowed`, `blocked_address`, `not_html`
+    /// or `too_large`.
+    pub result: String,
+    /// What was found, or why the homepage could not be read.
+    pub detail: Option<String>,
+    /// RFC 3339.
+    pub checked_at: String,
+    /// When the badge was first seen.
+    pub seen_at: Option<String>,
+    /// When the homepage is looked at again; checks of a failing site back off.
+    pub next_check_at: Option<String>,
+    pub failures_in_a_row: u32,
 }
 
 /// `{listing_id}`.
@@ -132,7 +159,7 @@ impl Operation for GetMyListing {
         path: "/me/listings/{listing_id}",
         scope: Some(Scope::AccountRead),
         summary: "One of your listings",
-        description: "Status, plan, launch week and unlocked paid sections of a listing you own, plus its public profile. Someone else's listing is 404.",
+        description: "Status, plan, launch week, unlocked paid sections and the last badge check (result and time) of a listing you own, plus its public profile. Someone else's listing is 404.",
         tag: "owner",
         not_found: true,
         ..OperationSpec::READ
@@ -183,7 +210,14 @@ impl Operation for ChooseFreeListing {
     async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, NoInput>) -> Result<FreeQueueView, OpError> {
         let (listing, outcome) = app.owners.choose_free(caller.user_id()?, ListingId::new(input.path.listing_id)).await?;
         let (outcome, week) = match outcome {
-            FreeQueueOutcome::Queued(week) => ("queued", week),
+            FreeQueueOutcome::Queued(week) => {
+                // Look for the badge now rather than at the next sweep; if this fails, the
+                // sweep checks it within minutes anyway.
+                if let Err(err) = app.lifecycle.check_soon(listing.id).await {
+                    tracing::warn!(error = %err, "could not enqueue the first badge check; the sweep will");
+                }
+                ("queued", week)
+            }
             FreeQueueOutcome::AlreadyQueued(week) => ("already_queued", week),
         };
         Ok(FreeQueueView {
