@@ -157,6 +157,11 @@ pub mod fixtures {
             .expect("set owner");
     }
 
+    /// A listing's status now.
+    pub async fn status(db: &DatabaseConnection, listing_id: i64) -> String {
+        listing::Entity::find_by_id(listing_id).one(db).await.expect("read listing").expect("the listing exists").status
+    }
+
     /// Points a listing at another website (a fixture server).
     pub async fn set_url(db: &DatabaseConnection, listing_id: i64, url: &str) {
         listing::Entity::update_many()

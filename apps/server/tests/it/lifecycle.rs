@@ -143,3 +143,82 @@ async fn a_free_listing_walks_from_the_queue_through_badge_checks_to_live() {
     let launches = walk.get(&format!("/api/v1/launches/weeks/{week}")).await.1;
     assert!(launches.to_string().contains("\"acme\""), "{launches:#}");
 }
+
+/// Starts `launchdir serve` on the test database with two job workers and a one-second
+/// scheduler; JSON logs go to a pipe the caller reads after stopping it.
+fn serve(test: &TestDatabase) -> std::process::Child {
+    let settings = settings_for(&test.config);
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_launchdir"));
+    command
+        .env("LAUNCHDIR_DATABASE_URL", settings.database_url.unwrap())
+        .env("LAUNCHDIR_BIND", "127.0.0.1:0")
+        .env("LAUNCHDIR_LOG_FORMAT", "json")
+        .env("LAUNCHDIR_LOG_LEVEL", "info")
+        .env("LAUNCHDIR_DEMO_DATA", "false")
+        .env("LAUNCHDIR_JOB_WORKERS", "2")
+        .env("LAUNCHDIR_SCHEDULER_SECONDS", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    if let Some(schema) = settings.database_schema {
+        command.env("LAUNCHDIR_DATABASE_SCHEMA", schema);
+    }
+    command.spawn().expect("start launchdir serve")
+}
+
+#[tokio::test]
+async fn two_server_processes_publish_each_listing_of_the_week_exactly_once() {
+    let test = TestDatabase::new().await;
+    if test.backend_name() != "postgres" {
+        // Two processes sharing one database is the PostgreSQL deployment; this runs in the
+        // PostgreSQL pass of `cargo xtask test`.
+        return;
+    }
+    let db = &test.db;
+    let now = OffsetDateTime::now_utc();
+    let this_week = Week::at(now, UtcOffset::UTC);
+    let mut due = Vec::new();
+    for n in 0..20 {
+        due.push(fixtures::listing(db, &format!("paid-{n}"), "scheduled", this_week, now).await);
+    }
+    let unseen = fixtures::listing(db, "free-no-badge", "scheduled", this_week, now).await;
+    fixtures::set_plan(db, unseen, "free").await;
+    let later = fixtures::listing(db, "next-week", "scheduled", this_week.plus_weeks(1), now).await;
+
+    let servers = [serve(&test), serve(&test)];
+    let mut live = 0;
+    for _ in 0..300 {
+        live = 0;
+        for id in &due {
+            if store_seaorm::testing::fixtures::status(db, *id).await == "live" {
+                live += 1;
+            }
+        }
+        if live == due.len() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    // Let both schedulers tick a few more times: nothing may run the week start again.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let mut published: Vec<i64> = Vec::new();
+    let mut runs = 0;
+    for mut server in servers {
+        std::process::Command::new("kill").args(["-TERM", &server.id().to_string()]).status().unwrap();
+        let mut logs = String::new();
+        std::io::Read::read_to_string(server.stderr.as_mut().unwrap(), &mut logs).unwrap();
+        server.wait().unwrap();
+        for entry in logs.lines().filter_map(|line| serde_json::from_str::<Value>(line).ok()) {
+            if entry["message"] == "lifecycle job" && entry["span"]["kind"] == "calendar.week_start" {
+                runs += 1;
+                let summary: Value = serde_json::from_str(entry["summary"].as_str().unwrap()).unwrap();
+                published.extend(summary["published"].as_array().unwrap().iter().map(|id| id.as_i64().unwrap()));
+            }
+        }
+    }
+    assert_eq!(live, due.len(), "every paid listing of the started week is live");
+    assert_eq!(runs, 1, "the week-start job ran once across both processes");
+    published.sort();
+    assert_eq!(published, due, "each listing was published exactly once");
+    assert_eq!(fixtures::status(db, unseen).await, "scheduled", "a free launch waits for its badge");
+    assert_eq!(fixtures::status(db, later).await, "scheduled", "next week's launch waits for its week");
+}
