@@ -167,9 +167,16 @@ impl Operation for GetMyListing {
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, NoInput>) -> Result<MyListingView, OpError> {
         let listing = app.owners.get(caller.user_id()?, ListingId::new(input.path.listing_id)).await?;
+        MyListingView::of(listing, app).await
+    }
+}
+
+impl MyListingView {
+    /// The owner's fields plus the profile as the public sees it (counting no view).
+    async fn of(listing: OwnedListing, app: &App) -> Result<Self, OpError> {
         let slug = kernel::Slug::parse(&listing.slug).map_err(|err| OpError::internal(std::io::Error::other(err.0)))?;
         let profile = app.profiles.owner_profile(&slug).await.map_err(OpError::internal)?;
-        Ok(MyListingView { owned: OwnedListingView::of(&listing, app), profile: super::listing::listing_view(profile, app) })
+        Ok(Self { owned: OwnedListingView::of(&listing, app), profile: super::listing::listing_view(profile, app) })
     }
 }
 
@@ -618,11 +625,9 @@ impl Operation for UpdateMyListing {
                 tracing::warn!(error = %err, "could not index an edited listing now; the periodic sync will");
             }
         }
-        let slug = kernel::Slug::parse(&listing.slug).map_err(|err| OpError::internal(std::io::Error::other(err.0)))?;
-        let profile = app.profiles.owner_profile(&slug).await.map_err(OpError::internal)?;
         Ok(UpdatedListingView {
             version: version.map(|v| VersionView { id: v.id, changed: v.changed, created_at: rfc3339(v.created_at) }),
-            listing: MyListingView { owned: OwnedListingView::of(&listing, app), profile: super::listing::listing_view(profile, app) },
+            listing: MyListingView::of(listing, app).await?,
         })
     }
 }
