@@ -77,7 +77,7 @@ impl Services {
                 reader: Arc::new(site_reader),
                 drafter,
                 categories: store.draft_categories(),
-                listings: store.listing_sink(),
+                listings: listings::SubmissionService::new(store.submitted_listings(), clock.clone()),
                 mailer: mailer.clone(),
                 clock: clock.clone(),
             },
@@ -233,10 +233,11 @@ impl Application {
             tokio::spawn(enqueue_periodic_jobs(services.app.lifecycle.clone(), settings.scheduler_seconds)),
             tokio::spawn(flush_views_periodically(services.app.profiles.clone(), settings.view_flush_seconds)),
         ];
+        let registry = Arc::new(ops::JobRegistry::of(&services.app));
         for n in 0..settings.job_workers {
             let name = format!("{}-{}-{n}", std::process::id(), port);
             let lease = time::Duration::seconds(i64::try_from(settings.job_lease_seconds).unwrap_or(120));
-            jobs.push(tokio::spawn(crate::worker::run(name, services.store.jobs(), services.app.clone(), services.clock.clone(), lease)));
+            jobs.push(tokio::spawn(crate::worker::run(name, services.store.jobs(), registry.clone(), services.clock.clone(), lease)));
         }
         let profiles = services.app.profiles.clone();
         let rest = Arc::new(api_rest::RestState::new(services.app.clone()));

@@ -2,7 +2,7 @@
 //! body beyond its bounds (which the operation's input type checks).
 
 use crate::grounding::CategoryRef;
-use crate::model::{DraftFounder, DraftMilestone, DraftSeo, DraftStory, FieldName, FieldValue, Socials};
+use crate::model::{DraftFounder, DraftMilestone, DraftSeo, FieldName, FieldValue, Socials};
 use kernel::{Faq, FieldError};
 
 /// The longest website address accepted.
@@ -98,7 +98,7 @@ pub struct DraftEdit {
     pub company_socials: Option<Socials>,
     pub founder_socials: Option<Socials>,
     pub founders: Option<Vec<DraftFounder>>,
-    pub story: Option<DraftStory>,
+    pub story: Option<kernel::Story>,
     pub milestones: Option<Vec<DraftMilestone>>,
     /// `Some("")` clears the comparison.
     pub competitor_url: Option<String>,
@@ -161,17 +161,6 @@ pub fn check_field_values(
         checked.push((*name, Some(value)));
     }
     checked
-}
-
-/// Checks socials: known platform keys and https links.
-pub fn check_socials(at: &str, socials: &Socials, errors: &mut Vec<FieldError>) {
-    for (key, link) in socials {
-        if kernel::SocialKey::parse(key).is_none() {
-            errors.push(FieldError::new(format!("{at}.{key}"), format!("is not a platform key; use one of {}", kernel::SocialKey::LIST)));
-        } else if !link.starts_with("https://") || normalise_url(link).is_err() {
-            errors.push(FieldError::new(format!("{at}.{key}"), "must be an https:// link"));
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,15 +1,20 @@
 #![doc = include_str!("../README.md")]
 
 pub mod edit;
+#[cfg(test)]
+mod fakes;
 pub mod grounding;
+mod jobs;
 mod model;
 mod ports;
 mod service;
 pub mod site;
+mod submission;
 
 pub use edit::{DraftEdit, normalise_url};
 pub use grounding::{CategoryRef, Dropped, Proposal, SocialLink, ground};
+pub use jobs::{CompareCompetitor, CrawlDraft, RegenerateDraft};
 pub use model::*;
-pub use ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, ListingDraft, ListingSink, SiteReader};
-pub use service::{COMPETITOR_PAGES, DraftError, DraftsPolicy, DraftsPorts, DraftsService, Invitation, MAX_INVITES, MAX_PAGES, jobs};
+pub use ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, SiteReader};
+pub use service::{COMPETITOR_PAGES, DraftError, DraftsPolicy, DraftsPorts, DraftsService, Invitation, MAX_INVITES, MAX_PAGES};
 pub use site::{ReadFailure, SiteSnapshot};

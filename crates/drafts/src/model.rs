@@ -338,26 +338,6 @@ pub struct DraftMilestone {
     pub url: Option<String>,
 }
 
-/// The founder story's nine sections.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct DraftStory {
-    pub title: Option<String>,
-    pub story: Option<String>,
-    pub why_started: Option<String>,
-    pub problem: Option<String>,
-    pub journey: Option<String>,
-    pub challenges: Option<String>,
-    pub achievements: Option<String>,
-    pub lessons: Option<String>,
-    pub whats_next: Option<String>,
-}
-
-impl DraftStory {
-    pub fn is_empty(&self) -> bool {
-        *self == Self::default()
-    }
-}
-
 /// The SEO title and meta description.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DraftSeo {
@@ -425,7 +405,7 @@ pub struct Draft {
     pub founders: Section<Vec<DraftFounder>>,
     pub company_socials: Section<Socials>,
     pub founder_socials: Section<Socials>,
-    pub story: Section<DraftStory>,
+    pub story: Section<kernel::Story>,
     pub milestones: Section<Vec<DraftMilestone>>,
     pub seo: Section<DraftSeo>,
     pub competitor: Option<Competitor>,

@@ -1,10 +1,10 @@
 //! The ports the drafts domain needs; adapters implement them.
 
 use crate::grounding::{CategoryRef, Proposal};
-use crate::model::{Draft, DraftFounder, DraftId, DraftMilestone, DraftSeo, DraftStory, Socials};
+use crate::model::{Draft, DraftId};
 use crate::site::{ReadFailure, SiteSnapshot};
 use async_trait::async_trait;
-use kernel::{Faq, ListingId, NewJob, PageRequest, Paged, RepoError, UserId};
+use kernel::{NewJob, PageRequest, Paged, RepoError, UserId};
 use time::OffsetDateTime;
 
 /// Reads a website: the homepage and up to `max_pages - 1` more same-origin pages that
@@ -72,51 +72,4 @@ pub enum InviteOutcome {
 #[async_trait]
 pub trait DraftCategories: Send + Sync {
     async fn all(&self) -> Result<Vec<CategoryRef>, RepoError>;
-}
-
-/// A listing as a submitted draft makes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ListingDraft {
-    pub name: String,
-    pub url: String,
-    pub domain: String,
-    pub tagline: Option<String>,
-    pub short_description: Option<String>,
-    pub description: Option<String>,
-    pub stage: Option<String>,
-    /// Category slugs; the first is the primary one.
-    pub categories: Vec<String>,
-    pub tags: Vec<String>,
-    pub pricing_model: Option<String>,
-    pub pricing_summary: Option<String>,
-    pub country: Option<String>,
-    pub city: Option<String>,
-    pub founded_year: Option<i32>,
-    pub features: Vec<String>,
-    pub usps: Vec<String>,
-    pub keywords: Vec<String>,
-    pub contact_email: Option<String>,
-    pub demo_video_url: Option<String>,
-    pub logo_url: Option<String>,
-    pub faqs: Vec<Faq>,
-    pub socials: Socials,
-    pub founders: Vec<DraftFounder>,
-    pub founder_socials: Socials,
-    pub story: DraftStory,
-    pub milestones: Vec<DraftMilestone>,
-    pub seo: DraftSeo,
-    pub not_found_on_website: Vec<String>,
-}
-
-/// Creates or updates the listing of a submitted draft. The listing's status stays `draft`
-/// (saved, not published).
-#[async_trait]
-pub trait ListingSink: Send + Sync {
-    async fn save(
-        &self,
-        owner: UserId,
-        existing: Option<ListingId>,
-        listing: &ListingDraft,
-        now: OffsetDateTime,
-    ) -> Result<ListingId, RepoError>;
 }

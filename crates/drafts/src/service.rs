@@ -1,24 +1,19 @@
 //! `DraftsService`: the use cases behind the draft operations, and the jobs that read sites,
 //! redraft fields and compare a competitor.
 
-use crate::edit::{DraftEdit, check_field_values, check_socials, host_of, normalise_url};
+use crate::edit::{DraftEdit, check_field_values, normalise_url};
 use crate::grounding::{CategoryRef, Proposal, ground, seo_of};
+use crate::jobs::{CompareCompetitor, CrawlDraft, RegenerateDraft};
 use crate::model::{ComparisonRow, Competitor, Draft, DraftId, DraftStatus, FailureReason, FieldName, FieldState, FieldValue, Section};
-use crate::ports::{DraftCategories, DraftRepository, Drafter, InviteOutcome, ListingDraft, ListingSink, SiteReader};
+use crate::ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, SiteReader};
 use crate::site::SiteSnapshot;
-use kernel::{Clock, Email, FieldError, ListingId, MailError, Mailer, NewJob, OutgoingEmail, PageRequest, Paged, RepoError, UserId};
-use serde_json::json;
+use crate::submission::submission_of;
+use kernel::{Clock, Email, FieldError, Job, ListingId, MailError, Mailer, NewJob, OutgoingEmail, PageRequest, Paged, RepoError, UserId};
+use listings::{SubmissionError, SubmissionService};
 use std::sync::Arc;
 
-/// Job kinds this domain enqueues and runs.
-pub mod jobs {
-    /// Read the site and draft the profile: `{"draft_id"}`.
-    pub const CRAWL: &str = "draft.crawl";
-    /// Redraft some fields from what was read: `{"draft_id", "fields": [...]}`.
-    pub const REGENERATE: &str = "draft.regenerate";
-    /// Read a competitor's site and compare: `{"draft_id", "url"}`.
-    pub const COMPETITOR: &str = "draft.competitor";
-}
+/// How many times a read-modify-write of a draft is tried before it gives way.
+pub(crate) const WRITE_TRIES: usize = 5;
 
 /// Pages read per draft: the homepage and up to nine more.
 pub const MAX_PAGES: usize = 10;
@@ -38,10 +33,27 @@ pub enum DraftError {
     Repo(#[from] RepoError),
     #[error(transparent)]
     Mail(#[from] MailError),
+    /// Other writers kept changing the draft between our read and our write: try again soon.
+    #[error("the draft kept changing while it was being updated; try again")]
+    Contention,
+    /// The site could not be reached; a passing fault worth another try.
+    #[error("the site could not be reached: {0}")]
+    SiteUnreachable(String),
+    #[error(transparent)]
+    Drafter(#[from] DrafterError),
+}
+
+impl From<SubmissionError> for DraftError {
+    fn from(error: SubmissionError) -> Self {
+        match error {
+            SubmissionError::Invalid(errors) => Self::Invalid(errors),
+            SubmissionError::Repo(error) => Self::Repo(error),
+        }
+    }
 }
 
 impl DraftError {
-    fn field(field: impl Into<String>, message: impl Into<String>) -> Self {
+    pub(crate) fn field(field: impl Into<String>, message: impl Into<String>) -> Self {
         Self::Invalid(vec![FieldError::new(field, message)])
     }
 }
@@ -68,7 +80,7 @@ pub struct DraftsService {
     reader: Arc<dyn SiteReader>,
     drafter: Arc<dyn Drafter>,
     categories: Arc<dyn DraftCategories>,
-    listings: Arc<dyn ListingSink>,
+    listings: SubmissionService,
     mailer: Arc<dyn Mailer>,
     clock: Arc<dyn Clock>,
     policy: DraftsPolicy,
@@ -80,7 +92,8 @@ pub struct DraftsPorts {
     pub reader: Arc<dyn SiteReader>,
     pub drafter: Arc<dyn Drafter>,
     pub categories: Arc<dyn DraftCategories>,
-    pub listings: Arc<dyn ListingSink>,
+    /// The listings domain's use case that turns a submitted draft into a listing.
+    pub listings: SubmissionService,
     pub mailer: Arc<dyn Mailer>,
     pub clock: Arc<dyn Clock>,
 }
@@ -96,7 +109,7 @@ impl DraftsService {
         let url = normalise_url(url).map_err(|message| DraftError::field("url", message))?;
         let now = self.clock.now();
         let draft = Draft::new(owner, url, now);
-        let job = NewJob::now(jobs::CRAWL, json!({"draft_id": draft.id}), now);
+        let job = CrawlDraft { draft_id: draft.id }.new_job(now);
         self.repo.insert(&draft, &job).await?;
         Ok(draft)
     }
@@ -124,13 +137,13 @@ impl DraftsService {
         let categories =
             if edit.fields.iter().any(|(name, _)| *name == FieldName::Categories) { self.categories.all().await? } else { Vec::new() };
         // Optimistic locking: a background job may write the draft between our read and write.
-        for _ in 0..5 {
+        for _ in 0..WRITE_TRIES {
             let (mut draft, version) = self.load_owned(owner, id).await?;
             let job = self.apply(&mut draft, &edit, &categories)?;
             if draft.status == DraftStatus::Submitted {
                 // The listing takes the edit too: refuse it before anything is written when the
                 // listing's bounds do not allow it.
-                listing_of(&draft)?;
+                submission_of(&draft)?.check().map_err(DraftError::Invalid)?;
             }
             draft.updated_at = self.clock.now();
             if self.repo.save(&draft, version, job.as_ref()).await? {
@@ -140,7 +153,7 @@ impl DraftsService {
                 return Ok(draft);
             }
         }
-        Err(DraftError::Repo(RepoError::Backend("the draft kept changing while it was being updated".into())))
+        Err(DraftError::Contention)
     }
 
     /// Applies an edit in memory; returns the job it needs, if any.
@@ -149,7 +162,7 @@ impl DraftsService {
         let values = check_field_values(&edit.fields, categories, &mut errors);
         for (at, socials) in [("company_socials", &edit.company_socials), ("founder_socials", &edit.founder_socials)] {
             if let Some(socials) = socials {
-                check_socials(at, socials, &mut errors);
+                kernel::check_socials(at, socials, &mut errors);
             }
         }
         let busy = matches!(draft.status, DraftStatus::Crawling | DraftStatus::Drafting);
@@ -215,7 +228,7 @@ impl DraftsService {
             (Some(_), Some(url)) => {
                 draft.competitor =
                     Some(Competitor { url: url.clone(), status: "pending".into(), failure_reason: None, comparison: Vec::new() });
-                job = Some(NewJob::now(jobs::COMPETITOR, json!({"draft_id": draft.id, "url": url}), now));
+                job = Some(CompareCompetitor { draft_id: draft.id, url }.new_job(now));
             }
             (Some(_), None) => draft.competitor = None,
             (None, _) => {}
@@ -227,9 +240,8 @@ impl DraftsService {
                 }
             }
             // A competitor read and a redraft in one edit: the redraft job carries both.
-            let fields: Vec<&str> = draft.regenerating.iter().map(|f| f.as_str()).collect();
-            let competitor = job.take().map(|job| job.payload["url"].clone());
-            job = Some(NewJob::now(jobs::REGENERATE, json!({"draft_id": draft.id, "fields": fields, "competitor_url": competitor}), now));
+            let competitor_url = job.take().and(draft.competitor.as_ref().map(|c| c.url.clone()));
+            job = Some(RegenerateDraft { draft_id: draft.id, fields: draft.regenerating.clone(), competitor_url }.new_job(now));
         }
         Ok(job)
     }
@@ -270,7 +282,7 @@ impl DraftsService {
         // The listing made by a try that lost the race for the draft's version: the next try
         // updates it instead of making a second one.
         let mut made: Option<ListingId> = None;
-        for _ in 0..5 {
+        for _ in 0..WRITE_TRIES {
             let (mut draft, version) = self.load_owned(owner, id).await?;
             if matches!(draft.status, DraftStatus::Crawling | DraftStatus::Drafting) {
                 return Err(DraftError::field("id", "the draft is still being drafted; submit it when its status is ready"));
@@ -287,53 +299,34 @@ impl DraftsService {
                 return Ok((draft, listing));
             }
         }
-        Err(DraftError::Repo(RepoError::Backend("the draft kept changing while it was being updated".into())))
+        Err(DraftError::Contention)
     }
 
+    /// Hands the draft to the listings domain, which checks it and writes the listing.
     async fn save_listing(&self, draft: &mut Draft) -> Result<ListingId, DraftError> {
-        let listing = listing_of(draft)?;
-        let id = self.listings.save(draft.owner, draft.listing_id, &listing, self.clock.now()).await?;
+        let submission = submission_of(draft)?;
+        let id = self.listings.save(draft.owner, draft.listing_id, &submission).await?;
         draft.listing_id = Some(id);
         Ok(id)
     }
 
-    /// Runs a job of this domain. `Err` means "try again later"; outcomes a person should see
-    /// (an unreadable site) are written to the draft and are `Ok`.
-    pub async fn run_job(&self, kind: &str, payload: &serde_json::Value, last_attempt: bool) -> Result<(), DraftError> {
-        let Some(id) = payload["draft_id"].as_str().and_then(|id| id.parse().ok()).map(DraftId) else {
-            return Err(DraftError::field("payload.draft_id", "is missing"));
-        };
-        match kind {
-            jobs::CRAWL => self.crawl(id, last_attempt).await,
-            jobs::REGENERATE => {
-                let fields: Vec<FieldName> =
-                    payload["fields"].as_array().into_iter().flatten().filter_map(|f| f.as_str().and_then(FieldName::parse)).collect();
-                self.regenerate(id, &fields).await?;
-                match payload["competitor_url"].as_str() {
-                    Some(url) => self.compare(id, url).await,
-                    None => Ok(()),
-                }
-            }
-            jobs::COMPETITOR => self.compare(id, payload["url"].as_str().unwrap_or_default()).await,
-            _ => Err(DraftError::field("kind", format!("{kind} is not a drafts job"))),
-        }
-    }
-
-    /// A job of this domain failed for good (or its worker died on the last attempt): the
-    /// draft shows that instead of waiting forever.
-    pub async fn abandon(&self, kind: &str, payload: &serde_json::Value) -> Result<(), DraftError> {
-        let Some(id) = payload["draft_id"].as_str().and_then(|id| id.parse().ok()).map(DraftId) else { return Ok(()) };
-        let fields: Vec<FieldName> =
-            payload["fields"].as_array().into_iter().flatten().filter_map(|f| f.as_str().and_then(FieldName::parse)).collect();
-        let url = payload["url"].as_str().or(payload["competitor_url"].as_str()).map(str::to_owned);
-        let kind = kind.to_owned();
+    /// A job of this domain was given up (its last attempt failed or died): the draft shows
+    /// that instead of waiting forever. `crawl`: the read itself; `fields` and `competitor`:
+    /// what a redraft or a comparison was working on.
+    pub(crate) async fn abandon(
+        &self,
+        id: DraftId,
+        crawl: bool,
+        fields: Vec<FieldName>,
+        competitor: Option<String>,
+    ) -> Result<(), DraftError> {
         self.modify(id, move |draft| {
-            if kind == jobs::CRAWL && matches!(draft.status, DraftStatus::Crawling | DraftStatus::Drafting) {
+            if crawl && matches!(draft.status, DraftStatus::Crawling | DraftStatus::Drafting) {
                 draft.status = DraftStatus::Failed;
                 draft.failure_reason = Some(FailureReason::Internal);
             }
             draft.regenerating.retain(|name| !fields.contains(name));
-            if let Some(competitor) = draft.competitor.as_mut().filter(|c| Some(&c.url) == url.as_ref() && c.status == "pending") {
+            if let Some(competitor) = draft.competitor.as_mut().filter(|c| Some(&c.url) == competitor.as_ref() && c.status == "pending") {
                 competitor.status = "failed".into();
                 competitor.failure_reason = Some(FailureReason::Internal);
             }
@@ -342,7 +335,7 @@ impl DraftsService {
     }
 
     /// Reads the site, drafts, checks grounding, and makes the draft `ready` (or `failed`).
-    async fn crawl(&self, id: DraftId, last_attempt: bool) -> Result<(), DraftError> {
+    pub(crate) async fn crawl(&self, id: DraftId, last_attempt: bool) -> Result<(), DraftError> {
         let Some((draft, _)) = self.repo.get(id).await? else { return Ok(()) };
         match draft.status {
             DraftStatus::Crawling => {}
@@ -367,7 +360,7 @@ impl DraftsService {
                 let reason = failure.reason();
                 // An unreachable site may be a passing fault: retried with backoff before failing.
                 if reason == FailureReason::Unreachable && !last_attempt {
-                    return Err(DraftError::Repo(RepoError::Backend(failure.to_string().into())));
+                    return Err(DraftError::SiteUnreachable(failure.to_string()));
                 }
                 tracing::info!(draft = %id, %failure, "the site could not be read");
                 return self
@@ -396,7 +389,7 @@ impl DraftsService {
     /// Drafts and grounds a proposal.
     async fn propose(&self, snapshot: &SiteSnapshot) -> Result<Proposal, DraftError> {
         let categories = self.categories.all().await?;
-        let proposal = self.drafter.draft(snapshot, &categories).await.map_err(|err| DraftError::Repo(RepoError::backend(err)))?;
+        let proposal = self.drafter.draft(snapshot, &categories).await?;
         let (kept, dropped) = ground(proposal, snapshot, &categories);
         for item in &dropped {
             tracing::info!(what = %item.what, why = %item.why, "grounding dropped a proposed value");
@@ -404,7 +397,7 @@ impl DraftsService {
         Ok(kept)
     }
 
-    async fn regenerate(&self, id: DraftId, fields: &[FieldName]) -> Result<(), DraftError> {
+    pub(crate) async fn regenerate(&self, id: DraftId, fields: &[FieldName]) -> Result<(), DraftError> {
         let Some((draft, _)) = self.repo.get(id).await? else { return Ok(()) };
         let snapshot = match self.repo.snapshot(id).await? {
             Some(snapshot) => snapshot,
@@ -424,7 +417,7 @@ impl DraftsService {
         .await
     }
 
-    async fn compare(&self, id: DraftId, url: &str) -> Result<(), DraftError> {
+    pub(crate) async fn compare(&self, id: DraftId, url: &str) -> Result<(), DraftError> {
         let outcome = match self.reader.read(url, COMPETITOR_PAGES).await {
             Ok(snapshot) => Ok((self.propose(&snapshot).await?, snapshot)),
             Err(failure) => Err(failure.reason()),
@@ -459,7 +452,8 @@ impl DraftsService {
 
     /// Read-modify-write of a draft by a job, retried when the caller wrote it meanwhile.
     async fn modify(&self, id: DraftId, change: impl Fn(&mut Draft)) -> Result<(), DraftError> {
-        for _ in 0..10 {
+        // Jobs try harder than callers: a person can retry a 409, a job would only back off.
+        for _ in 0..2 * WRITE_TRIES {
             let Some((mut draft, version)) = self.repo.get(id).await? else { return Ok(()) };
             change(&mut draft);
             draft.updated_at = self.clock.now();
@@ -472,7 +466,7 @@ impl DraftsService {
                 return Ok(());
             }
         }
-        Err(DraftError::Repo(RepoError::Backend("the draft kept changing".into())))
+        Err(DraftError::Contention)
     }
 }
 
@@ -547,89 +541,4 @@ fn take_proposal(draft: &mut Draft, proposal: &Proposal, only: Option<&[FieldNam
         Some((seo, quotes)) => section(&mut draft.seo, seo, quotes, true),
         None => section(&mut draft.seo, Default::default(), Vec::new(), false),
     }
-}
-
-/// The listing a draft makes. A listing needs a name and a category, and its fields have the
-/// bounds of an owned listing (some tighter than a draft's).
-fn listing_of(draft: &Draft) -> Result<ListingDraft, DraftError> {
-    let mut errors = Vec::new();
-    let name = draft.text(FieldName::Name).map(str::trim).unwrap_or_default().to_owned();
-    if name.is_empty() {
-        errors.push(FieldError::new("fields.name", "a listing needs a name; set it with update_draft"));
-    }
-    let categories = draft.list(FieldName::Categories).to_vec();
-    if categories.is_empty() {
-        errors.push(FieldError::new("fields.categories", "a listing needs at least one category; set it with update_draft"));
-    } else if categories.len() > 4 {
-        errors.push(FieldError::new("fields.categories", "a listing has one primary category and at most 3 more"));
-    }
-    let bounded = |errors: &mut Vec<FieldError>, field: FieldName, max: usize| {
-        let text = draft.text(field).map(str::trim).map(str::to_owned);
-        if text.as_ref().is_some_and(|text| text.chars().count() > max) {
-            errors.push(FieldError::new(format!("fields.{field}"), format!("a listing's {field} is at most {max} characters")));
-        }
-        text
-    };
-    let tagline = bounded(&mut errors, FieldName::Tagline, 200);
-    let short_description = bounded(&mut errors, FieldName::ShortDescription, 300);
-    let description = bounded(&mut errors, FieldName::Description, 20_000);
-    let stage = bounded(&mut errors, FieldName::Stage, 40);
-    let pricing_model = bounded(&mut errors, FieldName::PricingModel, 40);
-    let pricing_summary = bounded(&mut errors, FieldName::PricingSummary, 300);
-    let country = bounded(&mut errors, FieldName::Country, 2);
-    let city = bounded(&mut errors, FieldName::City, 120);
-    let contact_email = bounded(&mut errors, FieldName::ContactEmail, 254);
-    let demo_video_url = bounded(&mut errors, FieldName::DemoVideoUrl, 500);
-    let logo_url = bounded(&mut errors, FieldName::LogoUrl, 500);
-    let founded_year = match draft.text(FieldName::FoundedYear).map(str::trim) {
-        None => None,
-        Some(year) => match year.parse::<i32>() {
-            Ok(year) if (1800..=2100).contains(&year) => Some(year),
-            _ => {
-                errors.push(FieldError::new("fields.founded_year", "a listing's founded_year is a year from 1800 to 2100"));
-                None
-            }
-        },
-    };
-    if draft.story.value.title.as_ref().is_some_and(|title| title.chars().count() > 200) {
-        errors.push(FieldError::new("story.title", "a listing's story title is at most 200 characters"));
-    }
-    for (i, founder) in draft.founders.value.iter().enumerate() {
-        if founder.name.chars().count() > 160 || founder.title.as_ref().is_some_and(|t| t.chars().count() > 160) {
-            errors.push(FieldError::new(format!("founders[{i}]"), "a founder's name and title are at most 160 characters"));
-        }
-    }
-    if !errors.is_empty() {
-        return Err(DraftError::Invalid(errors));
-    }
-    Ok(ListingDraft {
-        name,
-        url: draft.url.clone(),
-        domain: host_of(&draft.url).trim_start_matches("www.").to_owned(),
-        tagline,
-        short_description,
-        description,
-        stage,
-        categories,
-        tags: draft.list(FieldName::Tags).to_vec(),
-        pricing_model,
-        pricing_summary,
-        country,
-        city,
-        founded_year,
-        features: draft.list(FieldName::Features).to_vec(),
-        usps: draft.list(FieldName::Usps).to_vec(),
-        keywords: draft.list(FieldName::Keywords).to_vec(),
-        contact_email,
-        demo_video_url,
-        logo_url,
-        faqs: draft.faqs.value.clone(),
-        socials: draft.company_socials.value.clone(),
-        founders: draft.founders.value.clone(),
-        founder_socials: draft.founder_socials.value.clone(),
-        story: draft.story.value.clone(),
-        milestones: draft.milestones.value.clone(),
-        seo: draft.seo.value.clone(),
-        not_found_on_website: draft.not_found_on_website().into_iter().map(str::to_owned).collect(),
-    })
 }

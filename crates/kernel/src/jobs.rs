@@ -1,14 +1,99 @@
-//! The `JobQueue` port: durable background work. Domains enqueue jobs; workers in the server
-//! claim them under a lease, run them, and finish, retry or give up.
+//! Durable background work: the `Job` trait (one typed payload per kind, the kind named once),
+//! `JobHandler` (the use case that runs a kind, returning one `JobOutcome`), and the `JobQueue`
+//! port. Domains enqueue jobs; workers in the server claim them under a lease, look up the
+//! handler in the application's job registry, run it, and record the outcome.
 
 use crate::RepoError;
 use async_trait::async_trait;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use time::{Duration, OffsetDateTime};
+
+/// A kind of background job: its payload type. The kind's name is declared here and nowhere
+/// else; the job registry maps it to the handler.
+pub trait Job: Serialize + DeserializeOwned + Send + Sync + 'static {
+    /// The name stored in the `jobs` table (`draft.crawl`, `badge.check`, ...).
+    const KIND: &'static str;
+    /// How many times a job of this kind may run before it is given up.
+    const MAX_ATTEMPTS: u32 = 3;
+
+    /// A job of this kind, due at `at`.
+    fn new_job(&self, at: OffsetDateTime) -> NewJob {
+        // A payload type that cannot be written as JSON is a programming error, caught by the
+        // unit test of each kind; `Null` keeps enqueueing infallible.
+        let payload = serde_json::to_value(self).unwrap_or(serde_json::Value::Null);
+        NewJob { kind: Self::KIND.to_owned(), payload, run_at: at, max_attempts: Self::MAX_ATTEMPTS, unique_key: None }
+    }
+}
+
+/// Which run of a job this is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JobRun {
+    /// This run's number, from 1.
+    pub attempt: u32,
+    pub max_attempts: u32,
+}
+
+impl JobRun {
+    /// No retry follows this run: a handler writes a lasting outcome (a draft `failed`)
+    /// instead of asking to retry.
+    pub fn is_last(self) -> bool {
+        self.attempt >= self.max_attempts
+    }
+}
+
+/// What running a job came to. Every handler returns this one type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobOutcome {
+    /// Finished; the summary is logged with the job.
+    Done(serde_json::Value),
+    /// A passing fault: run again after the backoff (given up after the last attempt).
+    Retry(String),
+    /// Will never succeed: given up now.
+    Failed(String),
+}
+
+impl JobOutcome {
+    /// `Done` with a summary, or `Retry` with the error's whole cause chain: what a handler
+    /// returns when its use case's only failure is a storage or network fault.
+    pub fn from_result<T, E: std::error::Error>(result: Result<T, E>, summary: impl FnOnce(T) -> serde_json::Value) -> Self {
+        match result {
+            Ok(value) => Self::Done(summary(value)),
+            Err(error) => Self::Retry(error_chain(&error)),
+        }
+    }
+}
+
+/// An error and its sources, `: `-separated (for the job's `last_error`).
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut chain = error.to_string();
+    let mut source = error.source();
+    while let Some(next) = source {
+        chain.push_str(": ");
+        chain.push_str(&next.to_string());
+        source = next.source();
+    }
+    chain
+}
+
+/// The use case that runs jobs of kind `J`; a domain service implements it once per kind it
+/// handles, so handlers take ports and run without a database in unit tests.
+#[async_trait]
+pub trait JobHandler<J: Job>: Send + Sync {
+    async fn run(&self, job: J, run: JobRun) -> JobOutcome;
+
+    /// The job was given up (its last attempt failed or died): let its domain show that the
+    /// work will not happen (a draft `failed`, ...). Errors are logged by the caller.
+    async fn give_up(&self, job: J) -> Result<(), String> {
+        let _ = job;
+        Ok(())
+    }
+}
 
 /// A job to enqueue.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewJob {
-    /// What to run (`draft.crawl`, `draft.regenerate`, ...): the worker dispatches on it.
+    /// What to run: a [`Job::KIND`]. Made by [`Job::new_job`], never by hand.
     pub kind: String,
     /// The job's input, as JSON.
     pub payload: serde_json::Value,
@@ -22,9 +107,11 @@ pub struct NewJob {
 }
 
 impl NewJob {
-    /// A job that may run now, up to three times.
-    pub fn now(kind: &str, payload: serde_json::Value, at: OffsetDateTime) -> Self {
-        Self { kind: kind.to_owned(), payload, run_at: at, max_attempts: 3, unique_key: None }
+    /// The same job under a unique key: enqueueing it again while one with the key exists does
+    /// nothing (periodic work uses one key per period).
+    pub fn unique(mut self, key: String) -> Self {
+        self.unique_key = Some(key);
+        self
     }
 }
 
@@ -37,6 +124,12 @@ pub struct ClaimedJob {
     /// This run's number, from 1.
     pub attempt: u32,
     pub max_attempts: u32,
+}
+
+impl ClaimedJob {
+    pub fn run(&self) -> JobRun {
+        JobRun { attempt: self.attempt, max_attempts: self.max_attempts }
+    }
 }
 
 /// Where a job stands.

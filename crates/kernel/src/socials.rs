@@ -1,5 +1,37 @@
 //! The platform keys a socials object may use (`decisions.md`): twelve social, code, video,
-//! forum and blogging sites, the launch-listing site, `website` and `custom`.
+//! forum and blogging sites, the launch-listing site, `website` and `custom`; the one check of
+//! a socials object and of the https links it (and other link fields) holds.
+
+use crate::FieldError;
+use std::collections::BTreeMap;
+
+/// The longest link a listing or a draft stores.
+pub const MAX_LINK_CHARS: usize = 500;
+
+/// An https link of at most 500 characters, with a host and no user information or spaces.
+pub fn check_https_link(link: &str) -> Result<(), &'static str> {
+    if link.chars().count() > MAX_LINK_CHARS {
+        return Err("must be at most 500 characters");
+    }
+    let rest = link.strip_prefix("https://").ok_or("must be an https:// link")?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if host.is_empty() || host.contains('@') || link.chars().any(char::is_whitespace) {
+        return Err("must be an https:// link");
+    }
+    Ok(())
+}
+
+/// Checks a socials object: known platform keys, https links of at most 500 characters. Each
+/// error names its key under `at` (`socials.myspace`, `company_socials.x`).
+pub fn check_socials(at: &str, socials: &BTreeMap<String, String>, errors: &mut Vec<FieldError>) {
+    for (key, link) in socials {
+        if SocialKey::parse(key).is_none() {
+            errors.push(FieldError::new(format!("{at}.{key}"), format!("is not a platform key; use one of {}", SocialKey::LIST)));
+        } else if let Err(message) = check_https_link(link.trim()) {
+            errors.push(FieldError::new(format!("{at}.{key}"), message));
+        }
+    }
+}
 
 /// A platform key of a socials object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -73,5 +105,20 @@ mod tests {
         assert_eq!(SocialKey::of_host("acme.substack.com").map(SocialKey::as_str), Some("substack"));
         assert_eq!(SocialKey::of_host("www.producthunt.com").map(SocialKey::as_str), Some("producthunt"));
         assert!(SocialKey::of_host("example.com").is_none());
+    }
+
+    #[test]
+    fn links_and_socials_are_checked_once_for_every_caller() {
+        assert!(check_https_link("https://acme.example/a?b").is_ok());
+        for bad in ["http://acme.example", "https://", "https://me@acme.example", "https://a .example", "ftp://x"] {
+            assert_eq!(check_https_link(bad), Err("must be an https:// link"), "{bad}");
+        }
+        assert_eq!(check_https_link(&format!("https://a.example/{}", "x".repeat(500))), Err("must be at most 500 characters"));
+        let socials: BTreeMap<String, String> =
+            [("myspace".to_owned(), "https://myspace.com/a".to_owned()), ("x".to_owned(), "http://x.com/a".to_owned())].into();
+        let mut errors = Vec::new();
+        check_socials("socials", &socials, &mut errors);
+        let named: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(named, ["socials.myspace", "socials.x"]);
     }
 }

@@ -91,6 +91,17 @@ impl Slug {
         let cut = &trimmed[..trimmed.len().min(Self::MAX_LEN)];
         Self::parse(cut.trim_end_matches('-')).ok()
     }
+
+    /// The `n`th candidate when this slug is taken: itself for 1, then `slug-2`, `slug-3`, ...;
+    /// the base is shortened so the candidate stays within `MAX_LEN`.
+    pub fn numbered(&self, n: u32) -> Self {
+        if n <= 1 {
+            return self.clone();
+        }
+        let suffix = format!("-{n}");
+        let base = self.0[..self.0.len().min(Self::MAX_LEN - suffix.len())].trim_end_matches('-');
+        Self(format!("{base}{suffix}"))
+    }
 }
 
 string_value!(Slug, {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]{0,219}$", "maxLength": 220});
@@ -163,6 +174,11 @@ mod tests {
         assert_eq!(Slug::from_text("Acme Notes!").unwrap().as_str(), "acme-notes");
         assert_eq!(Slug::from_text("  --Hello   World-- ").unwrap().as_str(), "hello-world");
         assert!(Slug::from_text("!!!").is_none());
+        let acme = Slug::parse("acme").unwrap();
+        assert_eq!((acme.numbered(1).as_str(), acme.numbered(2).as_str()), ("acme", "acme-2"));
+        let long = Slug::from_text(&"a".repeat(300)).unwrap();
+        assert_eq!(long.as_str().len(), Slug::MAX_LEN);
+        assert!(Slug::parse(long.numbered(12).as_str()).is_ok_and(|slug| slug.as_str().ends_with("-12")));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Owner edits of a listing (`update_my_listing`): the editable copy of a listing, the bounds
 //! of each editable field (the spec's owned-listing table), and the version kept of each edit.
 
-use kernel::{CountryCode, Email, Faq, FieldError, SocialKey, UserId};
+use kernel::{CountryCode, Email, Faq, FieldError, UserId};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -232,7 +232,7 @@ fn parse_value(kind: FieldKind, value: &Value, at: &str) -> Result<EditValue, Ve
         FieldKind::Link => {
             let value = text(value)?;
             if let Some(link) = &value {
-                check_link(link).map_err(|message| error(message.into()))?;
+                kernel::check_https_link(link).map_err(|message| error(message.into()))?;
             }
             EditValue::Text(value)
         }
@@ -271,30 +271,23 @@ fn parse_value(kind: FieldKind, value: &Value, at: &str) -> Result<EditValue, Ve
     })
 }
 
-/// An https link of at most 500 characters.
-fn check_link(link: &str) -> Result<(), &'static str> {
-    if link.chars().count() > 500 {
-        return Err("must be at most 500 characters");
-    }
-    let rest = link.strip_prefix("https://").ok_or("must be an https:// link")?;
-    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    if host.is_empty() || host.contains('@') || link.chars().any(char::is_whitespace) {
-        return Err("must be an https:// link");
-    }
-    Ok(())
-}
+/// The longest FAQ question and answer of a listing.
+pub const MAX_FAQ_QUESTION_CHARS: usize = 300;
+pub const MAX_FAQ_ANSWER_CHARS: usize = 1500;
 
-/// Checks a socials object: known platform keys, https links of at most 500 characters.
-pub fn check_socials(socials: &BTreeMap<String, String>) -> Result<(), Vec<FieldError>> {
-    let mut errors = Vec::new();
-    for (key, link) in socials {
-        if SocialKey::parse(key).is_none() {
-            errors.push(FieldError::new(format!("socials.{key}"), format!("is not a platform key; use one of {}", SocialKey::LIST)));
-        } else if let Err(message) = check_link(link.trim()) {
-            errors.push(FieldError::new(format!("socials.{key}"), message));
+/// Checks a listing's FAQs: at most ten, each question and answer within its bound.
+pub fn check_faqs(at: &str, faqs: &[Faq], errors: &mut Vec<FieldError>) {
+    if faqs.len() > MAX_FAQS {
+        errors.push(FieldError::new(at, format!("must have at most {MAX_FAQS} items")));
+    }
+    for (i, faq) in faqs.iter().enumerate() {
+        if faq.question.chars().count() > MAX_FAQ_QUESTION_CHARS {
+            errors.push(FieldError::new(format!("{at}[{i}].question"), format!("must be at most {MAX_FAQ_QUESTION_CHARS} characters")));
+        }
+        if faq.answer.chars().count() > MAX_FAQ_ANSWER_CHARS {
+            errors.push(FieldError::new(format!("{at}[{i}].answer"), format!("must be at most {MAX_FAQ_ANSWER_CHARS} characters")));
         }
     }
-    if errors.is_empty() { Ok(()) } else { Err(errors) }
 }
 
 impl ListingEdit {
@@ -416,14 +409,14 @@ mod tests {
     }
 
     #[test]
-    fn socials_need_known_keys_and_https_links() {
-        let ok: BTreeMap<String, String> = [("github".to_owned(), "https://github.com/acme".to_owned())].into();
-        assert!(check_socials(&ok).is_ok());
-        let bad: BTreeMap<String, String> =
-            [("myspace".to_owned(), "https://myspace.com/a".to_owned()), ("x".to_owned(), "http://x.com/a".to_owned())].into();
-        let errors = check_socials(&bad).unwrap_err();
-        let named: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
-        assert_eq!(named, ["socials.myspace", "socials.x"]);
+    fn faqs_are_bounded_by_count_and_length() {
+        let faq = |q: usize, a: usize| Faq { question: "q".repeat(q), answer: "a".repeat(a) };
+        let mut errors = Vec::new();
+        check_faqs("faqs", &[faq(300, 1500)], &mut errors);
+        assert!(errors.is_empty());
+        check_faqs("faqs", &vec![faq(301, 1501); 11], &mut errors);
+        assert_eq!(errors[0], FieldError::new("faqs", "must have at most 10 items"));
+        assert_eq!((errors[1].field.as_str(), errors[2].field.as_str()), ("faqs[0].question", "faqs[0].answer"));
     }
 
     #[test]

@@ -27,25 +27,11 @@ pub struct FounderSummary {
     pub companies: Vec<CompanyRef>,
 }
 
-/// The sections of a founder story (the title aside).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
-pub struct StorySections {
-    pub story: Option<String>,
-    pub why_started: Option<String>,
-    pub problem: Option<String>,
-    pub journey: Option<String>,
-    pub challenges: Option<String>,
-    pub achievements: Option<String>,
-    pub lessons: Option<String>,
-    pub whats_next: Option<String>,
-}
-
 /// A founder story published with one of the founder's listings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PublishedStory {
     pub listing: CompanyRef,
-    pub title: Option<String>,
-    pub sections: StorySections,
+    pub story: kernel::Story,
     pub published_at: OffsetDateTime,
 }
 

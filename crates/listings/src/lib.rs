@@ -5,9 +5,13 @@ pub mod badges;
 pub mod calendar;
 pub mod compare;
 pub mod edit;
+#[cfg(test)]
+mod fakes;
 pub mod feeds;
 pub mod founders;
 pub mod interview;
+#[cfg(test)]
+mod jobs_tests;
 pub mod lifecycle;
 pub mod model;
 pub mod owner;
@@ -16,6 +20,7 @@ pub mod profile;
 pub mod rankings;
 pub mod search;
 pub mod service;
+pub mod submission;
 
 pub use awards::{AWARDED_PLACES, Award, AwardRepository, AwardsError, AwardsService, Winner};
 pub use badges::{BadgeError, BadgeKind, BadgeService, BadgeStyle, EarnedBadge, Mode, Shape, Size, render_svg};
@@ -23,15 +28,16 @@ pub use calendar::{CalendarError, CalendarPolicy, CalendarService, LaunchReposit
 pub use compare::{Alternative, AlternativeRepository, Cell, CompareError, CompareService, Comparison, MAX_ALTERNATIVES, Row};
 pub use edit::{EditValue, EditableField, ListingCopy, ListingEdit, ListingVersion};
 pub use feeds::{FeedItem, FeedMetric, FeedPolicy, FeedRepository, FeedService, Section, TrendingScores};
-pub use founders::{
-    CompanyRef, FounderError, FounderProfile, FounderRepository, FounderSummary, FoundersService, PublishedStory, StorySections,
-};
+pub use founders::{CompanyRef, FounderError, FounderProfile, FounderRepository, FounderSummary, FoundersService, PublishedStory};
 pub use interview::{AnsweringFounder, InterviewAnswer, InterviewError, InterviewRepository, InterviewService};
 pub use lifecycle::{
-    BadgeCheckRecord, BadgeOutcome, BadgeProbe, BadgeSighting, LifecyclePolicy, LifecycleRepository, LifecycleService, QueuedListing,
+    BadgeCheckRecord, BadgeOutcome, BadgeProbe, BadgeSighting, CheckBadge, EndWeek, LifecyclePolicy, LifecycleRepository, LifecycleService,
+    QueuedListing, StartWeek, SweepBadges,
 };
 pub use model::{Category, CategoryNode, CategoryPage, CategoryRef, Faq, ListingStatus, ListingSummary, SiteCounts};
-pub use owner::{BadgeCheckState, FreeQueueOutcome, FreeQueuePolicy, OwnedListing, OwnedListingRepository, OwnerError, OwnerService};
+pub use owner::{
+    BadgeCheckState, FreeQueueOutcome, FreeQueuePolicy, NotifyFollowers, OwnedListing, OwnedListingRepository, OwnerError, OwnerService,
+};
 pub use ports::{CategoryRepository, ListingRepository, LiveCounts};
 pub use profile::{
     CommunityRating, DomainRating, FounderCard, Link, ListingCategory, ListingProfile, ListingUpdate, Media, Milestone, ProfileError,
@@ -43,3 +49,4 @@ pub use search::{
     SearchSource, SortBy,
 };
 pub use service::{DirectoryError, DirectoryService};
+pub use submission::{CheckedSubmission, Submission, SubmissionError, SubmissionService, SubmittedFounder, SubmittedListingRepository};

@@ -4,18 +4,47 @@
 
 use crate::AwardsService;
 use async_trait::async_trait;
-use kernel::{Clock, JobQueue, ListingId, NewJob, RepoError, Week};
+use kernel::{Clock, Job, JobHandler, JobOutcome, JobQueue, JobRun, ListingId, RepoError, Week};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 use std::sync::Arc;
 use time::{Duration, OffsetDateTime, UtcOffset};
 
-/// Publishes `scheduled` listings whose week has started.
-pub const WEEK_START_JOB: &str = "calendar.week_start";
-/// Fixes the awards of finished weeks.
-pub const WEEK_END_JOB: &str = "calendar.week_end";
-/// Finds the listings whose badge check is due and enqueues one check each.
-pub const BADGE_SWEEP_JOB: &str = "badge.sweep";
-/// Checks one listing's homepage for the badge: `{"listing_id"}`.
-pub const BADGE_CHECK_JOB: &str = "badge.check";
+/// Publishes `scheduled` listings whose week has started (one per week, keyed by its Monday).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartWeek {}
+
+impl Job for StartWeek {
+    const KIND: &'static str = "calendar.week_start";
+}
+
+/// Fixes the awards of finished weeks (one per week, keyed by the last finished Monday).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndWeek {}
+
+impl Job for EndWeek {
+    const KIND: &'static str = "calendar.week_end";
+}
+
+/// Finds the listings whose badge check is due and enqueues one check each (one per period).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SweepBadges {}
+
+impl Job for SweepBadges {
+    const KIND: &'static str = "badge.sweep";
+}
+
+/// Checks one listing's homepage for the badge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckBadge {
+    pub listing_id: ListingId,
+}
+
+impl Job for CheckBadge {
+    const KIND: &'static str = "badge.check";
+    /// The check's own schedule (interval, backoff) is its retry: one run per enqueue.
+    const MAX_ATTEMPTS: u32 = 1;
+}
 
 /// What a look at a homepage found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -136,42 +165,17 @@ impl LifecycleService {
         let week = Week::at(now, self.policy.launch_offset);
         let period = self.sweep_period(now);
         let jobs = [
-            (WEEK_START_JOB, format!("{WEEK_START_JOB}:{week}")),
-            (WEEK_END_JOB, format!("{WEEK_END_JOB}:{}", week.plus_weeks(-1))),
-            (BADGE_SWEEP_JOB, format!("{BADGE_SWEEP_JOB}:{period}")),
+            StartWeek {}.new_job(now).unique(format!("{}:{week}", StartWeek::KIND)),
+            EndWeek {}.new_job(now).unique(format!("{}:{}", EndWeek::KIND, week.plus_weeks(-1))),
+            SweepBadges {}.new_job(now).unique(format!("{}:{period}", SweepBadges::KIND)),
         ];
         let mut added = 0;
-        for (kind, key) in jobs {
-            let mut job = NewJob::now(kind, serde_json::json!({}), now);
-            job.unique_key = Some(key);
+        for job in jobs {
             if self.jobs.enqueue(job).await? {
                 added += 1;
             }
         }
         Ok(added)
-    }
-
-    /// Runs a lifecycle job and says what it did (for the log); `None` when `kind` is not one
-    /// of them.
-    pub async fn run_job(&self, kind: &str, payload: &serde_json::Value) -> Option<Result<serde_json::Value, RepoError>> {
-        use serde_json::json;
-        Some(match kind {
-            WEEK_START_JOB => {
-                self.start_week().await.map(|published| json!({"published": published.iter().map(|id| id.get()).collect::<Vec<_>>()}))
-            }
-            WEEK_END_JOB => self.awards.fix_finished_weeks().await.map(|fixed| {
-                json!({"fixed": fixed.iter().map(|(week, winners)| json!({"week": week.to_string(), "winners": winners})).collect::<Vec<_>>()})
-            }),
-            BADGE_SWEEP_JOB => self.sweep_badges().await.map(|checks| json!({"checks_enqueued": checks})),
-            BADGE_CHECK_JOB => match payload["listing_id"].as_i64() {
-                Some(id) => self.check_badge(ListingId::new(id)).await.map(|outcome| match outcome {
-                    BadgeOutcome::Skipped => json!({"listing_id": id, "result": "skipped"}),
-                    BadgeOutcome::Checked(record) => json!({"listing_id": id, "result": record.result, "detail": record.detail}),
-                }),
-                None => Err(RepoError::Backend("a badge check without listing_id".into())),
-            },
-            _ => return None,
-        })
     }
 
     /// The week-start job: publishes every scheduled listing whose week has come.
@@ -203,10 +207,7 @@ impl LifecycleService {
     }
 
     async fn enqueue_check(&self, id: ListingId, now: OffsetDateTime, period: i64) -> Result<bool, RepoError> {
-        let mut job = NewJob::now(BADGE_CHECK_JOB, serde_json::json!({"listing_id": id.get()}), now);
-        // The check's own schedule is its retry: one run per enqueue.
-        job.max_attempts = 1;
-        job.unique_key = Some(format!("{BADGE_CHECK_JOB}:{}:{period}", id.get()));
+        let job = CheckBadge { listing_id: id }.new_job(now).unique(format!("{}:{}:{period}", CheckBadge::KIND, id.get()));
         self.jobs.enqueue(job).await
     }
 
@@ -273,5 +274,43 @@ impl LifecycleService {
         let doublings = failures.saturating_sub(1).min(20);
         let wait = self.policy.badge_check_interval.saturating_mul(1i32 << doublings);
         wait.min(self.policy.badge_max_backoff).max(self.policy.badge_check_interval.min(self.policy.badge_max_backoff))
+    }
+}
+
+#[async_trait]
+impl JobHandler<StartWeek> for LifecycleService {
+    async fn run(&self, _: StartWeek, _: JobRun) -> JobOutcome {
+        JobOutcome::from_result(
+            self.start_week().await,
+            |published| json!({"published": published.iter().map(|id| id.get()).collect::<Vec<_>>()}),
+        )
+    }
+}
+
+#[async_trait]
+impl JobHandler<EndWeek> for LifecycleService {
+    async fn run(&self, _: EndWeek, _: JobRun) -> JobOutcome {
+        JobOutcome::from_result(
+            self.awards.fix_finished_weeks().await,
+            |fixed| json!({"fixed": fixed.iter().map(|(week, winners)| json!({"week": week.to_string(), "winners": winners})).collect::<Vec<_>>()}),
+        )
+    }
+}
+
+#[async_trait]
+impl JobHandler<SweepBadges> for LifecycleService {
+    async fn run(&self, _: SweepBadges, _: JobRun) -> JobOutcome {
+        JobOutcome::from_result(self.sweep_badges().await, |checks| json!({"checks_enqueued": checks}))
+    }
+}
+
+#[async_trait]
+impl JobHandler<CheckBadge> for LifecycleService {
+    async fn run(&self, job: CheckBadge, _: JobRun) -> JobOutcome {
+        let id = job.listing_id;
+        JobOutcome::from_result(self.check_badge(id).await, |outcome| match outcome {
+            BadgeOutcome::Skipped => json!({"listing_id": id, "result": "skipped"}),
+            BadgeOutcome::Checked(record) => json!({"listing_id": id, "result": record.result, "detail": record.detail}),
+        })
     }
 }

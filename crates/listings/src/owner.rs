@@ -3,7 +3,8 @@
 
 use crate::model::ListingStatus;
 use async_trait::async_trait;
-use kernel::{Clock, ListingId, PageRequest, Paged, RepoError, UserId, Week};
+use kernel::{Clock, Job, JobHandler, JobOutcome, JobRun, ListingId, MailError, NewJob, PageRequest, Paged, RepoError, UserId, Week};
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use time::{OffsetDateTime, UtcOffset};
 
@@ -71,14 +72,14 @@ pub trait OwnedListingRepository: Send + Sync {
     /// `free`). Returns `false` when the listing was no longer a draft (a concurrent call won).
     async fn queue_free(&self, id: ListingId, week: Week, now: OffsetDateTime) -> Result<bool, RepoError>;
 
-    /// Adds a what's-new update and, in the same transaction, the job that tells the
-    /// listing's followers (its payload gains `update_id`); returns the update's id.
+    /// Adds a what's-new update and, in the same transaction, the job `job_for` makes from the
+    /// new update's id (the one that tells the listing's followers); returns the update's id.
     async fn post_update(
         &self,
         id: ListingId,
         title: &str,
         body: &str,
-        job: &kernel::NewJob,
+        job_for: &(dyn Fn(i64) -> NewJob + Send + Sync),
         now: OffsetDateTime,
     ) -> Result<i64, RepoError>;
 
@@ -116,8 +117,7 @@ pub trait OwnedListingRepository: Send + Sync {
     async fn set_story(
         &self,
         id: ListingId,
-        title: Option<&str>,
-        story: &crate::StorySections,
+        story: &kernel::Story,
         published_at: Option<OffsetDateTime>,
         now: OffsetDateTime,
     ) -> Result<(), RepoError>;
@@ -143,13 +143,23 @@ pub enum OwnerError {
     NotAllowed(String),
     #[error(transparent)]
     Repo(#[from] RepoError),
+    #[error(transparent)]
+    Mail(#[from] MailError),
 }
 
 /// How far past the window the queue looks for room before giving up.
 const FURTHEST_WEEKS: u32 = 104;
 
-/// The job that tells followers of a new update: `{"listing_id", "update_id"}`.
-pub const NOTIFY_FOLLOWERS_JOB: &str = "listing.notify_followers";
+/// Tells a listing's followers of a new update: one plain e-mail each, sent from the job.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NotifyFollowers {
+    pub listing_id: ListingId,
+    pub update_id: i64,
+}
+
+impl Job for NotifyFollowers {
+    const KIND: &'static str = "listing.notify_followers";
+}
 
 #[derive(Clone)]
 pub struct OwnerService {
@@ -177,19 +187,17 @@ impl OwnerService {
     pub async fn post_update(&self, owner: UserId, id: ListingId, title: &str, body: &str) -> Result<(i64, OffsetDateTime), OwnerError> {
         self.get(owner, id).await?;
         let now = self.clock.now();
-        // The repository adds the new update's id to the job's payload.
-        let job = kernel::NewJob::now(NOTIFY_FOLLOWERS_JOB, serde_json::json!({"listing_id": id.get()}), now);
-        let update_id = self.repo.post_update(id, title, body, &job, now).await?;
+        // The job names the update, whose id the insert makes: the repository asks for the job
+        // once it has the id, and writes both in one transaction.
+        let job_for = move |update_id| NotifyFollowers { listing_id: id, update_id }.new_job(now);
+        let update_id = self.repo.post_update(id, title, body, &job_for, now).await?;
         Ok((update_id, now))
     }
 
-    /// Runs `listing.notify_followers`: one plain e-mail per follower, sent from the job.
-    pub async fn notify_followers(&self, payload: &serde_json::Value) -> Result<usize, OwnerError> {
-        let (Some(listing_id), Some(update_id)) = (payload["listing_id"].as_i64(), payload["update_id"].as_i64()) else {
-            return Err(OwnerError::NotAllowed("the job lacks listing_id or update_id".into()));
-        };
-        let id = ListingId::new(listing_id);
-        let Some((title, body)) = self.repo.update_text(id, update_id).await? else { return Ok(0) };
+    /// Sends one plain e-mail per follower of the update's listing; returns how many.
+    async fn notify_followers(&self, job: &NotifyFollowers) -> Result<usize, OwnerError> {
+        let id = job.listing_id;
+        let Some((title, body)) = self.repo.update_text(id, job.update_id).await? else { return Ok(0) };
         let listing = self.repo.owned_listing_by_id(id).await?.ok_or(OwnerError::NotFound)?;
         let followers = self.repo.follower_emails(id).await?;
         for follower in &followers {
@@ -203,8 +211,7 @@ impl OwnerService {
                     ),
                     kind: "listing_update".into(),
                 })
-                .await
-                .map_err(|err| OwnerError::Repo(RepoError::backend(err)))?;
+                .await?;
         }
         Ok(followers.len())
     }
@@ -257,17 +264,11 @@ impl OwnerService {
     }
 
     /// `set_founder_story`: published at once on a public listing, else with the listing.
-    pub async fn set_story(
-        &self,
-        owner: UserId,
-        id: ListingId,
-        title: Option<String>,
-        story: crate::StorySections,
-    ) -> Result<(OwnedListing, bool), OwnerError> {
+    pub async fn set_story(&self, owner: UserId, id: ListingId, story: kernel::Story) -> Result<(OwnedListing, bool), OwnerError> {
         let listing = self.get(owner, id).await?;
         let now = self.clock.now();
         let published = listing.status == ListingStatus::Live;
-        self.repo.set_story(id, title.as_deref(), &story, published.then_some(now), now).await?;
+        self.repo.set_story(id, &story, published.then_some(now), now).await?;
         Ok((listing, published))
     }
 
@@ -305,5 +306,16 @@ impl OwnerService {
             };
         }
         Ok((self.get(owner, id).await?, FreeQueueOutcome::Queued(week)))
+    }
+}
+
+#[async_trait]
+impl JobHandler<NotifyFollowers> for OwnerService {
+    async fn run(&self, job: NotifyFollowers, _: JobRun) -> JobOutcome {
+        match self.notify_followers(&job).await {
+            Ok(sent) => JobOutcome::Done(serde_json::json!({"listing_id": job.listing_id, "update_id": job.update_id, "emails": sent})),
+            Err(OwnerError::NotFound) => JobOutcome::Failed(format!("listing {} is gone", job.listing_id)),
+            Err(error) => JobOutcome::Retry(kernel::error_chain(&error)),
+        }
     }
 }

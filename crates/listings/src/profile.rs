@@ -1,7 +1,7 @@
 //! The full public profile of a listing, and page views counted in memory and written in
 //! batches (never one database write per view).
 
-use crate::founders::{CompanyRef, StorySections};
+use crate::founders::CompanyRef;
 use crate::model::{ListingStatus, ListingSummary};
 use async_trait::async_trait;
 use kernel::{Faq, ListingId, RepoError, Slug};
@@ -40,6 +40,31 @@ pub struct Milestone {
     pub title: String,
     pub description: Option<String>,
     pub url: Option<String>,
+}
+
+impl Milestone {
+    /// The longest title and description (the spec's Milestone table).
+    pub const MAX_TITLE_CHARS: usize = 200;
+    pub const MAX_DESCRIPTION_CHARS: usize = 2000;
+
+    /// Checks the spec's bounds; each error names its key under `at` (`milestones[0].title`).
+    pub fn check(&self, at: &str) -> Vec<kernel::FieldError> {
+        let mut errors = Vec::new();
+        let title = self.title.trim().chars().count();
+        if title == 0 || title > Self::MAX_TITLE_CHARS {
+            errors.push(kernel::FieldError::new(format!("{at}.title"), format!("must be 1 to {} characters", Self::MAX_TITLE_CHARS)));
+        }
+        if self.description.as_ref().is_some_and(|text| text.chars().count() > Self::MAX_DESCRIPTION_CHARS) {
+            errors.push(kernel::FieldError::new(
+                format!("{at}.description"),
+                format!("must be at most {} characters", Self::MAX_DESCRIPTION_CHARS),
+            ));
+        }
+        if let Some(Err(message)) = self.url.as_deref().map(kernel::check_https_link) {
+            errors.push(kernel::FieldError::new(format!("{at}.url"), message));
+        }
+        errors
+    }
 }
 
 /// An image or video (a paid-only section).
@@ -118,7 +143,7 @@ pub struct ListingProfile {
     pub followers: u64,
     pub unlocked: Unlocked,
     /// Present only when unlocked and published.
-    pub story: Option<(Option<String>, StorySections, CompanyRef)>,
+    pub story: Option<(kernel::Story, CompanyRef)>,
     pub milestones: Vec<Milestone>,
     pub media: Vec<Media>,
 }

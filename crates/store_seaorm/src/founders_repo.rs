@@ -6,7 +6,7 @@ use crate::entity::{founder, listing, listing_founder, listing_story};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{CountryCode, PageRequest, Paged, RepoError, Slug};
-use listings::{CompanyRef, FounderProfile, FounderRepository, FounderSummary, PublishedStory, StorySections};
+use listings::{CompanyRef, FounderProfile, FounderRepository, FounderSummary, PublishedStory};
 use sea_orm::sea_query::{Expr, ExprTrait, Query, SelectStatement};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 use std::collections::{BTreeMap, HashMap};
@@ -142,17 +142,7 @@ impl FounderRepository for SeaStore {
                 Some(PublishedStory {
                     listing: names.get(&story.listing_id)?.clone(),
                     published_at: story.published_at?,
-                    title: story.title,
-                    sections: StorySections {
-                        story: story.story,
-                        why_started: story.why_started,
-                        problem: story.problem,
-                        journey: story.journey,
-                        challenges: story.challenges,
-                        achievements: story.achievements,
-                        lessons: story.lessons,
-                        whats_next: story.whats_next,
-                    },
+                    story: story.story(),
                 })
             })
             .collect();

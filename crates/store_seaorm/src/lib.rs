@@ -23,6 +23,7 @@ mod rankings_repo;
 mod search_repo;
 pub mod seed;
 mod seed_content;
+mod submission_repo;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -115,7 +116,7 @@ impl SeaStore {
         Arc::new(self.clone())
     }
 
-    pub fn listing_sink(&self) -> Arc<dyn drafts::ListingSink> {
+    pub fn submitted_listings(&self) -> Arc<dyn listings::SubmittedListingRepository> {
         Arc::new(self.clone())
     }
 

@@ -26,7 +26,7 @@ fn strings(value: &Option<serde_json::Value>) -> Vec<String> {
 }
 
 /// The editable copy of a listing row.
-fn copy_of(row: &listing::Model) -> ListingCopy {
+pub(crate) fn copy_of(row: &listing::Model) -> ListingCopy {
     ListingCopy {
         tagline: row.tagline.clone(),
         short_description: row.short_description.clone(),
@@ -51,7 +51,7 @@ fn copy_of(row: &listing::Model) -> ListingCopy {
 }
 
 /// Writes an editable copy onto a listing row.
-fn write_copy(row: &mut listing::ActiveModel, copy: &ListingCopy) {
+pub(crate) fn write_copy(row: &mut listing::ActiveModel, copy: &ListingCopy) {
     row.tagline = Set(copy.tagline.clone());
     row.short_description = Set(copy.short_description.clone());
     row.description = Set(copy.description.clone());
@@ -168,7 +168,7 @@ impl OwnedListingRepository for SeaStore {
         id: ListingId,
         title: &str,
         body: &str,
-        job: &kernel::NewJob,
+        job_for: &(dyn Fn(i64) -> kernel::NewJob + Send + Sync),
         now: OffsetDateTime,
     ) -> Result<i64, RepoError> {
         let txn = self.db.begin().await.map_err(repo_err)?;
@@ -183,9 +183,7 @@ impl OwnedListingRepository for SeaStore {
         .insert(&txn)
         .await
         .map_err(repo_err)?;
-        let mut job = job.clone();
-        job.payload["update_id"] = serde_json::json!(row.id);
-        crate::drafts_repo::job_row(&job, now).insert(&txn).await.map_err(repo_err)?;
+        crate::jobs_repo::job_row(&job_for(row.id), now).insert(&txn).await.map_err(repo_err)?;
         txn.commit().await.map_err(repo_err)?;
         Ok(row.id)
     }
@@ -253,31 +251,14 @@ impl OwnedListingRepository for SeaStore {
     async fn set_story(
         &self,
         id: ListingId,
-        title: Option<&str>,
-        story: &listings::StorySections,
+        story: &kernel::Story,
         published_at: Option<OffsetDateTime>,
         now: OffsetDateTime,
     ) -> Result<(), RepoError> {
         let txn = self.db.begin().await.map_err(repo_err)?;
         touch(&txn, id, now).await?;
         listing_story::Entity::delete_many().filter(listing_story::Column::ListingId.eq(id.get())).exec(&txn).await.map_err(repo_err)?;
-        listing_story::ActiveModel {
-            listing_id: Set(id.get()),
-            title: Set(title.map(str::to_owned)),
-            story: Set(story.story.clone()),
-            why_started: Set(story.why_started.clone()),
-            problem: Set(story.problem.clone()),
-            journey: Set(story.journey.clone()),
-            challenges: Set(story.challenges.clone()),
-            achievements: Set(story.achievements.clone()),
-            lessons: Set(story.lessons.clone()),
-            whats_next: Set(story.whats_next.clone()),
-            published_at: Set(published_at.map(|at| at.to_offset(UtcOffset::UTC))),
-            updated_at: Set(now.to_offset(UtcOffset::UTC)),
-        }
-        .insert(&txn)
-        .await
-        .map_err(repo_err)?;
+        listing_story::row(id.get(), story, published_at, now).insert(&txn).await.map_err(repo_err)?;
         txn.commit().await.map_err(repo_err)
     }
 

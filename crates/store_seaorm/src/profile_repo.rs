@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use kernel::{Faq, ListingId, RepoError, Slug};
 use listings::{
     CommunityRating, CompanyRef, DomainRating, FounderCard, Link, ListingCategory, ListingProfile, ListingUpdate, Media, Milestone,
-    ProfileRepository, StorySections, Unlocked,
+    ProfileRepository, Unlocked,
 };
 use sea_orm::sea_query::{Expr, ExprTrait, Query};
 use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, TransactionTrait};
@@ -128,24 +128,12 @@ impl ProfileRepository for SeaStore {
         };
         let company = CompanyRef { slug: slug.clone(), name: row.name.clone() };
         let story = if unlocked.story {
-            listing_story::Entity::find_by_id(id).filter(listing_story::Column::PublishedAt.lte(now)).one(db).await.map_err(repo_err)?.map(
-                |s| {
-                    (
-                        s.title,
-                        StorySections {
-                            story: s.story,
-                            why_started: s.why_started,
-                            problem: s.problem,
-                            journey: s.journey,
-                            challenges: s.challenges,
-                            achievements: s.achievements,
-                            lessons: s.lessons,
-                            whats_next: s.whats_next,
-                        },
-                        company,
-                    )
-                },
-            )
+            listing_story::Entity::find_by_id(id)
+                .filter(listing_story::Column::PublishedAt.lte(now))
+                .one(db)
+                .await
+                .map_err(repo_err)?
+                .map(|row| (row.story(), company))
         } else {
             None
         };

@@ -208,7 +208,7 @@ async fn two_server_processes_publish_each_listing_of_the_week_exactly_once() {
         std::io::Read::read_to_string(server.stderr.as_mut().unwrap(), &mut logs).unwrap();
         server.wait().unwrap();
         for entry in logs.lines().filter_map(|line| serde_json::from_str::<Value>(line).ok()) {
-            if entry["message"] == "lifecycle job" && entry["span"]["kind"] == "calendar.week_start" {
+            if entry["message"] == "job done" && entry["span"]["kind"] == "calendar.week_start" {
                 runs += 1;
                 let summary: Value = serde_json::from_str(entry["summary"].as_str().unwrap()).unwrap();
                 published.extend(summary["published"].as_array().unwrap().iter().map(|id| id.as_i64().unwrap()));

@@ -183,7 +183,7 @@ async fn an_update_feeds_the_profile_and_followers_are_told_by_a_background_job(
     let worker = tokio::spawn(launchdir_server::worker::run(
         "test-worker".into(),
         app.services.store.jobs(),
-        app.services.app.clone(),
+        std::sync::Arc::new(ops::JobRegistry::of(&app.services.app)),
         std::sync::Arc::new(kernel::SystemClock),
         time::Duration::seconds(30),
     ));

@@ -6,9 +6,7 @@ use crate::registry::{Input, Operation, OperationSpec};
 use crate::{App, Caller, HttpMethod, NoInput, OpError, Pagination};
 use accounts::Scope;
 use async_trait::async_trait;
-use drafts::{
-    Draft, DraftEdit, DraftError, DraftFounder, DraftId, DraftMilestone, DraftSeo, DraftStory, FieldKind, FieldName, FieldValue, Section,
-};
+use drafts::{Draft, DraftEdit, DraftError, DraftFounder, DraftId, DraftMilestone, DraftSeo, FieldKind, FieldName, FieldValue, Section};
 use garde::Validate;
 use kernel::{Email, Faq, FieldError, Paged};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
@@ -23,6 +21,7 @@ impl From<DraftError> for OpError {
             DraftError::Invalid(errors) => OpError::Validation(errors),
             DraftError::Repo(err) => OpError::internal(err),
             DraftError::Mail(err) => OpError::internal(err),
+            err @ (DraftError::Contention | DraftError::SiteUnreachable(_) | DraftError::Drafter(_)) => OpError::internal(err),
         }
     }
 }
@@ -72,7 +71,7 @@ pub struct DraftView {
     pub founders: SectionView<Vec<DraftFounder>>,
     pub company_socials: SectionView<BTreeMap<String, String>>,
     pub founder_socials: SectionView<BTreeMap<String, String>>,
-    pub story: SectionView<DraftStory>,
+    pub story: SectionView<kernel::Story>,
     pub milestones: SectionView<Vec<DraftMilestone>>,
     pub seo: SectionView<DraftSeo>,
     /// A competitor's site side by side with this draft, when `competitor_url` was set.
@@ -455,7 +454,7 @@ impl UpdateDraftBody {
             founders: self
                 .founders
                 .map(|founders| founders.into_iter().map(|f| DraftFounder { name: f.name, title: f.title, bio: f.bio }).collect()),
-            story: self.story.map(|s| DraftStory {
+            story: self.story.map(|s| kernel::Story {
                 title: s.title,
                 story: s.story,
                 why_started: s.why_started,

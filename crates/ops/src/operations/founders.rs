@@ -6,7 +6,7 @@ use crate::{App, Caller, InputPart, NoInput, OpError, Pagination};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::{CountryCode, Slug};
-use listings::{CompanyRef, FounderError, ListingSummary, StorySections};
+use listings::{CompanyRef, FounderError, ListingSummary};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -128,9 +128,8 @@ impl InputPart for FounderSlug {}
 pub struct StoryView {
     /// The listing the story belongs to.
     pub listing: CompanyRef,
-    pub title: Option<String>,
     #[serde(flatten)]
-    pub sections: StorySections,
+    pub story: kernel::Story,
     /// RFC 3339.
     pub published_at: String,
 }
@@ -210,7 +209,7 @@ impl Operation for GetFounder {
             stories: profile
                 .stories
                 .into_iter()
-                .map(|s| StoryView { listing: s.listing, title: s.title, sections: s.sections, published_at: rfc3339(s.published_at) })
+                .map(|s| StoryView { listing: s.listing, story: s.story, published_at: rfc3339(s.published_at) })
                 .collect(),
             interview: profile.interview.into_iter().map(InterviewAnswerView::of).collect(),
         })

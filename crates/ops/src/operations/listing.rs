@@ -6,7 +6,7 @@ use crate::registry::{Input, Operation, OperationSpec};
 use crate::{App, Caller, NoInput, OpError};
 use async_trait::async_trait;
 use kernel::{Faq, Slug, Week};
-use listings::{Link, ListingStatus, ProfileError, StorySections};
+use listings::{Link, ListingStatus, ProfileError};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -54,13 +54,6 @@ pub struct DomainRatingView {
     pub trend: &'static str,
     /// RFC 3339.
     pub checked_at: Option<String>,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct StoryView {
-    pub title: Option<String>,
-    #[serde(flatten)]
-    pub sections: StorySections,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -134,7 +127,7 @@ pub struct ListingView {
     pub unlocked: UnlockedView,
     /// Only when unlocked and published.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub story: Option<StoryView>,
+    pub story: Option<kernel::Story>,
     /// Only when unlocked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub milestones: Option<Vec<MilestoneView>>,
@@ -243,7 +236,7 @@ pub(crate) fn listing_view(p: listings::ListingProfile, app: &App) -> ListingVie
             followers: p.followers,
             launched_at: p.launched_at.map(rfc3339),
             unlocked: UnlockedView { story: p.unlocked.story, milestones: p.unlocked.milestones, media: p.unlocked.media },
-            story: p.story.map(|(title, sections, _)| StoryView { title, sections }),
+            story: p.story.map(|(story, _)| story),
             milestones: p.unlocked.milestones.then(|| {
                 p.milestones
                     .into_iter()

@@ -17,6 +17,7 @@ impl From<OwnerError> for OpError {
             OwnerError::NotFound => OpError::NotFound("you own no listing with this id".into()),
             OwnerError::NotAllowed(message) => OpError::field("listing_id", message),
             OwnerError::Repo(err) => OpError::internal(err),
+            OwnerError::Mail(err) => OpError::internal(err),
         }
     }
 }
@@ -416,7 +417,8 @@ impl Operation for SetFounderStory {
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, OwnedStoryInput>) -> Result<StoryView, OpError> {
         let body = input.body;
-        let sections = listings::StorySections {
+        let story = kernel::Story {
+            title: body.title,
             story: body.story,
             why_started: body.why_started,
             problem: body.problem,
@@ -426,8 +428,7 @@ impl Operation for SetFounderStory {
             lessons: body.lessons,
             whats_next: body.whats_next,
         };
-        let (listing, published) =
-            app.owners.set_story(caller.user_id()?, ListingId::new(input.path.listing_id), body.title, sections).await?;
+        let (listing, published) = app.owners.set_story(caller.user_id()?, ListingId::new(input.path.listing_id), story).await?;
         Ok(StoryView {
             listing_id: input.path.listing_id,
             published,
@@ -553,8 +554,8 @@ impl UpdateMyListingBody {
                 Vec::new()
             }
         };
-        if let Some(Err(mut found)) = self.socials.as_ref().map(listings::edit::check_socials) {
-            errors.append(&mut found);
+        if let Some(socials) = &self.socials {
+            kernel::check_socials("socials", socials, &mut errors);
         }
         if !errors.is_empty() {
             return Err(OpError::Validation(errors));

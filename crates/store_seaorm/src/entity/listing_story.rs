@@ -24,3 +24,45 @@ pub struct Model {
 pub enum Relation {}
 
 impl ActiveModelBehavior for ActiveModel {}
+
+impl Model {
+    /// The story this row holds.
+    pub fn story(self) -> kernel::Story {
+        kernel::Story {
+            title: self.title,
+            story: self.story,
+            why_started: self.why_started,
+            problem: self.problem,
+            journey: self.journey,
+            challenges: self.challenges,
+            achievements: self.achievements,
+            lessons: self.lessons,
+            whats_next: self.whats_next,
+        }
+    }
+}
+
+/// The row of a listing's story: the one place its sections become columns.
+pub fn row(
+    listing_id: i64,
+    story: &kernel::Story,
+    published_at: Option<TimeDateTimeWithTimeZone>,
+    now: TimeDateTimeWithTimeZone,
+) -> ActiveModel {
+    use sea_orm::Set;
+    let story = story.clone();
+    ActiveModel {
+        listing_id: Set(listing_id),
+        title: Set(story.title),
+        story: Set(story.story),
+        why_started: Set(story.why_started),
+        problem: Set(story.problem),
+        journey: Set(story.journey),
+        challenges: Set(story.challenges),
+        achievements: Set(story.achievements),
+        lessons: Set(story.lessons),
+        whats_next: Set(story.whats_next),
+        published_at: Set(published_at.map(|at| at.to_offset(time::UtcOffset::UTC))),
+        updated_at: Set(now.to_offset(time::UtcOffset::UTC)),
+    }
+}

@@ -10,7 +10,7 @@ const T0: OffsetDateTime = datetime!(2026-11-16 09:00 UTC);
 const LEASE: Duration = Duration::minutes(2);
 
 fn job(kind: &str, at: OffsetDateTime) -> NewJob {
-    NewJob::now(kind, serde_json::json!({"n": 1}), at)
+    NewJob { kind: kind.to_owned(), payload: serde_json::json!({"n": 1}), run_at: at, max_attempts: 3, unique_key: None }
 }
 
 #[tokio::test]
