@@ -46,9 +46,12 @@ impl Services {
     pub fn build(settings: &Settings, db: DatabaseConnection, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
         let store = SeaStore::new(db);
         let policy_addresses =
-            crawler::AddressPolicy { allow_private_networks: settings.crawler.allow_private_networks, trusted: Vec::new() };
-        let fetcher = crawler::SafeFetcher::new(crawler::FetcherConfig::new(crawler::user_agent(&settings.site_url()), policy_addresses))
-            .context("cannot build the HTTP client for outbound requests")?;
+            outbound_http::AddressPolicy { allow_private_networks: settings.crawler.allow_private_networks, trusted: Vec::new() };
+        let fetcher = outbound_http::SafeFetcher::new(outbound_http::FetcherConfig::new(
+            outbound_http::user_agent(&settings.site_url()),
+            policy_addresses,
+        ))
+        .context("cannot build the HTTP client for outbound requests")?;
         let drafter: Arc<dyn drafts::Drafter> = match settings.drafter.kind.as_str() {
             "openai" => Arc::new(
                 drafter::OpenAiDrafter::new(drafter::OpenAiConfig {
@@ -63,14 +66,14 @@ impl Services {
         };
         let oauth = accounts::OAuthService::new(
             store.oauth(),
-            Arc::new(crawler::ClientMetadataFetcher::new(fetcher.clone())),
+            Arc::new(outbound_http::ClientMetadataFetcher::new(fetcher.clone())),
             clock.clone(),
             vec![format!("{}/mcp", settings.site_url()), settings.base_url()],
         );
         let mailer = mailer(settings, &store, &clock)?;
         // The badge check shares the site reader's robots.txt cache.
-        let site_reader = crawler::CrawlingSiteReader::new(fetcher.clone(), crawler::BOT_TOKEN);
-        let badge_probe = Arc::new(crawler::HomepageBadgeProbe::new(fetcher, site_reader.robots()));
+        let site_reader = outbound_http::CrawlingSiteReader::new(fetcher.clone(), outbound_http::BOT_TOKEN);
+        let badge_probe = Arc::new(outbound_http::HomepageBadgeProbe::new(fetcher, site_reader.robots()));
         let drafts = drafts::DraftsService::new(
             drafts::DraftsPorts {
                 repo: store.drafts(),

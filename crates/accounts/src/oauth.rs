@@ -203,7 +203,7 @@ pub fn s256(verifier: &str) -> String {
 #[async_trait]
 pub trait ClientMetadataSource: Send + Sync {
     /// The JSON document at `url`, or why it could not be read.
-    async fn fetch(&self, url: &str) -> Result<serde_json::Value, String>;
+    async fn fetch(&self, url: &kernel::WebUrl) -> Result<serde_json::Value, String>;
 }
 
 /// The authorization server's use cases.
@@ -281,7 +281,8 @@ impl OAuthService {
 
     async fn metadata_client(&self, url: &str) -> Result<OAuthClient, OAuthError> {
         let invalid = |why: String| OAuthError::new("invalid_client", format!("the client metadata document at {url} {why}"));
-        let document = self.metadata.fetch(url).await.map_err(|why| invalid(format!("could not be read: {why}")))?;
+        let address = kernel::WebUrl::parse(url).map_err(|why| invalid(format!("cannot be read: its address {why}")))?;
+        let document = self.metadata.fetch(&address).await.map_err(|why| invalid(format!("could not be read: {why}")))?;
         if document["client_id"].as_str() != Some(url) {
             return Err(invalid("names another client_id than its own URL".into()));
         }
@@ -576,7 +577,7 @@ mod tests {
 
     #[async_trait]
     impl ClientMetadataSource for Document {
-        async fn fetch(&self, _: &str) -> Result<serde_json::Value, String> {
+        async fn fetch(&self, _: &kernel::WebUrl) -> Result<serde_json::Value, String> {
             Ok(self.0.clone())
         }
     }

@@ -94,8 +94,8 @@ impl Sites {
 
 #[async_trait]
 impl SiteReader for Sites {
-    async fn read(&self, url: &str, _: usize) -> Result<SiteSnapshot, ReadFailure> {
-        match self.pages.lock().unwrap().get(url) {
+    async fn read(&self, url: &kernel::WebUrl, _: usize) -> Result<SiteSnapshot, ReadFailure> {
+        match self.pages.lock().unwrap().get(url.as_str()) {
             Some(Ok(snapshot)) => Ok(snapshot.clone()),
             Some(Err(why)) => Err(ReadFailure::Unreachable(why.clone())),
             None => Err(ReadFailure::Unreachable("no such site".into())),

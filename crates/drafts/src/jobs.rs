@@ -26,7 +26,7 @@ pub struct RegenerateDraft {
     pub draft_id: DraftId,
     pub fields: Vec<FieldName>,
     #[serde(default)]
-    pub competitor_url: Option<String>,
+    pub competitor_url: Option<kernel::WebUrl>,
 }
 
 impl Job for RegenerateDraft {
@@ -37,7 +37,7 @@ impl Job for RegenerateDraft {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompareCompetitor {
     pub draft_id: DraftId,
-    pub url: String,
+    pub url: kernel::WebUrl,
 }
 
 impl Job for CompareCompetitor {
@@ -159,7 +159,7 @@ mod tests {
         let edit = DraftEdit { regenerate: vec![crate::FieldName::Name], competitor_url: Some(RIVAL.into()), ..Default::default() };
         world.service.update(OWNER, draft.id, edit).await.unwrap();
         let job: RegenerateDraft = enqueued(&world);
-        assert_eq!(job.competitor_url.as_deref(), Some(RIVAL), "one job carries the redraft and the comparison");
+        assert_eq!(job.competitor_url.as_ref().map(kernel::WebUrl::as_str), Some(RIVAL), "one job carries the redraft and the comparison");
         assert_eq!(world.draft(draft.id).regenerating, [crate::FieldName::Name]);
         assert!(matches!(world.service.run(job, FIRST).await, JobOutcome::Done(_)));
         let done = world.draft(draft.id);
@@ -178,7 +178,7 @@ mod tests {
         world.service.run(enqueued::<CrawlDraft>(&world), FIRST).await;
         world.service.update(OWNER, draft.id, DraftEdit { competitor_url: Some(RIVAL.into()), ..Default::default() }).await.unwrap();
         let job: CompareCompetitor = enqueued(&world);
-        assert_eq!(job, CompareCompetitor { draft_id: draft.id, url: RIVAL.into() });
+        assert_eq!(job, CompareCompetitor { draft_id: draft.id, url: kernel::WebUrl::parse(RIVAL).unwrap() });
         assert!(matches!(world.service.run(job.clone(), FIRST).await, JobOutcome::Done(_)));
         let competitor = world.draft(draft.id).competitor.unwrap();
         assert_eq!(competitor.status, "ready");

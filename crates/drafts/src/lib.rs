@@ -11,7 +11,7 @@ mod service;
 pub mod site;
 mod submission;
 
-pub use edit::{DraftEdit, normalise_url};
+pub use edit::DraftEdit;
 pub use grounding::{CategoryRef, Dropped, Proposal, SocialLink, ground};
 pub use jobs::{CompareCompetitor, CrawlDraft, RegenerateDraft};
 pub use model::*;

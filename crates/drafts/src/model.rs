@@ -374,7 +374,7 @@ impl<T> Section<T> {
 /// A competitor's site, read and set beside this draft.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Competitor {
-    pub url: String,
+    pub url: kernel::WebUrl,
     /// `pending` while it is read, then `ready` or `failed`.
     pub status: String,
     pub failure_reason: Option<FailureReason>,
@@ -397,7 +397,7 @@ pub struct Draft {
     pub id: DraftId,
     pub owner: UserId,
     /// The website, normalised.
-    pub url: String,
+    pub url: kernel::WebUrl,
     pub status: DraftStatus,
     pub failure_reason: Option<FailureReason>,
     pub fields: BTreeMap<FieldName, DraftField>,
@@ -434,7 +434,7 @@ pub struct Completeness {
 
 impl Draft {
     /// A new draft for `url`, about to be read.
-    pub fn new(owner: UserId, url: String, now: OffsetDateTime) -> Self {
+    pub fn new(owner: UserId, url: kernel::WebUrl, now: OffsetDateTime) -> Self {
         Self {
             id: DraftId::random(),
             owner,
@@ -541,7 +541,7 @@ mod tests {
 
     #[test]
     fn completeness_counts_what_is_filled() {
-        let mut draft = Draft::new(UserId::new(1), "https://a.example/".into(), OffsetDateTime::UNIX_EPOCH);
+        let mut draft = Draft::new(UserId::new(1), kernel::WebUrl::parse("https://a.example/").unwrap(), OffsetDateTime::UNIX_EPOCH);
         assert_eq!(draft.completeness().percent, 0);
         assert_eq!(draft.completeness().missing.len(), 21);
         draft.field_mut(FieldName::Name).take_ai(Some(proposed("Acme")));

@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 /// robots.txt allows.
 #[async_trait]
 pub trait SiteReader: Send + Sync {
-    async fn read(&self, url: &str, max_pages: usize) -> Result<SiteSnapshot, ReadFailure>;
+    async fn read(&self, url: &kernel::WebUrl, max_pages: usize) -> Result<SiteSnapshot, ReadFailure>;
 }
 
 /// Why a drafter could not propose anything.

@@ -1,13 +1,14 @@
 //! `DraftsService`: the use cases behind the draft operations, and the jobs that read sites,
 //! redraft fields and compare a competitor.
 
-use crate::edit::{DraftEdit, check_field_values, normalise_url};
+use crate::edit::{DraftEdit, check_field_values};
 use crate::grounding::{CategoryRef, Proposal, ground, seo_of};
 use crate::jobs::{CompareCompetitor, CrawlDraft, RegenerateDraft};
 use crate::model::{ComparisonRow, Competitor, Draft, DraftId, DraftStatus, FailureReason, FieldName, FieldState, FieldValue, Section};
 use crate::ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, SiteReader};
 use crate::site::SiteSnapshot;
 use crate::submission::submission_of;
+use kernel::WebUrl;
 use kernel::{Clock, Email, FieldError, Job, ListingId, MailError, Mailer, NewJob, OutgoingEmail, PageRequest, Paged, RepoError, UserId};
 use listings::{SubmissionError, SubmissionService};
 use std::sync::Arc;
@@ -106,7 +107,7 @@ impl DraftsService {
 
     /// `submit_listing`: a new draft for the website, read in the background.
     pub async fn submit(&self, owner: UserId, url: &str) -> Result<Draft, DraftError> {
-        let url = normalise_url(url).map_err(|message| DraftError::field("url", message))?;
+        let url = WebUrl::parse(url).map_err(|message| DraftError::field("url", message))?;
         let now = self.clock.now();
         let draft = Draft::new(owner, url, now);
         let job = CrawlDraft { draft_id: draft.id }.new_job(now);
@@ -180,7 +181,7 @@ impl DraftsService {
         }
         let competitor = match edit.competitor_url.as_deref().map(str::trim) {
             None | Some("") => None,
-            Some(url) => match normalise_url(url) {
+            Some(url) => match WebUrl::parse(url) {
                 Ok(url) => Some(url),
                 Err(message) => {
                     errors.push(FieldError::new("competitor_url", message));
@@ -259,7 +260,7 @@ impl DraftsService {
                     return Err(DraftError::field("email", format!("a draft can send at most {MAX_INVITES} invitations")));
                 }
             };
-        let product = draft.text(FieldName::Name).unwrap_or(&draft.url).to_owned();
+        let product = draft.text(FieldName::Name).map_or_else(|| draft.url.to_string(), str::to_owned);
         let site = &self.policy;
         self.mailer
             .send(OutgoingEmail {
@@ -318,7 +319,7 @@ impl DraftsService {
         id: DraftId,
         crawl: bool,
         fields: Vec<FieldName>,
-        competitor: Option<String>,
+        competitor: Option<WebUrl>,
     ) -> Result<(), DraftError> {
         self.modify(id, move |draft| {
             if crawl && matches!(draft.status, DraftStatus::Crawling | DraftStatus::Drafting) {
@@ -417,13 +418,13 @@ impl DraftsService {
         .await
     }
 
-    pub(crate) async fn compare(&self, id: DraftId, url: &str) -> Result<(), DraftError> {
+    pub(crate) async fn compare(&self, id: DraftId, url: &WebUrl) -> Result<(), DraftError> {
         let outcome = match self.reader.read(url, COMPETITOR_PAGES).await {
             Ok(snapshot) => Ok((self.propose(&snapshot).await?, snapshot)),
             Err(failure) => Err(failure.reason()),
         };
         self.modify(id, |draft| {
-            let Some(competitor) = draft.competitor.as_mut().filter(|c| c.url == url) else { return };
+            let Some(competitor) = draft.competitor.as_mut().filter(|c| &c.url == url) else { return };
             match &outcome {
                 Ok((proposal, _)) => {
                     competitor.status = "ready".into();

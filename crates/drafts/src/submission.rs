@@ -1,7 +1,6 @@
 //! What a submitted draft hands to the listings domain: the draft's values in the shape of a
 //! `listings::Submission`. The listings domain checks them; nothing here holds a bound.
 
-use crate::edit::host_of;
 use crate::model::{Draft, FieldName};
 use crate::service::DraftError;
 use listings::{Submission, SubmittedFounder};
@@ -56,7 +55,6 @@ pub(crate) fn submission_of(draft: &Draft) -> Result<Submission, DraftError> {
     Ok(Submission {
         name: draft.text(FieldName::Name).unwrap_or_default().to_owned(),
         url: draft.url.clone(),
-        domain: host_of(&draft.url).trim_start_matches("www.").to_owned(),
         logo_url: draft.text(FieldName::LogoUrl).map(str::to_owned),
         stage: draft.text(FieldName::Stage).map(str::to_owned),
         categories: draft.list(FieldName::Categories).to_vec(),

@@ -180,7 +180,7 @@ pub(crate) struct Probe(pub Mutex<BadgeSighting>);
 
 #[async_trait]
 impl BadgeProbe for Probe {
-    async fn look(&self, _: &str, _: &str, _: &str) -> BadgeSighting {
+    async fn look(&self, _: &kernel::WebUrl, _: &kernel::WebUrl, _: &kernel::WebUrl) -> BadgeSighting {
         self.0.lock().unwrap().clone()
     }
 }

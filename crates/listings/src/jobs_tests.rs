@@ -34,10 +34,12 @@ async fn notify_followers_mails_each_follower_the_update_the_job_names() {
 
     let outcome = service.run(job, RUN).await;
     assert_eq!(outcome, JobOutcome::Done(json!({"listing_id": 5, "update_id": 1, "emails": 2})));
-    let sent = outbox.sent.lock().unwrap();
-    assert_eq!(sent.len(), 2);
-    assert_eq!(sent[0].subject, "Acme: v2 is out");
-    assert!(sent[0].body.contains("https://launchdir.example/listings/acme"));
+    {
+        let sent = outbox.sent.lock().unwrap();
+        assert_eq!(sent.len(), 2);
+        assert_eq!(sent[0].subject, "Acme: v2 is out");
+        assert!(sent[0].body.contains("https://launchdir.example/listings/acme"));
+    }
 
     let gone = service.run(NotifyFollowers { listing_id: ListingId::new(5), update_id: 9 }, RUN).await;
     assert_eq!(gone, JobOutcome::Done(json!({"listing_id": 5, "update_id": 9, "emails": 0})), "an unknown update sends nothing");
@@ -82,7 +84,13 @@ fn this_week() -> Week {
 }
 
 fn queued(id: i64, week: Week) -> QueuedListing {
-    QueuedListing { id: ListingId::new(id), slug: format!("l{id}"), url: format!("https://l{id}.example/"), launch_week: week, failures: 0 }
+    QueuedListing {
+        id: ListingId::new(id),
+        slug: format!("l{id}"),
+        url: kernel::WebUrl::parse(&format!("https://l{id}.example/")).unwrap(),
+        launch_week: week,
+        failures: 0,
+    }
 }
 
 #[tokio::test]

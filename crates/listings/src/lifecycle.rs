@@ -4,7 +4,7 @@
 
 use crate::AwardsService;
 use async_trait::async_trait;
-use kernel::{Clock, Job, JobHandler, JobOutcome, JobQueue, JobRun, ListingId, RepoError, Week};
+use kernel::{Clock, Job, JobHandler, JobOutcome, JobQueue, JobRun, ListingId, RepoError, WebUrl, Week};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use std::sync::Arc;
@@ -63,7 +63,7 @@ pub enum BadgeSighting {
 pub trait BadgeProbe: Send + Sync {
     /// `listing_page` is `{site}/listings/{slug}`; `badge_images` is `{site}/badges/{slug}/`.
     /// Matches inside comments and scripts do not count.
-    async fn look(&self, homepage: &str, listing_page: &str, badge_images: &str) -> BadgeSighting;
+    async fn look(&self, homepage: &WebUrl, listing_page: &WebUrl, badge_images: &WebUrl) -> BadgeSighting;
 }
 
 /// A listing in the free queue, as the badge check needs it.
@@ -71,7 +71,7 @@ pub trait BadgeProbe: Send + Sync {
 pub struct QueuedListing {
     pub id: ListingId,
     pub slug: String,
-    pub url: String,
+    pub url: WebUrl,
     pub launch_week: Week,
     /// Checks that failed in a row.
     pub failures: u32,
@@ -218,8 +218,12 @@ impl LifecycleService {
     pub async fn check_badge(&self, id: ListingId) -> Result<BadgeOutcome, RepoError> {
         let Some(listing) = self.repo.queued_listing(id).await? else { return Ok(BadgeOutcome::Skipped) };
         let site = self.policy.site_url.trim_end_matches('/');
-        let sighting =
-            self.probe.look(&listing.url, &format!("{site}/listings/{}", listing.slug), &format!("{site}/badges/{}/", listing.slug)).await;
+        let ours =
+            (WebUrl::parse(&format!("{site}/listings/{}", listing.slug)), WebUrl::parse(&format!("{site}/badges/{}/", listing.slug)));
+        let sighting = match ours {
+            (Ok(listing_page), Ok(badge_images)) => self.probe.look(&listing.url, &listing_page, &badge_images).await,
+            _ => BadgeSighting::Failed { reason: "unreachable", detail: format!("{site} (site_url) is not a web address") },
+        };
         let now = self.clock.now();
         let record = match sighting {
             BadgeSighting::Found(detail) => {

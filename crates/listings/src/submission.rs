@@ -6,7 +6,7 @@
 use crate::edit::{ListingCopy, ListingEdit, MAX_FAQS, check_faqs, parse_fields};
 use crate::profile::Milestone;
 use async_trait::async_trait;
-use kernel::{Clock, Faq, FieldError, ListingId, RepoError, Slug, Story, StoryBounds, UserId, check_https_link, check_socials};
+use kernel::{Clock, Faq, FieldError, ListingId, RepoError, Slug, Story, StoryBounds, UserId, WebUrl, check_https_link, check_socials};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -20,13 +20,11 @@ pub const MAX_FOUNDER_CHARS: usize = 160;
 pub const MAX_STAGE_CHARS: usize = 40;
 
 /// A listing as a submitted draft offers it, before any check.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Submission {
     pub name: String,
-    /// The website, normalised.
-    pub url: String,
-    /// The website's host without `www.`.
-    pub domain: String,
+    /// The website.
+    pub url: WebUrl,
     pub logo_url: Option<String>,
     pub stage: Option<String>,
     /// Category slugs; the first is the primary one.
@@ -60,8 +58,7 @@ pub struct CheckedSubmission {
     pub name: String,
     /// The slug a new listing takes, or the first free `slug-2`, `slug-3`, ...
     pub slug: Slug,
-    pub url: String,
-    pub domain: String,
+    pub url: WebUrl,
     pub logo_url: Option<String>,
     pub stage: Option<String>,
     pub categories: Vec<String>,
@@ -128,7 +125,6 @@ impl Submission {
             name: name.to_owned(),
             slug: slug_of(name, "listing"),
             url: self.url.clone(),
-            domain: self.domain.clone(),
             logo_url: logo_url.map(str::to_owned),
             stage: stage.map(str::to_owned),
             categories: self.categories.clone(),
@@ -205,12 +201,19 @@ mod tests {
     fn submission() -> Submission {
         Submission {
             name: "Acme Notes!".into(),
-            url: "https://acme.example/".into(),
-            domain: "acme.example".into(),
+            url: WebUrl::parse("https://acme.example/").unwrap(),
             categories: vec!["productivity".into()],
             fields: json!({"tagline": "Notes", "founded_year": 2019}).as_object().cloned().unwrap_or_default(),
             founders: vec![SubmittedFounder { name: "Ada Lovelace".into(), title: Some("CEO".into()), bio: None }],
-            ..Default::default()
+            logo_url: None,
+            stage: None,
+            tags: Vec::new(),
+            socials: Default::default(),
+            faqs: Vec::new(),
+            founder_socials: Default::default(),
+            story: Story::default(),
+            milestones: Vec::new(),
+            not_found_on_website: Vec::new(),
         }
     }
 

@@ -15,7 +15,8 @@ fn queued(row: listing::Model) -> Option<QueuedListing> {
         id: ListingId::new(row.id),
         launch_week: Week::containing(row.launch_week?),
         slug: row.slug,
-        url: row.url,
+        // A listing whose stored address is not a web address has no homepage to look at.
+        url: kernel::WebUrl::parse(&row.url).ok()?,
         failures: u32::try_from(row.badge_failures).unwrap_or_default(),
     })
 }

@@ -94,8 +94,8 @@ impl SubmittedListingRepository for SeaStore {
             },
         };
         row.name = Set(submitted.name.clone());
-        row.url = Set(submitted.url.clone());
-        row.domain = Set(submitted.domain.clone());
+        row.url = Set(submitted.url.to_string());
+        row.domain = Set(submitted.url.site_domain().to_owned());
         row.logo_url = Set(submitted.logo_url.clone());
         row.primary_category_id = Set(category_ids.first().copied());
         row.stage = Set(submitted.stage.clone());

@@ -2,7 +2,7 @@
 //! workers, and the seven draft operations.
 
 use crate::helpers::{Reply, TestApp, spawn_app_with, spawn_empty_app_with};
-use crawler::testing::FixtureServer;
+use outbound_http::testing::FixtureServer;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -561,7 +561,7 @@ async fn measure_drafting_on_the_fixtures() {
 
 #[tokio::test]
 async fn values_a_model_invents_come_out_not_found() {
-    use crawler::testing::Route;
+    use outbound_http::testing::Route;
     let site_server = FixtureServer::site(&site("saas")).await;
     let home = site_server.url("/");
     let answer = json!({

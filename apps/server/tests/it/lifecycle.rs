@@ -3,9 +3,9 @@
 //! processes at once.
 
 use crate::helpers::settings_for;
-use crawler::testing::{FixtureServer, Route};
 use kernel::{FixedClock, Week};
 use launchdir_server::Application;
+use outbound_http::testing::{FixtureServer, Route};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -1,11 +1,11 @@
 //! Drafters on the fixture websites: what the extractive drafter fills (recall), that nothing it
 //! proposes is unsupported, and that the grounding check drops what a model invents.
 
-use crawler::testing::{FixtureServer, Route};
-use crawler::{AddressPolicy, CrawlingSiteReader, FetcherConfig, SafeFetcher};
 use drafter::{ExtractiveDrafter, OpenAiConfig, OpenAiDrafter};
 use drafts::grounding::{CategoryRef, Proposal, ground};
 use drafts::{Drafter, FieldName, FieldValue, SiteReader, SiteSnapshot};
+use outbound_http::testing::{FixtureServer, Route};
+use outbound_http::{AddressPolicy, CrawlingSiteReader, FetcherConfig, SafeFetcher};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -24,11 +24,11 @@ fn categories() -> Vec<CategoryRef> {
 
 async fn read(server: &FixtureServer) -> SiteSnapshot {
     let fetcher = SafeFetcher::new(FetcherConfig::new(
-        crawler::user_agent("https://launch.example"),
+        outbound_http::user_agent("https://launch.example"),
         AddressPolicy { allow_private_networks: true, trusted: vec![] },
     ))
     .unwrap();
-    CrawlingSiteReader::new(fetcher, crawler::BOT_TOKEN).read(&server.url("/"), 10).await.unwrap()
+    CrawlingSiteReader::new(fetcher, outbound_http::BOT_TOKEN).read(&kernel::WebUrl::parse(&server.url("/")).unwrap(), 10).await.unwrap()
 }
 
 /// How a grounded proposal compares with the facts a fixture states (`_facts.json`).

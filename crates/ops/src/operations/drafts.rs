@@ -103,7 +103,7 @@ impl From<&Draft> for DraftView {
             status: draft.status,
             failure_reason: draft.failure_reason,
             failure_message: draft.failure_reason.map(drafts::FailureReason::message),
-            url: draft.url.clone(),
+            url: draft.url.to_string(),
             fields: draft
                 .fields
                 .iter()
@@ -255,9 +255,7 @@ fn is_date(value: &str, _: &()) -> garde::Result {
 
 fn is_https_option(value: &Option<String>, _: &()) -> garde::Result {
     match value {
-        Some(link) if !link.starts_with("https://") || drafts::normalise_url(link).is_err() => {
-            Err(garde::Error::new("must be an https:// link"))
-        }
+        Some(link) => kernel::check_https_link(link).map_err(garde::Error::new),
         _ => Ok(()),
     }
 }
@@ -547,7 +545,7 @@ impl Operation for ListMyDrafts {
             let completeness = draft.completeness();
             DraftSummary {
                 id: draft.id.to_string(),
-                url: draft.url.clone(),
+                url: draft.url.to_string(),
                 name: draft.text(FieldName::Name).map(str::to_owned),
                 status: draft.status,
                 failure_reason: draft.failure_reason,

@@ -19,7 +19,7 @@ impl ClientMetadataFetcher {
 
 #[async_trait]
 impl accounts::oauth::ClientMetadataSource for ClientMetadataFetcher {
-    async fn fetch(&self, url: &str) -> Result<serde_json::Value, String> {
+    async fn fetch(&self, url: &kernel::WebUrl) -> Result<serde_json::Value, String> {
         let fetched = self.fetcher.get(url, MAX_DOCUMENT_BYTES).await.map_err(|err| err.to_string())?;
         if !fetched.status.is_success() {
             return Err(format!("it answered {}", fetched.status));

@@ -141,6 +141,11 @@ impl FixtureServer {
         format!("http://{}{path}", self.addr)
     }
 
+    /// The address of `path`, as the fetcher and the readers take it.
+    pub fn web_url(&self, path: &str) -> kernel::WebUrl {
+        kernel::WebUrl::parse(&self.url(path)).expect("a fixture address is a web address")
+    }
+
     /// Every request received so far.
     pub fn received(&self) -> Vec<Received> {
         self.received.lock().unwrap_or_else(|p| p.into_inner()).clone()

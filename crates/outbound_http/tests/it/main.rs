@@ -1,13 +1,13 @@
 //! The safe fetcher, robots.txt and the site reader against servers on loopback.
 
-use crawler::testing::{FixtureServer, Route};
-use crawler::{AddressPolicy, CrawlingSiteReader, FetchError, FetcherConfig, SafeFetcher};
 use drafts::{ReadFailure, SiteReader};
+use outbound_http::testing::{FixtureServer, Route};
+use outbound_http::{AddressPolicy, CrawlingSiteReader, FetchError, FetcherConfig, SafeFetcher};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 fn fetcher(policy: AddressPolicy) -> SafeFetcher {
-    SafeFetcher::new(FetcherConfig::new(crawler::user_agent("https://launch.example"), policy)).unwrap()
+    SafeFetcher::new(FetcherConfig::new(outbound_http::user_agent("https://launch.example"), policy)).unwrap()
 }
 
 fn testing_policy() -> AddressPolicy {
@@ -36,7 +36,7 @@ async fn the_production_default_refuses_private_and_reserved_addresses() {
         // A name that resolves to a private address is refused inside the resolver.
         format!("http://localhost:{port}/"),
     ] {
-        let err = production.get(&url, 1024).await.unwrap_err();
+        let err = production.get(&kernel::WebUrl::parse(&url).unwrap(), 1024).await.unwrap_err();
         assert!(matches!(err, FetchError::Blocked(_)), "{url}: {err:?}");
     }
     assert!(fixture.received().is_empty(), "nothing reached the server");
@@ -54,11 +54,11 @@ async fn a_redirect_to_a_private_address_is_refused() {
     // Production rules, except that the first server is trusted so the redirect can be seen.
     let production = fetcher(AddressPolicy { allow_private_networks: false, trusted: vec![start.addr()] });
     for path in ["/", "/named"] {
-        let err = production.get(&start.url(path), 1024).await.unwrap_err();
+        let err = production.get(&start.web_url(path), 1024).await.unwrap_err();
         assert!(matches!(err, FetchError::Blocked(_)), "{path}: {err:?}");
     }
     // Cloud metadata stays refused even where private networks are allowed.
-    let err = fetcher(testing_policy()).get(&start.url("/meta"), 1024).await.unwrap_err();
+    let err = fetcher(testing_policy()).get(&start.web_url("/meta"), 1024).await.unwrap_err();
     assert!(matches!(err, FetchError::Blocked(_)), "{err:?}");
     assert!(target.received().is_empty());
 }
@@ -73,8 +73,8 @@ async fn redirects_are_followed_at_most_five_times() {
     let routes: Vec<(&str, Route)> = routes.iter().map(|(p, r)| (p.as_str(), r.clone())).collect();
     let fixture = server(&routes).await;
     let fetcher = fetcher(testing_policy());
-    assert_eq!(fetcher.get(&fixture.url("/r2"), 1024).await.unwrap().body, b"end");
-    assert_eq!(fetcher.get(&fixture.url("/r0"), 1024).await.unwrap_err(), FetchError::TooManyRedirects);
+    assert_eq!(fetcher.get(&fixture.web_url("/r2"), 1024).await.unwrap().body, b"end");
+    assert_eq!(fetcher.get(&fixture.web_url("/r0"), 1024).await.unwrap_err(), FetchError::TooManyRedirects);
 }
 
 #[tokio::test]
@@ -88,32 +88,32 @@ async fn bodies_are_capped_and_decoded() {
     ])
     .await;
     let fetcher = fetcher(testing_policy());
-    assert_eq!(fetcher.get(&fixture.url("/big"), 2 * 1024 * 1024).await.unwrap_err(), FetchError::TooLarge(2 * 1024 * 1024));
-    assert!(fetcher.get(&fixture.url("/latin"), 1024).await.unwrap().text().contains("Grüße aus München"));
-    assert!(fetcher.get(&fixture.url("/sniffed"), 1024).await.unwrap().text().contains("Grüße aus München"));
+    assert_eq!(fetcher.get(&fixture.web_url("/big"), 2 * 1024 * 1024).await.unwrap_err(), FetchError::TooLarge(2 * 1024 * 1024));
+    assert!(fetcher.get(&fixture.web_url("/latin"), 1024).await.unwrap().text().contains("Grüße aus München"));
+    assert!(fetcher.get(&fixture.web_url("/sniffed"), 1024).await.unwrap().text().contains("Grüße aus München"));
 }
 
 #[tokio::test]
 async fn robots_answers_decide_what_is_read() {
     let reader = |fixture: &FixtureServer| {
         let _ = fixture;
-        CrawlingSiteReader::new(fetcher(testing_policy()), crawler::BOT_TOKEN)
+        CrawlingSiteReader::new(fetcher(testing_policy()), outbound_http::BOT_TOKEN)
     };
     // 5xx: everything is disallowed.
     let failing =
         server(&[("/robots.txt", Route::new(503, "text/plain", "down")), ("/", Route::new(200, "text/html", "<title>A</title>"))]).await;
-    assert_eq!(reader(&failing).read(&failing.url("/"), 10).await.unwrap_err(), ReadFailure::RobotsDisallowed);
+    assert_eq!(reader(&failing).read(&failing.web_url("/"), 10).await.unwrap_err(), ReadFailure::RobotsDisallowed);
     assert!(!failing.requested_paths().contains(&"/".to_owned()));
     // 4xx: everything is allowed.
     let missing = server(&[("/", Route::new(200, "text/html", "<title>B</title>"))]).await;
-    let snapshot = reader(&missing).read(&missing.url("/"), 10).await.unwrap();
+    let snapshot = reader(&missing).read(&missing.web_url("/"), 10).await.unwrap();
     assert_eq!(snapshot.pages[0].title.as_deref(), Some("B"));
     // Not HTML.
     let pdf = server(&[("/", Route::new(200, "application/pdf", "%PDF"))]).await;
-    assert!(matches!(reader(&pdf).read(&pdf.url("/"), 10).await.unwrap_err(), ReadFailure::NotHtml(_)));
+    assert!(matches!(reader(&pdf).read(&pdf.web_url("/"), 10).await.unwrap_err(), ReadFailure::NotHtml(_)));
     // An error page.
     let gone = server(&[("/", Route::new(500, "text/html", "oops")), ("/robots.txt", Route::new(404, "text/plain", ""))]).await;
-    assert!(matches!(reader(&gone).read(&gone.url("/"), 10).await.unwrap_err(), ReadFailure::Unreachable(_)));
+    assert!(matches!(reader(&gone).read(&gone.web_url("/"), 10).await.unwrap_err(), ReadFailure::Unreachable(_)));
     // Our user agent names the bot and links to its page.
     let ua = fetcher(testing_policy()).user_agent().to_owned();
     assert!(ua.starts_with("LaunchdirBot/") && ua.contains("(+https://launch.example/bot)"), "{ua}");
@@ -122,8 +122,8 @@ async fn robots_answers_decide_what_is_read() {
 #[tokio::test]
 async fn robots_disallowed_pages_are_never_fetched() {
     let fixture = FixtureServer::site(&site("robots-private")).await;
-    let reader = CrawlingSiteReader::new(fetcher(testing_policy()), crawler::BOT_TOKEN);
-    let snapshot = reader.read(&fixture.url("/"), 10).await.unwrap();
+    let reader = CrawlingSiteReader::new(fetcher(testing_policy()), outbound_http::BOT_TOKEN);
+    let snapshot = reader.read(&fixture.web_url("/"), 10).await.unwrap();
     let paths = fixture.requested_paths();
     assert!(paths.contains(&"/pricing".to_owned()), "{paths:?}");
     assert!(!paths.iter().any(|p| p.starts_with("/private")), "{paths:?}");
@@ -133,15 +133,15 @@ async fn robots_disallowed_pages_are_never_fetched() {
     assert_eq!(paths.iter().filter(|p| *p == "/robots.txt").count(), 1);
 
     let everything = FixtureServer::site(&site("disallow-all")).await;
-    assert_eq!(reader.read(&everything.url("/"), 10).await.unwrap_err(), ReadFailure::RobotsDisallowed);
+    assert_eq!(reader.read(&everything.web_url("/"), 10).await.unwrap_err(), ReadFailure::RobotsDisallowed);
     assert_eq!(everything.requested_paths(), ["/robots.txt"]);
 }
 
 #[tokio::test]
 async fn the_reader_reads_informative_pages_of_a_site() {
     let fixture = FixtureServer::site(&site("saas")).await;
-    let reader = CrawlingSiteReader::new(fetcher(testing_policy()), crawler::BOT_TOKEN);
-    let snapshot = reader.read(&fixture.url("/"), 10).await.unwrap();
+    let reader = CrawlingSiteReader::new(fetcher(testing_policy()), outbound_http::BOT_TOKEN);
+    let snapshot = reader.read(&fixture.web_url("/"), 10).await.unwrap();
     let paths: Vec<String> = snapshot.pages.iter().map(|p| p.url.trim_start_matches(&fixture.url("")).to_owned()).collect();
     assert_eq!(paths, ["/", "/pricing", "/about", "/features", "/faq"]);
     assert!(!fixture.requested_paths().contains(&"/blog".to_owned()), "the blog tells nothing about the product");
@@ -150,5 +150,5 @@ async fn the_reader_reads_informative_pages_of_a_site() {
     assert_eq!(home.json_ld.len(), 2);
 
     let redirect = FixtureServer::site(&site("redirect-private")).await;
-    assert!(matches!(reader.read(&redirect.url("/"), 10).await.unwrap_err(), ReadFailure::BlockedAddress(_)));
+    assert!(matches!(reader.read(&redirect.web_url("/"), 10).await.unwrap_err(), ReadFailure::BlockedAddress(_)));
 }

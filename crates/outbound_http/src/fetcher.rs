@@ -3,6 +3,7 @@
 
 use crate::address::AddressPolicy;
 use futures_util::future::BoxFuture;
+use kernel::WebUrl;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use reqwest::header::{CONTENT_LENGTH, CONTENT_TYPE, LOCATION};
 use reqwest::{StatusCode, Url};
@@ -61,7 +62,7 @@ pub enum FetchError {
 #[derive(Debug, Clone)]
 pub struct Fetched {
     /// The address after redirects.
-    pub url: Url,
+    pub url: WebUrl,
     pub status: StatusCode,
     /// The media type, lower-cased, without parameters (`text/html`).
     pub media_type: String,
@@ -190,8 +191,8 @@ impl SafeFetcher {
 
     /// GETs `url`, following up to five redirects (each checked again), reading at most
     /// `max_bytes` of body. Any status is returned; the caller decides what it means.
-    pub async fn get(&self, url: &str, max_bytes: usize) -> Result<Fetched, FetchError> {
-        let mut current = Url::parse(url).map_err(|_| FetchError::BadUrl(url.to_owned()))?;
+    pub async fn get(&self, url: &WebUrl, max_bytes: usize) -> Result<Fetched, FetchError> {
+        let mut current = url.url().clone();
         let deadline = tokio::time::Instant::now() + self.config.request_timeout;
         for _ in 0..=MAX_REDIRECTS {
             self.check_url(&current)?;
@@ -205,7 +206,9 @@ impl SafeFetcher {
                 && let Some(location) = response.headers().get(LOCATION)
             {
                 let location = location.to_str().map_err(|_| FetchError::Unreachable("a redirect with an unreadable Location".into()))?;
-                current = current.join(location).map_err(|_| FetchError::BadUrl(location.to_owned()))?;
+                // A redirect's target is a web address like any other: the same checks apply.
+                let next = current.join(location).map_err(|_| FetchError::BadUrl(location.to_owned()))?;
+                current = WebUrl::parse(next.as_str()).map_err(|why| FetchError::BadUrl(format!("{next}: {why}")))?.url().clone();
                 continue;
             }
             return tokio::time::timeout_at(deadline, read(response, max_bytes)).await.map_err(|_| FetchError::Timeout)?;
@@ -226,7 +229,7 @@ async fn read(mut response: reqwest::Response, max_bytes: usize) -> Result<Fetch
         .filter_map(|part| part.trim().split_once('='))
         .find(|(key, _)| key.trim().eq_ignore_ascii_case("charset"))
         .map(|(_, value)| value.trim().trim_matches('"').to_owned());
-    let url = response.url().clone();
+    let url = WebUrl::parse(response.url().as_str()).map_err(FetchError::BadUrl)?;
     let status = response.status();
     let mut body = Vec::new();
     while let Some(chunk) = response.chunk().await.map_err(|err| classify_error(&err))? {

@@ -3,12 +3,13 @@
 //! changelog), robots.txt first for each, all within the crawl deadline.
 
 use crate::extract::extract;
-use crate::fetcher::{FetchError, SafeFetcher};
+use crate::fetcher::SafeFetcher;
+use crate::page::{PageFailure, fetch_html};
 use crate::robots::RobotsCache;
 use async_trait::async_trait;
 use drafts::site::{Page, ReadFailure, SiteSnapshot};
 use futures_util::StreamExt;
-use reqwest::Url;
+use kernel::WebUrl;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -50,74 +51,45 @@ impl CrawlingSiteReader {
         self.robots.clone()
     }
 
-    async fn fetch_page(&self, url: &Url) -> Result<Page, FetchError> {
-        let fetched = self.fetcher.get(url.as_str(), MAX_PAGE_BYTES).await?;
-        if !fetched.status.is_success() {
-            return Err(FetchError::Unreachable(format!("{} answered {}", url, fetched.status)));
-        }
-        if !fetched.is_html() {
-            return Err(FetchError::BadUrl(format!("not HTML: {}", fetched.media_type)));
-        }
-        Ok(extract(&fetched.url, &fetched.text()))
-    }
-
-    async fn read_site(&self, url: &str, max_pages: usize) -> Result<SiteSnapshot, ReadFailure> {
-        let start = Url::parse(url).map_err(|_| ReadFailure::Unreachable(format!("{url} is not an address")))?;
-        if !self.robots.allowed(&start).await.map_err(blocked)? {
-            return Err(ReadFailure::RobotsDisallowed);
-        }
-        let fetched = self.fetcher.get(start.as_str(), MAX_PAGE_BYTES).await.map_err(|err| match err {
-            FetchError::Blocked(what) => ReadFailure::BlockedAddress(what),
-            FetchError::TooLarge(_) => ReadFailure::TooLarge,
-            other => ReadFailure::Unreachable(other.to_string()),
+    async fn read_site(&self, start: &WebUrl, max_pages: usize) -> Result<SiteSnapshot, ReadFailure> {
+        let fetched = fetch_html(&self.fetcher, &self.robots, start, MAX_PAGE_BYTES).await.map_err(|failure| match failure {
+            PageFailure::RobotsDisallowed { .. } => ReadFailure::RobotsDisallowed,
+            PageFailure::Blocked(what) => ReadFailure::BlockedAddress(what),
+            PageFailure::TooLarge(_) => ReadFailure::TooLarge,
+            PageFailure::Unreachable(why) => ReadFailure::Unreachable(why),
+            PageFailure::NotHtml(media_type) => {
+                ReadFailure::NotHtml(if media_type.is_empty() { "no content type".into() } else { media_type })
+            }
         })?;
-        if !fetched.status.is_success() {
-            return Err(ReadFailure::Unreachable(format!("the homepage answered {}", fetched.status)));
-        }
-        if !fetched.is_html() {
-            return Err(ReadFailure::NotHtml(if fetched.media_type.is_empty() {
-                "no content type".into()
-            } else {
-                fetched.media_type.clone()
-            }));
-        }
-        // A redirect may have led elsewhere: robots.txt of the final origin must allow it too.
-        if fetched.url.origin() != start.origin() && !self.robots.allowed(&fetched.url).await.map_err(blocked)? {
-            return Err(ReadFailure::RobotsDisallowed);
-        }
-        let home = extract(&fetched.url, &fetched.text());
+        let home = extract(fetched.url.url(), &fetched.text());
         let mut snapshot = SiteSnapshot { home_url: fetched.url.to_string(), pages: Vec::new(), skipped: Vec::new() };
         let candidates = plan(&fetched.url, &home, max_pages.saturating_sub(1));
         snapshot.pages.push(home);
-        let mut allowed = Vec::new();
-        for candidate in candidates {
-            if self.robots.allowed(&candidate).await.unwrap_or(false) {
-                allowed.push(candidate);
-            } else {
-                snapshot.skipped.push(candidate.to_string());
-            }
-        }
-        // Three at a time, in plan order.
-        let fetches: Vec<_> = allowed.iter().map(|url| Box::pin(self.fetch_page(url))).collect();
+        // Three at a time, in plan order; a page robots.txt keeps us from is listed as skipped.
+        let fetches: Vec<_> = candidates
+            .into_iter()
+            .map(|url| Box::pin(async move { (fetch_html(&self.fetcher, &self.robots, &url, MAX_PAGE_BYTES).await, url) }))
+            .collect();
         let mut pages = futures_util::stream::iter(fetches).buffered(3);
-        while let Some(page) = pages.next().await {
+        while let Some((page, url)) = pages.next().await {
             match page {
-                Ok(page) if !snapshot.pages.iter().any(|p| p.url == page.url) => snapshot.pages.push(page),
-                Ok(_) => {}
-                Err(err) => tracing::debug!(error = %err, "a page of the site could not be read"),
+                Ok(fetched) => {
+                    let page = extract(fetched.url.url(), &fetched.text());
+                    if !snapshot.pages.iter().any(|p| p.url == page.url) {
+                        snapshot.pages.push(page);
+                    }
+                }
+                Err(PageFailure::RobotsDisallowed { redirected: false, .. }) => snapshot.skipped.push(url.to_string()),
+                Err(failure) => tracing::debug!(error = %failure.describe(), "a page of the site could not be read"),
             }
         }
         Ok(snapshot)
     }
 }
 
-fn blocked(error: FetchError) -> ReadFailure {
-    ReadFailure::BlockedAddress(error.to_string())
-}
-
 #[async_trait]
 impl drafts::SiteReader for CrawlingSiteReader {
-    async fn read(&self, url: &str, max_pages: usize) -> Result<SiteSnapshot, ReadFailure> {
+    async fn read(&self, url: &WebUrl, max_pages: usize) -> Result<SiteSnapshot, ReadFailure> {
         match tokio::time::timeout(self.deadline, self.read_site(url, max_pages)).await {
             Ok(result) => result,
             Err(_) => Err(ReadFailure::Unreachable(format!("reading the site took longer than {} seconds", self.deadline.as_secs()))),
@@ -127,11 +99,11 @@ impl drafts::SiteReader for CrawlingSiteReader {
 
 /// Picks up to `limit` same-origin pages from the homepage's links: one per topic in topic order,
 /// then further pages of any topic.
-pub fn plan(home: &Url, page: &Page, limit: usize) -> Vec<Url> {
-    let mut scored: Vec<(usize, Url)> = Vec::new();
+pub fn plan(home: &WebUrl, page: &Page, limit: usize) -> Vec<WebUrl> {
+    let mut scored: Vec<(usize, WebUrl)> = Vec::new();
     for link in &page.links {
-        let Ok(url) = Url::parse(&link.url) else { continue };
-        if url.origin() != home.origin() || url.path() == home.path() && url.query() == home.query() {
+        let Ok(url) = WebUrl::parse(&link.url) else { continue };
+        if url.origin() != home.origin() || url.path() == home.path() && url.url().query() == home.url().query() {
             continue;
         }
         let path = url.path().to_ascii_lowercase();
@@ -150,7 +122,7 @@ pub fn plan(home: &Url, page: &Page, limit: usize) -> Vec<Url> {
             scored.push((topic, url));
         }
     }
-    let mut chosen: Vec<Url> = Vec::new();
+    let mut chosen: Vec<WebUrl> = Vec::new();
     for topic in 0..TOPICS.len() {
         if let Some((_, url)) = scored.iter().find(|(t, _)| *t == topic) {
             chosen.push(url.clone());
@@ -172,7 +144,7 @@ mod tests {
 
     #[test]
     fn plan_picks_informative_same_origin_pages() {
-        let home = Url::parse("https://acme.example/").unwrap();
+        let home = WebUrl::parse("https://acme.example/").unwrap();
         let link = |url: &str, text: &str| Link { url: url.into(), text: text.into() };
         let page = Page {
             links: vec![

@@ -4,12 +4,13 @@
 //! Parsing the document (rather than searching the text) is what leaves out matches inside
 //! comments and scripts: neither produces elements.
 
-use crate::fetcher::{FetchError, SafeFetcher};
+use crate::fetcher::SafeFetcher;
+use crate::page::{PageFailure, fetch_html};
 use crate::reader::MAX_PAGE_BYTES;
 use crate::robots::RobotsCache;
 use async_trait::async_trait;
+use kernel::WebUrl;
 use listings::BadgeSighting;
-use reqwest::Url;
 use scraper::{Html, Selector};
 use std::sync::Arc;
 
@@ -23,68 +24,38 @@ impl HomepageBadgeProbe {
     pub fn new(fetcher: SafeFetcher, robots: Arc<RobotsCache>) -> Self {
         Self { fetcher, robots }
     }
-
-    async fn read(&self, homepage: &str) -> Result<(Url, String), BadgeSighting> {
-        let failed = |reason: &'static str, detail: String| BadgeSighting::Failed { reason, detail };
-        let start = Url::parse(homepage).map_err(|_| failed("unreachable", format!("{homepage} is not an address")))?;
-        let fetch_failure = |err: FetchError| match err {
-            FetchError::Blocked(what) => failed("blocked_address", what),
-            FetchError::TooLarge(_) => failed("too_large", err.to_string()),
-            other => failed("unreachable", other.to_string()),
-        };
-        if !self.robots.allowed(&start).await.map_err(fetch_failure)? {
-            return Err(failed(
-                "robots_disallowed",
-                format!("robots.txt of {} does not let LaunchdirBot read the homepage", start.origin().ascii_serialization()),
-            ));
-        }
-        let fetched = self.fetcher.get(start.as_str(), MAX_PAGE_BYTES).await.map_err(fetch_failure)?;
-        if !fetched.status.is_success() {
-            return Err(failed("unreachable", format!("the homepage answered {}", fetched.status)));
-        }
-        if !fetched.is_html() {
-            return Err(failed(
-                "not_html",
-                format!("the homepage is {}", if fetched.media_type.is_empty() { "of no content type" } else { &fetched.media_type }),
-            ));
-        }
-        if fetched.url.origin() != start.origin() && !self.robots.allowed(&fetched.url).await.map_err(fetch_failure)? {
-            return Err(failed(
-                "robots_disallowed",
-                format!(
-                    "robots.txt of {} does not let LaunchdirBot read the page the homepage redirects to",
-                    fetched.url.origin().ascii_serialization()
-                ),
-            ));
-        }
-        Ok((fetched.url.clone(), fetched.text()))
-    }
 }
 
 #[async_trait]
 impl listings::BadgeProbe for HomepageBadgeProbe {
-    async fn look(&self, homepage: &str, listing_page: &str, badge_images: &str) -> BadgeSighting {
-        match self.read(homepage).await {
-            Ok((url, html)) => find_badge(&url, &html, listing_page, badge_images),
-            Err(failure) => failure,
+    async fn look(&self, homepage: &WebUrl, listing_page: &WebUrl, badge_images: &WebUrl) -> BadgeSighting {
+        match fetch_html(&self.fetcher, &self.robots, homepage, MAX_PAGE_BYTES).await {
+            Ok(fetched) => find_badge(&fetched.url, &fetched.text(), listing_page, badge_images),
+            Err(failure) => {
+                let reason = match &failure {
+                    PageFailure::RobotsDisallowed { .. } => "robots_disallowed",
+                    PageFailure::Blocked(_) => "blocked_address",
+                    PageFailure::TooLarge(_) => "too_large",
+                    PageFailure::Unreachable(_) => "unreachable",
+                    PageFailure::NotHtml(_) => "not_html",
+                };
+                BadgeSighting::Failed { reason, detail: failure.describe() }
+            }
         }
     }
 }
 
 /// The address without scheme, query, fragment and trailing slash, in lower case: `http` and
 /// `https`, `/listings/acme` and `/listings/acme/?ref=badge` are the same page.
-fn page_key(url: &Url) -> String {
-    format!("{}{}", url.host_str().unwrap_or_default().trim_start_matches("www."), url.path().trim_end_matches('/')).to_lowercase()
+fn page_key(url: &WebUrl) -> String {
+    format!("{}{}", url.site_domain(), url.path().trim_end_matches('/')).to_lowercase()
 }
 
 /// Looks for the badge in a homepage's document. Elements only: text inside comments, scripts
 /// and styles is never an element, so it never counts.
-pub fn find_badge(page: &Url, html: &str, listing_page: &str, badge_images: &str) -> BadgeSighting {
-    let (Ok(listing_page), Ok(badge_images)) = (Url::parse(listing_page), Url::parse(badge_images)) else {
-        return BadgeSighting::NotFound;
-    };
-    let wanted_page = page_key(&listing_page);
-    let images_prefix = format!("{}/", page_key(&badge_images));
+pub fn find_badge(page: &WebUrl, html: &str, listing_page: &WebUrl, badge_images: &WebUrl) -> BadgeSighting {
+    let wanted_page = page_key(listing_page);
+    let images_prefix = format!("{}/", page_key(badge_images));
     let document = Html::parse_document(html);
     let (Ok(links), Ok(images)) = (Selector::parse("a[href]"), Selector::parse("img[src], img[srcset], source[srcset]")) else {
         return BadgeSighting::NotFound;
@@ -125,7 +96,8 @@ mod tests {
     const IMAGES: &str = "https://launch.example/badges/acme/";
 
     fn look(html: &str) -> BadgeSighting {
-        find_badge(&Url::parse("https://acme.example/").unwrap(), html, PAGE, IMAGES)
+        let at = |address: &str| WebUrl::parse(address).unwrap();
+        find_badge(&at("https://acme.example/"), html, &at(PAGE), &at(IMAGES))
     }
 
     #[test]

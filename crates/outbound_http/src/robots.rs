@@ -5,7 +5,7 @@
 //! runs inside `catch_unwind` (a panic there counts as "disallowed").
 
 use crate::fetcher::{FetchError, SafeFetcher};
-use reqwest::Url;
+use kernel::WebUrl;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -74,20 +74,20 @@ impl RobotsCache {
 
     /// Whether our bot may fetch `url`. `Err` only when the site's address is blocked (then
     /// nothing of it may be fetched at all).
-    pub async fn allowed(&self, url: &Url) -> Result<bool, FetchError> {
+    pub async fn allowed(&self, url: &WebUrl) -> Result<bool, FetchError> {
         let rules = self.rules(url).await?;
         Ok(rules.allows(&self.agent, url.as_str()))
     }
 
     /// The rules of `url`'s origin, from the cache or freshly read.
-    pub async fn rules(&self, url: &Url) -> Result<Rules, FetchError> {
-        let origin = url.origin().ascii_serialization();
+    pub async fn rules(&self, url: &WebUrl) -> Result<Rules, FetchError> {
+        let origin = url.origin();
         if let Some((at, rules)) = self.lock().get(&origin)
             && at.elapsed() < CACHE_FOR
         {
             return Ok(rules.clone());
         }
-        let rules = self.fetch(&origin).await?;
+        let rules = self.fetch(url).await?;
         let mut entries = self.lock();
         if entries.len() > 10_000 {
             entries.retain(|_, (at, _)| at.elapsed() < CACHE_FOR);
@@ -100,8 +100,9 @@ impl RobotsCache {
         self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    async fn fetch(&self, origin: &str) -> Result<Rules, FetchError> {
-        Ok(match self.fetcher.get(&format!("{origin}/robots.txt"), MAX_ROBOTS_BYTES).await {
+    async fn fetch(&self, url: &WebUrl) -> Result<Rules, FetchError> {
+        let robots_txt = url.join("/robots.txt").map_err(FetchError::BadUrl)?;
+        Ok(match self.fetcher.get(&robots_txt, MAX_ROBOTS_BYTES).await {
             Ok(fetched) if fetched.status.is_success() => Rules::File(prepare(&fetched.text())),
             Ok(fetched) if fetched.status.is_client_error() => Rules::AllowAll,
             Ok(_) => Rules::DisallowAll,

@@ -5,6 +5,7 @@ pub mod badge;
 pub mod client_metadata;
 pub mod extract;
 pub mod fetcher;
+pub mod page;
 pub mod reader;
 pub mod robots;
 #[cfg(feature = "testing")]
