@@ -23,4 +23,5 @@ mod oauth;
 mod owner;
 mod routes;
 mod search;
+mod settings;
 mod site;

@@ -1,111 +1,153 @@
 //! Typed settings: defaults, then an optional `launchdir.toml`, then `LAUNCHDIR_*` environment
-//! variables. Secrets never appear in `Debug` output or logs.
+//! variables. Each setting is declared once, below; secrets never appear in `Debug` output or logs.
+
+mod declare;
 
 use anyhow::{Context, bail};
-use serde::Deserialize;
+pub use declare::{Declaration, Kind};
+use declare::{SettingType, declare_settings};
 use std::path::{Path, PathBuf};
 use time::UtcOffset;
 
 /// How logs are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LogFormat {
     Text,
     Json,
 }
 
-/// Every setting of the server. Field names are the TOML keys; the environment variable is
-/// `LAUNCHDIR_` + the key in upper case.
-#[derive(Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Settings {
-    /// `sqlite://...` or `postgres://...`; unset means a SQLite file in `data_dir`.
-    pub database_url: Option<String>,
-    /// PostgreSQL only: the schema to work in (its `search_path`).
-    pub database_schema: Option<String>,
-    pub database_max_connections: u32,
-    /// Where the server listens.
-    pub bind: String,
-    /// The public address of the site, without a trailing slash.
-    pub site_url: Option<String>,
-    /// The public address of the REST API; defaults to `{site_url}/api/v1`.
-    pub base_url: Option<String>,
-    pub site_name: String,
-    /// Local state: the embedded database (and later the search index).
-    pub data_dir: PathBuf,
-    /// A tracing filter: `info`, `debug`, `info,sqlx=warn`, ...
-    pub log_level: String,
-    pub log_format: LogFormat,
-    /// `UTC` or a fixed offset such as `+01:00`.
-    pub launch_timezone: String,
-    /// Seed the demo directory on first start. Unset: only on the embedded default database.
-    pub demo_data: Option<bool>,
-    /// Apply migrations when serving. Unset: on SQLite yes, on PostgreSQL no (run `launchdir migrate`).
-    pub auto_migrate: Option<bool>,
-    /// How many weeks ahead a paid launch can be booked.
-    pub paid_weeks_ahead: u32,
-    /// The free queue's window, in weeks ahead.
-    pub free_queue_min_weeks: u32,
-    pub free_queue_max_weeks: u32,
-    /// Free launches per week.
-    pub free_slots_per_week: u32,
-    /// HTTP worker threads; unset means one per CPU core.
-    pub http_workers: Option<usize>,
-    /// How often each server enqueues the periodic jobs (week start, week end, badge sweep);
-    /// each runs once per period however many servers enqueue it.
-    pub scheduler_seconds: u64,
-    /// How often a homepage in the free queue is looked at for the badge.
-    pub badge_check_minutes: u64,
-    /// The longest wait between two badge checks of a site that keeps failing.
-    pub badge_max_backoff_hours: u64,
-    /// Trending: a vote's weight halves every this many hours.
-    pub trending_half_life_hours: u32,
-    /// How often counted page views are written to the database (and at shutdown).
-    pub view_flush_seconds: u64,
-    /// Background job workers in this process (0 runs none: another process does the work).
-    pub job_workers: usize,
-    /// How long a worker's claim on a job holds; past it, another worker takes the job over
-    /// (its worker died). Longer than the slowest job (a redraft with a model and a
-    /// competitor's site: about two and a half minutes) with room to spare.
-    pub job_lease_seconds: u64,
-    /// How reading websites behaves.
-    pub crawler: CrawlerSettings,
-    /// Which drafter writes drafts.
-    pub drafter: DrafterSettings,
-    /// How e-mail leaves.
-    pub mail: MailSettings,
-    /// Who may reach the tool server at `/mcp`.
-    pub mcp: McpSettings,
+impl SettingType for LogFormat {
+    const KIND: Kind = Kind::Text;
+
+    fn shown(&self) -> Option<String> {
+        let name = match self {
+            LogFormat::Text => "text",
+            LogFormat::Json => "json",
+        };
+        Some(format!("`{name}`"))
+    }
 }
 
-/// `[mcp]`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct McpSettings {
-    /// Hosts the `Host` header of a request to `/mcp` may name (DNS-rebinding protection).
-    /// Empty: the host of `site_url`, plus `localhost`, `127.0.0.1` and `::1`.
-    pub allowed_hosts: Vec<String>,
-    /// Origins a browser-based client may call `/mcp` from. Empty: the origin of `site_url`.
-    /// Requests without an `Origin` header (non-browser clients) always pass.
-    pub allowed_origins: Vec<String>,
+// The field documentation is the meaning the README's configuration table shows (a test compares
+// them), so it is written the README's way.
+declare_settings! {
+    /// Every setting of the server. Field names are the TOML keys.
+    pub struct Settings {
+        /// `sqlite://...` or `postgres://...`
+        database_url: Option<String> = None, unset "`sqlite://{data_dir}/launchdir.db`", env "LAUNCHDIR_DATABASE_URL";
+        /// PostgreSQL schema (`search_path`) to work in
+        database_schema: Option<String> = None, unset "none", env "LAUNCHDIR_DATABASE_SCHEMA";
+        /// pool size
+        database_max_connections: u32 = 16, env "LAUNCHDIR_DATABASE_MAX_CONNECTIONS";
+        /// listen address (`:0` picks a free port)
+        bind: String = "127.0.0.1:8080".into(), env "LAUNCHDIR_BIND";
+        /// public address of the site
+        site_url: Option<String> = None, unset "`http://{bind}`", env "LAUNCHDIR_SITE_URL";
+        /// public address of the REST API
+        base_url: Option<String> = None, unset "`{site_url}/api/v1`", env "LAUNCHDIR_BASE_URL";
+        /// shown by `get_site_info`
+        site_name: String = "Launchdir".into(), env "LAUNCHDIR_SITE_NAME";
+        /// local state (the embedded database)
+        data_dir: PathBuf = PathBuf::from("./data"), env "LAUNCHDIR_DATA_DIR";
+        /// a tracing filter, e.g. `info,sqlx=warn`
+        log_level: String = "info".into(), env "LAUNCHDIR_LOG_LEVEL";
+        /// `text` or `json` (one JSON object per line, with the request id)
+        log_format: LogFormat = LogFormat::Text, env "LAUNCHDIR_LOG_FORMAT";
+        /// `UTC` or a fixed offset like `+01:00`; launch weeks run Monday to Sunday there
+        launch_timezone: String = "UTC".into(), env "LAUNCHDIR_LAUNCH_TIMEZONE";
+        /// seed the demo directory on first start
+        demo_data: Option<bool> = None, unset "on for the embedded database only", env "LAUNCHDIR_DEMO_DATA";
+        /// migrate when serving
+        auto_migrate: Option<bool> = None, unset "on for SQLite, off for PostgreSQL", env "LAUNCHDIR_AUTO_MIGRATE";
+        /// how far ahead a paid launch week may be chosen
+        paid_weeks_ahead: u32 = 12, env "LAUNCHDIR_PAID_WEEKS_AHEAD";
+        /// the free queue's window: its nearest week, in weeks ahead
+        free_queue_min_weeks: u32 = 6, env "LAUNCHDIR_FREE_QUEUE_MIN_WEEKS";
+        /// the free queue's window: its farthest week, in weeks ahead
+        free_queue_max_weeks: u32 = 8, env "LAUNCHDIR_FREE_QUEUE_MAX_WEEKS";
+        /// free launches per week
+        free_slots_per_week: u32 = 20, env "LAUNCHDIR_FREE_SLOTS_PER_WEEK";
+        /// HTTP worker threads
+        http_workers: Option<usize> = None, unset "one per core", env "LAUNCHDIR_HTTP_WORKERS";
+        /// trending: a vote's weight halves every this many hours
+        trending_half_life_hours: u32 = 24, env "LAUNCHDIR_TRENDING_HALF_LIFE_HOURS";
+        /// how often counted page views are written (one batch; also at shutdown)
+        view_flush_seconds: u64 = 5, env "LAUNCHDIR_VIEW_FLUSH_SECONDS";
+        /// how often each server enqueues the periodic jobs (week start, week end with awards, badge sweep); each runs once per
+        /// period however many servers enqueue it
+        scheduler_seconds: u64 = 60, env "LAUNCHDIR_SCHEDULER_SECONDS";
+        /// how often the homepage of a listing in the free queue is looked at for the badge
+        badge_check_minutes: u64 = 60, env "LAUNCHDIR_BADGE_CHECK_MINUTES";
+        /// the longest wait between two checks of a site that keeps failing (the wait doubles from `badge_check_minutes`)
+        badge_max_backoff_hours: u64 = 24, env "LAUNCHDIR_BADGE_MAX_BACKOFF_HOURS";
+        /// background job workers in this process (0: none; another process does the work)
+        job_workers: usize = 2, env "LAUNCHDIR_JOB_WORKERS";
+        /// how long a worker's claim on a job holds; past it another worker takes the job over
+        // Past it the worker is taken for dead, so it is longer than the slowest job (a redraft with
+        // a model and a competitor's site: about two and a half minutes) with room to spare.
+        job_lease_seconds: u64 = 300, env "LAUNCHDIR_JOB_LEASE_SECONDS";
+    }
+    tables {
+        /// How reading websites behaves.
+        crawler: CrawlerSettings,
+        /// Which drafter writes drafts.
+        drafter: DrafterSettings,
+        /// How e-mail leaves.
+        mail: MailSettings,
+        /// Who may reach the tool server at `/mcp`.
+        mcp: McpSettings,
+    }
 }
 
-/// `[mail]`.
-#[derive(Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct MailSettings {
-    /// `outbox` (the default: e-mails are stored in the database; `launchdir outbox list`) or
-    /// `smtp`.
-    pub transport: String,
-    /// For `smtp`: `smtps://user:pass@host:465`, `smtp://user:pass@host:587?tls=required`, ...
-    pub smtp_url: Option<String>,
-    /// The sender: `Launchdir <noreply@example.com>`.
-    pub from: String,
+declare_settings! {
+    /// `[crawler]`.
+    #[derive(Debug)]
+    pub struct CrawlerSettings {
+        /// let the crawler reach loopback and private networks (tests crawl fixture sites with it); link-local (cloud
+        /// metadata), multicast and reserved addresses stay refused
+        // Not `..._ALLOW_PRIVATE_NETWORKS`: the variable keeps the name it is documented under.
+        allow_private_networks: bool = false, env "LAUNCHDIR_CRAWLER_ALLOW_PRIVATE";
+    }
 }
 
-impl Default for MailSettings {
-    fn default() -> Self {
-        Self { transport: "outbox".into(), smtp_url: None, from: "Launchdir <noreply@localhost>".into() }
+declare_settings! {
+    /// `[drafter]`.
+    pub struct DrafterSettings {
+        /// `extractive` (no model) or `openai` (an OpenAI-compatible chat-completions endpoint)
+        kind: String = "extractive".into(), env "LAUNCHDIR_DRAFTER_KIND";
+        /// the model endpoint for `openai`, up to the version prefix
+        base_url: String = "https://api.openai.com/v1".into(), env "LAUNCHDIR_DRAFTER_BASE_URL";
+        /// the model `openai` asks
+        model: String = "gpt-4o-mini".into(), env "LAUNCHDIR_DRAFTER_MODEL";
+        /// the key for `openai`; it is never logged
+        api_key: Option<String> = None, unset "none", env "LAUNCHDIR_DRAFTER_API_KEY";
+        /// how long to wait for the model
+        timeout_seconds: u64 = 60;
+    }
+}
+
+declare_settings! {
+    /// `[mail]`.
+    pub struct MailSettings {
+        /// `outbox` (stored in the database) or `smtp`
+        transport: String = "outbox".into(), env "LAUNCHDIR_MAIL_TRANSPORT";
+        /// for `smtp`: `smtps://user:pass@host:465` or `smtp://user:pass@host:587?tls=required`; the password is never logged
+        smtp_url: Option<String> = None, unset "none", env "LAUNCHDIR_MAIL_SMTP_URL";
+        /// the sender of every e-mail
+        from: String = "Launchdir <noreply@localhost>".into(), env "LAUNCHDIR_MAIL_FROM";
+    }
+}
+
+declare_settings! {
+    /// `[mcp]`.
+    #[derive(Debug)]
+    pub struct McpSettings {
+        /// `Host` values `/mcp` answers (DNS-rebinding protection; others get 403)
+        allowed_hosts: Vec<String> = Vec::new(), unset "the host of `site_url`, `localhost`, `127.0.0.1`, `::1`",
+            env "LAUNCHDIR_MCP_ALLOWED_HOSTS";
+        /// browser origins `/mcp` accepts; requests without `Origin` pass
+        allowed_origins: Vec<String> = Vec::new(), unset "the origin of `site_url`", env "LAUNCHDIR_MCP_ALLOWED_ORIGINS";
     }
 }
 
@@ -119,41 +161,6 @@ impl std::fmt::Debug for MailSettings {
     }
 }
 
-/// `[crawler]`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct CrawlerSettings {
-    /// Let outbound requests reach loopback and private networks. Off in production; tests turn
-    /// it on to crawl fixture sites (`LAUNCHDIR_CRAWLER_ALLOW_PRIVATE=1`). Link-local (cloud
-    /// metadata), multicast and reserved addresses stay refused.
-    pub allow_private_networks: bool,
-}
-
-/// `[drafter]`.
-#[derive(Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct DrafterSettings {
-    /// `extractive` (no model, the default) or `openai` (an OpenAI-compatible endpoint).
-    pub kind: String,
-    /// For `openai`: up to the version prefix, `https://api.openai.com/v1`.
-    pub base_url: String,
-    pub model: String,
-    pub api_key: Option<String>,
-    pub timeout_seconds: u64,
-}
-
-impl Default for DrafterSettings {
-    fn default() -> Self {
-        Self {
-            kind: "extractive".into(),
-            base_url: "https://api.openai.com/v1".into(),
-            model: "gpt-4o-mini".into(),
-            api_key: None,
-            timeout_seconds: 60,
-        }
-    }
-}
-
 impl std::fmt::Debug for DrafterSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DrafterSettings")
@@ -161,42 +168,6 @@ impl std::fmt::Debug for DrafterSettings {
             .field("base_url", &self.base_url)
             .field("model", &self.model)
             .finish_non_exhaustive()
-    }
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Self {
-            database_url: None,
-            database_schema: None,
-            database_max_connections: 16,
-            bind: "127.0.0.1:8080".into(),
-            site_url: None,
-            base_url: None,
-            site_name: "Launchdir".into(),
-            data_dir: PathBuf::from("./data"),
-            log_level: "info".into(),
-            log_format: LogFormat::Text,
-            launch_timezone: "UTC".into(),
-            demo_data: None,
-            auto_migrate: None,
-            paid_weeks_ahead: 12,
-            free_queue_min_weeks: 6,
-            free_queue_max_weeks: 8,
-            free_slots_per_week: 20,
-            http_workers: None,
-            scheduler_seconds: 60,
-            badge_check_minutes: 60,
-            badge_max_backoff_hours: 24,
-            trending_half_life_hours: 24,
-            view_flush_seconds: 5,
-            job_workers: 2,
-            job_lease_seconds: 300,
-            crawler: CrawlerSettings::default(),
-            drafter: DrafterSettings::default(),
-            mail: MailSettings::default(),
-            mcp: McpSettings::default(),
-        }
     }
 }
 
@@ -224,80 +195,6 @@ pub fn redact_url(url: &str) -> String {
     }
 }
 
-/// The environment variables read, with their TOML keys.
-pub const ENV_KEYS: &[&str] = &[
-    "database_url",
-    "database_schema",
-    "database_max_connections",
-    "bind",
-    "site_url",
-    "base_url",
-    "site_name",
-    "data_dir",
-    "log_level",
-    "log_format",
-    "launch_timezone",
-    "demo_data",
-    "auto_migrate",
-    "paid_weeks_ahead",
-    "free_queue_min_weeks",
-    "free_queue_max_weeks",
-    "free_slots_per_week",
-    "http_workers",
-    "scheduler_seconds",
-    "badge_check_minutes",
-    "badge_max_backoff_hours",
-    "trending_half_life_hours",
-    "view_flush_seconds",
-    "job_workers",
-    "job_lease_seconds",
-];
-
-/// Keys whose environment value is read as a whole number.
-const INTEGER_KEYS: &[&str] = &[
-    "database_max_connections",
-    "paid_weeks_ahead",
-    "free_queue_min_weeks",
-    "free_queue_max_weeks",
-    "free_slots_per_week",
-    "http_workers",
-    "job_workers",
-    "job_lease_seconds",
-    "scheduler_seconds",
-    "badge_check_minutes",
-    "badge_max_backoff_hours",
-];
-
-/// Variables for keys inside tables: `(variable, table, key, kind)`.
-const NESTED_ENV: &[(&str, &str, &str, EnvKind)] = &[
-    ("LAUNCHDIR_CRAWLER_ALLOW_PRIVATE", "crawler", "allow_private_networks", EnvKind::Bool),
-    ("LAUNCHDIR_DRAFTER_KIND", "drafter", "kind", EnvKind::Text),
-    ("LAUNCHDIR_DRAFTER_BASE_URL", "drafter", "base_url", EnvKind::Text),
-    ("LAUNCHDIR_DRAFTER_MODEL", "drafter", "model", EnvKind::Text),
-    ("LAUNCHDIR_DRAFTER_API_KEY", "drafter", "api_key", EnvKind::Text),
-    ("LAUNCHDIR_MAIL_TRANSPORT", "mail", "transport", EnvKind::Text),
-    ("LAUNCHDIR_MAIL_SMTP_URL", "mail", "smtp_url", EnvKind::Text),
-    ("LAUNCHDIR_MAIL_FROM", "mail", "from", EnvKind::Text),
-    ("LAUNCHDIR_MCP_ALLOWED_HOSTS", "mcp", "allowed_hosts", EnvKind::List),
-    ("LAUNCHDIR_MCP_ALLOWED_ORIGINS", "mcp", "allowed_origins", EnvKind::List),
-];
-
-#[derive(Clone, Copy)]
-enum EnvKind {
-    Bool,
-    Text,
-    /// Comma-separated.
-    List,
-}
-
-fn parse_bool(var: &str, raw: &str) -> anyhow::Result<bool> {
-    match raw.trim() {
-        "1" | "true" | "yes" => Ok(true),
-        "0" | "false" | "no" => Ok(false),
-        _ => bail!("{var} must be true or false"),
-    }
-}
-
 impl Settings {
     /// Loads settings: the file (`path`, or `./launchdir.toml` when it exists), then the
     /// environment.
@@ -319,35 +216,7 @@ impl Settings {
             }
             None => toml::Table::new(),
         };
-        for key in ENV_KEYS {
-            let var = format!("LAUNCHDIR_{}", key.to_ascii_uppercase());
-            let Some(raw) = env(&var) else { continue };
-            let value = if INTEGER_KEYS.contains(key) {
-                toml::Value::Integer(raw.trim().parse().with_context(|| format!("{var} must be a whole number"))?)
-            } else if matches!(*key, "demo_data" | "auto_migrate") {
-                toml::Value::Boolean(parse_bool(&var, &raw)?)
-            } else {
-                toml::Value::String(raw)
-            };
-            table.insert((*key).to_owned(), value);
-        }
-        for (var, section, key, kind) in NESTED_ENV {
-            let Some(raw) = env(var) else { continue };
-            let value = match kind {
-                EnvKind::Bool => toml::Value::Boolean(parse_bool(var, &raw)?),
-                EnvKind::Text => toml::Value::String(raw),
-                EnvKind::List => toml::Value::Array(
-                    raw.split(',')
-                        .map(str::trim)
-                        .filter(|item| !item.is_empty())
-                        .map(|item| toml::Value::String(item.to_owned()))
-                        .collect(),
-                ),
-            };
-            let entry = table.entry((*section).to_owned()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
-            let Some(section) = entry.as_table_mut() else { bail!("[{section}] must be a table") };
-            section.insert((*key).to_owned(), value);
-        }
+        declare::layer_environment(&mut table, &Self::declarations(), env)?;
         let settings: Settings = table.try_into().context("invalid settings")?;
         settings.check()?;
         Ok(settings)
