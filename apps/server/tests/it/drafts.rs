@@ -224,6 +224,35 @@ async fn someone_elses_draft_is_not_found() {
 }
 
 #[tokio::test]
+async fn concurrent_update_draft_calls_answer_200_or_409_and_one_edit_wins() {
+    let app = spawn().await;
+    let fixture = FixtureServer::site(&site("bare")).await;
+    let (_, token) = app.api_key("").await;
+    let draft = app.draft_of(&fixture.url("/"), &token).await;
+    let path = format!("/api/v1/drafts/{}", draft["id"].as_str().unwrap());
+    let edits: Vec<String> = (0..30).map(|n| format!("Edit number {n}")).collect();
+    let replies = futures_util::future::join_all(
+        edits.iter().map(|tagline| app.patch_json(&path, &token, json!({"fields": {"tagline": tagline}}))),
+    )
+    .await;
+    let mut accepted = Vec::new();
+    for (reply, tagline) in replies.iter().zip(&edits) {
+        match reply.status.as_u16() {
+            200 => accepted.push(tagline.clone()),
+            409 => {
+                reply.assert_problem(409, "conflict");
+                assert!(reply.header("retry-after").is_some_and(|s| s.parse::<u32>().is_ok()), "a 409 says when to retry");
+            }
+            other => panic!("update_draft answered {other}: {:#}", reply.body),
+        }
+    }
+    assert!(!accepted.is_empty(), "at least one edit goes through");
+    let last = app.get_with_token(&path, &token).await;
+    let tagline = last.body["fields"]["tagline"]["value"].as_str().unwrap().to_owned();
+    assert!(accepted.contains(&tagline), "the draft holds one of the accepted edits, not a refused one: {tagline}");
+}
+
+#[tokio::test]
 async fn update_draft_bounds_are_checked_and_name_the_field() {
     let app = spawn().await;
     let fixture = FixtureServer::site(&site("bare")).await;
