@@ -231,10 +231,9 @@ async fn concurrent_update_draft_calls_answer_200_or_409_and_one_edit_wins() {
     let draft = app.draft_of(&fixture.url("/"), &token).await;
     let path = format!("/api/v1/drafts/{}", draft["id"].as_str().unwrap());
     let edits: Vec<String> = (0..30).map(|n| format!("Edit number {n}")).collect();
-    let replies = futures_util::future::join_all(
-        edits.iter().map(|tagline| app.patch_json(&path, &token, json!({"fields": {"tagline": tagline}}))),
-    )
-    .await;
+    let replies =
+        futures_util::future::join_all(edits.iter().map(|tagline| app.patch_json(&path, &token, json!({"fields": {"tagline": tagline}}))))
+            .await;
     let mut accepted = Vec::new();
     for (reply, tagline) in replies.iter().zip(&edits) {
         match reply.status.as_u16() {
