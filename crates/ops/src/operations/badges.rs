@@ -1,6 +1,7 @@
 //! `get_badges`: the badges a listing may show, with embed code and image URLs.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::ListingSlug;
 use crate::{App, Caller, InputPart, OpError};
 use async_trait::async_trait;
 use garde::Validate;
@@ -81,17 +82,6 @@ impl BadgeQuery {
         }
     }
 }
-
-/// Path of `get_badges`.
-#[derive(Debug, Deserialize, JsonSchema, Validate)]
-#[serde(deny_unknown_fields)]
-pub struct ListingSlug {
-    /// The listing's slug.
-    #[garde(skip)]
-    pub slug: Slug,
-}
-
-impl InputPart for ListingSlug {}
 
 /// A badge with everything needed to show it.
 #[derive(Debug, Serialize, JsonSchema)]

@@ -1,7 +1,8 @@
 //! `list_categories` and `get_category`.
 
 use crate::registry::{Input, Operation, OperationSpec};
-use crate::{App, Caller, InputPart, NoInput, OpError, Pagination};
+use crate::wire::Pagination;
+use crate::{App, Caller, InputPart, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::Slug;
@@ -113,7 +114,7 @@ impl Operation for GetCategory {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<CategorySlug, Pagination, NoInput>) -> Result<CategoryDetail, OpError> {
-        let page = match app.directory.category_page(&input.path.slug, input.query.request()).await {
+        let page = match app.directory.category_page(&input.path.slug, input.query.page_request()).await {
             Ok(page) => page,
             Err(DirectoryError::CategoryNotFound) => {
                 return Err(OpError::NotFound(format!("no category has the slug {}", input.path.slug)));

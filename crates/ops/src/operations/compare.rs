@@ -1,7 +1,7 @@
 //! `get_alternatives` and `compare_listings`.
 
-use crate::operations::badges::ListingSlug;
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::ListingSlug;
 use crate::{App, Caller, InputPart, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;

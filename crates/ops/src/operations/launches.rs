@@ -1,7 +1,7 @@
 //! `get_launch_week`.
 
-use super::rfc3339;
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::rfc3339;
 use crate::{App, Caller, InputPart, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;

@@ -1,7 +1,9 @@
 //! The error every operation returns; transports map it to HTTP problem details or MCP errors.
 
+mod convert;
+
 use accounts::Scope;
-use kernel::{FieldError, RepoError};
+use kernel::FieldError;
 
 /// Why an operation did not succeed.
 #[derive(Debug, thiserror::Error)]
@@ -57,11 +59,5 @@ impl OpError {
             Self::IdempotencyInUse => "idempotency_key_in_use",
             Self::Internal(_) => "internal_error",
         }
-    }
-}
-
-impl From<RepoError> for OpError {
-    fn from(error: RepoError) -> Self {
-        Self::internal(error)
     }
 }
