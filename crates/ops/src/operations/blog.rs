@@ -4,7 +4,7 @@ use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::{paged_query, rfc3339};
 use crate::{App, Caller, InputPart, NoInput, OpError};
 use async_trait::async_trait;
-use content::{BlogError, BlogPostSummary};
+use content::BlogPostSummary;
 use garde::Validate;
 use kernel::{Faq, Slug};
 use schemars::JsonSchema;
@@ -78,7 +78,7 @@ impl Operation for ListBlogPosts {
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, BlogQuery, NoInput>) -> Result<BlogPostList, OpError> {
         let page = input.query.page_request();
         let q = input.query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
-        let posts = app.blog.list(q, page).await.map_err(OpError::internal)?;
+        let posts = app.blog.list(q, page).await?;
         Ok(BlogPostList {
             page: posts.page,
             per_page: posts.per_page,
@@ -131,11 +131,7 @@ impl Operation for GetBlogPost {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<BlogSlug, NoInput, NoInput>) -> Result<BlogPostView, OpError> {
-        let post = match app.blog.get(&input.path.slug).await {
-            Ok(post) => post,
-            Err(BlogError::NotFound) => return Err(OpError::NotFound(format!("no published blog post has the slug {}", input.path.slug))),
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let post = app.blog.get(&input.path.slug).await.map_err(|err| OpError::from_blog_post(err, &input.path.slug))?;
         Ok(BlogPostView {
             post: item(app, post.summary),
             body_markdown: post.body_markdown,

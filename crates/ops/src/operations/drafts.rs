@@ -6,22 +6,11 @@ use crate::wire::{DraftPath, DraftView, Pagination, UpdateDraftBody, rfc3339};
 use crate::{App, Caller, HttpMethod, NoInput, OpError};
 use accounts::Scope;
 use async_trait::async_trait;
-use drafts::{DraftError, FieldName};
+use drafts::FieldName;
 use garde::Validate;
 use kernel::{Email, Paged};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-
-impl From<DraftError> for OpError {
-    fn from(error: DraftError) -> Self {
-        match error {
-            DraftError::NotFound => OpError::NotFound("no draft with this id".into()),
-            DraftError::Invalid(errors) => OpError::Validation(errors),
-            DraftError::Repo(err) => OpError::internal(err),
-            DraftError::Mail(err) => OpError::internal(err),
-        }
-    }
-}
 
 /// A draft in a list.
 #[derive(Debug, Serialize, JsonSchema)]

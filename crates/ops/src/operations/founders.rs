@@ -6,7 +6,7 @@ use crate::{App, Caller, InputPart, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::{CountryCode, Slug};
-use listings::{CompanyRef, FounderError, ListingSummary};
+use listings::{CompanyRef, ListingSummary};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -72,7 +72,7 @@ impl Operation for ListFounders {
         let query = input.query;
         let page = query.page_request();
         let name = query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
-        let founders = app.founders.list(name, query.country.as_ref(), page).await.map_err(OpError::internal)?;
+        let founders = app.founders.list(name, query.country.as_ref(), page).await?;
         Ok(FounderList {
             page: founders.page,
             per_page: founders.per_page,
@@ -157,13 +157,7 @@ impl Operation for GetFounder {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<FounderSlug, NoInput, NoInput>) -> Result<FounderView, OpError> {
-        let profile = match app.founders.profile(&input.path.slug).await {
-            Ok(profile) => profile,
-            Err(FounderError::NotFound) => {
-                return Err(OpError::NotFound(format!("no founder of a live listing has the slug {}", input.path.slug)));
-            }
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let profile = app.founders.profile(&input.path.slug).await.map_err(|err| OpError::from_founder(err, &input.path.slug))?;
         Ok(FounderView {
             url: format!("{}/founders/{}", app.site.site_url, profile.slug),
             slug: profile.slug,

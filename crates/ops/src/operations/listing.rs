@@ -4,7 +4,6 @@ use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::{ListingSlug, ListingView};
 use crate::{App, Caller, NoInput, OpError};
 use async_trait::async_trait;
-use listings::ProfileError;
 
 pub struct GetListing;
 
@@ -30,11 +29,7 @@ impl Operation for GetListing {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<ListingSlug, NoInput, NoInput>) -> Result<ListingView, OpError> {
-        let p = match app.profiles.profile(&input.path.slug).await {
-            Ok(profile) => profile,
-            Err(ProfileError::NotFound) => return Err(OpError::NotFound(format!("no public listing has the slug {}", input.path.slug))),
-            Err(err) => return Err(OpError::internal(err)),
-        };
-        Ok(ListingView::of(p, app))
+        let profile = app.profiles.profile(&input.path.slug).await.map_err(|err| OpError::from_profile(err, &input.path.slug))?;
+        Ok(ListingView::of(profile, app))
     }
 }

@@ -6,7 +6,7 @@ use crate::{App, Caller, InputPart, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::{Slug, Week};
-use listings::{AwardsError, Board, LeaderboardError, ListingSummary, Metric, WeekRef};
+use listings::{Board, ListingSummary, Metric, WeekRef};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -150,12 +150,7 @@ impl Operation for GetLeaderboard {
             },
         };
         let page = input.query.page_request();
-        let leaderboard = match app.leaderboards.board(board, week, page).await {
-            Ok(leaderboard) => leaderboard,
-            Err(LeaderboardError::WeekNotAllowed) => return Err(OpError::field("week", "only the community-weekly board takes a week")),
-            Err(err @ LeaderboardError::WeekOutOfRange { .. }) => return Err(OpError::NotFound(err.to_string())),
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let leaderboard = app.leaderboards.board(board, week, page).await?;
         let paid = board.is_paid();
         let disclosure = paid.then_some(BILLBOARD_DISCLOSURE);
         Ok(LeaderboardView {
@@ -232,11 +227,7 @@ impl Operation for ListAwards {
 
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, AwardsQuery, NoInput>) -> Result<AwardList, OpError> {
         let page = input.query.page_request();
-        let awards = match app.awards.list(input.query.listing.as_ref(), page).await {
-            Ok(awards) => awards,
-            Err(AwardsError::UnknownListing) => return Err(OpError::field("listing", "no listing has this slug")),
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let awards = app.awards.list(input.query.listing.as_ref(), page).await?;
         Ok(AwardList {
             page: awards.page,
             per_page: awards.per_page,

@@ -6,7 +6,7 @@ use crate::{App, Caller, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::{CountryCode, Slug};
-use listings::{ListingSummary, SearchError, SearchRequest, SortBy};
+use listings::{ListingSummary, SearchRequest, SortBy};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -116,11 +116,7 @@ impl Operation for SearchListings {
             },
             page,
         };
-        let results = match app.search.search(&request).await {
-            Ok(results) => results,
-            Err(SearchError::UnknownCategory) => return Err(OpError::field("category", "no category has this slug")),
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let results = app.search.search(&request).await?;
         Ok(SearchResults { page: results.page, per_page: results.per_page, total: results.total, items: results.items })
     }
 }

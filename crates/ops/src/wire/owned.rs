@@ -94,8 +94,8 @@ pub struct MyListingView {
 impl MyListingView {
     /// The owner's fields plus the profile as the public sees it (counting no view).
     pub async fn of(listing: OwnedListing, app: &App) -> Result<Self, OpError> {
-        let slug = kernel::Slug::parse(&listing.slug).map_err(|err| OpError::internal(std::io::Error::other(err.0)))?;
-        let profile = app.profiles.owner_profile(&slug).await.map_err(OpError::internal)?;
+        let slug = kernel::Slug::parse(&listing.slug).map_err(OpError::corrupt)?;
+        let profile = app.profiles.owner_profile(&slug).await?;
         Ok(Self { owned: OwnedListingView::of(&listing, app), profile: ListingView::of(profile, app) })
     }
 }

@@ -7,7 +7,6 @@ use crate::{App, Caller, HttpMethod, InputPart, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::ListingId;
-use listings::OwnerError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -99,12 +98,10 @@ impl Operation for DeleteMilestone {
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<MilestonePath, NoInput, NoInput>) -> Result<DeletedView, OpError> {
         let path = input.path;
-        app.owners.delete_milestone(caller.user_id()?, ListingId::new(path.listing_id), path.milestone_id).await.map_err(
-            |err| match err {
-                OwnerError::NotFound => OpError::NotFound("you own no listing with this id, or it has no such milestone".into()),
-                other => other.into(),
-            },
-        )?;
+        app.owners
+            .delete_milestone(caller.user_id()?, ListingId::new(path.listing_id), path.milestone_id)
+            .await
+            .map_err(OpError::from_milestone_delete)?;
         Ok(DeletedView { deleted: true, id: path.milestone_id })
     }
 }
