@@ -33,6 +33,13 @@ pub enum OpError {
     /// A request with this `Idempotency-Key` is still running.
     #[error("a request with this Idempotency-Key is still running")]
     IdempotencyInUse,
+    /// The request collides with the resource's current state or with another writer; it may
+    /// succeed when retried, after `retry_after` seconds where that is known.
+    #[error("{detail}")]
+    Conflict { detail: String, retry_after: Option<u32> },
+    /// Too many requests from this caller; retry after `retry_after` seconds.
+    #[error("too many requests; retry in {retry_after} seconds")]
+    RateLimited { retry_after: u32 },
     /// Something broke on our side; the cause is logged, never shown.
     #[error("internal error")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -47,6 +54,15 @@ impl OpError {
         Self::Internal(Box::new(error))
     }
 
+    /// Seconds the caller should wait before retrying, where the error says (`Retry-After`).
+    pub fn retry_after(&self) -> Option<u32> {
+        match self {
+            Self::Conflict { retry_after, .. } => *retry_after,
+            Self::RateLimited { retry_after } => Some(*retry_after),
+            _ => None,
+        }
+    }
+
     /// The stable snake_case code callers can match on.
     pub fn code(&self) -> &'static str {
         match self {
@@ -57,6 +73,8 @@ impl OpError {
             Self::NotFound(_) => "not_found",
             Self::IdempotencyMismatch(_) => "idempotency_key_mismatch",
             Self::IdempotencyInUse => "idempotency_key_in_use",
+            Self::Conflict { .. } => "conflict",
+            Self::RateLimited { .. } => "rate_limited",
             Self::Internal(_) => "internal_error",
         }
     }
