@@ -220,3 +220,21 @@ impl ServerHandler for ToolServer {
         .into())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tool_error_says_when_to_retry() {
+        // No headers in a tool result: the problem in the body carries the wait.
+        let limited = problem(&OpError::RateLimited { retry_after: 30 });
+        assert_eq!(
+            (limited["status"].as_u64(), limited["code"].as_str(), limited["retry_after"].as_u64()),
+            (Some(429), Some("rate_limited"), Some(30))
+        );
+        let conflict = problem(&OpError::Conflict { detail: "the draft is being written".into(), retry_after: None });
+        assert_eq!((conflict["status"].as_u64(), conflict["code"].as_str()), (Some(409), Some("conflict")));
+        assert!(conflict.get("retry_after").is_none());
+    }
+}

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// A founder story: a title and eight sections, every one optional.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Story {
     pub title: Option<String>,
     pub story: Option<String>,
@@ -69,16 +70,26 @@ impl Story {
         *self == Self::default()
     }
 
-    /// Checks every key against `bounds`; each error names its key under `at` (`story.title`).
-    pub fn check(&self, at: &str, bounds: StoryBounds) -> Vec<FieldError> {
+    /// The longest value of `key` under `bounds`.
+    pub fn max_chars(key: &str, bounds: StoryBounds) -> usize {
+        if key == "title" { bounds.title_max() } else { Self::SECTION_MAX_CHARS }
+    }
+
+    /// The keys over their bound, each with its message.
+    pub fn violations(&self, bounds: StoryBounds) -> Vec<(&'static str, String)> {
         self.entries()
             .into_iter()
             .filter_map(|(key, value)| {
-                let max = if key == "title" { bounds.title_max() } else { Self::SECTION_MAX_CHARS };
+                let max = Self::max_chars(key, bounds);
                 let too_long = value.is_some_and(|text| text.chars().count() > max);
-                too_long.then(|| FieldError::new(format!("{at}.{key}"), format!("must be at most {max} characters")))
+                too_long.then(|| (key, format!("must be at most {max} characters")))
             })
             .collect()
+    }
+
+    /// Checks every key against `bounds`; each error names its key under `at` (`story.title`).
+    pub fn check(&self, at: &str, bounds: StoryBounds) -> Vec<FieldError> {
+        self.violations(bounds).into_iter().map(|(key, message)| FieldError::new(format!("{at}.{key}"), message)).collect()
     }
 }
 

@@ -2,7 +2,7 @@
 //! over as JSON (`RawInput`); parsing and validation happen here, once for every transport.
 
 use garde::Validate;
-use kernel::{FieldError, PageRequest};
+use kernel::FieldError;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -31,37 +31,6 @@ pub struct RawInput {
     pub query: Map<String, Value>,
     /// `None` when no body was sent.
     pub body: Option<Value>,
-}
-
-/// `page` and `per_page` of a paginated list.
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema, Validate)]
-#[serde(deny_unknown_fields)]
-pub struct Pagination {
-    /// Page number, starting at 1.
-    #[serde(default = "first_page")]
-    #[garde(range(min = 1, max = 1000))]
-    pub page: u32,
-    /// Items per page.
-    #[serde(default = "default_per_page")]
-    #[garde(range(min = 1, max = 100))]
-    pub per_page: u32,
-}
-
-impl InputPart for Pagination {}
-
-fn first_page() -> u32 {
-    1
-}
-
-fn default_per_page() -> u32 {
-    PageRequest::DEFAULT_PER_PAGE
-}
-
-impl Pagination {
-    pub fn request(self) -> PageRequest {
-        // Bounds were checked by garde before any use case runs.
-        PageRequest::new(self.page, self.per_page).unwrap_or_default()
-    }
 }
 
 /// Deserializes one part, naming the field that failed (`fields.tagline`, `items[0].product`).
@@ -111,6 +80,7 @@ fn describe_serde_error(error: &serde_path_to_error::Error<serde_json::Error>) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wire::Pagination;
     use serde_json::json;
 
     fn errors_of<T: InputPart>(value: Value) -> Vec<FieldError> {

@@ -9,12 +9,14 @@ pub mod jobs;
 pub mod operations;
 mod problem;
 mod registry;
+pub mod wire;
 
 pub use app::{App, SiteConfig};
 pub use caller::{AuthFailure, Caller, authenticate, authenticate_for};
 pub use error::OpError;
 pub use idempotency::{Executed, execute};
-pub use input::{InputPart, NoInput, Pagination, RawInput};
+pub use input::{InputPart, NoInput, RawInput};
 pub use jobs::JobRegistry;
 pub use problem::Problem;
 pub use registry::{DynOperation, HttpMethod, Input, Operation, OperationSpec, PartSchemas, find, registry};
+pub use wire::Pagination;

@@ -16,11 +16,23 @@ pub struct Problem {
     pub code: &'static str,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<FieldError>,
+    /// Seconds to wait before retrying (409 `conflict`, 429 `rate_limited`). REST also sends it
+    /// as `Retry-After`; an MCP tool error has no headers, so the body carries it too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<u32>,
 }
 
 impl Problem {
     pub fn new(status: u16, code: &'static str, title: &'static str, detail: impl Into<String>) -> Self {
-        Self { kind: format!("urn:launchdir:problem:{code}"), title, status, detail: detail.into(), code, errors: Vec::new() }
+        Self {
+            kind: format!("urn:launchdir:problem:{code}"),
+            title,
+            status,
+            detail: detail.into(),
+            code,
+            errors: Vec::new(),
+            retry_after: None,
+        }
     }
 
     /// A 400 naming each bad field.
@@ -51,6 +63,13 @@ impl Problem {
                 "Request in progress",
                 "a request with this Idempotency-Key is still running; retry when it has finished",
             ),
+            OpError::Conflict { detail, retry_after } => {
+                Self { retry_after: *retry_after, ..Self::new(409, code, "Conflict", detail.clone()) }
+            }
+            OpError::RateLimited { retry_after } => Self {
+                retry_after: Some(*retry_after),
+                ..Self::new(429, code, "Too many requests", format!("too many requests; retry in {retry_after} seconds"))
+            },
             OpError::Internal(cause) => {
                 let mut chain = cause.to_string();
                 let mut source = cause.source();
@@ -63,5 +82,39 @@ impl Problem {
                 Self::new(500, code, "Internal error", "something went wrong on our side; try again later")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Status, code and `retry_after` of an error's problem.
+    fn check(error: OpError, expect: (u16, &str, Option<u32>)) {
+        let problem = Problem::of(&error);
+        assert_eq!((problem.status, problem.code, problem.retry_after), expect, "{error:?}");
+        assert_eq!(problem.retry_after, error.retry_after());
+    }
+
+    #[test]
+    fn conflicts_and_rate_limits_say_when_to_retry() {
+        check(OpError::Conflict { detail: "the draft is being written".into(), retry_after: Some(1) }, (409, "conflict", Some(1)));
+        check(OpError::Conflict { detail: "the listing is archived".into(), retry_after: None }, (409, "conflict", None));
+        check(OpError::RateLimited { retry_after: 30 }, (429, "rate_limited", Some(30)));
+        check(OpError::IdempotencyInUse, (409, "idempotency_key_in_use", None));
+        check(OpError::NotFound("gone".into()), (404, "not_found", None));
+    }
+
+    #[test]
+    fn retry_after_is_in_the_body_only_when_set() {
+        let body = |error: OpError| serde_json::to_value(Problem::of(&error)).unwrap();
+        let limited = body(OpError::RateLimited { retry_after: 30 });
+        assert_eq!(limited["retry_after"], 30);
+        assert_eq!(limited["detail"], "too many requests; retry in 30 seconds");
+        assert_eq!(limited["type"], "urn:launchdir:problem:rate_limited");
+        let conflict = body(OpError::Conflict { detail: "the draft is being written".into(), retry_after: None });
+        assert_eq!(conflict["detail"], "the draft is being written");
+        assert!(conflict.get("retry_after").is_none());
+        assert!(body(OpError::NotFound("gone".into())).get("retry_after").is_none());
     }
 }

@@ -1,7 +1,7 @@
 //! `get_account`: who the caller is and what its credential allows.
 
-use super::rfc3339;
 use crate::registry::{Input, Operation, OperationSpec, registry};
+use crate::wire::rfc3339;
 use crate::{App, Caller, NoInput, OpError};
 use accounts::{Credential, Scope};
 use async_trait::async_trait;

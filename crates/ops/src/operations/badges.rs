@@ -1,11 +1,12 @@
 //! `get_badges`: the badges a listing may show, with embed code and image URLs.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::ListingSlug;
 use crate::{App, Caller, InputPart, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::{Slug, Week};
-use listings::{BadgeError, BadgeStyle, Mode, Shape, Size, badges::escape};
+use listings::{BadgeStyle, Mode, Shape, Size, badges::escape};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -82,17 +83,6 @@ impl BadgeQuery {
     }
 }
 
-/// Path of `get_badges`.
-#[derive(Debug, Deserialize, JsonSchema, Validate)]
-#[serde(deny_unknown_fields)]
-pub struct ListingSlug {
-    /// The listing's slug.
-    #[garde(skip)]
-    pub slug: Slug,
-}
-
-impl InputPart for ListingSlug {}
-
 /// A badge with everything needed to show it.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct BadgeView {
@@ -154,11 +144,7 @@ impl Operation for GetBadges {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<ListingSlug, BadgeQuery, crate::NoInput>) -> Result<BadgeList, OpError> {
-        let (listing, earned) = match app.badges.earned(&input.path.slug).await {
-            Ok(found) => found,
-            Err(BadgeError::NotFound) => return Err(OpError::NotFound(format!("no public listing has the slug {}", input.path.slug))),
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let (listing, earned) = app.badges.earned(&input.path.slug).await.map_err(|err| OpError::from_badges(err, &input.path.slug))?;
         let query = input.query;
         let style = query.style();
         let (width, height) = style.dimensions();

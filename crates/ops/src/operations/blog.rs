@@ -1,10 +1,10 @@
 //! `list_blog_posts` and `get_blog_post`.
 
-use super::rfc3339;
 use crate::registry::{Input, Operation, OperationSpec};
-use crate::{App, Caller, InputPart, NoInput, OpError, Pagination};
+use crate::wire::{paged_query, rfc3339};
+use crate::{App, Caller, InputPart, NoInput, OpError};
 use async_trait::async_trait;
-use content::{BlogError, BlogPostSummary};
+use content::BlogPostSummary;
 use garde::Validate;
 use kernel::{Faq, Slug};
 use schemars::JsonSchema;
@@ -12,31 +12,15 @@ use serde::{Deserialize, Serialize};
 
 pub struct ListBlogPosts;
 
-/// Query of `list_blog_posts`.
-#[derive(Debug, Deserialize, JsonSchema, Validate)]
-#[serde(deny_unknown_fields)]
-pub struct BlogQuery {
-    /// Words to look for in titles, summaries and texts; every word must appear.
-    #[garde(length(chars, max = 200))]
-    pub q: Option<String>,
-    /// Page number, starting at 1.
-    #[serde(default = "first_page")]
-    #[garde(range(min = 1, max = 1000))]
-    pub page: u32,
-    /// Items per page.
-    #[serde(default = "default_per_page")]
-    #[garde(range(min = 1, max = 100))]
-    pub per_page: u32,
-}
-
-impl InputPart for BlogQuery {}
-
-fn first_page() -> u32 {
-    1
-}
-
-fn default_per_page() -> u32 {
-    20
+paged_query! {
+    /// Query of `list_blog_posts`.
+    #[derive(Debug, Deserialize, JsonSchema, Validate)]
+    #[serde(deny_unknown_fields)]
+    pub struct BlogQuery {
+        /// Words to look for in titles, summaries and texts; every word must appear.
+        #[garde(length(chars, max = 200))]
+        pub q: Option<String>,
+    }
 }
 
 /// A post in a list.
@@ -92,9 +76,9 @@ impl Operation for ListBlogPosts {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, BlogQuery, NoInput>) -> Result<BlogPostList, OpError> {
-        let page = Pagination { page: input.query.page, per_page: input.query.per_page }.request();
+        let page = input.query.page_request();
         let q = input.query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
-        let posts = app.blog.list(q, page).await.map_err(OpError::internal)?;
+        let posts = app.blog.list(q, page).await?;
         Ok(BlogPostList {
             page: posts.page,
             per_page: posts.per_page,
@@ -147,11 +131,7 @@ impl Operation for GetBlogPost {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<BlogSlug, NoInput, NoInput>) -> Result<BlogPostView, OpError> {
-        let post = match app.blog.get(&input.path.slug).await {
-            Ok(post) => post,
-            Err(BlogError::NotFound) => return Err(OpError::NotFound(format!("no published blog post has the slug {}", input.path.slug))),
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let post = app.blog.get(&input.path.slug).await.map_err(|err| OpError::from_blog_post(err, &input.path.slug))?;
         Ok(BlogPostView {
             post: item(app, post.summary),
             body_markdown: post.body_markdown,

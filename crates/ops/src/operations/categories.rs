@@ -1,11 +1,12 @@
 //! `list_categories` and `get_category`.
 
 use crate::registry::{Input, Operation, OperationSpec};
-use crate::{App, Caller, InputPart, NoInput, OpError, Pagination};
+use crate::wire::Pagination;
+use crate::{App, Caller, InputPart, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::Slug;
-use listings::{CategoryNode, CategoryRef, DirectoryError, Faq, ListingSummary};
+use listings::{CategoryNode, CategoryRef, Faq, ListingSummary};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -52,7 +53,7 @@ impl Operation for ListCategories {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, ListCategoriesQuery, NoInput>) -> Result<CategoryTree, OpError> {
-        let items = app.directory.category_tree(input.query.include_empty).await.map_err(OpError::internal)?;
+        let items = app.directory.category_tree(input.query.include_empty).await?;
         Ok(CategoryTree { items })
     }
 }
@@ -113,13 +114,8 @@ impl Operation for GetCategory {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<CategorySlug, Pagination, NoInput>) -> Result<CategoryDetail, OpError> {
-        let page = match app.directory.category_page(&input.path.slug, input.query.request()).await {
-            Ok(page) => page,
-            Err(DirectoryError::CategoryNotFound) => {
-                return Err(OpError::NotFound(format!("no category has the slug {}", input.path.slug)));
-            }
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let slug = &input.path.slug;
+        let page = app.directory.category_page(slug, input.query.page_request()).await.map_err(|err| OpError::from_category(err, slug))?;
         Ok(CategoryDetail {
             category: CategoryInfo {
                 slug: page.category.slug,

@@ -1,12 +1,12 @@
 //! `get_alternatives` and `compare_listings`.
 
-use crate::operations::badges::ListingSlug;
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::ListingSlug;
 use crate::{App, Caller, InputPart, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::Slug;
-use listings::{Cell, CompareError, ListingSummary};
+use listings::{Cell, ListingSummary};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -49,11 +49,8 @@ impl Operation for GetAlternatives {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<ListingSlug, NoInput, NoInput>) -> Result<AlternativeList, OpError> {
-        let (listing, alternatives) = match app.compare.alternatives(&input.path.slug).await {
-            Ok(found) => found,
-            Err(CompareError::NotFound) => return Err(OpError::NotFound(format!("no public listing has the slug {}", input.path.slug))),
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let (listing, alternatives) =
+            app.compare.alternatives(&input.path.slug).await.map_err(|err| OpError::from_alternatives(err, &input.path.slug))?;
         Ok(AlternativeList {
             listing,
             items: alternatives.into_iter().map(|alt| AlternativeView { listing: alt.listing, approved: alt.approved }).collect(),
@@ -131,12 +128,7 @@ impl Operation for CompareListings {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, CompareQuery, NoInput>) -> Result<ComparisonView, OpError> {
-        let comparison = match app.compare.compare(&input.query.a, &input.query.b).await {
-            Ok(comparison) => comparison,
-            Err(CompareError::Unknown { field }) => return Err(OpError::field(field, "names no live listing")),
-            Err(CompareError::Same) => return Err(OpError::field("b", "must name another listing than a")),
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let comparison = app.compare.compare(&input.query.a, &input.query.b).await?;
         Ok(ComparisonView {
             a: comparison.a,
             b: comparison.b,

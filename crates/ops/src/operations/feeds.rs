@@ -1,8 +1,8 @@
 //! `list_launches`: the launch feeds.
 
-use super::rfc3339;
 use crate::registry::{Input, Operation, OperationSpec};
-use crate::{App, Caller, InputPart, NoInput, OpError, Pagination};
+use crate::wire::{paged_query, rfc3339};
+use crate::{App, Caller, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::Week;
@@ -48,32 +48,16 @@ impl SectionParam {
     }
 }
 
-/// Query of `list_launches`.
-#[derive(Debug, Deserialize, JsonSchema, Validate)]
-#[serde(deny_unknown_fields)]
-pub struct LaunchesQuery {
-    /// Which feed (default this-week).
-    #[serde(default)]
-    #[garde(skip)]
-    pub section: SectionParam,
-    /// Page number, starting at 1.
-    #[serde(default = "first_page")]
-    #[garde(range(min = 1, max = 1000))]
-    pub page: u32,
-    /// Items per page.
-    #[serde(default = "default_per_page")]
-    #[garde(range(min = 1, max = 100))]
-    pub per_page: u32,
-}
-
-impl InputPart for LaunchesQuery {}
-
-fn first_page() -> u32 {
-    1
-}
-
-fn default_per_page() -> u32 {
-    20
+paged_query! {
+    /// Query of `list_launches`.
+    #[derive(Debug, Deserialize, JsonSchema, Validate)]
+    #[serde(deny_unknown_fields)]
+    pub struct LaunchesQuery {
+        /// Which feed (default this-week).
+        #[serde(default)]
+        #[garde(skip)]
+        pub section: SectionParam,
+    }
 }
 
 /// What an item is ordered by.
@@ -146,7 +130,7 @@ impl Operation for ListLaunches {
 
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, LaunchesQuery, NoInput>) -> Result<FeedView, OpError> {
         let query = input.query;
-        let page = Pagination { page: query.page, per_page: query.per_page }.request();
+        let page = query.page_request();
         let feed = app.feeds.section(query.section.section(), page).await?;
         let start = page.offset() as u32;
         Ok(FeedView {

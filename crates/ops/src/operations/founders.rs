@@ -1,46 +1,30 @@
 //! `list_founders` and `get_founder`.
 
-use super::rfc3339;
 use crate::registry::{Input, Operation, OperationSpec};
-use crate::{App, Caller, InputPart, NoInput, OpError, Pagination};
+use crate::wire::{self, InterviewAnswerView, paged_query, rfc3339};
+use crate::{App, Caller, InputPart, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::{CountryCode, Slug};
-use listings::{CompanyRef, FounderError, ListingSummary};
+use listings::{CompanyRef, ListingSummary};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub struct ListFounders;
 
-/// Query of `list_founders`.
-#[derive(Debug, Deserialize, JsonSchema, Validate)]
-#[serde(deny_unknown_fields)]
-pub struct FoundersQuery {
-    /// Words of the founder's name; every word must appear.
-    #[garde(length(chars, max = 120))]
-    pub q: Option<String>,
-    /// Only founders from this country (ISO 3166-1 alpha-2).
-    #[garde(skip)]
-    pub country: Option<CountryCode>,
-    /// Page number, starting at 1.
-    #[serde(default = "first_page")]
-    #[garde(range(min = 1, max = 1000))]
-    pub page: u32,
-    /// Items per page.
-    #[serde(default = "default_per_page")]
-    #[garde(range(min = 1, max = 100))]
-    pub per_page: u32,
-}
-
-impl InputPart for FoundersQuery {}
-
-fn first_page() -> u32 {
-    1
-}
-
-fn default_per_page() -> u32 {
-    20
+paged_query! {
+    /// Query of `list_founders`.
+    #[derive(Debug, Deserialize, JsonSchema, Validate)]
+    #[serde(deny_unknown_fields)]
+    pub struct FoundersQuery {
+        /// Words of the founder's name; every word must appear.
+        #[garde(length(chars, max = 120))]
+        pub q: Option<String>,
+        /// Only founders from this country (ISO 3166-1 alpha-2).
+        #[garde(skip)]
+        pub country: Option<CountryCode>,
+    }
 }
 
 /// A founder in a list.
@@ -86,9 +70,9 @@ impl Operation for ListFounders {
 
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, FoundersQuery, NoInput>) -> Result<FounderList, OpError> {
         let query = input.query;
-        let page = Pagination { page: query.page, per_page: query.per_page }.request();
+        let page = query.page_request();
         let name = query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
-        let founders = app.founders.list(name, query.country.as_ref(), page).await.map_err(OpError::internal)?;
+        let founders = app.founders.list(name, query.country.as_ref(), page).await?;
         Ok(FounderList {
             page: founders.page,
             per_page: founders.per_page,
@@ -129,7 +113,7 @@ pub struct StoryView {
     /// The listing the story belongs to.
     pub listing: CompanyRef,
     #[serde(flatten)]
-    pub story: kernel::Story,
+    pub story: wire::StoryView,
     /// RFC 3339.
     pub published_at: String,
 }
@@ -154,22 +138,6 @@ pub struct FounderView {
     pub url: String,
 }
 
-/// An interview question and the founder's answer.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct InterviewAnswerView {
-    pub question_id: i64,
-    pub question: String,
-    pub answer: String,
-    /// RFC 3339.
-    pub updated_at: String,
-}
-
-impl InterviewAnswerView {
-    pub fn of(answer: listings::InterviewAnswer) -> Self {
-        Self { question_id: answer.question_id, question: answer.question, answer: answer.answer, updated_at: rfc3339(answer.updated_at) }
-    }
-}
-
 #[async_trait]
 impl Operation for GetFounder {
     type Path = FounderSlug;
@@ -189,13 +157,7 @@ impl Operation for GetFounder {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<FounderSlug, NoInput, NoInput>) -> Result<FounderView, OpError> {
-        let profile = match app.founders.profile(&input.path.slug).await {
-            Ok(profile) => profile,
-            Err(FounderError::NotFound) => {
-                return Err(OpError::NotFound(format!("no founder of a live listing has the slug {}", input.path.slug)));
-            }
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let profile = app.founders.profile(&input.path.slug).await.map_err(|err| OpError::from_founder(err, &input.path.slug))?;
         Ok(FounderView {
             url: format!("{}/founders/{}", app.site.site_url, profile.slug),
             slug: profile.slug,
@@ -209,9 +171,9 @@ impl Operation for GetFounder {
             stories: profile
                 .stories
                 .into_iter()
-                .map(|s| StoryView { listing: s.listing, story: s.story, published_at: rfc3339(s.published_at) })
+                .map(|s| StoryView { listing: s.listing, story: wire::StoryView { story: s.story }, published_at: rfc3339(s.published_at) })
                 .collect(),
-            interview: profile.interview.into_iter().map(InterviewAnswerView::of).collect(),
+            interview: profile.interview.into_iter().map(InterviewAnswerView::from).collect(),
         })
     }
 }

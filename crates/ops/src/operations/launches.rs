@@ -1,12 +1,12 @@
 //! `get_launch_week`.
 
-use super::rfc3339;
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::rfc3339;
 use crate::{App, Caller, InputPart, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::Week;
-use listings::{CalendarError, ListingSummary, WeekPhase, WeekRef};
+use listings::{ListingSummary, WeekPhase, WeekRef};
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::borrow::Cow;
@@ -112,11 +112,7 @@ impl Operation for GetLaunchWeek {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<WeekPath, NoInput, NoInput>) -> Result<LaunchWeekView, OpError> {
-        let week = match app.calendar.week(input.path.week.0).await {
-            Ok(week) => week,
-            Err(err @ CalendarError::OutOfRange { .. }) => return Err(OpError::NotFound(err.to_string())),
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let week = app.calendar.week(input.path.week.0).await?;
         Ok(LaunchWeekView {
             week: week.week,
             phase: match week.phase {

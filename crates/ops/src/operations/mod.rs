@@ -1,4 +1,6 @@
-//! The operations, grouped by area. Each is a unit struct implementing `Operation`.
+//! The operations, grouped by area. Each is a unit struct implementing `Operation`. A file
+//! stands alone: what several operations share comes from `crate::wire`, never from another
+//! operation file (an area split into a folder shares only its spec presets, from its `mod.rs`).
 
 pub mod account;
 pub mod badges;
@@ -16,8 +18,3 @@ pub mod owner;
 pub mod rankings;
 pub mod search;
 pub mod site;
-
-/// RFC 3339 text of an instant, as every timestamp in the API is written.
-pub(crate) fn rfc3339(at: time::OffsetDateTime) -> String {
-    at.to_offset(time::UtcOffset::UTC).format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
-}

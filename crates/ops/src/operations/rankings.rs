@@ -1,11 +1,12 @@
 //! `get_leaderboard` and `list_awards`.
 
 use crate::registry::{Input, Operation, OperationSpec};
-use crate::{App, Caller, InputPart, NoInput, OpError, Pagination};
+use crate::wire::paged_query;
+use crate::{App, Caller, InputPart, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::{Slug, Week};
-use listings::{AwardsError, Board, LeaderboardError, ListingSummary, Metric, WeekRef};
+use listings::{Board, ListingSummary, Metric, WeekRef};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -26,31 +27,15 @@ pub struct BoardPath {
 
 impl InputPart for BoardPath {}
 
-/// Query of `get_leaderboard`.
-#[derive(Debug, Deserialize, JsonSchema, Validate)]
-#[serde(deny_unknown_fields)]
-pub struct BoardQuery {
-    /// Only for community-weekly: this, last, or a date YYYY-MM-DD (default this).
-    #[garde(length(max = 10))]
-    pub week: Option<String>,
-    /// Page number, starting at 1.
-    #[serde(default = "first_page")]
-    #[garde(range(min = 1, max = 1000))]
-    pub page: u32,
-    /// Items per page.
-    #[serde(default = "default_per_page")]
-    #[garde(range(min = 1, max = 100))]
-    pub per_page: u32,
-}
-
-impl InputPart for BoardQuery {}
-
-fn first_page() -> u32 {
-    1
-}
-
-fn default_per_page() -> u32 {
-    20
+paged_query! {
+    /// Query of `get_leaderboard`.
+    #[derive(Debug, Deserialize, JsonSchema, Validate)]
+    #[serde(deny_unknown_fields)]
+    pub struct BoardQuery {
+        /// Only for community-weekly: this, last, or a date YYYY-MM-DD (default this).
+        #[garde(length(max = 10))]
+        pub week: Option<String>,
+    }
 }
 
 /// Which way a Domain Rating moved since the previous reading.
@@ -164,13 +149,8 @@ impl Operation for GetLeaderboard {
                 Some(week) => Some(week),
             },
         };
-        let page = Pagination { page: input.query.page, per_page: input.query.per_page }.request();
-        let leaderboard = match app.leaderboards.board(board, week, page).await {
-            Ok(leaderboard) => leaderboard,
-            Err(LeaderboardError::WeekNotAllowed) => return Err(OpError::field("week", "only the community-weekly board takes a week")),
-            Err(err @ LeaderboardError::WeekOutOfRange { .. }) => return Err(OpError::NotFound(err.to_string())),
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let page = input.query.page_request();
+        let leaderboard = app.leaderboards.board(board, week, page).await?;
         let paid = board.is_paid();
         let disclosure = paid.then_some(BILLBOARD_DISCLOSURE);
         Ok(LeaderboardView {
@@ -193,24 +173,16 @@ impl Operation for GetLeaderboard {
 
 pub struct ListAwards;
 
-/// Query of `list_awards`.
-#[derive(Debug, Deserialize, JsonSchema, Validate)]
-#[serde(deny_unknown_fields)]
-pub struct AwardsQuery {
-    /// Only the awards of the listing with this slug.
-    #[garde(skip)]
-    pub listing: Option<Slug>,
-    /// Page number, starting at 1.
-    #[serde(default = "first_page")]
-    #[garde(range(min = 1, max = 1000))]
-    pub page: u32,
-    /// Items per page.
-    #[serde(default = "default_per_page")]
-    #[garde(range(min = 1, max = 100))]
-    pub per_page: u32,
+paged_query! {
+    /// Query of `list_awards`.
+    #[derive(Debug, Deserialize, JsonSchema, Validate)]
+    #[serde(deny_unknown_fields)]
+    pub struct AwardsQuery {
+        /// Only the awards of the listing with this slug.
+        #[garde(skip)]
+        pub listing: Option<Slug>,
+    }
 }
-
-impl InputPart for AwardsQuery {}
 
 /// An award.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -254,12 +226,8 @@ impl Operation for ListAwards {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, AwardsQuery, NoInput>) -> Result<AwardList, OpError> {
-        let page = Pagination { page: input.query.page, per_page: input.query.per_page }.request();
-        let awards = match app.awards.list(input.query.listing.as_ref(), page).await {
-            Ok(awards) => awards,
-            Err(AwardsError::UnknownListing) => return Err(OpError::field("listing", "no listing has this slug")),
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let page = input.query.page_request();
+        let awards = app.awards.list(input.query.listing.as_ref(), page).await?;
         Ok(AwardList {
             page: awards.page,
             per_page: awards.per_page,

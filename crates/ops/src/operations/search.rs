@@ -1,11 +1,12 @@
 //! `search_listings`.
 
 use crate::registry::{Input, Operation, OperationSpec};
-use crate::{App, Caller, InputPart, NoInput, OpError, Pagination};
+use crate::wire::paged_query;
+use crate::{App, Caller, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::{CountryCode, Slug};
-use listings::{ListingSummary, SearchError, SearchRequest, SortBy};
+use listings::{ListingSummary, SearchRequest, SortBy};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -32,51 +33,35 @@ pub enum SortParam {
     MostFollowed,
 }
 
-/// Query of `search_listings`.
-#[derive(Debug, Deserialize, JsonSchema, Validate)]
-#[serde(deny_unknown_fields)]
-pub struct SearchQuery {
-    /// Words to find in names, taglines, descriptions and keywords (typo tolerant; the last word
-    /// also matches as a prefix). Empty browses.
-    #[garde(length(chars, max = 200))]
-    pub q: Option<String>,
-    /// A category slug; its subcategories are included.
-    #[garde(skip)]
-    pub category: Option<Slug>,
-    /// idea, mvp, launched, growing, ...
-    #[garde(skip)]
-    pub stage: Option<Slug>,
-    #[garde(skip)]
-    pub country: Option<CountryCode>,
-    #[garde(length(chars, min = 1, max = 40))]
-    pub pricing_model: Option<String>,
-    /// The product's domain, e.g. quillflow.example (a leading www. is ignored).
-    #[garde(length(chars, min = 1, max = 253))]
-    pub domain: Option<String>,
-    #[serde(default)]
-    #[garde(skip)]
-    pub status: StatusParam,
-    #[serde(default)]
-    #[garde(skip)]
-    pub sort: SortParam,
-    /// Page number, starting at 1.
-    #[serde(default = "first_page")]
-    #[garde(range(min = 1, max = 1000))]
-    pub page: u32,
-    /// Items per page.
-    #[serde(default = "default_per_page")]
-    #[garde(range(min = 1, max = 100))]
-    pub per_page: u32,
-}
-
-impl InputPart for SearchQuery {}
-
-fn first_page() -> u32 {
-    1
-}
-
-fn default_per_page() -> u32 {
-    20
+paged_query! {
+    /// Query of `search_listings`.
+    #[derive(Debug, Deserialize, JsonSchema, Validate)]
+    #[serde(deny_unknown_fields)]
+    pub struct SearchQuery {
+        /// Words to find in names, taglines, descriptions and keywords (typo tolerant; the last word
+        /// also matches as a prefix). Empty browses.
+        #[garde(length(chars, max = 200))]
+        pub q: Option<String>,
+        /// A category slug; its subcategories are included.
+        #[garde(skip)]
+        pub category: Option<Slug>,
+        /// idea, mvp, launched, growing, ...
+        #[garde(skip)]
+        pub stage: Option<Slug>,
+        #[garde(skip)]
+        pub country: Option<CountryCode>,
+        #[garde(length(chars, min = 1, max = 40))]
+        pub pricing_model: Option<String>,
+        /// The product's domain, e.g. quillflow.example (a leading www. is ignored).
+        #[garde(length(chars, min = 1, max = 253))]
+        pub domain: Option<String>,
+        #[serde(default)]
+        #[garde(skip)]
+        pub status: StatusParam,
+        #[serde(default)]
+        #[garde(skip)]
+        pub sort: SortParam,
+    }
 }
 
 /// Matching listings.
@@ -112,6 +97,7 @@ impl Operation for SearchListings {
 
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, SearchQuery, NoInput>) -> Result<SearchResults, OpError> {
         let query = input.query;
+        let page = query.page_request();
         let request = SearchRequest {
             q: query.q,
             category: query.category,
@@ -128,13 +114,9 @@ impl Operation for SearchListings {
                 SortParam::MostViewed => SortBy::MostViewed,
                 SortParam::MostFollowed => SortBy::MostFollowed,
             },
-            page: Pagination { page: query.page, per_page: query.per_page }.request(),
+            page,
         };
-        let results = match app.search.search(&request).await {
-            Ok(results) => results,
-            Err(SearchError::UnknownCategory) => return Err(OpError::field("category", "no category has this slug")),
-            Err(err) => return Err(OpError::internal(err)),
-        };
+        let results = app.search.search(&request).await?;
         Ok(SearchResults { page: results.page, per_page: results.per_page, total: results.total, items: results.items })
     }
 }

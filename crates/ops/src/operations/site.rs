@@ -60,7 +60,7 @@ impl Operation for GetSiteInfo {
     };
 
     async fn run(&self, app: &App, _: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<SiteInfo, OpError> {
-        let counts = app.directory.counts().await.map_err(OpError::internal)?;
+        let counts = app.directory.counts().await?;
         let site = &app.site;
         let page = |path: &str| format!("{}{path}", site.site_url);
         Ok(SiteInfo {

@@ -1,7 +1,9 @@
 //! The error every operation returns; transports map it to HTTP problem details or MCP errors.
 
+mod convert;
+
 use accounts::Scope;
-use kernel::{FieldError, RepoError};
+use kernel::FieldError;
 
 /// Why an operation did not succeed.
 #[derive(Debug, thiserror::Error)]
@@ -31,6 +33,13 @@ pub enum OpError {
     /// A request with this `Idempotency-Key` is still running.
     #[error("a request with this Idempotency-Key is still running")]
     IdempotencyInUse,
+    /// The request collides with the resource's current state or with another writer; it may
+    /// succeed when retried, after `retry_after` seconds where that is known.
+    #[error("{detail}")]
+    Conflict { detail: String, retry_after: Option<u32> },
+    /// Too many requests from this caller; retry after `retry_after` seconds.
+    #[error("too many requests; retry in {retry_after} seconds")]
+    RateLimited { retry_after: u32 },
     /// Something broke on our side; the cause is logged, never shown.
     #[error("internal error")]
     Internal(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -45,6 +54,15 @@ impl OpError {
         Self::Internal(Box::new(error))
     }
 
+    /// Seconds the caller should wait before retrying, where the error says (`Retry-After`).
+    pub fn retry_after(&self) -> Option<u32> {
+        match self {
+            Self::Conflict { retry_after, .. } => *retry_after,
+            Self::RateLimited { retry_after } => Some(*retry_after),
+            _ => None,
+        }
+    }
+
     /// The stable snake_case code callers can match on.
     pub fn code(&self) -> &'static str {
         match self {
@@ -55,13 +73,9 @@ impl OpError {
             Self::NotFound(_) => "not_found",
             Self::IdempotencyMismatch(_) => "idempotency_key_mismatch",
             Self::IdempotencyInUse => "idempotency_key_in_use",
+            Self::Conflict { .. } => "conflict",
+            Self::RateLimited { .. } => "rate_limited",
             Self::Internal(_) => "internal_error",
         }
-    }
-}
-
-impl From<RepoError> for OpError {
-    fn from(error: RepoError) -> Self {
-        Self::internal(error)
     }
 }

@@ -1,0 +1,158 @@
+//! A draft as every draft operation returns it, and the `{id}` that names one.
+
+use super::dates::rfc3339;
+use crate::{InputPart, OpError};
+use drafts::{Draft, DraftFounder, DraftId, DraftMilestone, DraftSeo, FieldName, FieldValue, Section};
+use garde::Validate;
+use kernel::Faq;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// `{id}`: a draft's UUID.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct DraftPath {
+    /// The draft's id (UUID).
+    #[schemars(schema_with = "uuid_schema")]
+    #[garde(custom(is_uuid))]
+    pub id: String,
+}
+
+impl InputPart for DraftPath {}
+
+fn uuid_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({"type": "string", "format": "uuid"})
+}
+
+fn is_uuid(value: &str, _: &()) -> garde::Result {
+    value.parse::<uuid_like::Uuid>().map(|_| ()).map_err(|_| garde::Error::new("must be a draft id (a UUID)"))
+}
+
+/// Parses UUIDs without a dependency on the uuid crate's features here.
+mod uuid_like {
+    pub struct Uuid;
+    impl std::str::FromStr for Uuid {
+        type Err = ();
+        fn from_str(s: &str) -> Result<Self, ()> {
+            let groups: Vec<&str> = s.split('-').collect();
+            let lengths = [8, 4, 4, 4, 12];
+            let ok = groups.len() == 5
+                && groups.iter().zip(lengths).all(|(group, length)| group.len() == length && group.bytes().all(|b| b.is_ascii_hexdigit()));
+            if ok { Ok(Uuid) } else { Err(()) }
+        }
+    }
+}
+
+impl DraftPath {
+    pub fn id(&self) -> Result<DraftId, OpError> {
+        self.id.to_ascii_lowercase().parse().map(DraftId).map_err(|_| OpError::field("id", "must be a draft id (a UUID)"))
+    }
+}
+
+/// One profile field of a draft.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct FieldView {
+    /// A string, a list of strings, or null when empty.
+    pub value: Option<FieldValue>,
+    /// `ai`, `not_found`, `edited`, `manual`, `override` or `deleted`.
+    pub state: drafts::FieldState,
+    /// Quotes from the website behind the value (empty for the caller's own values).
+    pub evidence: Vec<drafts::Evidence>,
+}
+
+/// A section besides the profile fields, with its state and evidence.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SectionView<T: JsonSchema> {
+    pub value: T,
+    pub state: drafts::FieldState,
+    pub evidence: Vec<drafts::Evidence>,
+}
+
+fn section<T: Clone + JsonSchema>(section: &Section<T>) -> SectionView<T> {
+    SectionView { value: section.value.clone(), state: section.state, evidence: section.evidence.clone() }
+}
+
+/// A draft: every profile field with its state and evidence, and how complete it is.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct DraftView {
+    /// UUID.
+    pub id: String,
+    /// `crawling`, `drafting`, `ready`, `failed` or `submitted`. Poll while `crawling` or `drafting`.
+    pub status: drafts::DraftStatus,
+    /// Why the site could not be read, when `failed`.
+    pub failure_reason: Option<drafts::FailureReason>,
+    /// The reason in words.
+    pub failure_message: Option<&'static str>,
+    /// The website, normalised.
+    pub url: String,
+    /// The 18 profile fields.
+    pub fields: BTreeMap<String, FieldView>,
+    pub faqs: SectionView<Vec<Faq>>,
+    pub founders: SectionView<Vec<DraftFounder>>,
+    pub company_socials: SectionView<BTreeMap<String, String>>,
+    pub founder_socials: SectionView<BTreeMap<String, String>>,
+    pub story: SectionView<kernel::Story>,
+    pub milestones: SectionView<Vec<DraftMilestone>>,
+    pub seo: SectionView<DraftSeo>,
+    /// A competitor's site side by side with this draft, when `competitor_url` was set.
+    pub competitor: Option<drafts::Competitor>,
+    /// Fields being redrafted now (`regenerate`).
+    pub regenerating: Vec<FieldName>,
+    /// 0 to 100: the share of the 18 fields, FAQs, founders and company socials filled.
+    pub completeness: u8,
+    /// What is still empty.
+    pub missing: Vec<&'static str>,
+    /// Fields the company's own site did not state (left blank on purpose).
+    pub not_found_on_website: Vec<&'static str>,
+    /// Pages read, and pages robots.txt kept us from reading.
+    pub pages_read: Vec<String>,
+    pub pages_skipped: Vec<String>,
+    /// The listing `submit_draft` made, once submitted.
+    pub listing_id: Option<i64>,
+    pub invites_sent: u32,
+    /// RFC 3339.
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl From<&Draft> for DraftView {
+    fn from(draft: &Draft) -> Self {
+        let completeness = draft.completeness();
+        Self {
+            id: draft.id.to_string(),
+            status: draft.status,
+            failure_reason: draft.failure_reason,
+            failure_message: draft.failure_reason.map(drafts::FailureReason::message),
+            url: draft.url.to_string(),
+            fields: draft
+                .fields
+                .iter()
+                .map(|(name, field)| {
+                    (
+                        name.as_str().to_owned(),
+                        FieldView { value: field.value.clone(), state: field.shown_state(), evidence: field.evidence.clone() },
+                    )
+                })
+                .collect(),
+            faqs: section(&draft.faqs),
+            founders: section(&draft.founders),
+            company_socials: section(&draft.company_socials),
+            founder_socials: section(&draft.founder_socials),
+            story: section(&draft.story),
+            milestones: section(&draft.milestones),
+            seo: section(&draft.seo),
+            competitor: draft.competitor.clone(),
+            regenerating: draft.regenerating.clone(),
+            completeness: completeness.percent,
+            missing: completeness.missing,
+            not_found_on_website: draft.not_found_on_website(),
+            pages_read: draft.pages_read.clone(),
+            pages_skipped: draft.pages_skipped.clone(),
+            listing_id: draft.listing_id.map(kernel::ListingId::get),
+            invites_sent: draft.invites,
+            created_at: rfc3339(draft.created_at),
+            updated_at: rfc3339(draft.updated_at),
+        }
+    }
+}

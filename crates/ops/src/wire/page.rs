@@ -1,0 +1,63 @@
+//! The paginated query: `page` and `per_page`, declared once for every list that pages.
+
+use garde::Validate;
+use kernel::PageRequest;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+/// Declares a query part: the struct as written, followed by `page` and `per_page` with the
+/// bounds and defaults every paginated list shares, its `InputPart` impl and `page_request`.
+///
+/// A macro, not a field: serde's `flatten` would let a query hold a `Pagination`, but it cannot
+/// be combined with `deny_unknown_fields`, which every input part needs.
+macro_rules! paged_query {
+    (
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident {
+            $($(#[$field_attr:meta])* $field_vis:vis $field:ident: $ty:ty),* $(,)?
+        }
+    ) => {
+        $(#[$attr])*
+        $vis struct $name {
+            $($(#[$field_attr])* $field_vis $field: $ty,)*
+            /// Page number, starting at 1.
+            #[serde(default = "crate::wire::first_page")]
+            #[garde(range(min = 1, max = 1000))]
+            pub page: u32,
+            /// Items per page.
+            #[serde(default = "crate::wire::default_per_page")]
+            #[garde(range(min = 1, max = 100))]
+            pub per_page: u32,
+        }
+
+        impl crate::InputPart for $name {}
+
+        impl $name {
+            /// The page asked for.
+            pub fn page_request(&self) -> kernel::PageRequest {
+                crate::wire::page_request(self.page, self.per_page)
+            }
+        }
+    };
+}
+pub(crate) use paged_query;
+
+paged_query! {
+    /// `page` and `per_page` of a paginated list.
+    #[derive(Debug, Clone, Copy, Deserialize, JsonSchema, Validate)]
+    #[serde(deny_unknown_fields)]
+    pub struct Pagination {}
+}
+
+pub(crate) fn first_page() -> u32 {
+    1
+}
+
+pub(crate) fn default_per_page() -> u32 {
+    PageRequest::DEFAULT_PER_PAGE
+}
+
+pub(crate) fn page_request(page: u32, per_page: u32) -> PageRequest {
+    // Bounds were checked by garde before any use case runs.
+    PageRequest::new(page, per_page).unwrap_or_default()
+}
