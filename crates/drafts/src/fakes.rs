@@ -7,7 +7,7 @@ use crate::ports::{DraftCategories, DraftRepository, Drafter, DrafterError, Invi
 use crate::service::{DraftsPolicy, DraftsPorts, DraftsService};
 use crate::site::{BlockKind, Page, ReadFailure, SiteSnapshot, TextBlock};
 use async_trait::async_trait;
-use kernel::{FixedClock, ListingId, MailError, Mailer, NewJob, OutgoingEmail, PageRequest, Paged, RepoError, UserId};
+use kernel::{FixedClock, ListingId, NewJob, PageRequest, Paged, RepoError, UserId};
 use listings::{CheckedSubmission, SubmissionService, SubmittedListingRepository};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -149,19 +149,6 @@ impl SubmittedListingRepository for Listings {
     }
 }
 
-#[derive(Default)]
-pub(crate) struct Outbox {
-    pub sent: Mutex<Vec<OutgoingEmail>>,
-}
-
-#[async_trait]
-impl Mailer for Outbox {
-    async fn send(&self, email: OutgoingEmail) -> Result<(), MailError> {
-        self.sent.lock().unwrap().push(email);
-        Ok(())
-    }
-}
-
 /// A drafts service over fakes, with handles on each fake.
 pub(crate) struct World {
     pub service: DraftsService,
@@ -183,7 +170,7 @@ impl World {
                 drafter: Arc::new(FirstParagraphDrafter),
                 categories: Arc::new(OneCategory),
                 listings: SubmissionService::new(listings.clone(), clock.clone()),
-                mailer: Arc::new(Outbox::default()),
+                mailer: Arc::new(kernel::MemoryMailer::default()),
                 clock: clock.clone(),
             },
             DraftsPolicy { site_url: "https://launchdir.example".into(), site_name: "Launchdir".into() },

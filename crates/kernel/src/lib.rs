@@ -24,6 +24,8 @@ pub use faq::Faq;
 pub use idempotency::{IdempotencyScope, IdempotencyStore, Reservation, StoredResponse};
 pub use ids::{ApiKeyId, CategoryId, FounderId, ListingId, UserId};
 pub use jobs::{ClaimedJob, Job, JobHandler, JobOutcome, JobQueue, JobRun, JobState, NewJob, error_chain, retry_delay};
+#[cfg(feature = "testing")]
+pub use mail::MemoryMailer;
 pub use mail::{MailError, Mailer, OutgoingEmail};
 pub use money::Cents;
 pub use paging::{PageRequest, Paged};

@@ -28,3 +28,28 @@ pub trait Mailer: Send + Sync {
     /// Hands the e-mail over for delivery.
     async fn send(&self, email: OutgoingEmail) -> Result<(), MailError>;
 }
+
+/// A mailer that keeps what it is given, for the unit tests of the domains (feature
+/// `testing`): the one in-memory stand-in for the port.
+#[cfg(feature = "testing")]
+#[derive(Debug, Default)]
+pub struct MemoryMailer {
+    sent: std::sync::Mutex<Vec<OutgoingEmail>>,
+}
+
+#[cfg(feature = "testing")]
+impl MemoryMailer {
+    /// Every e-mail sent so far, oldest first.
+    pub fn sent(&self) -> Vec<OutgoingEmail> {
+        self.sent.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+    }
+}
+
+#[cfg(feature = "testing")]
+#[async_trait]
+impl Mailer for MemoryMailer {
+    async fn send(&self, email: OutgoingEmail) -> Result<(), MailError> {
+        self.sent.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(email);
+        Ok(())
+    }
+}

@@ -8,10 +8,7 @@ use crate::model::{ListingStatus, ListingSummary};
 use crate::owner::{OwnedListing, OwnedListingRepository};
 use crate::{Award, AwardsService, ListingEdit, ListingVersion, Milestone};
 use async_trait::async_trait;
-use kernel::{
-    ClaimedJob, Email, FixedClock, JobQueue, JobState, ListingId, MailError, Mailer, NewJob, OutgoingEmail, PageRequest, Paged, RepoError,
-    Slug, UserId, Week,
-};
+use kernel::{ClaimedJob, Email, FixedClock, JobQueue, JobState, ListingId, NewJob, PageRequest, Paged, RepoError, Slug, UserId, Week};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use time::{Duration, OffsetDateTime, UtcOffset};
@@ -119,19 +116,6 @@ impl OwnedListingRepository for Owned {
     }
 
     async fn set_story(&self, _: ListingId, _: &kernel::Story, _: Option<OffsetDateTime>, _: OffsetDateTime) -> Result<(), RepoError> {
-        Ok(())
-    }
-}
-
-#[derive(Default)]
-pub(crate) struct Outbox {
-    pub sent: Mutex<Vec<OutgoingEmail>>,
-}
-
-#[async_trait]
-impl Mailer for Outbox {
-    async fn send(&self, email: OutgoingEmail) -> Result<(), MailError> {
-        self.sent.lock().unwrap().push(email);
         Ok(())
     }
 }

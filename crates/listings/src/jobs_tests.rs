@@ -2,18 +2,18 @@
 //! week end, the badge sweep and the badge check), each over in-memory ports.
 
 use crate::LifecycleService;
-use crate::fakes::{self, Awards, Launches, Lifecycle, Outbox, Owned, Probe, Queue, T0};
+use crate::fakes::{self, Awards, Launches, Lifecycle, Owned, Probe, Queue, T0};
 use crate::lifecycle::{BadgeSighting, CheckBadge, EndWeek, LifecyclePolicy, QueuedListing, StartWeek, SweepBadges};
 use crate::model::{ListingStatus, ListingSummary};
 use crate::owner::{FreeQueuePolicy, NotifyFollowers, OwnerService};
-use kernel::{Email, Job, JobHandler, JobOutcome, JobRun, ListingId, Slug, UserId, Week};
+use kernel::{Email, Job, JobHandler, JobOutcome, JobRun, ListingId, MemoryMailer, Slug, UserId, Week};
 use serde_json::json;
 use std::sync::{Arc, Mutex};
 use time::{Duration, UtcOffset};
 
 const RUN: JobRun = JobRun { attempt: 1, max_attempts: 3 };
 
-fn owners(repo: Arc<Owned>, outbox: Arc<Outbox>) -> OwnerService {
+fn owners(repo: Arc<Owned>, outbox: Arc<MemoryMailer>) -> OwnerService {
     let policy = FreeQueuePolicy { launch_offset: UtcOffset::UTC, min_weeks: 6, max_weeks: 8, slots_per_week: 20 };
     OwnerService::new(repo, fakes::clock(), policy, outbox, "https://launchdir.example".into())
 }
@@ -23,7 +23,7 @@ async fn notify_followers_mails_each_follower_the_update_the_job_names() {
     let repo = Arc::new(Owned::default());
     repo.listings.lock().unwrap().push(fakes::owned(5, "Acme", ListingStatus::Live));
     *repo.followers.lock().unwrap() = vec![Email::parse("a@x.example").unwrap(), Email::parse("b@x.example").unwrap()];
-    let outbox = Arc::new(Outbox::default());
+    let outbox = Arc::new(MemoryMailer::default());
     let service = owners(repo.clone(), outbox.clone());
 
     service.post_update(UserId::new(1), ListingId::new(5), "v2 is out", "Faster sync.").await.unwrap();
@@ -34,12 +34,10 @@ async fn notify_followers_mails_each_follower_the_update_the_job_names() {
 
     let outcome = service.run(job, RUN).await;
     assert_eq!(outcome, JobOutcome::Done(json!({"listing_id": 5, "update_id": 1, "emails": 2})));
-    {
-        let sent = outbox.sent.lock().unwrap();
-        assert_eq!(sent.len(), 2);
-        assert_eq!(sent[0].subject, "Acme: v2 is out");
-        assert!(sent[0].body.contains("https://launchdir.example/listings/acme"));
-    }
+    let sent = outbox.sent();
+    assert_eq!(sent.len(), 2);
+    assert_eq!(sent[0].subject, "Acme: v2 is out");
+    assert!(sent[0].body.contains("https://launchdir.example/listings/acme"));
 
     let gone = service.run(NotifyFollowers { listing_id: ListingId::new(5), update_id: 9 }, RUN).await;
     assert_eq!(gone, JobOutcome::Done(json!({"listing_id": 5, "update_id": 9, "emails": 0})), "an unknown update sends nothing");
