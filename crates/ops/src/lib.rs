@@ -9,6 +9,7 @@ pub mod jobs;
 pub mod operations;
 mod problem;
 mod registry;
+mod spec_presets;
 pub mod wire;
 
 pub use app::{App, SiteConfig};

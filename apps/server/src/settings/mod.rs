@@ -229,10 +229,8 @@ impl Settings {
             bail!("database_url must start with sqlite: or postgres://");
         }
         for (name, value) in [("site_url", &self.site_url), ("base_url", &self.base_url)] {
-            if let Some(url) = value
-                && !(url.starts_with("http://") || url.starts_with("https://"))
-            {
-                bail!("{name} must be an http:// or https:// address");
+            if let Some(Err(why)) = value.as_deref().map(kernel::WebUrl::parse) {
+                bail!("{name} must be an http:// or https:// address: it {why}");
             }
         }
         self.launch_offset()?;
@@ -318,14 +316,8 @@ impl Settings {
         if !self.mcp.allowed_hosts.is_empty() {
             return self.mcp.allowed_hosts.clone();
         }
-        let site = self.site_url();
-        let authority = site.split_once("://").map_or(site.as_str(), |(_, rest)| rest).split('/').next().unwrap_or("");
-        let host = if authority.starts_with('[') {
-            authority.split(']').next().map_or(authority, |h| h.trim_start_matches('['))
-        } else {
-            authority.split(':').next().unwrap_or(authority)
-        };
-        let mut hosts = vec![host.to_owned()];
+        // `check` made sure the site address parses.
+        let mut hosts: Vec<String> = kernel::WebUrl::parse(&self.site_url()).map(|site| site.host().to_owned()).into_iter().collect();
         for local in ["localhost", "127.0.0.1", "::1"] {
             if !hosts.iter().any(|h| h == local) {
                 hosts.push(local.to_owned());

@@ -1,8 +1,8 @@
 //! `update_my_listing`: edits of an owned listing's fields, socials and FAQs, each kept in the
 //! version history.
 
-use super::OWNER_WRITE;
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::spec_presets::OWNER_WRITE;
 use crate::wire::{FaqInput, ListingPath, MyListingView, rfc3339, socials_schema};
 use crate::{App, Caller, HttpMethod, InputPart, NoInput, OpError};
 use async_trait::async_trait;

@@ -1,8 +1,8 @@
 //! `answer_interview`: the founder interview of the caller, shown on the founder profiles of
 //! the listings they own.
 
-use super::OWNER_WRITE;
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::spec_presets::OWNER_WRITE;
 use crate::wire::InterviewAnswerView;
 use crate::{App, Caller, HttpMethod, InputPart, NoInput, OpError};
 use async_trait::async_trait;

@@ -1,8 +1,8 @@
 //! `list_my_listings`, `get_my_listing` and `choose_free_listing`: an owned listing's status,
 //! and the free launch queue.
 
-use super::{OWNER_READ, OWNER_WRITE};
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::spec_presets::{OWNER_READ, OWNER_WRITE};
 use crate::wire::{ListingPath, MyListingView, OwnedListingView, Pagination};
 use crate::{App, Caller, NoInput, OpError};
 use async_trait::async_trait;

@@ -1,7 +1,7 @@
 //! `add_milestone` and `delete_milestone`: the dated milestones of an owned listing.
 
-use super::OWNER_WRITE;
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::spec_presets::OWNER_WRITE;
 use crate::wire::{ListingPath, MilestoneInput};
 use crate::{App, Caller, HttpMethod, InputPart, NoInput, OpError};
 use async_trait::async_trait;

@@ -1,7 +1,7 @@
 //! `set_founder_story`: the founder story of an owned listing.
 
-use super::OWNER_WRITE;
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::spec_presets::OWNER_WRITE;
 use crate::wire::{ListingPath, OwnedStoryInput};
 use crate::{App, Caller, HttpMethod, NoInput, OpError};
 use async_trait::async_trait;

@@ -1,7 +1,7 @@
 //! `post_listing_update`: what's new with an owned listing.
 
-use super::OWNER_WRITE;
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::spec_presets::OWNER_WRITE;
 use crate::wire::{ListingPath, rfc3339};
 use crate::{App, Caller, InputPart, NoInput, OpError};
 use async_trait::async_trait;
