@@ -20,7 +20,10 @@ async fn fixture() -> TestApp {
     let today = now.date().midnight().assume_offset(UtcOffset::UTC);
     let this_week = Week::containing(now.date());
     let week_of = |at: OffsetDateTime| Week::containing(at.date());
-    let earlier = (today - Duration::hours(30)).max(this_week.starts_at(UtcOffset::UTC));
+    // On a Monday the week began at today's midnight, so "earlier this week" is not possible:
+    // week1 then launched last week (clamping to the week's start would make it launch today).
+    let week_start = this_week.starts_at(UtcOffset::UTC);
+    let earlier = if today == week_start { today - Duration::hours(30) } else { (today - Duration::hours(30)).max(week_start) };
     let today1 = fixtures::listing(db, "today1", "live", this_week, today + Duration::seconds(1)).await;
     let today2 = fixtures::listing(db, "today2", "live", this_week, today + Duration::seconds(2)).await;
     let week1 = fixtures::listing(db, "week1", "live", week_of(earlier), earlier).await;
