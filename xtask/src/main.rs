@@ -116,7 +116,7 @@ fn test(sqlite_only: bool) -> anyhow::Result<()> {
 
 fn openapi(root: &Path, check: bool) -> anyhow::Result<()> {
     let path = root.join("docs/openapi.json");
-    let document = api_rest::openapi::document(api_rest::openapi::DEFAULT_BASE_URL);
+    let document = api_rest::openapi::document(api_rest::openapi::DEFAULT_BASE_URL, &ops::limits::RateQuotas::default());
     let text = serde_json::to_string_pretty(&document)? + "\n";
     if check {
         let current = std::fs::read_to_string(&path).unwrap_or_default();

@@ -7,7 +7,7 @@ use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{HeaderName, HeaderValue};
 use actix_web::middleware::{Next, from_fn};
-use actix_web::{HttpResponse, HttpServer, web};
+use actix_web::{HttpMessage, HttpResponse, HttpServer, web};
 use anyhow::Context;
 use kernel::{Clock, SystemClock};
 use listings::DirectoryService;
@@ -170,6 +170,7 @@ impl Services {
                 mailer.clone(),
                 settings.site_url(),
             ),
+            limits: rate_limits(settings)?,
             idempotency: store.idempotency(),
             clock: clock.clone(),
         };
@@ -178,6 +179,23 @@ impl Services {
 }
 
 /// The mailer the settings choose: the database outbox (default) or SMTP.
+/// The rate limits: counted in Redis when `redis_url` is set (several servers share one quota),
+/// in this process's memory otherwise.
+fn rate_limits(settings: &Settings) -> anyhow::Result<ops::RateLimits> {
+    if !settings.rate_limits.enabled {
+        return Ok(ops::RateLimits::off());
+    }
+    let limiter: Arc<dyn kernel::RateLimiter> = match &settings.redis_url {
+        Some(url) => {
+            let redis = ratelimit::RedisLimiter::new(url, "launchdir:ratelimit:")
+                .with_context(|| format!("cannot use the Redis at {}", crate::settings::redact_url(url)))?;
+            Arc::new(ratelimit::SharedLimiter::new(redis))
+        }
+        None => Arc::new(ratelimit::MemoryLimiter::new()),
+    };
+    Ok(ops::RateLimits::new(limiter, settings.rate_quotas()?))
+}
+
 fn mailer(settings: &Settings, store: &SeaStore, clock: &Arc<dyn Clock>) -> anyhow::Result<Arc<dyn kernel::Mailer>> {
     Ok(match (settings.mail.transport.as_str(), &settings.mail.smtp_url) {
         ("smtp", Some(url)) => Arc::new(mail_smtp::SmtpMailer::new(url, &settings.mail.from)?),
@@ -251,13 +269,17 @@ impl Application {
                 site_url: settings.site_url(),
                 allowed_hosts: settings.mcp_allowed_hosts(),
                 allowed_origins: settings.mcp_allowed_origins(),
+                max_sessions: settings.mcp.max_sessions,
+                session_idle: std::time::Duration::from_secs(settings.mcp.session_idle_seconds),
             },
         );
         let db_data = web::Data::new(db);
+        let trusted_proxies = web::Data::new(settings.trusted_proxies()?);
         let mut server = HttpServer::new(move || {
             actix_web::App::new()
                 .wrap(from_fn(request_context))
                 .app_data(db_data.clone())
+                .app_data(trusted_proxies.clone())
                 .route("/healthz", web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }))
                 .route("/readyz", web::get().to(readyz))
                 .route("/docs/api", web::get().to(api_docs))
@@ -405,6 +427,12 @@ async fn request_context(
         })
         .map(str::to_owned)
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    // The client, once for every part of the site (rate limits count per client address).
+    if let (Some(peer), Some(trusted)) = (request.peer_addr(), request.app_data::<web::Data<ops::limits::TrustedProxies>>()) {
+        let forwarded = request.headers().get_all("x-forwarded-for").filter_map(|value| value.to_str().ok());
+        let client = ops::limits::client_ip(peer.ip(), forwarded, trusted);
+        request.extensions_mut().insert(ops::ClientIp(client));
+    }
     let span = tracing::info_span!("request", request_id = %id, method = %request.method(), path = %request.path());
     let started = Instant::now();
     let mut response = next.call(request).instrument(span.clone()).await?;
@@ -419,6 +447,15 @@ async fn request_context(
     });
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(REQUEST_ID, value);
+    }
+    // Where the API, the tool server or a page counted the request: the `RateLimit` headers.
+    let rate = response.response().extensions().get::<ops::RateStatus>().copied();
+    if let Some(rate) = rate {
+        for (name, value) in rate.headers() {
+            if let Ok(value) = HeaderValue::from_str(&value) {
+                response.headers_mut().insert(HeaderName::from_static(name), value);
+            }
+        }
     }
     Ok(response)
 }

@@ -1,11 +1,13 @@
 #![doc = include_str!("../README.md")]
 
 pub mod guard;
+pub mod sessions;
 pub mod tools;
 
 use actix_web::middleware::from_fn;
 use actix_web::{HttpResponse, web};
-use rmcp_actix_web::transport::{LocalSessionManager, StreamableHttpService};
+use rmcp_actix_web::transport::StreamableHttpService;
+use sessions::CappedSessions;
 use std::sync::Arc;
 
 pub use tools::{ToolServer, tool_entry, tools};
@@ -19,6 +21,10 @@ pub struct McpConfig {
     pub allowed_hosts: Vec<String>,
     /// Origins a browser-based client may call from; requests without `Origin` always pass.
     pub allowed_origins: Vec<String>,
+    /// The most legacy (`initialize`) sessions kept at once.
+    pub max_sessions: usize,
+    /// A legacy session without a message for this long ends.
+    pub session_idle: std::time::Duration,
 }
 
 impl McpConfig {
@@ -48,9 +54,10 @@ pub fn resource_metadata(config: &McpConfig) -> serde_json::Value {
 pub fn configure(app: ops::App, config: McpConfig) -> impl Fn(&mut web::ServiceConfig) + Clone {
     let tools = tools();
     let server_app = app.clone();
+    let sessions = Arc::new(CappedSessions::new(config.max_sessions, config.session_idle));
     let service = StreamableHttpService::builder()
         .service_factory(Arc::new(move || Ok(ToolServer::new(server_app.clone(), tools.clone()))))
-        .session_manager(Arc::new(LocalSessionManager::default()))
+        .session_manager(sessions.clone())
         .json_response(true)
         .allowed_hosts(config.allowed_hosts.clone())
         .allowed_origins(config.allowed_origins.clone())
@@ -63,7 +70,7 @@ pub fn configure(app: ops::App, config: McpConfig) -> impl Fn(&mut web::ServiceC
         })
         .build();
     let guard_state =
-        web::Data::new(guard::GuardState { app, resource_metadata: config.resource_metadata_url(), resource: config.resource() });
+        web::Data::new(guard::GuardState { app, resource_metadata: config.resource_metadata_url(), resource: config.resource(), sessions });
     let metadata = Arc::new(resource_metadata(&config));
     move |cfg: &mut web::ServiceConfig| {
         let metadata = metadata.clone();

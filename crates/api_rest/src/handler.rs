@@ -5,7 +5,7 @@ use crate::RestState;
 use crate::coerce::{ParamTypes, to_json};
 use crate::problem::from_op_error;
 use actix_web::http::{Method, StatusCode, header};
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use futures_util::StreamExt;
 use kernel::FieldError;
 use ops::{DynOperation, HttpMethod, OpError, RawInput};
@@ -39,7 +39,8 @@ pub fn endpoint(
         let op = op.clone();
         let types = types.clone();
         Box::pin(async move {
-            match run(&*op, &types, &request, payload, &state).await {
+            let (rate, result) = run(&*op, &types, &request, payload, &state).await;
+            let mut response = match result {
                 Ok(executed) => {
                     let status = StatusCode::from_u16(executed.status).unwrap_or(StatusCode::OK);
                     let mut response = HttpResponse::build(status);
@@ -49,27 +50,49 @@ pub fn endpoint(
                     response.json(executed.body)
                 }
                 Err(error) => from_op_error(error),
+            };
+            // The server's request middleware turns it into the `RateLimit` headers.
+            if let Some(rate) = rate {
+                response.extensions_mut().insert(rate);
             }
+            response
         })
     }
 }
 
+/// The steps of every operation, in order: authenticate, count against the rate limit, read the
+/// input, then idempotency and the use case (`ops::execute`). Where the request was counted comes
+/// back whatever the answer, for the headers.
 async fn run(
     op: &dyn DynOperation,
     types: &(ParamTypes, ParamTypes),
     request: &HttpRequest,
     payload: web::Payload,
     state: &RestState,
-) -> Result<ops::Executed, OpError> {
-    let authorization = match request.headers().get(header::AUTHORIZATION).map(|value| value.to_str()) {
-        None => None,
-        Some(Ok(value)) => Some(value),
+) -> (Option<ops::RateStatus>, Result<ops::Executed, OpError>) {
+    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    let authenticated = match request.headers().get(header::AUTHORIZATION).map(|value| value.to_str()) {
         Some(Err(_)) => {
-            return Err(OpError::Unauthorized { credential_sent: true, detail: "the Authorization header is not readable text".into() });
+            Err(OpError::Unauthorized { credential_sent: true, detail: "the Authorization header is not readable text".into() })
         }
+        authorization => ops::authenticate(&state.app, authorization.and_then(Result::ok)).await,
     };
-    let caller = ops::authenticate(&state.app, authorization).await?;
+    let admission = ops::admit(&state.app, &[op.spec().rate], authenticated, client).await;
+    let caller = match admission.caller {
+        Ok(caller) => caller,
+        Err(error) => return (admission.rate, Err(error)),
+    };
+    (admission.rate, execute(op, types, request, payload, state, &caller).await)
+}
 
+async fn execute(
+    op: &dyn DynOperation,
+    types: &(ParamTypes, ParamTypes),
+    request: &HttpRequest,
+    payload: web::Payload,
+    state: &RestState,
+    caller: &ops::Caller,
+) -> Result<ops::Executed, OpError> {
     let mut errors = Vec::new();
     let path_pairs = request.match_info().iter().map(|(name, value)| (name.to_owned(), value.to_owned())).collect();
     let path = to_json(path_pairs, &types.0, &mut errors);
@@ -90,7 +113,7 @@ async fn run(
         Some(Ok(value)) => Some(value),
         Some(Err(_)) => return Err(OpError::field("Idempotency-Key", "must be 1 to 255 visible ASCII characters")),
     };
-    ops::execute(op, &state.app, &caller, RawInput { path, query, body }, key).await
+    ops::execute(op, &state.app, caller, RawInput { path, query, body }, key).await
 }
 
 /// Reads a JSON body of at most 1 MiB. An empty body is `None`.

@@ -6,7 +6,7 @@ mod handler;
 pub mod openapi;
 pub mod problem;
 
-use actix_web::{HttpResponse, web};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use ops::{App, registry};
 use std::sync::Arc;
 
@@ -22,7 +22,7 @@ pub struct RestState {
 
 impl RestState {
     pub fn new(app: App) -> Self {
-        let openapi = openapi::document(&app.site.base_url);
+        let openapi = openapi::document(&app.site.base_url, app.limits.quotas());
         Self { app, openapi }
     }
 }
@@ -31,9 +31,7 @@ impl RestState {
 pub fn configure(state: Arc<RestState>) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         let data = web::Data::from(state);
-        let mut scope = web::scope(API_PREFIX)
-            .app_data(data.clone())
-            .route("/openapi.json", web::get().to(|state: web::Data<RestState>| async move { HttpResponse::Ok().json(&state.openapi) }));
+        let mut scope = web::scope(API_PREFIX).app_data(data.clone()).route("/openapi.json", web::get().to(openapi_json));
         // Group operations by path so one resource answers every method of a path, and a wrong
         // method gets 405 with `Allow` instead of falling through to 404.
         let mut paths: Vec<&'static str> = Vec::new();
@@ -59,6 +57,19 @@ pub fn configure(state: Arc<RestState>) -> impl FnOnce(&mut web::ServiceConfig) 
         cfg.app_data(data);
         cfg.configure(assets::configure);
     }
+}
+
+/// `/api/v1/openapi.json`, counted as an anonymous read of the client address.
+async fn openapi_json(request: HttpRequest, state: web::Data<RestState>) -> HttpResponse {
+    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    let (mut response, rate) = match state.app.limits.check(ops::RateClass::Read, None, client).await {
+        Ok(rate) => (HttpResponse::Ok().json(&state.openapi), rate),
+        Err(limited) => (problem::from_op_error(limited.into()), Some(limited.0)),
+    };
+    if let Some(rate) = rate {
+        response.extensions_mut().insert(rate);
+    }
+    response
 }
 
 /// The answer for any path nothing else matched.

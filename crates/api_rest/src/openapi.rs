@@ -1,15 +1,17 @@
 //! The OpenAPI 3.1 document, generated from the operation registry.
 
 use crate::API_PREFIX;
-use ops::{PartSchemas, registry};
+use ops::limits::RateQuotas;
+use ops::{PartSchemas, RateClass, registry};
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
 /// The base URL written into the checked-in `docs/openapi.json` (the default `BASE_URL`).
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080/api/v1";
 
-/// Builds the document. `base_url` becomes the server address.
-pub fn document(base_url: &str) -> Value {
+/// Builds the document. `base_url` becomes the server address; `quotas` are the deployment's rate
+/// limits, shown on each operation as `x-rate-limit`.
+pub fn document(base_url: &str, quotas: &RateQuotas) -> Value {
     // The site (the OAuth issuer) is the API base without its `/api/v1` prefix.
     let site = base_url.trim_end_matches('/').trim_end_matches("/api/v1");
     let definitions_path = "#/components/schemas/";
@@ -86,6 +88,7 @@ pub fn document(base_url: &str) -> Value {
             }
             None => operation["security"] = json!([{}, {"bearerAuth": []}, {"oauth2": []}]),
         }
+        operation["x-rate-limit"] = rate_limit(spec.rate, quotas);
         if let Some(body) = body {
             let body = embed(body.to_value(), &mut components);
             let required = body.get("required").and_then(Value::as_array).is_some_and(|r| !r.is_empty());
@@ -147,11 +150,39 @@ pub fn document(base_url: &str) -> Value {
                 "Forbidden": problem_response("The credential lacks the scope, or the account is blocked"),
                 "NotFound": problem_response("The resource named in the path does not exist"),
                 "Conflict": problem_response("A request with the same Idempotency-Key is still running"),
-                "TooManyRequests": problem_response("Rate limited; see Retry-After"),
+                "TooManyRequests": too_many_requests(),
             },
         },
         "x-api-prefix": API_PREFIX,
     })
+}
+
+/// What an operation counts against: each policy its requests may be counted under, with its quota.
+fn rate_limit(class: RateClass, quotas: &RateQuotas) -> Value {
+    let policies: Vec<Value> = class
+        .policies()
+        .into_iter()
+        .map(|policy| {
+            let quota = quotas.get(policy);
+            let per = if policy.per_client_only() { "client address" } else { "principal (client address when not signed in)" };
+            json!({"policy": policy.name(), "quota": quota.requests(), "window_seconds": quota.window().as_secs(), "per": per})
+        })
+        .collect();
+    json!({"policies": policies})
+}
+
+/// The 429, with the headers every answer carries and `Retry-After`.
+fn too_many_requests() -> Value {
+    let mut response = problem_response(
+        "Rate limited: the quota named in RateLimit-Policy is spent. Wait Retry-After seconds. Every answer carries RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers).",
+    );
+    let header = |description: &str| json!({"description": description, "schema": {"type": "string"}});
+    response["headers"] = json!({
+        "Retry-After": {"description": "Seconds to wait before trying again.", "schema": {"type": "integer", "minimum": 1}},
+        "RateLimit-Policy": header("The quota this request counts against: `\"read\";q=600;w=60` (name, requests, window in seconds)."),
+        "RateLimit": header("What is left of it: `\"read\";r=0;t=12` (requests left, seconds until the whole quota is back)."),
+    });
+    response
 }
 
 fn problem_response(description: &str) -> Value {

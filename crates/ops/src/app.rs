@@ -47,6 +47,8 @@ pub struct App {
     pub interviews: listings::InterviewService,
     /// The badge check, the week start and the week end.
     pub lifecycle: listings::LifecycleService,
+    /// The rate limits every operation, page and OAuth endpoint counts against.
+    pub limits: crate::RateLimits,
     /// What `Idempotency-Key` remembers.
     pub idempotency: Arc<dyn IdempotencyStore>,
     pub clock: Arc<dyn Clock>,

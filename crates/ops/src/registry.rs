@@ -2,7 +2,7 @@
 //! and MCP need to know about it.
 
 use crate::input::{InputPart, RawInput, parse_part};
-use crate::{App, Caller, OpError};
+use crate::{App, Caller, OpError, RateClass};
 use accounts::Scope;
 use async_trait::async_trait;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
@@ -56,6 +56,8 @@ pub struct OperationSpec {
     pub not_found: bool,
     /// Deletes something (MCP `destructiveHint`).
     pub destructive: bool,
+    /// The rate limit it counts against (`x-rate-limit` in the OpenAPI document).
+    pub rate: RateClass,
 }
 
 impl OperationSpec {
@@ -73,6 +75,7 @@ impl OperationSpec {
         tag: "",
         not_found: false,
         destructive: false,
+        rate: RateClass::Read,
     };
 
     /// Reads change nothing (MCP `readOnlyHint`).

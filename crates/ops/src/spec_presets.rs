@@ -2,7 +2,7 @@
 //! literal is written once and an operation file imports it from here, never from another
 //! operation file.
 
-use crate::{HttpMethod, OperationSpec};
+use crate::{HttpMethod, OperationSpec, RateClass};
 use accounts::Scope;
 
 /// What every read of the owner's own listings shares.
@@ -16,5 +16,6 @@ pub(crate) const OWNER_WRITE: OperationSpec = OperationSpec {
     idempotent: true,
     tag: "owner",
     not_found: true,
+    rate: RateClass::Write,
     ..OperationSpec::READ
 };

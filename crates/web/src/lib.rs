@@ -1,9 +1,11 @@
 #![doc = include_str!("../README.md")]
 
+mod limits;
 mod oauth;
 mod pages;
 
 use actix_web::cookie::{Cookie, SameSite};
+use actix_web::middleware::from_fn;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
@@ -25,18 +27,19 @@ impl WebState {
 pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
     let state = web::Data::new(state);
     move |cfg: &mut web::ServiceConfig| {
+        // Every page and endpoint counts against the rate limits (`limits`).
+        let resource = |path: &str| web::resource(path).wrap(from_fn(limits::limit));
         cfg.app_data(state.clone())
-            .route("/signin", web::get().to(pages::signin_page))
-            .route("/signin", web::post().to(pages::signin))
-            .route("/signup", web::get().to(pages::signup_page))
-            .route("/signup", web::post().to(pages::signup))
-            .route("/signout", web::post().to(pages::signout))
-            .route("/.well-known/oauth-authorization-server", web::get().to(oauth::metadata))
-            .route("/oauth/register", web::post().to(oauth::register))
-            .route("/oauth/authorize", web::get().to(oauth::authorize_page))
-            .route("/oauth/authorize", web::post().to(oauth::authorize_decision))
-            .route("/oauth/token", web::post().to(oauth::token))
-            .route("/oauth/revoke", web::post().to(oauth::revoke));
+            .service(resource("/signin").route(web::get().to(pages::signin_page)).route(web::post().to(pages::signin)))
+            .service(resource("/signup").route(web::get().to(pages::signup_page)).route(web::post().to(pages::signup)))
+            .service(resource("/signout").route(web::post().to(pages::signout)))
+            .service(resource("/.well-known/oauth-authorization-server").route(web::get().to(oauth::metadata)))
+            .service(resource("/oauth/register").route(web::post().to(oauth::register)))
+            .service(
+                resource("/oauth/authorize").route(web::get().to(oauth::authorize_page)).route(web::post().to(oauth::authorize_decision)),
+            )
+            .service(resource("/oauth/token").route(web::post().to(oauth::token)))
+            .service(resource("/oauth/revoke").route(web::post().to(oauth::revoke)));
     }
 }
 

@@ -87,6 +87,12 @@ declare_settings! {
         // Past it the worker is taken for dead, so it is longer than the slowest job (a redraft with
         // a model and a competitor's site: about two and a half minutes) with room to spare.
         job_lease_seconds: u64 = 300, env "LAUNCHDIR_JOB_LEASE_SECONDS";
+        /// Redis for rate-limit counters shared by several servers (`redis://host:6379/0`); if it stops answering, each server counts on
+        /// its own until it is back
+        redis_url: Option<String> = None, unset "none: each server counts in memory", env "LAUNCHDIR_REDIS_URL";
+        /// reverse proxies (addresses or CIDR ranges) whose `X-Forwarded-For` names the client; the right-most address no trusted
+        /// proxy added is the client
+        trusted_proxies: Vec<String> = Vec::new(), unset "none: the connecting address is the client", env "LAUNCHDIR_TRUSTED_PROXIES";
     }
     tables {
         /// How reading websites behaves.
@@ -97,6 +103,35 @@ declare_settings! {
         mail: MailSettings,
         /// Who may reach the tool server at `/mcp`.
         mcp: McpSettings,
+        /// How many requests each caller may make.
+        rate_limits: RateLimitSettings,
+    }
+}
+
+declare_settings! {
+    /// `[rate_limits]`: each quota is requests per window, like `600/minute` or `20/hour`.
+    #[derive(Debug)]
+    pub struct RateLimitSettings {
+        /// count requests against the quotas below (off: no limits and no `RateLimit` headers; for benchmarks)
+        enabled: bool = true, env "LAUNCHDIR_RATE_LIMITS_ENABLED";
+        /// reads of a signed-in caller, per principal
+        read: String = "600/minute".into(), env "LAUNCHDIR_RATE_LIMITS_READ";
+        /// reads without a credential (API, pages), per client address
+        read_anonymous: String = "120/minute".into(), env "LAUNCHDIR_RATE_LIMITS_READ_ANONYMOUS";
+        /// writes, per principal (per client address for the site's forms and the OAuth token endpoint)
+        write: String = "120/minute".into(), env "LAUNCHDIR_RATE_LIMITS_WRITE";
+        /// `submit_listing` (each reads a website), per principal
+        submit_listing: String = "20/hour".into(), env "LAUNCHDIR_RATE_LIMITS_SUBMIT_LISTING";
+        /// `verify_claim`, per principal (takes effect with the claim operations)
+        verify_claim: String = "30/hour".into(), env "LAUNCHDIR_RATE_LIMITS_VERIFY_CLAIM";
+        /// `create_checkout`, per principal (takes effect with the order operations)
+        create_checkout: String = "30/hour".into(), env "LAUNCHDIR_RATE_LIMITS_CREATE_CHECKOUT";
+        /// `/oauth/register`, per client address
+        oauth_register: String = "20/hour".into(), env "LAUNCHDIR_RATE_LIMITS_OAUTH_REGISTER";
+        /// sign-in and sign-up attempts on the site, per client address
+        sign_in: String = "10/minute".into(), env "LAUNCHDIR_RATE_LIMITS_SIGN_IN";
+        /// MCP `initialize`, per client address
+        mcp_initialize: String = "60/minute".into(), env "LAUNCHDIR_RATE_LIMITS_MCP_INITIALIZE";
     }
 }
 
@@ -148,6 +183,10 @@ declare_settings! {
             env "LAUNCHDIR_MCP_ALLOWED_HOSTS";
         /// browser origins `/mcp` accepts; requests without `Origin` pass
         allowed_origins: Vec<String> = Vec::new(), unset "the origin of `site_url`", env "LAUNCHDIR_MCP_ALLOWED_ORIGINS";
+        /// the most legacy sessions (`initialize`, protocols up to 2025-11-25) kept at once; more are refused with 503
+        max_sessions: usize = 1000, env "LAUNCHDIR_MCP_MAX_SESSIONS";
+        /// a legacy session without a message for this long ends
+        session_idle_seconds: u64 = 180, env "LAUNCHDIR_MCP_SESSION_IDLE_SECONDS";
     }
 }
 
@@ -276,7 +315,50 @@ impl Settings {
         if self.database_max_connections == 0 {
             bail!("database_max_connections must be at least 1");
         }
+        self.rate_quotas()?;
+        self.trusted_proxies()?;
+        if let Some(url) = &self.redis_url
+            && !(url.starts_with("redis://")
+                || url.starts_with("rediss://")
+                || url.starts_with("redis+unix://")
+                || url.starts_with("unix://"))
+        {
+            bail!("redis_url must start with redis://, rediss:// or unix://");
+        }
+        if self.mcp.max_sessions == 0 {
+            bail!("mcp.max_sessions must be at least 1");
+        }
+        if !(1..=86_400).contains(&self.mcp.session_idle_seconds) {
+            bail!("mcp.session_idle_seconds must be between 1 and 86400");
+        }
         Ok(())
+    }
+
+    /// The quota of every rate-limit policy; a value that is not a rate is named.
+    pub fn rate_quotas(&self) -> anyhow::Result<ops::limits::RateQuotas> {
+        use ops::limits::Policy;
+        let limits = &self.rate_limits;
+        let mut quotas = ops::limits::RateQuotas::default();
+        for (policy, text) in [
+            (Policy::Read, &limits.read),
+            (Policy::ReadAnonymous, &limits.read_anonymous),
+            (Policy::Write, &limits.write),
+            (Policy::SubmitListing, &limits.submit_listing),
+            (Policy::VerifyClaim, &limits.verify_claim),
+            (Policy::CreateCheckout, &limits.create_checkout),
+            (Policy::OAuthRegister, &limits.oauth_register),
+            (Policy::SignIn, &limits.sign_in),
+            (Policy::McpInitialize, &limits.mcp_initialize),
+        ] {
+            let quota = kernel::RateQuota::parse(text).map_err(|why| anyhow::anyhow!("rate_limits.{}: {why}", policy.name()))?;
+            quotas.set(policy, quota);
+        }
+        Ok(quotas)
+    }
+
+    /// The reverse proxies whose `X-Forwarded-For` is believed.
+    pub fn trusted_proxies(&self) -> anyhow::Result<ops::limits::TrustedProxies> {
+        ops::limits::TrustedProxies::parse(&self.trusted_proxies).map_err(|why| anyhow::anyhow!("trusted_proxies: {why}"))
     }
 
     /// Whether the database is the embedded default (no `database_url` given).
@@ -419,6 +501,31 @@ mod tests {
         assert!(
             load(&[("LAUNCHDIR_LAUNCH_TIMEZONE", "+01:00")]).unwrap().launch_offset().unwrap() == UtcOffset::from_hms(1, 0, 0).unwrap()
         );
+    }
+
+    #[test]
+    fn rate_limits_and_proxies_are_read_and_checked() {
+        use ops::limits::Policy;
+        let defaults = load(&[]).unwrap();
+        assert_eq!(defaults.rate_quotas().unwrap(), ops::limits::RateQuotas::default());
+        assert!(defaults.rate_limits.enabled);
+        let changed = load(&[
+            ("LAUNCHDIR_RATE_LIMITS_SUBMIT_LISTING", "5/day"),
+            ("LAUNCHDIR_TRUSTED_PROXIES", "10.0.0.0/8, ::1"),
+            ("LAUNCHDIR_REDIS_URL", "redis://127.0.0.1:6379/0"),
+        ])
+        .unwrap();
+        assert_eq!(changed.rate_quotas().unwrap().get(Policy::SubmitListing).to_string(), "5/day");
+        assert!(changed.trusted_proxies().unwrap().trusts("10.1.2.3".parse().unwrap()));
+        let named = |vars: &[(&str, &str)], name: &str| {
+            let err = format!("{:#}", load(vars).unwrap_err());
+            assert!(err.contains(name), "{err}");
+        };
+        named(&[("LAUNCHDIR_RATE_LIMITS_SIGN_IN", "ten a minute")], "rate_limits.sign_in");
+        named(&[("LAUNCHDIR_RATE_LIMITS_READ", "0/minute")], "rate_limits.read");
+        named(&[("LAUNCHDIR_TRUSTED_PROXIES", "proxy.internal")], "trusted_proxies");
+        named(&[("LAUNCHDIR_REDIS_URL", "localhost:6379")], "redis_url");
+        named(&[("LAUNCHDIR_MCP_MAX_SESSIONS", "0")], "mcp.max_sessions");
     }
 
     #[test]

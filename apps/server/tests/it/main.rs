@@ -21,6 +21,7 @@ mod listing;
 mod mcp;
 mod oauth;
 mod owner;
+mod ratelimits;
 mod routes;
 mod search;
 mod settings;

@@ -1,6 +1,7 @@
 //! The OpenAPI document agrees with the registry, and the checked-in copy is current.
 
 use api_rest::openapi::{DEFAULT_BASE_URL, document};
+use ops::limits::RateQuotas;
 use ops::registry;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -8,7 +9,7 @@ use std::collections::BTreeSet;
 #[test]
 fn checked_in_copy_is_current() {
     let checked_in: Value = serde_json::from_str(include_str!("../../../../docs/openapi.json")).expect("docs/openapi.json is JSON");
-    let generated = document(DEFAULT_BASE_URL);
+    let generated = document(DEFAULT_BASE_URL, &RateQuotas::default());
     if checked_in != generated {
         // Left beside the build for a diff.
         let path = std::env::temp_dir().join("launchdir-openapi-generated.json");
@@ -19,7 +20,7 @@ fn checked_in_copy_is_current() {
 
 #[test]
 fn version_and_dialect() {
-    let doc = document("https://launch.example/api/v1");
+    let doc = document("https://launch.example/api/v1", &RateQuotas::default());
     assert_eq!(doc["openapi"], "3.1.0");
     assert_eq!(doc["info"]["version"], "1.0.0");
     assert_eq!(doc["jsonSchemaDialect"], "https://json-schema.org/draft/2020-12/schema");
@@ -28,7 +29,7 @@ fn version_and_dialect() {
 
 #[test]
 fn operations_are_exactly_the_registry() {
-    let doc = document(DEFAULT_BASE_URL);
+    let doc = document(DEFAULT_BASE_URL, &RateQuotas::default());
     let mut in_doc = BTreeSet::new();
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, operation) in item.as_object().unwrap() {
@@ -42,7 +43,7 @@ fn operations_are_exactly_the_registry() {
 
 #[test]
 fn responses_follow_the_error_rules() {
-    let doc = document(DEFAULT_BASE_URL);
+    let doc = document(DEFAULT_BASE_URL, &RateQuotas::default());
     for op in registry() {
         let spec = op.spec();
         let operation = &doc["paths"][spec.path][spec.method.as_str().to_lowercase()];
@@ -62,7 +63,7 @@ fn responses_follow_the_error_rules() {
 
 #[test]
 fn the_oauth_scheme_points_at_the_site() {
-    let doc = document(DEFAULT_BASE_URL);
+    let doc = document(DEFAULT_BASE_URL, &RateQuotas::default());
     let flow = &doc["components"]["securitySchemes"]["oauth2"]["flows"]["authorizationCode"];
     let site = DEFAULT_BASE_URL.trim_end_matches("/api/v1");
     assert_eq!(flow["authorizationUrl"], format!("{site}/oauth/authorize"));
@@ -72,7 +73,7 @@ fn the_oauth_scheme_points_at_the_site() {
 
 #[test]
 fn every_reference_resolves() {
-    let doc = document(DEFAULT_BASE_URL);
+    let doc = document(DEFAULT_BASE_URL, &RateQuotas::default());
     let mut refs = Vec::new();
     collect_refs(&doc, &mut refs);
     assert!(!refs.is_empty());
@@ -93,4 +94,34 @@ fn collect_refs(value: &Value, out: &mut Vec<String>) {
         Value::Array(items) => items.iter().for_each(|v| collect_refs(v, out)),
         _ => {}
     }
+}
+
+#[test]
+fn every_operation_names_its_rate_limit_and_the_429_names_the_headers() {
+    let doc = document(DEFAULT_BASE_URL, &RateQuotas::default());
+    let operation = |path: &str, method: &str| doc["paths"][path][method].clone();
+    assert_eq!(
+        operation("/listings/{slug}", "get")["x-rate-limit"]["policies"],
+        serde_json::json!([
+            {"policy": "read", "quota": 600, "window_seconds": 60, "per": "principal (client address when not signed in)"},
+            {"policy": "read_anonymous", "quota": 120, "window_seconds": 60, "per": "client address"},
+        ])
+    );
+    assert_eq!(operation("/drafts", "post")["x-rate-limit"]["policies"][0]["policy"], "submit_listing");
+    assert_eq!(operation("/drafts", "post")["x-rate-limit"]["policies"][0]["window_seconds"], 3600);
+    for methods in doc["paths"].as_object().unwrap().values() {
+        for operation in methods.as_object().unwrap().values() {
+            assert!(operation["x-rate-limit"]["policies"].as_array().is_some_and(|p| !p.is_empty()), "{}", operation["operationId"]);
+            assert_eq!(operation["responses"]["429"]["$ref"], "#/components/responses/TooManyRequests");
+        }
+    }
+    let headers = &doc["components"]["responses"]["TooManyRequests"]["headers"];
+    for name in ["Retry-After", "RateLimit-Policy", "RateLimit"] {
+        assert!(headers[name].is_object(), "{name}");
+    }
+    // A deployment's own quotas are what its document shows.
+    let mut quotas = RateQuotas::default();
+    quotas.set(ops::limits::Policy::SubmitListing, kernel::RateQuota::per_hour(5));
+    let custom = document(DEFAULT_BASE_URL, &quotas);
+    assert_eq!(custom["paths"]["/drafts"]["post"]["x-rate-limit"]["policies"][0]["quota"], 5);
 }

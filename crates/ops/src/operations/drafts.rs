@@ -3,7 +3,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::{DraftPath, DraftView, Pagination, UpdateDraftBody, rfc3339};
-use crate::{App, Caller, HttpMethod, NoInput, OpError};
+use crate::{App, Caller, HttpMethod, NoInput, OpError, RateClass};
 use accounts::Scope;
 use async_trait::async_trait;
 use drafts::FieldName;
@@ -63,8 +63,14 @@ fn is_email(value: &str, _: &()) -> garde::Result {
 const DRAFTS_READ: OperationSpec = OperationSpec { scope: Some(Scope::AccountRead), tag: "drafts", ..OperationSpec::READ };
 
 /// What the changes to a draft share.
-const DRAFTS_WRITE: OperationSpec =
-    OperationSpec { method: HttpMethod::Post, scope: Some(Scope::ListingsWrite), idempotent: true, tag: "drafts", ..OperationSpec::READ };
+const DRAFTS_WRITE: OperationSpec = OperationSpec {
+    method: HttpMethod::Post,
+    scope: Some(Scope::ListingsWrite),
+    idempotent: true,
+    tag: "drafts",
+    rate: RateClass::Write,
+    ..OperationSpec::READ
+};
 
 pub struct SubmitListing;
 
@@ -81,6 +87,8 @@ impl Operation for SubmitListing {
         success_status: 201,
         summary: "Submit a website to draft a listing",
         description: "Starts a draft from the product's website. The service reads the site (respecting robots.txt) and drafts every profile field with quotes from the site as evidence; anything the site does not state is left blank. Poll get_draft every few seconds while the status is crawling or drafting. Nothing is published or charged.",
+        // Each submission reads a website: a budget of its own (20 an hour by default).
+        rate: RateClass::SubmitListing,
         ..DRAFTS_WRITE
     };
 

@@ -116,3 +116,19 @@ fn inputs_deny_unknown_properties() {
         }
     }
 }
+
+#[test]
+fn every_operation_counts_against_the_rate_limit_of_its_kind() {
+    use ops::{HttpMethod, RateClass};
+    for op in ops::registry() {
+        let spec = op.spec();
+        let expected = match (spec.id, spec.method) {
+            ("submit_listing", _) => RateClass::SubmitListing,
+            ("verify_claim", _) => RateClass::VerifyClaim,
+            ("create_checkout", _) => RateClass::CreateCheckout,
+            (_, HttpMethod::Get) => RateClass::Read,
+            _ => RateClass::Write,
+        };
+        assert_eq!(spec.rate, expected, "{}", spec.id);
+    }
+}

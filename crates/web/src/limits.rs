@@ -1,0 +1,77 @@
+//! The rate limits in front of the pages and the authorization server's endpoints: the same
+//! limiter as the API's, per client address. Sign-in and sign-up attempts count against
+//! `sign_in`, client registrations against `oauth_register`, other form posts and token requests
+//! against `write`, pages and metadata against `read_anonymous`.
+
+use crate::{WebState, message};
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::RETRY_AFTER;
+use actix_web::http::{Method, StatusCode};
+use actix_web::middleware::Next;
+use actix_web::{HttpMessage, HttpResponse, web};
+use ops::{OpError, RateClass};
+
+/// What a request to the site counts against.
+fn class_of(method: &Method, path: &str) -> RateClass {
+    match (method, path) {
+        (&Method::POST, "/signin" | "/signup") => RateClass::SignIn,
+        (&Method::POST, "/oauth/register") => RateClass::OAuthRegister,
+        (&Method::POST, _) => RateClass::Write,
+        _ => RateClass::Read,
+    }
+}
+
+/// The answer to a request over its budget: problem+json for the OAuth endpoints (machines read
+/// them), a page for people.
+fn refused(state: &WebState, path: &str, retry_after: u32) -> HttpResponse {
+    let mut response = if path.starts_with("/oauth/") || path.starts_with("/.well-known/") {
+        HttpResponse::TooManyRequests()
+            .content_type("application/problem+json")
+            .json(ops::Problem::of(&OpError::RateLimited { retry_after }))
+    } else {
+        let text = format!("Too many attempts from your network. Please wait {retry_after} seconds, then try again.");
+        message(state, StatusCode::TOO_MANY_REQUESTS, "Please wait a moment", &text)
+    };
+    response.headers_mut().insert(RETRY_AFTER, retry_after.into());
+    response
+}
+
+/// The middleware on every page and OAuth endpoint.
+pub async fn limit(request: ServiceRequest, next: Next<impl MessageBody + 'static>) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let Some(state) = request.app_data::<web::Data<WebState>>().cloned() else {
+        return next.call(request).await.map(ServiceResponse::map_into_boxed_body);
+    };
+    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    let class = class_of(request.method(), request.path());
+    match state.app.limits.check(class, None, client).await {
+        Ok(rate) => {
+            let mut response = next.call(request).await?.map_into_boxed_body();
+            if let Some(rate) = rate {
+                response.response_mut().extensions_mut().insert(rate);
+            }
+            Ok(response)
+        }
+        Err(limited) => {
+            let mut response = refused(&state, request.path(), limited.0.retry_after.unwrap_or(1));
+            response.extensions_mut().insert(limited.0);
+            Ok(request.into_response(response))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sign_in_attempts_registrations_and_posts_have_their_budgets() {
+        assert_eq!(class_of(&Method::POST, "/signin"), RateClass::SignIn);
+        assert_eq!(class_of(&Method::POST, "/signup"), RateClass::SignIn);
+        assert_eq!(class_of(&Method::POST, "/oauth/register"), RateClass::OAuthRegister);
+        assert_eq!(class_of(&Method::POST, "/oauth/token"), RateClass::Write);
+        assert_eq!(class_of(&Method::POST, "/oauth/authorize"), RateClass::Write);
+        assert_eq!(class_of(&Method::GET, "/signin"), RateClass::Read);
+        assert_eq!(class_of(&Method::GET, "/.well-known/oauth-authorization-server"), RateClass::Read);
+    }
+}
