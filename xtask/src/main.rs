@@ -8,7 +8,8 @@
 //! - `conformance`: the official MCP conformance suite against `/mcp` (Node 22 and the suite are
 //!   installed with npm into `target/conformance/`).
 //! - `bench`: start-up, memory and throughput figures of the release build; `bench --drafts`:
-//!   submission by URL on the fixture websites (time to ready, recall, invented values).
+//!   submission by URL on the fixture websites (time to ready, recall, invented values);
+//!   `bench --limits`: what the rate limiter costs (limits off, in memory, in Redis).
 
 mod bench;
 mod conformance;
@@ -39,11 +40,12 @@ fn main() -> anyhow::Result<()> {
                 .and_then(|i| args.get(i + 1))
                 .map_or(Ok(20_000), |n| n.parse())
                 .context("--bulk takes a number")?;
-            bench::run(&root, bulk)
+            // get_listing with rate limits off, in memory and in Redis, in one run.
+            if args.iter().any(|a| a == "--limits") { bench::limits(&root, bulk) } else { bench::run(&root, bulk) }
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N | --drafts | --mcp] | conformance>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N | --limits | --drafts | --mcp] | conformance>"
             );
             bail!("unknown command")
         }

@@ -274,3 +274,119 @@ async fn legacy_sessions_are_capped_and_idle_ones_end() {
     }
     assert!(reopened, "idle sessions ended within 10 s");
 }
+
+/// A Redis of the test's own (the machine's `redis-server`), so it can be stopped mid-test.
+struct PrivateRedis {
+    child: std::process::Child,
+    url: String,
+}
+
+impl PrivateRedis {
+    fn start() -> Self {
+        let port = free_port();
+        let child = std::process::Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server is installed (.ci/run installs it)");
+        wait_for(|| std::net::TcpStream::connect(("127.0.0.1", port)).is_ok(), "redis-server to listen");
+        Self { child, url: format!("redis://127.0.0.1:{port}") }
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for PrivateRedis {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn wait_for(mut ready: impl FnMut() -> bool, what: &str) {
+    for _ in 0..200 {
+        if ready() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("waited 10 s for {what}");
+}
+
+/// `launchdir serve` on the test database and `redis`, anonymous reads limited to 10 an hour
+/// (so nothing comes back during the test); JSON logs to a pipe.
+fn serve_with_redis(test: &store_seaorm::testing::TestDatabase, redis: &str) -> (std::process::Child, String) {
+    let settings = crate::helpers::settings_for(&test.config);
+    let port = free_port();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_launchdir"));
+    command
+        .env("LAUNCHDIR_DATABASE_URL", settings.database_url.unwrap())
+        .env("LAUNCHDIR_BIND", format!("127.0.0.1:{port}"))
+        .env("LAUNCHDIR_LOG_FORMAT", "json")
+        .env("LAUNCHDIR_LOG_LEVEL", "warn")
+        .env("LAUNCHDIR_DEMO_DATA", "false")
+        .env("LAUNCHDIR_JOB_WORKERS", "0")
+        .env("LAUNCHDIR_REDIS_URL", redis)
+        .env("LAUNCHDIR_RATE_LIMITS_READ_ANONYMOUS", "10/hour")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    if let Some(schema) = settings.database_schema {
+        command.env("LAUNCHDIR_DATABASE_SCHEMA", schema);
+    }
+    let child = command.spawn().expect("start launchdir serve");
+    let address = format!("http://127.0.0.1:{port}");
+    wait_for(|| std::net::TcpStream::connect(("127.0.0.1", port)).is_ok(), "launchdir serve to listen");
+    (child, address)
+}
+
+#[tokio::test]
+async fn two_servers_share_one_quota_in_redis_and_keep_answering_without_it() {
+    let test = store_seaorm::testing::TestDatabase::new().await;
+    if test.backend_name() != "postgres" {
+        // Several servers on one database is the PostgreSQL deployment; this runs in the
+        // PostgreSQL pass of `cargo xtask test`.
+        return;
+    }
+    let mut redis = PrivateRedis::start();
+    let servers = [serve_with_redis(&test, &redis.url), serve_with_redis(&test, &redis.url)];
+    let client = reqwest::Client::new();
+    let mut accepted = [0, 0];
+    for n in 0..30 {
+        let (_, address) = &servers[n % 2];
+        let status = client.get(format!("{address}/api/v1/site")).send().await.unwrap().status().as_u16();
+        match status {
+            200 => accepted[n % 2] += 1,
+            429 => {}
+            other => panic!("answered {other}"),
+        }
+    }
+    assert_eq!(accepted[0] + accepted[1], 10, "together the two servers accepted the quota once: {accepted:?}");
+    assert!(accepted[0] > 0 && accepted[1] > 0, "both servers counted in the same place: {accepted:?}");
+
+    // Redis goes away: both servers keep answering, each counting on its own.
+    redis.stop();
+    let mut answered = [Vec::new(), Vec::new()];
+    for n in 0..30 {
+        let (_, address) = &servers[n % 2];
+        let status = client.get(format!("{address}/api/v1/site")).send().await.unwrap().status().as_u16();
+        answered[n % 2].push(status);
+    }
+    for statuses in &answered {
+        assert!(statuses.iter().all(|status| *status == 200 || *status == 429), "{statuses:?}");
+        assert!(statuses.contains(&200), "a server without Redis still serves: {statuses:?}");
+    }
+    for (mut server, _) in servers {
+        std::process::Command::new("kill").args(["-TERM", &server.id().to_string()]).status().unwrap();
+        let mut logs = String::new();
+        std::io::Read::read_to_string(server.stderr.as_mut().unwrap(), &mut logs).unwrap();
+        server.wait().unwrap();
+        let outages = logs.lines().filter(|line| line.contains("Redis does not answer")).count();
+        assert_eq!(outages, 1, "the outage is logged once, not per request:\n{logs}");
+    }
+}
