@@ -197,7 +197,14 @@ pub async fn guard(
     }
     // The tool server takes the caller from the request instead of reading the credential again.
     request.extensions_mut().insert(caller);
+    let opens_session = asked.initialize && !request.headers().contains_key("mcp-session-id");
     let mut response = next.call(request).await?.map_into_boxed_body();
+    // Two handshakes may race for the last place; the loser's refusal comes back from rmcp as a
+    // 500, and is the same 503 as above.
+    if opens_session && response.status() == StatusCode::INTERNAL_SERVER_ERROR && state.sessions.is_full() {
+        let (request, _) = response.into_parts();
+        response = ServiceResponse::new(request, sessions_full(&state));
+    }
     if let Some(rate) = admission.rate {
         response.response_mut().extensions_mut().insert(rate);
     }

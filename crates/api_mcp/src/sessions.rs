@@ -4,9 +4,10 @@
 
 use futures_util::Stream;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
-use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, LocalSessionManagerError};
+use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, LocalSessionManagerError, SessionError};
 use rmcp::transport::streamable_http_server::session::{EventStore, ServerSseMessage, SessionId, SessionManager};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// Why a session could not be opened or used.
@@ -22,6 +23,9 @@ pub enum SessionsError {
 pub struct CappedSessions {
     inner: LocalSessionManager,
     max: usize,
+    /// Sessions open: raised when one is created, lowered when one is removed (by DELETE, by
+    /// its idle timeout, or by a failed handshake), so it never waits on the session map's lock.
+    open: AtomicUsize,
     /// Held while a session is opened, so the count checked is the count kept.
     opening: tokio::sync::Mutex<()>,
 }
@@ -37,12 +41,12 @@ impl CappedSessions {
     pub fn new(max: usize, idle: Duration) -> Self {
         let mut inner = LocalSessionManager::default();
         inner.session_config.keep_alive = Some(idle);
-        Self { inner, max, opening: tokio::sync::Mutex::new(()) }
+        Self { inner, max, open: AtomicUsize::new(0), opening: tokio::sync::Mutex::new(()) }
     }
 
-    /// Sessions open now (a close in progress may still be counted).
+    /// Sessions open now.
     pub fn open(&self) -> usize {
-        self.inner.sessions.try_read().map_or(self.max, |sessions| sessions.len())
+        self.open.load(Ordering::Acquire)
     }
 
     /// Whether a new session would be refused.
@@ -57,10 +61,12 @@ impl SessionManager for CappedSessions {
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), SessionsError> {
         let _opening = self.opening.lock().await;
-        if self.inner.sessions.read().await.len() >= self.max {
+        if self.open() >= self.max {
             return Err(SessionsError::Full(self.max));
         }
-        Ok(self.inner.create_session().await?)
+        let created = self.inner.create_session().await?;
+        self.open.fetch_add(1, Ordering::AcqRel);
+        Ok(created)
     }
 
     async fn initialize_session(&self, id: &SessionId, message: ClientJsonRpcMessage) -> Result<ServerJsonRpcMessage, SessionsError> {
@@ -71,8 +77,19 @@ impl SessionManager for CappedSessions {
         Ok(self.inner.has_session(id).await?)
     }
 
+    /// As `LocalSessionManager::close_session`, counting only a session that was there (rmcp
+    /// closes a session both on DELETE and when its worker ends, and unknown ids close too).
     async fn close_session(&self, id: &SessionId) -> Result<(), SessionsError> {
-        Ok(self.inner.close_session(id).await?)
+        let removed = self.inner.sessions.write().await.remove(id);
+        if let Some(handle) = removed {
+            self.open.fetch_sub(1, Ordering::AcqRel);
+            match handle.close().await {
+                // The worker has already ended: nothing is left to stop.
+                Ok(()) | Err(SessionError::SessionServiceTerminated) => {}
+                Err(error) => return Err(SessionsError::Local(error.into())),
+            }
+        }
+        Ok(())
     }
 
     async fn create_stream(

@@ -5,8 +5,8 @@ use crate::MemoryLimiter;
 use async_trait::async_trait;
 use kernel::{RateDecision, RateLimiter, RateQuota};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The GCRA of `kernel::RateDecision::gcra`, run atomically in Redis on Redis's own clock.
@@ -61,6 +61,15 @@ impl RedisLimiter {
         Ok(Self { connection, script: redis::Script::new(GCRA), prefix: prefix.to_owned() })
     }
 
+    /// Connects and loads the script, so the first request does not pay for either.
+    ///
+    /// # Errors
+    /// Redis did not answer.
+    pub async fn warm_up(&self) -> Result<(), redis::RedisError> {
+        let mut connection = self.connection.clone();
+        self.script.prepare_invoke().load_async(&mut connection).await.map(drop)
+    }
+
     /// Counts one request in Redis.
     ///
     /// # Errors
@@ -94,17 +103,36 @@ const RETRY_REDIS_AFTER: Duration = Duration::from_secs(1);
 /// Redis when it answers, this server's memory when it does not. Never fails a request.
 #[derive(Debug)]
 pub struct SharedLimiter {
-    redis: RedisLimiter,
+    redis: Arc<RedisLimiter>,
     local: MemoryLimiter,
     /// Set while Redis is taken to be down: until when to count locally.
     local_until: Mutex<Option<Instant>>,
-    /// Whether the outage has been logged (once per outage).
+    /// Whether Redis is taken to be down (and the outage logged: once per outage).
     down: AtomicBool,
+    /// While Redis is down, one request at a time asks it again; the others count locally
+    /// rather than each wait for a Redis that may not answer.
+    probing: AtomicBool,
 }
 
 impl SharedLimiter {
+    /// Inside a Tokio runtime it starts connecting to Redis and loading the script at once.
     pub fn new(redis: RedisLimiter) -> Self {
-        Self { redis, local: MemoryLimiter::new(), local_until: Mutex::new(None), down: AtomicBool::new(false) }
+        let redis = Arc::new(redis);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let early = redis.clone();
+            runtime.spawn(async move {
+                if let Err(error) = early.warm_up().await {
+                    tracing::debug!(%error, "Redis did not answer at start-up; the first requests will try again");
+                }
+            });
+        }
+        Self {
+            redis,
+            local: MemoryLimiter::new(),
+            local_until: Mutex::new(None),
+            down: AtomicBool::new(false),
+            probing: AtomicBool::new(false),
+        }
     }
 
     /// Whether requests are counted locally because Redis did not answer.
@@ -112,9 +140,15 @@ impl SharedLimiter {
         self.down.load(Ordering::Relaxed)
     }
 
+    /// Whether this request asks Redis: always while it answers; while it is down, one request
+    /// at a time once the wait is over.
     fn redis_due(&self) -> bool {
+        if !self.down.load(Ordering::Acquire) {
+            return true;
+        }
         let until = self.local_until.lock().map(|until| *until).unwrap_or(None);
         until.is_none_or(|until| Instant::now() >= until)
+            && self.probing.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_ok()
     }
 
     fn fall_back(&self, why: &str) {
@@ -131,7 +165,9 @@ impl SharedLimiter {
 impl RateLimiter for SharedLimiter {
     async fn check(&self, policy: &str, quota: RateQuota, key: &str) -> RateDecision {
         if self.redis_due() {
-            match tokio::time::timeout(ANSWER_WITHIN, self.redis.try_check(policy, quota, key)).await {
+            let answer = tokio::time::timeout(ANSWER_WITHIN, self.redis.try_check(policy, quota, key)).await;
+            self.probing.store(false, Ordering::Release);
+            match answer {
                 Ok(Ok(decision)) => {
                     if self.down.swap(false, Ordering::Relaxed) {
                         tracing::info!("Redis answers again: rate limits are shared across servers again");

@@ -43,7 +43,10 @@ pub async fn limit(request: ServiceRequest, next: Next<impl MessageBody + 'stati
         return next.call(request).await.map(ServiceResponse::map_into_boxed_body);
     };
     let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
-    let class = class_of(request.method(), request.path());
+    // The route's own pattern, not the path as sent: `/sign%69n` reaches `/signin` and must
+    // count as a sign-in attempt.
+    let route = request.match_pattern().unwrap_or_else(|| request.path().to_owned());
+    let class = class_of(request.method(), &route);
     match state.app.limits.check(class, None, client).await {
         Ok(rate) => {
             let mut response = next.call(request).await?.map_into_boxed_body();
@@ -53,7 +56,7 @@ pub async fn limit(request: ServiceRequest, next: Next<impl MessageBody + 'stati
             Ok(response)
         }
         Err(limited) => {
-            let mut response = refused(&state, request.path(), limited.0.retry_after.unwrap_or(1));
+            let mut response = refused(&state, &route, limited.0.retry_after.unwrap_or(1));
             response.extensions_mut().insert(limited.0);
             Ok(request.into_response(response))
         }

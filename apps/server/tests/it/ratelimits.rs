@@ -37,6 +37,12 @@ fn headers(reply: &Reply) -> (String, String) {
     (header("ratelimit-policy"), header("ratelimit"))
 }
 
+/// `Retry-After` in seconds; the wait counts from the first request, so a slow machine may
+/// see a second or two less than the quota's interval.
+fn retry_after(reply: &Reply) -> u32 {
+    reply.header("retry-after").expect("Retry-After").parse().unwrap()
+}
+
 fn assert_limited(reply: &Reply, policy: &str) {
     reply.assert_problem(429, "rate_limited");
     let wait: u32 = reply.header("retry-after").expect("Retry-After on a 429").parse().unwrap();
@@ -60,7 +66,7 @@ async fn anonymous_reads_are_counted_per_client_with_the_headers_on_every_answer
     assert_eq!(headers(&invalid).1, "\"read_anonymous\";r=0;t=60");
     let limited = app.get_from(client, "/api/v1/site").await;
     assert_limited(&limited, "read_anonymous");
-    assert_eq!(limited.header("retry-after"), Some("20"), "one read comes back every 20 seconds");
+    assert!((18..=20).contains(&retry_after(&limited)), "one read comes back every 20 seconds");
     // The MCP tool of the same operation shares the budget: HTTP 429, same headers.
     let rpc = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_site_info", "arguments": {},
         "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
@@ -100,7 +106,7 @@ async fn signed_in_reads_and_writes_are_counted_per_principal_and_a_bad_token_pe
     let again =
         app.send(signed_in("198.51.100.1", reqwest::Method::POST, "/api/v1/drafts").json(&json!({"url": "https://a.example"}))).await;
     assert_limited(&again, "submit_listing");
-    assert_eq!(again.header("retry-after"), Some("3600"));
+    assert!((3598..=3600).contains(&retry_after(&again)));
     // A token that is not valid is a 401 with the headers, counted against the client address.
     let bad = app.send(app.as_client("192.0.2.7", reqwest::Method::GET, "/api/v1/me").bearer_auth("ldk_not-a-real-key")).await;
     bad.assert_problem(401, "unauthorized");
@@ -135,17 +141,19 @@ async fn the_pages_oauth_registration_and_mcp_initialize_have_their_budgets() {
         assert_ne!(response.status(), 429);
         assert_eq!(response.headers()["ratelimit-policy"], "\"sign_in\";q=2;w=60");
     }
+    // Spelling the address differently is the same page, and the same budget.
     let refused = app
-        .as_client(client, reqwest::Method::POST, "/signin")
+        .as_client(client, reqwest::Method::POST, "/sign%69n")
         .header("Content-Type", "application/x-www-form-urlencoded")
         .body("email=a%40example.com&password=x")
         .send()
         .await
         .unwrap();
     assert_eq!(refused.status(), 429);
-    assert_eq!(refused.headers()["retry-after"], "30");
+    let wait: u32 = refused.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((25..=30).contains(&wait), "{wait}");
     assert!(refused.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
-    assert!(refused.text().await.unwrap().contains("Please wait 30 seconds"));
+    assert!(refused.text().await.unwrap().contains(&format!("Please wait {wait} seconds")));
     // The sign-in page itself is a read, with the read budget.
     let page = app.as_client(client, reqwest::Method::GET, "/signin").send().await.unwrap();
     assert_eq!(page.status(), 200);
@@ -229,7 +237,7 @@ async fn a_bad_token_is_401_on_every_mcp_request_initialize_included() {
 async fn legacy_sessions_are_capped_and_idle_ones_end() {
     let app = spawn_app_with(|settings| {
         settings.mcp.max_sessions = 2;
-        settings.mcp.session_idle_seconds = 1;
+        settings.mcp.session_idle_seconds = 3;
         settings.rate_limits.mcp_initialize = "100/minute".into();
     })
     .await;
@@ -265,14 +273,14 @@ async fn legacy_sessions_are_capped_and_idle_ones_end() {
     assert_eq!(open().await.0, 503);
     // Idle sessions end after `session_idle_seconds`, and their places with them.
     let mut reopened = false;
-    for _ in 0..50 {
+    for _ in 0..100 {
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         if open().await.0 == 200 {
             reopened = true;
             break;
         }
     }
-    assert!(reopened, "idle sessions ended within 10 s");
+    assert!(reopened, "idle sessions ended within 20 s");
 }
 
 /// A Redis of the test's own (the machine's `redis-server`), so it can be stopped mid-test.
@@ -356,6 +364,11 @@ async fn two_servers_share_one_quota_in_redis_and_keep_answering_without_it() {
     let mut redis = PrivateRedis::start();
     let servers = [serve_with_redis(&test, &redis.url), serve_with_redis(&test, &redis.url)];
     let client = reqwest::Client::new();
+    // Each server's first request to Redis connects; make sure that is done (a token request
+    // counts against `write`, not against the reads below).
+    for (_, address) in &servers {
+        client.post(format!("{address}/oauth/token")).send().await.unwrap();
+    }
     let mut accepted = [0, 0];
     for n in 0..30 {
         let (_, address) = &servers[n % 2];

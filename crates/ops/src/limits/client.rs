@@ -29,10 +29,19 @@ impl Range {
             Some((address, prefix)) => (address, Some(prefix.parse::<u8>().ok()?)),
             None => (text.trim(), None),
         };
-        let network: IpAddr = address.parse().ok()?;
-        let bits = if network.is_ipv4() { 32 } else { 128 };
+        let written: IpAddr = address.parse().ok()?;
+        let bits = if written.is_ipv4() { 32 } else { 128 };
         let prefix = prefix.unwrap_or(bits);
-        (prefix <= bits).then_some(Self { network, prefix })
+        if prefix > bits {
+            return None;
+        }
+        // `::ffff:10.0.0.0/104` is `10.0.0.0/8`: addresses are compared as IPv4 when they are.
+        match canonical(written) {
+            IpAddr::V4(network) if written.is_ipv6() => {
+                (prefix >= 96).then_some(Self { network: IpAddr::V4(network), prefix: prefix - 96 })
+            }
+            network => Some(Self { network, prefix }),
+        }
     }
 
     fn contains(&self, address: IpAddr) -> bool {
@@ -165,6 +174,8 @@ mod tests {
     #[test]
     fn trusted_proxies_are_addresses_or_ranges() {
         assert!(TrustedProxies::parse(&["10.0.0.0/8", "192.168.1.1", "fd00::/8", "::1"]).is_ok());
+        let mapped = TrustedProxies::parse(&["::ffff:10.0.0.0/104"]).unwrap();
+        assert!(mapped.trusts(ip("10.1.2.3")) && mapped.trusts(ip("::ffff:10.1.2.3")) && !mapped.trusts(ip("11.0.0.1")));
         for bad in ["10.0.0.0/33", "localhost", "10.0.0/8", "::1/129", ""] {
             assert!(TrustedProxies::parse(&[bad]).unwrap_err().contains(bad), "{bad:?}");
         }

@@ -1,0 +1,321 @@
+//! `ExtractiveDrafter`: drafts without a model. Every value is text the site states (a title,
+//! a heading, a paragraph, a list item, a meta tag, a JSON-LD value or a link), and its quote is
+//! that text, so the grounding check has nothing to drop unless extraction went wrong.
+
+use async_trait::async_trait;
+use drafts::grounding::{COUNTRIES, CategoryRef, PRICING_MODELS, Proposal, SocialLink};
+use drafts::site::{BlockKind, Page, SiteSnapshot, TextBlock};
+use drafts::{DraftFounder, Drafter, DrafterError, Evidence, FieldName, FieldValue, Proposed};
+use kernel::{Faq, SocialKey};
+use serde_json::Value;
+
+mod facts;
+mod sections;
+
+use facts::{contact, founded, place, pricing};
+use sections::{faqs, founders, lists, media};
+
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ExtractiveDrafter;
+
+#[async_trait]
+impl Drafter for ExtractiveDrafter {
+    async fn draft(&self, site: &SiteSnapshot, categories: &[CategoryRef]) -> Result<Proposal, DrafterError> {
+        Ok(draft(site, categories))
+    }
+}
+
+/// Title separators, between a product's name and its tagline.
+const SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", ": ", " · "];
+/// Words that say when a company was founded.
+const FOUNDED: &[&str] = &["founded", "established", "since", "gegründet", "seit", "fondée", "fondé", "fundada", "fundado", "fondata"];
+/// Headings above feature lists.
+const FEATURE_HEADINGS: &[&str] = &["feature", "funktionen", "fonctionnalit", "funciones", "what you get", "capabilities"];
+/// Headings above lists of reasons to choose the product.
+const USP_HEADINGS: &[&str] = &["why", "benefit", "vorteile", "warum", "pourquoi", "por qué", "advantages"];
+/// Words in a role that make a person a founder.
+const FOUNDER_ROLES: &[&str] = &["founder", "ceo", "cto", "gründer", "fondateur", "fundador"];
+/// Video hosts a demo may live on.
+const VIDEO_HOSTS: &[&str] = &[
+    "youtube.com/embed/",
+    "youtube.com/watch",
+    "youtu.be/",
+    "vimeo.com/",
+    "player.vimeo.com/",
+    "loom.com/share/",
+    "loom.com/embed/",
+    "wistia.com/",
+    "wistia.net/",
+];
+
+fn evidence(page: &Page, quote: &str) -> Evidence {
+    Evidence { url: page.url.clone(), quote: quote.to_owned() }
+}
+
+fn text(value: &str, page: &Page, quote: &str) -> Proposed<FieldValue> {
+    Proposed { value: FieldValue::Text(value.to_owned()), evidence: vec![evidence(page, quote)] }
+}
+
+/// JSON-LD objects of a type, across pages, with their page.
+fn json_ld<'a>(site: &'a SiteSnapshot, types: &'a [&str]) -> impl Iterator<Item = (&'a Page, &'a Value)> + 'a {
+    site.pages
+        .iter()
+        .flat_map(move |page| page.json_ld.iter().filter(move |object| is_type(object, types)).map(move |object| (page, object)))
+}
+
+fn is_type(object: &Value, types: &[&str]) -> bool {
+    match &object["@type"] {
+        Value::String(kind) => types.contains(&kind.as_str()),
+        Value::Array(kinds) => kinds.iter().any(|k| k.as_str().is_some_and(|k| types.contains(&k))),
+        _ => false,
+    }
+}
+
+fn string_at<'a>(object: &'a Value, key: &str) -> Option<&'a str> {
+    object.get(key).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// Pages whose address names one of `words` (`/pricing`, `/preise`, ...).
+fn pages_about<'a>(site: &'a SiteSnapshot, words: &'a [&str]) -> impl Iterator<Item = &'a Page> + 'a {
+    site.pages.iter().skip(1).filter(move |page| {
+        let path = page.url.split_once("://").map_or("", |(_, rest)| rest).split_once('/').map_or("", |(_, path)| path).to_lowercase();
+        words.iter().any(|word| path.contains(word))
+    })
+}
+
+/// Writes a proposal from what the site says.
+pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
+    let mut proposal = Proposal::default();
+    let Some(home) = site.pages.first() else { return proposal };
+    let organizations =
+        ["Organization", "Corporation", "LocalBusiness", "SoftwareApplication", "WebApplication", "MobileApplication", "Product"];
+
+    // Name: og:site_name, else a JSON-LD name, else the title up to its separator.
+    let name = if let Some(site_name) = home.open_graph.get("og:site_name").filter(|n| n.chars().count() <= 80) {
+        Some(text(site_name, home, site_name))
+    } else if let Some((page, name)) = json_ld(site, &organizations).find_map(|(page, o)| string_at(o, "name").map(|n| (page, n))) {
+        Some(text(name, page, name))
+    } else {
+        home.title.as_deref().map(|title| {
+            let name = split_title(title).0;
+            text(name, home, title)
+        })
+    };
+    let name_text = name.as_ref().and_then(|n| n.value.as_text().map(str::to_owned)).unwrap_or_default();
+    if let Some(name) = name.filter(|n| n.value.as_text().is_some_and(|t| t.chars().count() <= 500)) {
+        proposal.fields.insert(FieldName::Name, name);
+    }
+
+    // Tagline: the homepage's first h1 when it is not just the name, else the title after it.
+    let h1 = home.blocks.iter().find(|b| b.kind == BlockKind::Heading(1)).map(|b| b.text.as_str());
+    let tagline = match h1 {
+        Some(h1) if !h1.eq_ignore_ascii_case(&name_text) && h1.chars().count() <= 200 => Some(text(h1, home, h1)),
+        _ => {
+            home.title.as_deref().and_then(|title| split_title(title).1.filter(|t| t.chars().count() <= 200).map(|t| text(t, home, title)))
+        }
+    };
+    if let Some(tagline) = tagline {
+        proposal.fields.insert(FieldName::Tagline, tagline);
+    }
+
+    // Short description: the meta description, else og:description.
+    let short = home.meta_description.as_deref().or_else(|| home.open_graph.get("og:description").map(String::as_str));
+    if let Some(short) = short.filter(|s| s.chars().count() <= 500) {
+        proposal.fields.insert(FieldName::ShortDescription, text(short, home, short));
+    }
+
+    // Description: substantial paragraphs of the homepage, then of an about page.
+    let mut paragraphs: Vec<Evidence> = Vec::new();
+    let about_pages: Vec<&Page> =
+        pages_about(site, &["about", "ueber-uns", "uber-uns", "über-uns", "a-propos", "company", "story"]).collect();
+    for (page, limit) in std::iter::once((home, 3)).chain(about_pages.iter().map(|page| (*page, 2))) {
+        let found = page.blocks.iter().filter(|b| b.kind == BlockKind::Paragraph && b.text.chars().count() >= 60).take(limit);
+        for block in found {
+            if !paragraphs.iter().any(|e| e.quote == block.text) {
+                paragraphs.push(evidence(page, &block.text));
+            }
+        }
+    }
+    if !paragraphs.is_empty() {
+        let description: String =
+            paragraphs.iter().map(|e| e.quote.as_str()).collect::<Vec<_>>().join("\n\n").chars().take(20_000).collect();
+        proposal.fields.insert(FieldName::Description, Proposed { value: FieldValue::Text(description), evidence: paragraphs });
+    }
+
+    categorise(site, categories, &mut proposal);
+
+    // Tags: JSON-LD application categories.
+    let tags: Vec<(String, Evidence)> = json_ld(site, &organizations)
+        .filter_map(|(page, o)| string_at(o, "applicationCategory").map(|c| (c.to_owned(), evidence(page, c))))
+        .filter(|(tag, _)| tag.chars().count() <= 200)
+        .collect();
+    if !tags.is_empty() {
+        proposal.fields.insert(
+            FieldName::Tags,
+            Proposed {
+                value: FieldValue::List(tags.iter().map(|(t, _)| t.clone()).take(20).collect()),
+                evidence: tags.into_iter().map(|(_, e)| e).collect(),
+            },
+        );
+    }
+
+    pricing(site, &mut proposal);
+    place(site, &mut proposal);
+    founded(site, &mut proposal);
+    lists(site, &mut proposal);
+
+    // Keywords: the meta keywords.
+    if let Some(keywords) = &home.meta_keywords {
+        let items: Vec<String> =
+            keywords.split(',').map(str::trim).filter(|k| !k.is_empty() && k.chars().count() <= 200).take(20).map(str::to_owned).collect();
+        if !items.is_empty() {
+            proposal
+                .fields
+                .insert(FieldName::Keywords, Proposed { value: FieldValue::List(items), evidence: vec![evidence(home, keywords)] });
+        }
+    }
+
+    contact(site, &mut proposal);
+    media(site, &mut proposal);
+    faqs(site, &mut proposal);
+    founders(site, &mut proposal);
+
+    // Socials: the first link to each platform.
+    for page in &site.pages {
+        for link in &page.links {
+            let host = link.url.split_once("://").map_or("", |(_, rest)| rest).split(['/', '?']).next().unwrap_or("");
+            if let Some(key) = SocialKey::of_host(host)
+                && link.url.starts_with("https://")
+                && link.url.len() <= 500
+                && !proposal.socials.iter().any(|s| s.value.key == key.as_str())
+            {
+                proposal.socials.push(Proposed {
+                    value: SocialLink { key: key.as_str().to_owned(), url: link.url.clone() },
+                    evidence: vec![evidence(page, &link.url)],
+                });
+            }
+        }
+    }
+
+    // SEO: the homepage's title and meta description, cut to 70 and 170 characters.
+    if let Some(title) = &home.title {
+        proposal.seo_title = Some(Proposed { value: cut_words(title, 70), evidence: vec![evidence(home, title)] });
+    }
+    if let Some(meta) = &home.meta_description {
+        proposal.seo_meta = Some(Proposed { value: cut_words(meta, 170), evidence: vec![evidence(home, meta)] });
+    }
+    proposal
+}
+
+/// `Name | Tagline` -> (`Name`, `Some("Tagline")`).
+fn split_title(title: &str) -> (&str, Option<&str>) {
+    let cut = SEPARATORS.iter().filter_map(|sep| title.find(sep).map(|at| (at, sep.len()))).min_by_key(|(at, _)| *at);
+    match cut {
+        Some((at, len)) if at > 0 => (title[..at].trim(), Some(title[at + len..].trim()).filter(|t| !t.is_empty())),
+        _ => (title.trim(), None),
+    }
+}
+
+/// At most `max` characters, cut at a word boundary.
+fn cut_words(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    for word in text.split_whitespace() {
+        if out.chars().count() + word.chars().count() + usize::from(!out.is_empty()) > max {
+            break;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Whether `text` contains `phrase` as whole words, ignoring case.
+fn contains_phrase(text: &str, phrase: &str) -> bool {
+    let text = text.to_lowercase();
+    let phrase = phrase.to_lowercase();
+    let mut start = 0;
+    while let Some(at) = text[start..].find(&phrase) {
+        let begin = start + at;
+        let end = begin + phrase.len();
+        let before = text[..begin].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+        let after = text[end..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+        if before && after {
+            return true;
+        }
+        start = begin + phrase.len().max(1);
+        while !text.is_char_boundary(start) {
+            start += 1;
+        }
+    }
+    false
+}
+
+/// Categories whose names the site uses most, up to three.
+fn categorise(site: &SiteSnapshot, categories: &[CategoryRef], proposal: &mut Proposal) {
+    let mut scored: Vec<(usize, &CategoryRef, Vec<Evidence>)> = Vec::new();
+    for category in categories {
+        let mut hits = 0;
+        let mut quotes = Vec::new();
+        for page in &site.pages {
+            let texts = page.title.iter().chain(page.meta_description.iter()).chain(page.blocks.iter().map(|b| &b.text));
+            for text in texts {
+                if contains_phrase(text, &category.name) {
+                    hits += 1;
+                    if quotes.len() < 2 && text.chars().count() <= 500 {
+                        quotes.push(evidence(page, text));
+                    }
+                }
+            }
+        }
+        if hits > 0 && !quotes.is_empty() {
+            scored.push((hits, category, quotes));
+        }
+    }
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug)));
+    scored.truncate(3);
+    if !scored.is_empty() {
+        proposal.fields.insert(
+            FieldName::Categories,
+            Proposed {
+                value: FieldValue::List(scored.iter().map(|(_, c, _)| c.slug.clone()).collect()),
+                evidence: scored.into_iter().flat_map(|(_, _, quotes)| quotes).collect(),
+            },
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_split_at_the_first_separator() {
+        assert_eq!(split_title("Metricly - Privacy-first analytics"), ("Metricly", Some("Privacy-first analytics")));
+        assert_eq!(split_title("Shelfwise | Inventory | Books"), ("Shelfwise", Some("Inventory | Books")));
+        assert_eq!(split_title("Quillnote"), ("Quillnote", None));
+    }
+
+    #[test]
+    fn a_founding_date_with_multibyte_characters_does_not_panic() {
+        let page = Page {
+            url: "https://a.example/".into(),
+            json_ld: vec![serde_json::json!({"@type": "Organization", "foundingDate": "201€"})],
+            ..Page::default()
+        };
+        let site = SiteSnapshot { home_url: page.url.clone(), pages: vec![page], skipped: vec![] };
+        assert!(!draft(&site, &[]).fields.contains_key(&FieldName::FoundedYear));
+    }
+
+    #[test]
+    fn phrases_match_whole_words() {
+        assert!(contains_phrase("Privacy-first product analytics", "Analytics"));
+        assert!(!contains_phrase("Psychoanalytics", "Analytics"));
+        assert!(contains_phrase("Testing & QA tools", "Testing & QA"));
+        assert_eq!(cut_words("one two three four", 9), "one two");
+    }
+}
