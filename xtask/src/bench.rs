@@ -266,3 +266,52 @@ pub fn limits(root: &Path, bulk: usize) -> anyhow::Result<()> {
     );
     Ok(())
 }
+
+/// `bench --compare OTHER`: the public reads of this build against another build of
+/// `launchdir` (say, the release binary of an earlier commit, built into another target
+/// directory), both serving one data directory, loaded endpoint by endpoint and round by round
+/// in turn (who goes first alternating), so the machine's drift touches both alike. Reports each endpoint's req/s (median of
+/// the rounds) for both and the ratio. Both run without rate limits (an earlier build ignores
+/// the setting).
+pub fn compare(root: &Path, other: &Path, bulk: usize) -> anyhow::Result<()> {
+    crate::run(cargo().args(["build", "--release", "-p", "launchdir"]))?;
+    let binary = root.join("target/release/launchdir");
+    let other = std::fs::canonicalize(other).with_context(|| format!("no binary at {}", other.display()))?;
+    let scratch = std::env::temp_dir().join(format!("launchdir-bench-compare-{}", std::process::id()));
+    let data_dir = scratch.join("load");
+    seed_bulk(&binary, &data_dir, bulk)?;
+    let (this_server, _) = start(&binary, &data_dir)?;
+    let (other_server, _) = start(&other, &data_dir)?;
+    let mut table = Vec::new();
+    for (name, path) in [("/healthz", "/healthz")].iter().chain(ENDPOINTS) {
+        let mut this_rounds = Vec::new();
+        let mut other_rounds = Vec::new();
+        for round in 0..=ROUNDS {
+            // Who goes first alternates, so neither always loads a machine the other just warmed.
+            let (this, that) = if round % 2 == 0 {
+                (wrk(this_server.port, path)?, wrk(other_server.port, path)?)
+            } else {
+                let that = wrk(other_server.port, path)?;
+                (wrk(this_server.port, path)?, that)
+            };
+            // Round 0 warms both up.
+            if round > 0 {
+                this_rounds.push(this.requests_per_second);
+                other_rounds.push(that.requests_per_second);
+            }
+        }
+        table.push((*name, median(other_rounds), median(this_rounds)));
+    }
+    drop((this_server, other_server));
+    std::fs::remove_dir_all(&scratch).ok();
+    println!("| read | req/s, {} | req/s, this build | this / other |", other.display());
+    println!("|---|---|---|---|");
+    for (name, other, this) in table {
+        println!("| {name} | {other:.0} | {this:.0} | {:.2} |", this / other);
+    }
+    println!();
+    println!(
+        "({CONNECTIONS} connections, {LOAD_SECONDS} s per load, median of {ROUNDS} rounds after a warm-up round, {bulk} generated listings)"
+    );
+    Ok(())
+}

@@ -9,7 +9,8 @@
 //!   installed with npm into `target/conformance/`).
 //! - `bench`: start-up, memory and throughput figures of the release build; `bench --drafts`:
 //!   submission by URL on the fixture websites (time to ready, recall, invented values);
-//!   `bench --limits`: what the rate limiter costs (limits off, in memory, in Redis).
+//!   `bench --limits`: what the rate limiter costs (limits off, in memory, in Redis);
+//!   `bench --compare BINARY`: the public reads of this build against another build, in one run.
 
 mod bench;
 mod conformance;
@@ -41,11 +42,17 @@ fn main() -> anyhow::Result<()> {
                 .map_or(Ok(20_000), |n| n.parse())
                 .context("--bulk takes a number")?;
             // get_listing with rate limits off, in memory and in Redis, in one run.
-            if args.iter().any(|a| a == "--limits") { bench::limits(&root, bulk) } else { bench::run(&root, bulk) }
+            let other =
+                args.iter().position(|a| a == "--compare").map(|i| args.get(i + 1).map(PathBuf::from).context("--compare takes a binary"));
+            match other {
+                Some(other) => bench::compare(&root, &other?, bulk),
+                None if args.iter().any(|a| a == "--limits") => bench::limits(&root, bulk),
+                None => bench::run(&root, bulk),
+            }
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N | --limits | --drafts | --mcp] | conformance>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --compare BINARY] | bench --drafts | bench --mcp | conformance>"
             );
             bail!("unknown command")
         }
