@@ -130,25 +130,19 @@ async fn the_pages_oauth_registration_and_mcp_initialize_have_their_budgets() {
     let app = spawn_app_with(small_quotas).await;
     let client = "203.0.113.50";
     // Sign-in attempts: two a minute, then a page that says to wait.
-    for _ in 0..2 {
-        let response = app
-            .as_client(client, reqwest::Method::POST, "/signin")
+    let sign_in = |path: &'static str| {
+        app.as_client(client, reqwest::Method::POST, path)
             .header("Content-Type", "application/x-www-form-urlencoded")
             .body("email=a%40example.com&password=x")
             .send()
-            .await
-            .unwrap();
+    };
+    for _ in 0..2 {
+        let response = sign_in("/signin").await.unwrap();
         assert_ne!(response.status(), 429);
         assert_eq!(response.headers()["ratelimit-policy"], "\"sign_in\";q=2;w=60");
     }
     // Spelling the address differently is the same page, and the same budget.
-    let refused = app
-        .as_client(client, reqwest::Method::POST, "/sign%69n")
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .body("email=a%40example.com&password=x")
-        .send()
-        .await
-        .unwrap();
+    let refused = sign_in("/sign%69n").await.unwrap();
     assert_eq!(refused.status(), 429);
     let wait: u32 = refused.headers()["retry-after"].to_str().unwrap().parse().unwrap();
     assert!((25..=30).contains(&wait), "{wait}");
