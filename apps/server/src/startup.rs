@@ -127,7 +127,13 @@ impl Services {
                 launch_timezone: settings.launch_timezone.clone(),
             },
             accounts: AccountsService::new(store.users(), store.api_keys(), clock.clone()).with_oauth(oauth.clone()),
-            signin: accounts::SignInService::new(store.users(), store.passwords(), store.sessions(), clock.clone()),
+            signin: accounts::SignInService::new(
+                store.users(),
+                store.passwords(),
+                store.sessions(),
+                Arc::new(ops::passwords::BlockingArgon2::per_core()),
+                clock.clone(),
+            ),
             oauth,
             directory: DirectoryService::new(store.categories(), store.listings(), clock.clone()),
             founders: listings::FoundersService::new(store.founders(), clock.clone()),
@@ -275,11 +281,13 @@ impl Application {
         );
         let db_data = web::Data::new(db);
         let trusted_proxies = web::Data::new(settings.trusted_proxies()?);
+        let security_headers = web::Data::new(SecurityHeaders { hsts: settings.site_url().starts_with("https://") });
         let mut server = HttpServer::new(move || {
             actix_web::App::new()
                 .wrap(from_fn(request_context))
                 .app_data(db_data.clone())
                 .app_data(trusted_proxies.clone())
+                .app_data(security_headers.clone())
                 .route("/healthz", web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }))
                 .route("/readyz", web::get().to(readyz))
                 .route("/docs/api", web::get().to(api_docs))
@@ -412,10 +420,33 @@ async fn readyz(db: web::Data<DatabaseConnection>) -> HttpResponse {
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
+/// Headers every answer carries. HSTS only when the site is served over https: sent over plain
+/// http it would be ignored at best, and would pin a misconfigured development site at worst.
+struct SecurityHeaders {
+    hsts: bool,
+}
+
+impl SecurityHeaders {
+    fn apply(&self, headers: &mut actix_web::http::header::HeaderMap) {
+        let mut set = |name: &'static str, value: &'static str| {
+            let name = HeaderName::from_static(name);
+            // A route that chose its own value (an SVG badge, a page's frame rules) keeps it.
+            if !headers.contains_key(&name) {
+                headers.insert(name, HeaderValue::from_static(value));
+            }
+        };
+        set("x-content-type-options", "nosniff");
+        set("referrer-policy", "strict-origin-when-cross-origin");
+        if self.hsts {
+            set("strict-transport-security", "max-age=31536000; includeSubDomains");
+        }
+    }
+}
+
 /// Gives every request an id (the caller's `X-Request-Id` when it is sane, else a new UUID),
 /// runs it inside a span carrying that id, logs its outcome, and echoes the id back.
 async fn request_context(
-    request: ServiceRequest,
+    mut request: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let id = request
@@ -427,12 +458,18 @@ async fn request_context(
         })
         .map(str::to_owned)
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    // HEAD is GET without the body (RFC 9110 9.3.2): routed as GET, and the HTTP layer, which
+    // saw the HEAD, sends the headers only. The tool server's stream keeps its own rules.
+    if request.method() == actix_web::http::Method::HEAD && !request.path().starts_with("/mcp") {
+        request.head_mut().method = actix_web::http::Method::GET;
+    }
     // The client, once for every part of the site (rate limits count per client address).
     if let (Some(peer), Some(trusted)) = (request.peer_addr(), request.app_data::<web::Data<ops::limits::TrustedProxies>>()) {
         let forwarded = request.headers().get_all("x-forwarded-for").filter_map(|value| value.to_str().ok());
         let client = ops::limits::client_ip(peer.ip(), forwarded, trusted);
         request.extensions_mut().insert(ops::ClientIp(client));
     }
+    let security = request.app_data::<web::Data<SecurityHeaders>>().cloned();
     let span = tracing::info_span!("request", request_id = %id, method = %request.method(), path = %request.path());
     let started = Instant::now();
     let mut response = next.call(request).instrument(span.clone()).await?;
@@ -447,6 +484,9 @@ async fn request_context(
     });
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(REQUEST_ID, value);
+    }
+    if let Some(security) = security {
+        security.apply(response.headers_mut());
     }
     // Where the API, the tool server or a page counted the request: the `RateLimit` headers.
     let rate = response.response().extensions().get::<ops::RateStatus>().copied();

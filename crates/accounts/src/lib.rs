@@ -2,13 +2,16 @@
 
 pub mod model;
 pub mod oauth;
+pub mod passwords;
 pub mod ports;
 pub mod service;
 pub mod signin;
+pub mod throttle;
 mod token;
 
 pub use model::{ApiKey, Credential, NewUser, Principal, Scope, Scopes, User};
 pub use oauth::{OAuthError, OAuthService};
+pub use passwords::PasswordHashing;
 pub use ports::{ApiKeyRepository, UserRepository};
 pub use service::{AccountsError, AccountsService, AuthError, CreatedApiKey};
 pub use signin::{SignInError, SignInService};

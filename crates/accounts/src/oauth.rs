@@ -202,7 +202,7 @@ pub fn s256(verifier: &str) -> String {
 /// Fetches a client ID metadata document (through the safe fetcher, in the adapter).
 #[async_trait]
 pub trait ClientMetadataSource: Send + Sync {
-    /// The JSON document at `url`, or why it could not be read.
+    /// The JSON document at `url`, or why it could not be read (for the log, never the caller).
     async fn fetch(&self, url: &kernel::WebUrl) -> Result<serde_json::Value, String>;
 }
 
@@ -282,7 +282,13 @@ impl OAuthService {
     async fn metadata_client(&self, url: &str) -> Result<OAuthClient, OAuthError> {
         let invalid = |why: String| OAuthError::new("invalid_client", format!("the client metadata document at {url} {why}"));
         let address = kernel::WebUrl::parse(url).map_err(|why| invalid(format!("cannot be read: its address {why}")))?;
-        let document = self.metadata.fetch(&address).await.map_err(|why| invalid(format!("could not be read: {why}")))?;
+        // Why the fetch failed (a resolver's answer, a refused address) stays in the adapter's
+        // log: echoed here it would let anyone probe our network and DNS through this page.
+        let document = self
+            .metadata
+            .fetch(&address)
+            .await
+            .map_err(|_| invalid("could not be read; check that it is served over https as JSON from a public address".into()))?;
         if document["client_id"].as_str() != Some(url) {
             return Err(invalid("names another client_id than its own URL".into()));
         }

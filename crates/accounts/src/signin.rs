@@ -1,22 +1,20 @@
-//! Signing in on the site: accounts with an e-mail and a password (argon2id), session tokens
-//! (stored hashed, with a CSRF token), and a throttle on failed sign-ins.
+//! Signing in on the site: accounts with an e-mail and a password (argon2id, through the
+//! `PasswordHashing` port), session tokens (stored hashed, with a CSRF token), and the throttle
+//! on failed sign-ins (per client and per client and account, with growing waits).
 
 use crate::model::{NewUser, User};
+use crate::passwords::{PasswordHashing, dummy_hash};
 use crate::ports::UserRepository;
+use crate::throttle::SignInThrottle;
 use crate::token::hash_token;
-use argon2::Argon2;
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use async_trait::async_trait;
 use kernel::{Clock, Email, RepoError, UserId};
-use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use time::{Duration, OffsetDateTime};
 
 /// How long a session lasts.
 pub const SESSION_LIFETIME: Duration = Duration::days(14);
-/// Failed sign-ins allowed per address within `THROTTLE_WINDOW`.
-pub const MAX_FAILURES: u32 = 5;
-pub const THROTTLE_WINDOW: Duration = Duration::minutes(15);
 
 /// Passwords, stored as argon2id PHC strings.
 #[async_trait]
@@ -46,8 +44,8 @@ pub trait SessionRepository: Send + Sync {
 pub enum SignInError {
     #[error("the e-mail address or the password is wrong")]
     WrongCredentials,
-    #[error("too many failed attempts; wait 15 minutes and try again")]
-    Throttled,
+    #[error("too many failed attempts; wait {seconds} seconds and try again")]
+    Throttled { seconds: u64 },
     #[error("an account with this e-mail exists already; sign in instead")]
     EmailTaken,
     #[error("{0}")]
@@ -77,8 +75,9 @@ pub struct SignInService {
     users: Arc<dyn UserRepository>,
     passwords: Arc<dyn PasswordRepository>,
     sessions: Arc<dyn SessionRepository>,
+    hasher: Arc<dyn PasswordHashing>,
     clock: Arc<dyn Clock>,
-    failures: Arc<Mutex<HashMap<String, (u32, OffsetDateTime)>>>,
+    throttle: Arc<Mutex<SignInThrottle>>,
 }
 
 fn random() -> Result<String, SignInError> {
@@ -90,18 +89,16 @@ impl SignInService {
         users: Arc<dyn UserRepository>,
         passwords: Arc<dyn PasswordRepository>,
         sessions: Arc<dyn SessionRepository>,
+        hasher: Arc<dyn PasswordHashing>,
         clock: Arc<dyn Clock>,
     ) -> Self {
-        Self { users, passwords, sessions, clock, failures: Arc::new(Mutex::new(HashMap::new())) }
+        // Made now, at start-up, rather than inside the first failed sign-in.
+        let _ = dummy_hash();
+        Self { users, passwords, sessions, hasher, clock, throttle: Arc::new(Mutex::new(SignInThrottle::default())) }
     }
 
-    fn hash_password(password: &str) -> Result<String, SignInError> {
-        let mut salt = [0u8; 16];
-        getrandom::fill(&mut salt).map_err(|_| SignInError::Internal)?;
-        Argon2::default()
-            .hash_password_with_salt(password.as_bytes(), &salt)
-            .map(|hash| hash.to_string())
-            .map_err(|_| SignInError::Internal)
+    fn throttle(&self) -> std::sync::MutexGuard<'_, SignInThrottle> {
+        self.throttle.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Creates an account with a password (8 to 200 characters) and signs it in.
@@ -114,7 +111,7 @@ impl SignInService {
         if name.chars().count() > 100 {
             return Err(SignInError::Invalid("The name must be at most 100 characters long.".into()));
         }
-        let hash = Self::hash_password(password)?;
+        let hash = self.hasher.hash(password.to_owned()).await.ok_or(SignInError::Internal)?;
         let display_name = if name.is_empty() { email.as_str().split('@').next().unwrap_or("").to_owned() } else { name.to_owned() };
         let user = match self.users.create(NewUser { email, display_name, created_at: self.clock.now() }).await {
             Ok(user) => user,
@@ -125,50 +122,31 @@ impl SignInService {
         self.open_session(user).await
     }
 
-    /// Signs in with e-mail and password; failures are throttled per address.
-    pub async fn sign_in(&self, email: &str, password: &str) -> Result<Session, SignInError> {
-        let key = email.trim().to_ascii_lowercase();
+    /// Signs in with e-mail and password from `client`. Every attempt that passes the throttle
+    /// verifies exactly one argon2 hash (the account's, or a dummy when there is none), so the
+    /// time taken does not tell which addresses have accounts.
+    pub async fn sign_in(&self, client: IpAddr, email: &str, password: &str) -> Result<Session, SignInError> {
         let now = self.clock.now();
-        {
-            let failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some((count, since)) = failures.get(&key)
-                && *count >= MAX_FAILURES
-                && now - *since < THROTTLE_WINDOW
-            {
-                return Err(SignInError::Throttled);
-            }
+        if let Some(wait) = self.throttle().wait(client, email, now) {
+            return Err(SignInError::Throttled { seconds: wait.whole_seconds().max(1).unsigned_abs() });
         }
-        let verified = match Email::parse(email) {
-            Ok(email) => match self.users.find_by_email(&email).await? {
-                Some(user) => match self.passwords.password_hash(user.id).await? {
-                    Some(hash) => {
-                        let ok = Argon2::default().verify_password(password.as_bytes(), hash.as_str()).is_ok();
-                        ok.then_some(user)
-                    }
-                    None => None,
-                },
-                None => {
-                    // Spend the time a real check takes, so response times do not tell which
-                    // addresses have accounts.
-                    let _ = Self::hash_password(password);
-                    None
-                }
-            },
+        let user = match Email::parse(email) {
+            Ok(email) => self.users.find_by_email(&email).await?,
             Err(_) => None,
         };
-        let Some(user) = verified else {
-            let mut failures = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-            let entry = failures.entry(key).or_insert((0, now));
-            if now - entry.1 >= THROTTLE_WINDOW {
-                *entry = (0, now);
-            }
-            entry.0 += 1;
+        let stored = match &user {
+            Some(user) => self.passwords.password_hash(user.id).await?,
+            None => None,
+        };
+        let matches = self.hasher.verify(password.to_owned(), stored.clone().unwrap_or_else(|| dummy_hash().to_owned())).await;
+        let Some(user) = user.filter(|_| matches && stored.is_some()) else {
+            self.throttle().failed(client, email, now);
             return Err(SignInError::WrongCredentials);
         };
         if user.blocked {
             return Err(SignInError::Blocked);
         }
-        self.failures.lock().unwrap_or_else(|p| p.into_inner()).remove(&key);
+        self.throttle().succeeded(client, email);
         self.open_session(user).await
     }
 
@@ -201,3 +179,7 @@ impl SignInService {
         Ok(self.sessions.delete_session(&hash_token(token)).await?)
     }
 }
+
+#[cfg(test)]
+#[path = "signin_tests.rs"]
+mod tests;

@@ -8,6 +8,7 @@ mod input;
 pub mod jobs;
 pub mod limits;
 pub mod operations;
+pub mod passwords;
 mod problem;
 mod registry;
 mod spec_presets;

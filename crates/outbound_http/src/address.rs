@@ -78,6 +78,11 @@ fn classify_v6(ip: Ipv6Addr) -> Option<Refusal> {
     if segments[..6] == [0, 0, 0, 0, 0, 0] {
         return Some(Reserved("an IPv4-compatible IPv6 address"));
     }
+    // SIIT's IPv4-translated form (::ffff:0:a.b.c.d, RFC 2765) reaches the IPv4 address inside
+    // through a translator: never a destination of ours.
+    if segments[..6] == [0, 0, 0, 0, 0xffff, 0] {
+        return Some(Reserved("an IPv4-translated IPv6 address (::ffff:0:0/96)"));
+    }
     match segments[0] {
         0xfc00..=0xfdff => Some(Private("an IPv6 unique-local network (fc00::/7)")),
         0xfe80..=0xfebf => Some(Reserved("IPv6 link-local (fe80::/10)")),
@@ -91,6 +96,10 @@ fn classify_v6(ip: Ipv6Addr) -> Option<Refusal> {
             let v4 = Ipv4Addr::new((segments[1] >> 8) as u8, segments[1] as u8, (segments[2] >> 8) as u8, segments[2] as u8);
             classify_v4(v4).map(|_| Reserved("a 6to4 address around a non-public IPv4 address"))
         }
+        // Local-use NAT64 (RFC 8215) leads into a network of its operator's choosing.
+        0x0064 if segments[1] == 0xff9b && segments[2] == 1 => Some(Reserved("local-use NAT64 (64:ff9b:1::/48)")),
+        // The well-known NAT64 prefix is a /96; anything else under 64:ff9b::/32 is unassigned.
+        0x0064 if segments[1] == 0xff9b && segments[2..6] != [0, 0, 0, 0] => Some(Reserved("an unassigned NAT64 range")),
         0x0064 if segments[1] == 0xff9b => {
             let v4 = Ipv4Addr::new((segments[6] >> 8) as u8, segments[6] as u8, (segments[7] >> 8) as u8, segments[7] as u8);
             classify_v4(v4).map(|_| Reserved("a NAT64 address around a non-public IPv4 address"))
@@ -159,10 +168,15 @@ mod tests {
             "2002:7f00:1::",
             "64:ff9b::a00:1",
             "2001::1",
+            "::ffff:0:808:808",
+            "::ffff:0:7f00:1",
+            "64:ff9b:1::808:808",
+            "64:ff9b:1:ffff::1",
+            "64:ff9b:2::808:808",
         ] {
             assert!(refused(ip), "{ip} must be refused");
         }
-        for ip in ["8.8.8.8", "93.184.216.34", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "2002:808:808::"] {
+        for ip in ["8.8.8.8", "93.184.216.34", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "2002:808:808::", "64:ff9b::808:808"] {
             assert!(!refused(ip), "{ip} is public");
         }
     }

@@ -68,6 +68,8 @@ pub struct Fetched {
     pub media_type: String,
     /// The `charset` parameter, if any.
     pub charset: Option<String>,
+    /// The `Cache-Control` header, as sent.
+    pub cache_control: Option<String>,
     pub body: Vec<u8>,
 }
 
@@ -189,32 +191,57 @@ impl SafeFetcher {
         Ok(())
     }
 
+    /// When a request started now must be done: its redirects share the budget.
+    pub fn deadline(&self) -> tokio::time::Instant {
+        tokio::time::Instant::now() + self.config.request_timeout
+    }
+
     /// GETs `url`, following up to five redirects (each checked again), reading at most
     /// `max_bytes` of body. Any status is returned; the caller decides what it means.
     pub async fn get(&self, url: &WebUrl, max_bytes: usize) -> Result<Fetched, FetchError> {
-        let mut current = url.url().clone();
-        let deadline = tokio::time::Instant::now() + self.config.request_timeout;
+        let deadline = self.deadline();
+        let mut current = url.clone();
         for _ in 0..=MAX_REDIRECTS {
-            self.check_url(&current)?;
-            let send = self.client.get(current.clone()).send();
-            let response = match tokio::time::timeout_at(deadline, send).await {
-                Err(_) => return Err(FetchError::Timeout),
-                Ok(Err(err)) => return Err(classify_error(&err)),
-                Ok(Ok(response)) => response,
-            };
-            if response.status().is_redirection()
-                && let Some(location) = response.headers().get(LOCATION)
-            {
-                let location = location.to_str().map_err(|_| FetchError::Unreachable("a redirect with an unreadable Location".into()))?;
-                // A redirect's target is a web address like any other: the same checks apply.
-                let next = current.join(location).map_err(|_| FetchError::BadUrl(location.to_owned()))?;
-                current = WebUrl::parse(next.as_str()).map_err(|why| FetchError::BadUrl(format!("{next}: {why}")))?.url().clone();
-                continue;
+            match self.get_hop(&current, max_bytes, deadline).await? {
+                Hop::Redirect(next) => current = next,
+                Hop::Arrived(fetched) => return Ok(fetched),
             }
-            return tokio::time::timeout_at(deadline, read(response, max_bytes)).await.map_err(|_| FetchError::Timeout)?;
         }
         Err(FetchError::TooManyRedirects)
     }
+
+    /// One request without following a redirect: the redirect's target (checked like any
+    /// address) or the answer. For callers that must judge every hop themselves (robots.txt).
+    pub async fn get_hop(&self, url: &WebUrl, max_bytes: usize, deadline: tokio::time::Instant) -> Result<Hop, FetchError> {
+        let current = url.url();
+        self.check_url(current)?;
+        let send = self.client.get(current.clone()).send();
+        let response = match tokio::time::timeout_at(deadline, send).await {
+            Err(_) => return Err(FetchError::Timeout),
+            Ok(Err(err)) => return Err(classify_error(&err)),
+            Ok(Ok(response)) => response,
+        };
+        if response.status().is_redirection()
+            && let Some(location) = response.headers().get(LOCATION)
+        {
+            let location = location.to_str().map_err(|_| FetchError::Unreachable("a redirect with an unreadable Location".into()))?;
+            // A redirect's target is a web address like any other: the same checks apply.
+            let next = current.join(location).map_err(|_| FetchError::BadUrl(location.to_owned()))?;
+            let next = WebUrl::parse(next.as_str()).map_err(|why| FetchError::BadUrl(format!("{next}: {why}")))?;
+            self.check_url(next.url())?;
+            return Ok(Hop::Redirect(next));
+        }
+        let fetched = tokio::time::timeout_at(deadline, read(response, max_bytes)).await.map_err(|_| FetchError::Timeout)??;
+        Ok(Hop::Arrived(fetched))
+    }
+}
+
+/// What one request gave.
+#[derive(Debug, Clone)]
+pub enum Hop {
+    /// A redirect to this address (not yet requested).
+    Redirect(WebUrl),
+    Arrived(Fetched),
 }
 
 async fn read(mut response: reqwest::Response, max_bytes: usize) -> Result<Fetched, FetchError> {
@@ -229,6 +256,7 @@ async fn read(mut response: reqwest::Response, max_bytes: usize) -> Result<Fetch
         .filter_map(|part| part.trim().split_once('='))
         .find(|(key, _)| key.trim().eq_ignore_ascii_case("charset"))
         .map(|(_, value)| value.trim().trim_matches('"').to_owned());
+    let cache_control = response.headers().get(reqwest::header::CACHE_CONTROL).and_then(|v| v.to_str().ok()).map(str::to_owned);
     let url = WebUrl::parse(response.url().as_str()).map_err(FetchError::BadUrl)?;
     let status = response.status();
     let mut body = Vec::new();
@@ -238,7 +266,7 @@ async fn read(mut response: reqwest::Response, max_bytes: usize) -> Result<Fetch
         }
         body.extend_from_slice(&chunk);
     }
-    Ok(Fetched { url, status, media_type, charset, body })
+    Ok(Fetched { url, status, media_type, charset, cache_control, body })
 }
 
 /// Finds the resolver's refusal in reqwest's error chain; anything else is unreachable.

@@ -1,9 +1,9 @@
-//! The one way an HTML page is read: robots.txt first, then the safe fetcher, then the status
-//! and the content type; when the address redirected to another origin, that origin's
-//! robots.txt must allow the page too. The site reader and the badge check both read pages
-//! through here and only say what a failure means to them.
+//! The one way an HTML page is read: robots.txt first, for the address and again for every
+//! address a redirect leads to (a same-origin redirect into a disallowed path included), then
+//! the status and the content type. The site reader and the badge check both read pages through
+//! here and only say what a failure means to them.
 
-use crate::fetcher::{FetchError, Fetched, SafeFetcher};
+use crate::fetcher::{FetchError, Fetched, Hop, MAX_REDIRECTS, SafeFetcher};
 use crate::robots::RobotsCache;
 use kernel::WebUrl;
 
@@ -53,21 +53,29 @@ impl PageFailure {
     }
 }
 
-/// Reads the HTML page at `url` (at most `max_bytes`) as robots.txt allows.
+/// Reads the HTML page at `url` (at most `max_bytes`) as robots.txt allows: every hop of a
+/// redirect chain is checked before it is requested, so a disallowed page is never fetched.
 pub async fn fetch_html(fetcher: &SafeFetcher, robots: &RobotsCache, url: &WebUrl, max_bytes: usize) -> Result<Fetched, PageFailure> {
-    if !robots.allowed(url).await? {
-        return Err(PageFailure::RobotsDisallowed { origin: url.origin(), redirected: false });
+    let deadline = fetcher.deadline();
+    let mut current = url.clone();
+    for hop in 0..=MAX_REDIRECTS {
+        if !robots.allowed(&current).await? {
+            return Err(PageFailure::RobotsDisallowed { origin: current.origin(), redirected: hop > 0 });
+        }
+        let fetched = match fetcher.get_hop(&current, max_bytes, deadline).await? {
+            Hop::Redirect(next) => {
+                current = next;
+                continue;
+            }
+            Hop::Arrived(fetched) => fetched,
+        };
+        if !fetched.status.is_success() {
+            return Err(PageFailure::Unreachable(format!("{url} answered {}", fetched.status)));
+        }
+        if !fetched.is_html() {
+            return Err(PageFailure::NotHtml(fetched.media_type.clone()));
+        }
+        return Ok(fetched);
     }
-    let fetched = fetcher.get(url, max_bytes).await?;
-    if !fetched.status.is_success() {
-        return Err(PageFailure::Unreachable(format!("{url} answered {}", fetched.status)));
-    }
-    if !fetched.is_html() {
-        return Err(PageFailure::NotHtml(fetched.media_type.clone()));
-    }
-    // A redirect may have led elsewhere: robots.txt of the final origin must allow it too.
-    if fetched.url.origin() != url.origin() && !robots.allowed(&fetched.url).await? {
-        return Err(PageFailure::RobotsDisallowed { origin: fetched.url.origin(), redirected: true });
-    }
-    Ok(fetched)
+    Err(FetchError::TooManyRedirects.into())
 }

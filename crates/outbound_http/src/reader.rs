@@ -1,6 +1,7 @@
 //! `CrawlingSiteReader`: the `drafts::SiteReader` adapter. Reads the homepage, then up to nine
 //! same-origin pages chosen for what they tell (pricing, about, features, FAQ, team, contact,
-//! changelog), robots.txt first for each, all within the crawl deadline.
+//! changelog), robots.txt first for each and for every redirect hop, all within the crawl
+//! deadline. A page that ends on another origin is dropped.
 
 use crate::extract::extract;
 use crate::fetcher::SafeFetcher;
@@ -62,6 +63,7 @@ impl CrawlingSiteReader {
             }
         })?;
         let home = extract(fetched.url.url(), &fetched.text());
+        let home_origin = fetched.url.origin();
         let mut snapshot = SiteSnapshot { home_url: fetched.url.to_string(), pages: Vec::new(), skipped: Vec::new() };
         let candidates = plan(&fetched.url, &home, max_pages.saturating_sub(1));
         snapshot.pages.push(home);
@@ -73,6 +75,10 @@ impl CrawlingSiteReader {
         let mut pages = futures_util::stream::iter(fetches).buffered(3);
         while let Some((page, url)) = pages.next().await {
             match page {
+                // A page that redirected off the site is another site's page: not evidence.
+                Ok(fetched) if fetched.url.origin() != home_origin => {
+                    tracing::debug!(planned = %url, ended = %fetched.url, "a page of the site redirected off it; left out")
+                }
                 Ok(fetched) => {
                     let page = extract(fetched.url.url(), &fetched.text());
                     if !snapshot.pages.iter().any(|p| p.url == page.url) {

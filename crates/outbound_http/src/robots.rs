@@ -1,5 +1,8 @@
 //! robots.txt per RFC 9309: fetched through the safe fetcher, cached up to 24 hours per origin.
-//! A 4xx answer allows everything; a 5xx answer or no answer disallows everything. The
+//! A 4xx answer allows everything. A 5xx answer or no answer at all means the file is
+//! unreachable: nothing is read in that attempt (the caller fails as `unreachable`, not as
+//! disallowed), and the answer is kept for minutes only, so a site's outage never locks it
+//! out for the day. The
 //! `robotstxt` crate is unmaintained and can panic on long lines with multi-byte characters, so
 //! bodies are capped at 500 KiB, lines cut under 16 KB on a character boundary, and the matcher
 //! runs inside `catch_unwind` (a panic there counts as "disallowed").
@@ -14,6 +17,9 @@ use std::time::{Duration, Instant};
 pub const MAX_ROBOTS_BYTES: usize = 500 * 1024;
 /// How long a robots.txt answer is reused.
 pub const CACHE_FOR: Duration = Duration::from_secs(24 * 60 * 60);
+/// How long an unreachable robots.txt is remembered: long enough that the pages of one crawl
+/// do not each wait for a dead server, short enough that the next try finds it back.
+pub const UNREACHABLE_FOR: Duration = Duration::from_secs(2 * 60);
 const MAX_LINE_BYTES: usize = 16 * 1000;
 
 /// The rules of one origin.
@@ -23,6 +29,8 @@ pub enum Rules {
     DisallowAll,
     /// A robots.txt body, prepared for the matcher.
     File(String),
+    /// No answer, or a 5xx one (RFC 9309 2.3.1.4): nothing may be read in this attempt.
+    Unreachable(String),
 }
 
 impl Rules {
@@ -30,7 +38,7 @@ impl Rules {
     pub fn allows(&self, agent: &str, url: &str) -> bool {
         match self {
             Self::AllowAll => true,
-            Self::DisallowAll => false,
+            Self::DisallowAll | Self::Unreachable(_) => false,
             Self::File(body) => {
                 let body = body.clone();
                 let agent = agent.to_owned();
@@ -65,32 +73,47 @@ pub struct RobotsCache {
     /// The product token matched against `User-agent` lines.
     agent: String,
     entries: Mutex<HashMap<String, (Instant, Rules)>>,
+    unreachable_for: Duration,
 }
 
 impl RobotsCache {
     pub fn new(fetcher: SafeFetcher, agent: &str) -> Self {
-        Self { fetcher, agent: agent.to_owned(), entries: Mutex::new(HashMap::new()) }
+        Self { fetcher, agent: agent.to_owned(), entries: Mutex::new(HashMap::new()), unreachable_for: UNREACHABLE_FOR }
     }
 
-    /// Whether our bot may fetch `url`. `Err` only when the site's address is blocked (then
-    /// nothing of it may be fetched at all).
+    /// Remembers an unreachable robots.txt for `ttl` instead of `UNREACHABLE_FOR` (tests).
+    pub fn remember_unreachable_for(mut self, ttl: Duration) -> Self {
+        self.unreachable_for = ttl.min(UNREACHABLE_FOR);
+        self
+    }
+
+    /// Whether our bot may fetch `url`. `Err` when the site's address is blocked (then nothing
+    /// of it may be fetched at all) or its robots.txt is unreachable (then nothing of it may be
+    /// fetched now).
     pub async fn allowed(&self, url: &WebUrl) -> Result<bool, FetchError> {
-        let rules = self.rules(url).await?;
-        Ok(rules.allows(&self.agent, url.as_str()))
+        match self.rules(url).await? {
+            Rules::Unreachable(why) => Err(FetchError::Unreachable(format!("robots.txt of {} could not be read: {why}", url.origin()))),
+            rules => Ok(rules.allows(&self.agent, url.as_str())),
+        }
+    }
+
+    fn fresh(&self, at: Instant, rules: &Rules) -> bool {
+        let keep = if matches!(rules, Rules::Unreachable(_)) { self.unreachable_for } else { CACHE_FOR };
+        at.elapsed() < keep
     }
 
     /// The rules of `url`'s origin, from the cache or freshly read.
     pub async fn rules(&self, url: &WebUrl) -> Result<Rules, FetchError> {
         let origin = url.origin();
         if let Some((at, rules)) = self.lock().get(&origin)
-            && at.elapsed() < CACHE_FOR
+            && self.fresh(*at, rules)
         {
             return Ok(rules.clone());
         }
         let rules = self.fetch(url).await?;
         let mut entries = self.lock();
         if entries.len() > 10_000 {
-            entries.retain(|_, (at, _)| at.elapsed() < CACHE_FOR);
+            entries.retain(|_, (at, rules)| self.fresh(*at, rules));
         }
         entries.insert(origin, (Instant::now(), rules.clone()));
         Ok(rules)
@@ -105,11 +128,14 @@ impl RobotsCache {
         Ok(match self.fetcher.get(&robots_txt, MAX_ROBOTS_BYTES).await {
             Ok(fetched) if fetched.status.is_success() => Rules::File(prepare(&fetched.text())),
             Ok(fetched) if fetched.status.is_client_error() => Rules::AllowAll,
-            Ok(_) => Rules::DisallowAll,
+            Ok(fetched) => Rules::Unreachable(format!("it answered {}", fetched.status)),
             // A blocked address is not a robots.txt answer: the caller learns the real reason.
             Err(blocked @ FetchError::Blocked(_)) => return Err(blocked),
-            // Larger than we read, unreachable or timed out: the careful reading is "disallowed".
-            Err(_) => Rules::DisallowAll,
+            // A file larger than we read is an answer we cannot follow: the careful reading of it
+            // is "disallowed", for as long as any answer.
+            Err(FetchError::TooLarge(_)) => Rules::DisallowAll,
+            // No answer, timed out, or redirected in circles: unreachable, for this attempt.
+            Err(other) => Rules::Unreachable(other.to_string()),
         })
     }
 }
@@ -117,6 +143,39 @@ impl RobotsCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::address::AddressPolicy;
+    use crate::fetcher::FetcherConfig;
+    use crate::testing::{FixtureServer, Route};
+
+    fn cache(ttl: Duration) -> RobotsCache {
+        let policy = AddressPolicy { allow_private_networks: true, trusted: vec![] };
+        let fetcher = SafeFetcher::new(FetcherConfig::new("LaunchdirBot/1.0".into(), policy)).unwrap();
+        RobotsCache::new(fetcher, "LaunchdirBot").remember_unreachable_for(ttl)
+    }
+
+    #[tokio::test]
+    async fn an_unreachable_robots_txt_fails_the_attempt_and_is_forgotten_soon() {
+        let site = FixtureServer::start(std::collections::HashMap::from([("/robots.txt".to_owned(), Route::hang_up())])).await;
+        let robots = cache(Duration::from_millis(300));
+        let page = site.web_url("/pricing");
+        let refused = robots.allowed(&page).await.unwrap_err();
+        assert!(matches!(&refused, FetchError::Unreachable(why) if why.contains("robots.txt")), "{refused:?}");
+        // A 5xx answer is unreachable too.
+        site.set_route("/robots.txt", Route::new(503, "text/plain", "down"));
+        assert!(matches!(robots.allowed(&page).await, Err(FetchError::Unreachable(_))), "remembered for a moment");
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert!(matches!(robots.allowed(&page).await, Err(FetchError::Unreachable(why)) if why.contains("503")));
+        // Back up: read again once the short memory ends, and then kept like any answer.
+        site.set_route("/robots.txt", Route::new(200, "text/plain", "User-agent: *\nDisallow: /private\n"));
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert!(robots.allowed(&page).await.unwrap());
+        assert!(!robots.allowed(&site.web_url("/private/x")).await.unwrap());
+        site.set_route("/robots.txt", Route::new(200, "text/plain", "User-agent: *\nDisallow: /\n"));
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert!(robots.allowed(&page).await.unwrap(), "a real answer is kept for the day");
+        assert!(UNREACHABLE_FOR <= Duration::from_secs(5 * 60), "minutes at most");
+        assert_eq!(site.requested_paths().len(), 3);
+    }
 
     #[test]
     fn rules_match_our_agent_and_the_star_group() {

@@ -21,6 +21,11 @@ impl Route {
         Self { status, headers: vec![("Content-Type".into(), content_type.into())], body: body.into() }
     }
 
+    /// Closes the connection without an answer (a network error to the client).
+    pub fn hang_up() -> Self {
+        Self { status: 0, headers: Vec::new(), body: Vec::new() }
+    }
+
     pub fn redirect(to: &str) -> Self {
         Self { status: 302, headers: vec![("Location".into(), to.into())], body: Vec::new() }
     }
@@ -70,6 +75,10 @@ impl FixtureServer {
                         .cloned()
                         .unwrap_or_else(|| Route::new(404, "text/plain", "not found"));
                     log.lock().unwrap_or_else(|p| p.into_inner()).push(request);
+                    if route.status == 0 {
+                        let _ = stream.shutdown().await;
+                        return;
+                    }
                     let mut head =
                         format!("HTTP/1.1 {} Fixture\r\nContent-Length: {}\r\nConnection: close\r\n", route.status, route.body.len());
                     for (name, value) in &route.headers {

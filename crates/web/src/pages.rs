@@ -4,7 +4,7 @@
 use crate::{CSRF_COOKIE, SESSION_COOKIE, WebState, cookie, html, message, percent_encode, random_token, safe_next};
 use accounts::SignInError;
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
@@ -99,7 +99,7 @@ fn signed_in(state: &WebState, session: accounts::signin::Session, next: &str) -
 
 fn status_of(error: &SignInError) -> StatusCode {
     match error {
-        SignInError::Throttled => StatusCode::TOO_MANY_REQUESTS,
+        SignInError::Throttled { .. } => StatusCode::TOO_MANY_REQUESTS,
         SignInError::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         SignInError::Blocked => StatusCode::FORBIDDEN,
         SignInError::WrongCredentials => StatusCode::UNAUTHORIZED,
@@ -119,9 +119,18 @@ pub async fn signin(state: web::Data<WebState>, request: HttpRequest, form: web:
             Some("The form expired; please try again.".into()),
         );
     }
-    match state.app.signin.sign_in(&form.email, &form.password).await {
+    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    match state.app.signin.sign_in(client, &form.email, &form.password).await {
         Ok(session) => signed_in(&state, session, &next),
-        Err(error) => signin_form(&state, status_of(&error), form_csrf(&request), &next, &form.email, Some(error.to_string())),
+        Err(error) => {
+            let mut page = signin_form(&state, status_of(&error), form_csrf(&request), &next, &form.email, Some(error.to_string()));
+            if let SignInError::Throttled { seconds } = error
+                && let Ok(value) = actix_web::http::header::HeaderValue::from_str(&seconds.to_string())
+            {
+                page.headers_mut().insert(actix_web::http::header::RETRY_AFTER, value);
+            }
+            page
+        }
     }
 }
 

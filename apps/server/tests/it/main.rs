@@ -24,5 +24,6 @@ mod owner;
 mod ratelimits;
 mod routes;
 mod search;
+mod security;
 mod settings;
 mod site;

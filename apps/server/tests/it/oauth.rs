@@ -453,12 +453,17 @@ async fn pkce_redirect_uris_and_consent_are_enforced() {
 async fn client_metadata_documents_on_private_addresses_are_refused() {
     let app = spawn_app().await;
     let (mut browser, _) = signed_in(&app).await;
-    let client_id = "https://127.0.0.1:9/client.json";
-    let url = authorize_url(&app, client_id, &pkce(), "account:read", MCP_RESOURCE);
-    let (status, headers, page) = browser.get(&url).await;
-    assert_eq!(status, 400, "{page}");
-    assert!(headers.get(LOCATION).is_none());
-    assert!(page.contains("invalid_client") && page.contains("blocked address"), "{page}");
+    // Refused, and without a word of what the address resolves to (no DNS oracle).
+    for client_id in ["https://127.0.0.1:9/client.json", "https://localhost/client.json", "https://10.1.2.3/client.json"] {
+        let url = authorize_url(&app, client_id, &pkce(), "account:read", MCP_RESOURCE);
+        let (status, headers, page) = browser.get(&url).await;
+        assert_eq!(status, 400, "{page}");
+        assert!(headers.get(LOCATION).is_none());
+        assert!(page.contains("invalid_client") && page.contains("could not be read"), "{page}");
+        for internal in ["resolves", "loopback", "blocked", "private network", "127.0.0.1 is"] {
+            assert!(!page.contains(internal), "{internal} in {page}");
+        }
+    }
 }
 
 #[tokio::test]

@@ -90,6 +90,30 @@ async fn a_metadata_document_must_name_its_own_url() {
     assert_eq!(service(no_redirects).client(url).await.unwrap_err().error, "invalid_client");
 }
 
+struct Unreadable;
+
+#[async_trait]
+impl ClientMetadataSource for Unreadable {
+    async fn fetch(&self, _: &kernel::WebUrl) -> Result<serde_json::Value, String> {
+        Err("blocked address: localhost resolves to 127.0.0.1 is loopback".into())
+    }
+}
+
+#[tokio::test]
+async fn why_a_metadata_document_could_not_be_read_is_not_told() {
+    let service = OAuthService::new(
+        Arc::new(Empty),
+        Arc::new(Unreadable),
+        Arc::new(kernel::FixedClock::new(OffsetDateTime::UNIX_EPOCH)),
+        vec!["https://launch.example/mcp".into()],
+    );
+    let err = service.client("https://localhost/client.json").await.unwrap_err();
+    assert_eq!(err.error, "invalid_client");
+    for internal in ["127.0.0.1", "loopback", "resolves", "blocked"] {
+        assert!(!err.description.contains(internal), "{err}");
+    }
+}
+
 #[test]
 fn s256_matches_rfc_7636() {
     // The example of RFC 7636, appendix B.

@@ -99,10 +99,12 @@ async fn robots_answers_decide_what_is_read() {
         let _ = fixture;
         CrawlingSiteReader::new(fetcher(testing_policy()), outbound_http::BOT_TOKEN)
     };
-    // 5xx: everything is disallowed.
+    // 5xx: robots.txt is unreachable (RFC 9309 2.3.1.4), so nothing is read in this attempt,
+    // and the draft says the site could not be reached rather than that it refused us.
     let failing =
         server(&[("/robots.txt", Route::new(503, "text/plain", "down")), ("/", Route::new(200, "text/html", "<title>A</title>"))]).await;
-    assert_eq!(reader(&failing).read(&failing.web_url("/"), 10).await.unwrap_err(), ReadFailure::RobotsDisallowed);
+    let failure = reader(&failing).read(&failing.web_url("/"), 10).await.unwrap_err();
+    assert!(matches!(&failure, ReadFailure::Unreachable(why) if why.contains("robots.txt") && why.contains("503")), "{failure:?}");
     assert!(!failing.requested_paths().contains(&"/".to_owned()));
     // 4xx: everything is allowed.
     let missing = server(&[("/", Route::new(200, "text/html", "<title>B</title>"))]).await;
@@ -151,4 +153,30 @@ async fn the_reader_reads_informative_pages_of_a_site() {
 
     let redirect = FixtureServer::site(&site("redirect-private")).await;
     assert!(matches!(reader.read(&redirect.web_url("/"), 10).await.unwrap_err(), ReadFailure::BlockedAddress(_)));
+}
+
+#[tokio::test]
+async fn client_metadata_documents_are_read_once_while_fresh() {
+    use accounts::oauth::ClientMetadataSource;
+    let document = |cache: &str| {
+        let mut route = Route::new(200, "application/json", r#"{"client_id": "x", "redirect_uris": []}"#);
+        route.headers.push(("Cache-Control".into(), cache.into()));
+        route
+    };
+    let fixture = server(&[
+        ("/cached.json", document("max-age=60")),
+        ("/uncached.json", document("no-store")),
+        ("/missing.json", Route::new(404, "text/plain", "gone")),
+    ])
+    .await;
+    let source = outbound_http::ClientMetadataFetcher::new(fetcher(testing_policy()));
+    for path in ["/cached.json", "/uncached.json", "/missing.json"] {
+        for _ in 0..3 {
+            let _ = source.fetch(&fixture.web_url(path)).await;
+        }
+    }
+    let asked = |path: &str| fixture.requested_paths().iter().filter(|p| *p == path).count();
+    assert_eq!(asked("/cached.json"), 1, "fresh for a minute");
+    assert_eq!(asked("/uncached.json"), 3, "no-store is never reused");
+    assert_eq!(asked("/missing.json"), 1, "a failure is remembered for a moment too");
 }

@@ -1,0 +1,77 @@
+//! The findings of the security review, each as a caller meets it: response headers and HEAD,
+//! page views that cannot be inflated, sign-in throttled per client, invitation quotas.
+
+use crate::helpers::{spawn_app, spawn_app_with};
+
+#[tokio::test]
+async fn every_answer_carries_the_security_headers_and_hsts_only_over_https() {
+    let app = spawn_app().await;
+    for path in ["/healthz", "/api/v1/site", "/api/v1/listings/no-such-listing", "/signin", "/no/such/page"] {
+        let reply = app.client.get(app.url(path)).send().await.unwrap();
+        let headers = reply.headers();
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(headers["referrer-policy"], "strict-origin-when-cross-origin", "{path}");
+        assert_eq!(headers["strict-transport-security"], "max-age=31536000; includeSubDomains", "{path}");
+    }
+    let plain = spawn_app_with(|settings| settings.site_url = Some("http://launch.example".into())).await;
+    let reply = plain.client.get(plain.url("/api/v1/site")).send().await.unwrap();
+    assert_eq!(reply.headers()["x-content-type-options"], "nosniff");
+    assert!(reply.headers().get("strict-transport-security").is_none(), "no HSTS over plain http");
+}
+
+#[tokio::test]
+async fn head_answers_like_get_without_a_body() {
+    let app = spawn_app().await;
+    for path in ["/api/v1/site", "/healthz", "/signin", "/api/v1/openapi.json"] {
+        let get = app.client.get(app.url(path)).send().await.unwrap();
+        let head = app.client.head(app.url(path)).send().await.unwrap();
+        assert_eq!(head.status(), get.status(), "{path}");
+        assert_eq!(head.headers()["content-type"], get.headers()["content-type"], "{path}");
+        assert!(head.bytes().await.unwrap().is_empty(), "{path}: HEAD has no body");
+    }
+    let missing = app.client.head(app.url("/api/v1/listings/no-such-listing")).send().await.unwrap();
+    assert_eq!(missing.status(), 404);
+}
+
+/// `application/x-www-form-urlencoded`, every byte but letters and digits escaped.
+fn form(pairs: &[(&str, &str)]) -> String {
+    let encode = |text: &str| {
+        text.bytes().map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") }).collect::<String>()
+    };
+    pairs.iter().map(|(name, value)| format!("{}={}", encode(name), encode(value))).collect::<Vec<_>>().join("&")
+}
+
+/// A sign-in form post from `client` (the test is the trusted proxy), with a matching CSRF pair.
+async fn sign_in_from(app: &crate::helpers::TestApp, client: &str, email: &str, password: &str) -> reqwest::Response {
+    let no_redirects = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    no_redirects
+        .post(app.url("/signin"))
+        .header("X-Forwarded-For", client)
+        .header("Cookie", "ld_csrf=pair")
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(form(&[("csrf", "pair"), ("next", "/"), ("email", email), ("password", password)]))
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn wrong_passwords_from_one_client_never_lock_the_owner_out_elsewhere() {
+    let app = spawn_app_with(|settings| settings.trusted_proxies = vec!["127.0.0.1".into()]).await;
+    let email = format!("owner-{}@example.com", uuid::Uuid::new_v4().simple());
+    app.services.app.signin.sign_up(&email, "Owner", "a good long password").await.unwrap();
+    for _ in 0..5 {
+        assert_eq!(sign_in_from(&app, "203.0.113.66", &email, "a wrong guess").await.status(), 401);
+    }
+    let waiting = sign_in_from(&app, "203.0.113.66", &email, "a good long password").await;
+    assert_eq!(waiting.status(), 429);
+    let wait: u64 = waiting.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=30).contains(&wait), "{wait}");
+    assert!(waiting.text().await.unwrap().contains("too many failed attempts"));
+    // The owner, from their own address, signs in at once.
+    let owner = sign_in_from(&app, "198.51.100.23", &email, "a good long password").await;
+    assert_eq!(owner.status(), 303);
+    // A made-up address of 15 KB is answered like any wrong one.
+    let huge = format!("{}@example.com", "x".repeat(15_000));
+    assert_eq!(sign_in_from(&app, "198.51.100.24", &huge, "whatever").await.status(), 401);
+}

@@ -1,0 +1,139 @@
+//! Sign-in against in-memory stores and a hasher that counts: one verification on every path,
+//! the dummy where there is no real hash, and the throttle per client.
+
+use super::*;
+use crate::passwords::{argon2_hash, argon2_verify};
+use kernel::FixedClock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use time::macros::datetime;
+
+#[derive(Default)]
+struct Memory {
+    users: Mutex<Vec<User>>,
+    hashes: Mutex<Vec<(UserId, String)>>,
+    sessions: Mutex<Vec<(String, StoredSession)>>,
+}
+
+#[async_trait]
+impl UserRepository for Memory {
+    async fn create(&self, new: NewUser) -> Result<User, RepoError> {
+        let mut users = self.users.lock().unwrap();
+        let user = User {
+            id: UserId::new(users.len() as i64 + 1),
+            email: new.email,
+            display_name: new.display_name,
+            created_at: new.created_at,
+            blocked: false,
+        };
+        users.push(user.clone());
+        Ok(user)
+    }
+    async fn find_by_email(&self, email: &Email) -> Result<Option<User>, RepoError> {
+        Ok(self.users.lock().unwrap().iter().find(|u| &u.email == email).cloned())
+    }
+    async fn find_by_id(&self, id: UserId) -> Result<Option<User>, RepoError> {
+        Ok(self.users.lock().unwrap().iter().find(|u| u.id == id).cloned())
+    }
+}
+
+#[async_trait]
+impl PasswordRepository for Memory {
+    async fn set_password_hash(&self, user: UserId, hash: &str) -> Result<(), RepoError> {
+        self.hashes.lock().unwrap().push((user, hash.to_owned()));
+        Ok(())
+    }
+    async fn password_hash(&self, user: UserId) -> Result<Option<String>, RepoError> {
+        Ok(self.hashes.lock().unwrap().iter().find(|(id, _)| *id == user).map(|(_, hash)| hash.clone()))
+    }
+}
+
+#[async_trait]
+impl SessionRepository for Memory {
+    async fn create_session(&self, token_hash: &str, session: &StoredSession) -> Result<(), RepoError> {
+        self.sessions.lock().unwrap().push((token_hash.to_owned(), session.clone()));
+        Ok(())
+    }
+    async fn find_session(&self, token_hash: &str) -> Result<Option<StoredSession>, RepoError> {
+        Ok(self.sessions.lock().unwrap().iter().find(|(hash, _)| hash == token_hash).map(|(_, s)| s.clone()))
+    }
+    async fn delete_session(&self, token_hash: &str) -> Result<(), RepoError> {
+        self.sessions.lock().unwrap().retain(|(hash, _)| hash != token_hash);
+        Ok(())
+    }
+}
+
+/// Real argon2, counting verifications and remembering the hashes it was given.
+#[derive(Default)]
+struct Counting {
+    verified: AtomicUsize,
+    against: Mutex<Vec<String>>,
+}
+
+#[async_trait]
+impl PasswordHashing for Counting {
+    async fn hash(&self, password: String) -> Option<String> {
+        argon2_hash(&password)
+    }
+    async fn verify(&self, password: String, phc: String) -> bool {
+        self.verified.fetch_add(1, Ordering::SeqCst);
+        self.against.lock().unwrap().push(phc.clone());
+        argon2_verify(&password, &phc)
+    }
+}
+
+fn setup() -> (SignInService, Arc<Memory>, Arc<Counting>, Arc<FixedClock>) {
+    let memory = Arc::new(Memory::default());
+    let hasher = Arc::new(Counting::default());
+    let clock = Arc::new(FixedClock::new(datetime!(2026-11-24 09:00 UTC)));
+    let service = SignInService::new(memory.clone(), memory.clone(), memory.clone(), hasher.clone(), clock.clone());
+    (service, memory, hasher, clock)
+}
+
+const HOME: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(198, 51, 100, 4));
+const ATTACKER: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(203, 0, 113, 9));
+
+#[tokio::test]
+async fn every_failure_path_verifies_one_hash() {
+    let (service, memory, hasher, _) = setup();
+    service.sign_up("ada@example.com", "Ada", "a good long password").await.unwrap();
+    memory
+        .create(NewUser {
+            email: Email::parse("nopass@example.com").unwrap(),
+            display_name: "No".into(),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+        })
+        .await
+        .unwrap();
+    for (email, password) in [
+        ("ada@example.com", "a wrong password"),
+        ("nobody@example.com", "a good long password"),
+        ("nopass@example.com", "a good long password"),
+        ("not an address", "a good long password"),
+        (&"x".repeat(15_000), "p"),
+    ] {
+        let before = hasher.verified.load(Ordering::SeqCst);
+        assert!(matches!(service.sign_in(HOME, email, password).await, Err(SignInError::WrongCredentials)));
+        assert_eq!(hasher.verified.load(Ordering::SeqCst), before + 1, "one verification for {}", &email[..email.len().min(30)]);
+    }
+    let against = hasher.against.lock().unwrap().clone();
+    assert_ne!(against[0], dummy_hash(), "a real account is checked against its own hash");
+    assert!(against[1..].iter().all(|hash| hash == dummy_hash()), "no hash: the dummy");
+    assert!(service.sign_in(HOME, "ada@example.com", "a good long password").await.is_ok());
+}
+
+#[tokio::test]
+async fn a_guesser_waits_and_the_owner_elsewhere_does_not() {
+    let (service, _, hasher, clock) = setup();
+    service.sign_up("ada@example.com", "Ada", "a good long password").await.unwrap();
+    for _ in 0..5 {
+        assert!(matches!(service.sign_in(ATTACKER, "ada@example.com", "guess").await, Err(SignInError::WrongCredentials)));
+    }
+    let verified = hasher.verified.load(Ordering::SeqCst);
+    let refused = service.sign_in(ATTACKER, "ada@example.com", "a good long password").await;
+    assert!(matches!(refused, Err(SignInError::Throttled { seconds: 30 })), "{refused:?}");
+    assert_eq!(hasher.verified.load(Ordering::SeqCst), verified, "a throttled attempt costs no hash");
+    assert!(service.sign_in(HOME, "ada@example.com", "a good long password").await.is_ok(), "the owner signs in from home");
+    // The wait ends by itself: a backoff, not a lock.
+    clock.advance(Duration::seconds(31));
+    assert!(service.sign_in(ATTACKER, "ada@example.com", "a good long password").await.is_ok());
+}
