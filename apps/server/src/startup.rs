@@ -84,7 +84,12 @@ impl Services {
                 mailer: mailer.clone(),
                 clock: clock.clone(),
             },
-            drafts::DraftsPolicy { site_url: settings.site_url(), site_name: settings.site_name.clone() },
+            drafts::DraftsPolicy {
+                site_url: settings.site_url(),
+                site_name: settings.site_name.clone(),
+                invites_per_account_per_day: settings.invites_per_account_per_day,
+                invites_per_recipient_per_day: settings.invites_per_recipient_per_day,
+            },
         );
         let policy = WeekPolicy {
             launch_offset: settings.launch_offset()?,

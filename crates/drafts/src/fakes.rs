@@ -1,6 +1,7 @@
 //! In-memory stand-ins for the ports of the drafts domain, so use cases and job handlers are
 //! tested without a database, a network or a model.
 
+use crate::InviteQuota;
 use crate::grounding::{CategoryRef, Proposal};
 use crate::model::{Draft, DraftId, Evidence, FieldName, FieldValue, Proposed};
 use crate::ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, SiteReader};
@@ -62,7 +63,7 @@ impl DraftRepository for Drafts {
         Ok(self.snapshots.lock().unwrap().get(&id).cloned())
     }
 
-    async fn add_invite(&self, _: DraftId, _: &str, _: &str, _: u32, _: OffsetDateTime) -> Result<InviteOutcome, RepoError> {
+    async fn add_invite(&self, _: DraftId, _: UserId, _: &str, _: &str, _: InviteQuota, _: OffsetDateTime) -> Result<InviteOutcome, RepoError> {
         Ok(InviteOutcome::Added { sent: 1 })
     }
 }
@@ -173,7 +174,12 @@ impl World {
                 mailer: Arc::new(kernel::MemoryMailer::default()),
                 clock: clock.clone(),
             },
-            DraftsPolicy { site_url: "https://launchdir.example".into(), site_name: "Launchdir".into() },
+            DraftsPolicy {
+                site_url: "https://launchdir.example".into(),
+                site_name: "Launchdir".into(),
+                invites_per_account_per_day: 30,
+                invites_per_recipient_per_day: 3,
+            },
         );
         Self { service, drafts, sites, listings }
     }

@@ -15,6 +15,6 @@ pub use edit::DraftEdit;
 pub use grounding::{CategoryRef, Dropped, Proposal, SocialLink, ground};
 pub use jobs::{CompareCompetitor, CrawlDraft, RegenerateDraft};
 pub use model::*;
-pub use ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, SiteReader};
+pub use ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, InviteQuota, SiteReader};
 pub use service::{COMPETITOR_PAGES, DraftError, DraftsPolicy, DraftsPorts, DraftsService, Invitation, MAX_INVITES, MAX_PAGES};
 pub use site::{ReadFailure, SiteSnapshot};

@@ -45,16 +45,29 @@ pub trait DraftRepository: Send + Sync {
 
     async fn snapshot(&self, id: DraftId) -> Result<Option<SiteSnapshot>, RepoError>;
 
-    /// Records an invitation unless the address was invited to this draft already or the draft
-    /// has sent `limit` (counted and inserted in one transaction).
+    /// Records an invitation unless the address was invited to this draft already, or a quota
+    /// of `quota` is spent (counted and inserted in one transaction, which holds the owner's
+    /// drafts, so the quotas hold under races).
     async fn add_invite(
         &self,
         id: DraftId,
+        owner: UserId,
         email: &str,
         token_hash: &str,
-        limit: u32,
+        quota: InviteQuota,
         now: OffsetDateTime,
     ) -> Result<InviteOutcome, RepoError>;
+}
+
+/// How many co-founder invitations may go out. Drafts cost nothing, so the per-draft cap alone
+/// would not bound the e-mails an account can send.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InviteQuota {
+    pub per_draft: u32,
+    /// Over all of an account's drafts, in any 24 hours.
+    pub per_account_per_day: u32,
+    /// To one address, from anyone, in any 24 hours.
+    pub per_recipient_per_day: u32,
 }
 
 /// What recording an invitation did.
@@ -65,7 +78,16 @@ pub enum InviteOutcome {
         sent: u32,
     },
     Duplicate,
+    /// The draft's cap.
     LimitReached,
+    /// The account's daily quota; `oldest` is the earliest invitation counted against it.
+    AccountDaily {
+        oldest: OffsetDateTime,
+    },
+    /// The recipient's daily quota; `oldest` as above.
+    RecipientDaily {
+        oldest: OffsetDateTime,
+    },
 }
 
 /// The categories a draft may name.

@@ -5,7 +5,7 @@ use crate::edit::{DraftEdit, check_field_values};
 use crate::grounding::{CategoryRef, Proposal, ground, seo_of};
 use crate::jobs::{CompareCompetitor, CrawlDraft, RegenerateDraft};
 use crate::model::{ComparisonRow, Competitor, Draft, DraftId, DraftStatus, FailureReason, FieldName, FieldState, FieldValue, Section};
-use crate::ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, SiteReader};
+use crate::ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, InviteQuota, SiteReader};
 use crate::site::SiteSnapshot;
 use crate::submission::submission_of;
 use kernel::WebUrl;
@@ -42,6 +42,9 @@ pub enum DraftError {
     SiteUnreachable(String),
     #[error(transparent)]
     Drafter(#[from] DrafterError),
+    /// A quota of invitations is spent: try again in `retry_after` seconds.
+    #[error("{detail}")]
+    RateLimited { retry_after: u32, detail: String },
 }
 
 impl From<SubmissionError> for DraftError {
@@ -73,6 +76,10 @@ pub struct DraftsPolicy {
     /// The site address, for links in e-mails.
     pub site_url: String,
     pub site_name: String,
+    /// Co-founder invitations an account may send in any 24 hours.
+    pub invites_per_account_per_day: u32,
+    /// Co-founder invitations one address may receive in any 24 hours.
+    pub invites_per_recipient_per_day: u32,
 }
 
 #[derive(Clone)]
@@ -247,25 +254,47 @@ impl DraftsService {
         Ok(job)
     }
 
-    /// `invite_cofounder`: e-mails an invitation; at most ten per draft, each address once.
+    /// `invite_cofounder`: e-mails an invitation; at most ten per draft, each address once, and
+    /// within the account's and the recipient's daily quotas.
     pub async fn invite(&self, owner: UserId, id: DraftId, email: Email, inviter: &str) -> Result<Invitation, DraftError> {
         let (draft, _) = self.load_owned(owner, id).await?;
         let token = kernel::secrets::random_token().map_err(|err| DraftError::Repo(RepoError::backend(err)))?;
-        // The repository counts and inserts in one transaction, so the limit holds under races.
-        let sent =
-            match self.repo.add_invite(id, email.as_str(), &kernel::secrets::sha256_hex(&token), MAX_INVITES, self.clock.now()).await? {
-                InviteOutcome::Added { sent } => sent,
-                InviteOutcome::Duplicate => return Err(DraftError::field("email", "this address was invited to this draft already")),
-                InviteOutcome::LimitReached => {
-                    return Err(DraftError::field("email", format!("a draft can send at most {MAX_INVITES} invitations")));
-                }
-            };
+        let quota = InviteQuota {
+            per_draft: MAX_INVITES,
+            per_account_per_day: self.policy.invites_per_account_per_day,
+            per_recipient_per_day: self.policy.invites_per_recipient_per_day,
+        };
+        let now = self.clock.now();
+        // Seconds until the oldest counted invitation is a day old.
+        let wait = |oldest: time::OffsetDateTime| u32::try_from((oldest + time::Duration::DAY - now).whole_seconds().max(1)).unwrap_or(u32::MAX);
+        // The repository counts and inserts in one transaction, so the limits hold under races.
+        let sent = match self.repo.add_invite(id, owner, email.as_str(), &kernel::secrets::sha256_hex(&token), quota, now).await? {
+            InviteOutcome::Added { sent } => sent,
+            InviteOutcome::Duplicate => return Err(DraftError::field("email", "this address was invited to this draft already")),
+            InviteOutcome::LimitReached => {
+                return Err(DraftError::field("email", format!("a draft can send at most {MAX_INVITES} invitations")));
+            }
+            InviteOutcome::AccountDaily { oldest } => {
+                return Err(DraftError::RateLimited {
+                    retry_after: wait(oldest),
+                    detail: format!("an account can send at most {} invitations a day", quota.per_account_per_day),
+                });
+            }
+            InviteOutcome::RecipientDaily { oldest } => {
+                return Err(DraftError::RateLimited {
+                    retry_after: wait(oldest),
+                    detail: format!("an address can receive at most {} invitations a day", quota.per_recipient_per_day),
+                });
+            }
+        };
         let product = draft.text(FieldName::Name).map_or_else(|| draft.url.to_string(), str::to_owned);
         let site = &self.policy;
         self.mailer
             .send(OutgoingEmail {
                 to: email.clone(),
-                subject: format!("{inviter} invites you to add your founder profile to {product}"),
+                // Only our own words in the subject: the draft's name and the inviter's name are
+                // anyone's text, and a subject line is where a phishing lure would go.
+                subject: format!("An invitation to add your founder profile on {}", site.site_name),
                 body: format!(
                     "Hello,\n\n{inviter} is listing {product} on {} and invites you, as a co-founder, to add your own founder profile.\n\nAccept the invitation here:\n{}/invites/{token}\n\nIf you do not know {product}, ignore this e-mail.\n",
                     site.site_name, site.site_url

@@ -4,7 +4,7 @@ use crate::entity::{category, draft, draft_invite};
 use crate::jobs_repo::job_row;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
-use drafts::{CategoryRef, Draft, DraftCategories, DraftId, DraftRepository, InviteOutcome, SiteSnapshot};
+use drafts::{CategoryRef, Draft, DraftCategories, DraftId, DraftRepository, InviteOutcome, InviteQuota, SiteSnapshot};
 use kernel::{NewJob, PageRequest, Paged, RepoError, UserId};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait};
@@ -106,16 +106,18 @@ impl DraftRepository for SeaStore {
     async fn add_invite(
         &self,
         id: DraftId,
+        owner: UserId,
         email: &str,
         token_hash: &str,
-        limit: u32,
+        quota: InviteQuota,
         now: OffsetDateTime,
     ) -> Result<InviteOutcome, RepoError> {
         let txn = self.db.begin().await.map_err(repo_err)?;
-        // Takes the write lock first (SQLite), so the count below cannot go stale.
+        // Takes the write lock first (SQLite) or the owner's draft rows (PostgreSQL), so the
+        // counts below cannot go stale for this draft or this account.
         draft::Entity::update_many()
             .col_expr(draft::Column::Version, Expr::col(draft::Column::Version))
-            .filter(draft::Column::Id.eq(id.to_string()))
+            .filter(draft::Column::OwnerUserId.eq(owner.get()))
             .exec(&txn)
             .await
             .map_err(repo_err)?;
@@ -125,8 +127,22 @@ impl DraftRepository for SeaStore {
         if taken > 0 {
             return Ok(InviteOutcome::Duplicate);
         }
-        if sent >= u64::from(limit) {
+        if sent >= u64::from(quota.per_draft) {
             return Ok(InviteOutcome::LimitReached);
+        }
+        let day_ago = (now - time::Duration::DAY).to_offset(time::UtcOffset::UTC);
+        let owners_drafts =
+            sea_orm::sea_query::Query::select().column(draft::Column::Id).from(draft::Entity).and_where(draft::Column::OwnerUserId.eq(owner.get())).to_owned();
+        let by_account = draft_invite::Entity::find()
+            .filter(draft_invite::Column::DraftId.in_subquery(owners_drafts))
+            .filter(draft_invite::Column::CreatedAt.gt(day_ago));
+        if let Some(oldest) = over_quota(&txn, by_account, quota.per_account_per_day).await? {
+            return Ok(InviteOutcome::AccountDaily { oldest });
+        }
+        let to_recipient =
+            draft_invite::Entity::find().filter(draft_invite::Column::Email.eq(email)).filter(draft_invite::Column::CreatedAt.gt(day_ago));
+        if let Some(oldest) = over_quota(&txn, to_recipient, quota.per_recipient_per_day).await? {
+            return Ok(InviteOutcome::RecipientDaily { oldest });
         }
         let inserted = draft_invite::ActiveModel {
             draft_id: Set(id.to_string()),
@@ -156,4 +172,17 @@ impl DraftCategories for SeaStore {
         let rows = category::Entity::find().order_by_asc(category::Column::Position).all(&self.db).await.map_err(repo_err)?;
         Ok(rows.into_iter().map(|row| CategoryRef { slug: row.slug, name: row.name }).collect())
     }
+}
+
+/// When `invitations` already number `quota` or more: the oldest of them.
+async fn over_quota(
+    txn: &sea_orm::DatabaseTransaction,
+    invitations: sea_orm::Select<draft_invite::Entity>,
+    quota: u32,
+) -> Result<Option<OffsetDateTime>, RepoError> {
+    if invitations.clone().count(txn).await.map_err(repo_err)? < u64::from(quota) {
+        return Ok(None);
+    }
+    let oldest = invitations.order_by_asc(draft_invite::Column::CreatedAt).one(txn).await.map_err(repo_err)?;
+    Ok(oldest.map(|invite| invite.created_at))
 }

@@ -74,6 +74,10 @@ declare_settings! {
         trending_half_life_hours: u32 = 24, env "LAUNCHDIR_TRENDING_HALF_LIFE_HOURS";
         /// how often counted page views are written (one batch; also at shutdown)
         view_flush_seconds: u64 = 5, env "LAUNCHDIR_VIEW_FLUSH_SECONDS";
+        /// co-founder invitations an account may send in any 24 hours (429 beyond)
+        invites_per_account_per_day: u32 = 30, env "LAUNCHDIR_INVITES_PER_ACCOUNT_PER_DAY";
+        /// co-founder invitations one e-mail address may receive in any 24 hours (429 beyond)
+        invites_per_recipient_per_day: u32 = 3, env "LAUNCHDIR_INVITES_PER_RECIPIENT_PER_DAY";
         /// how often each server enqueues the periodic jobs (week start, week end with awards, badge sweep); each runs once per
         /// period however many servers enqueue it
         scheduler_seconds: u64 = 60, env "LAUNCHDIR_SCHEDULER_SECONDS";

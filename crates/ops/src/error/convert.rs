@@ -26,6 +26,7 @@ impl From<DraftError> for OpError {
             DraftError::NotFound => Self::NotFound("no draft with this id".into()),
             DraftError::Invalid(errors) => Self::Validation(errors),
             // Other writers kept winning the draft's optimistic lock: the caller may try again.
+            DraftError::RateLimited { retry_after, .. } => Self::RateLimited { retry_after },
             DraftError::Contention => Self::Conflict { detail: DraftError::Contention.to_string(), retry_after: Some(1) },
             DraftError::Repo(err) => Self::internal(err),
             DraftError::Mail(err) => Self::internal(err),
