@@ -317,6 +317,11 @@ impl DraftsService {
             if matches!(draft.status, DraftStatus::Crawling | DraftStatus::Drafting) {
                 return Err(DraftError::field("id", "the draft is still being drafted; submit it when its status is ready"));
             }
+            // A site on a network we never reach cannot become a listing: its badge could never
+            // be checked, and its address would be published as if it were a public site.
+            if draft.failure_reason == Some(FailureReason::BlockedAddress) {
+                return Err(DraftError::field("id", "the draft's address leads to a network this directory never reaches; it cannot be submitted"));
+            }
             if draft.listing_id.is_none() {
                 draft.listing_id = made;
             }

@@ -32,16 +32,28 @@ impl listings::BadgeProbe for HomepageBadgeProbe {
         match fetch_html(&self.fetcher, &self.robots, homepage, MAX_PAGE_BYTES).await {
             Ok(fetched) => find_badge(&fetched.url, &fetched.text(), listing_page, badge_images),
             Err(failure) => {
-                let reason = match &failure {
-                    PageFailure::RobotsDisallowed { .. } => "robots_disallowed",
-                    PageFailure::Blocked(_) => "blocked_address",
-                    PageFailure::TooLarge(_) => "too_large",
-                    PageFailure::Unreachable(_) => "unreachable",
-                    PageFailure::NotHtml(_) => "not_html",
-                };
-                BadgeSighting::Failed { reason, detail: failure.describe() }
+                // The owner sees a reason code and a sentence of ours; the raw error (which may
+                // name what a host resolves to) goes to the log only.
+                tracing::info!(homepage = %homepage, error = %failure.describe(), "the badge check could not read a homepage");
+                let (reason, detail) = explain(&failure);
+                BadgeSighting::Failed { reason, detail: detail.into() }
             }
         }
+    }
+}
+
+/// A failure as the owner is told it: a reason code and a sentence without addresses.
+pub fn explain(failure: &PageFailure) -> (&'static str, &'static str) {
+    match failure {
+        PageFailure::RobotsDisallowed { .. } => {
+            ("robots_disallowed", "robots.txt of the site does not let LaunchdirBot read the homepage; allow it to, so the badge can be seen")
+        }
+        PageFailure::Blocked(_) => {
+            ("blocked_address", "the homepage, or an address it redirects to, is on a network this directory never connects to")
+        }
+        PageFailure::TooLarge(_) => ("too_large", "the homepage is larger than the 2 MiB the check reads"),
+        PageFailure::Unreachable(_) => ("unreachable", "the homepage did not answer, answered with an error, or took too long"),
+        PageFailure::NotHtml(_) => ("not_html", "the homepage is not an HTML page"),
     }
 }
 
@@ -112,6 +124,23 @@ mod tests {
             look(r#"<picture><source srcset="https://launch.example/badges/acme/listed.svg?mode=dark 1x"><img src="/x.png"></picture>"#),
             BadgeSighting::Found(_)
         ));
+    }
+
+    #[test]
+    fn failures_are_told_without_addresses() {
+        let failures = [
+            PageFailure::Blocked("internal.example resolves to 10.1.2.3 is a private network (10.0.0.0/8)".into()),
+            PageFailure::Unreachable("error sending request for url (http://203.0.113.7/): connection refused".into()),
+            PageFailure::RobotsDisallowed { origin: "http://10.1.2.3".into(), redirected: true },
+            PageFailure::TooLarge("the body is larger than 2097152 bytes".into()),
+            PageFailure::NotHtml("application/pdf".into()),
+        ];
+        for failure in failures {
+            let (reason, detail) = explain(&failure);
+            assert!(!reason.is_empty());
+            assert!(!detail.contains("10.1.2.3") && !detail.contains("203.0.113.7") && !detail.contains("resolves"), "{detail}");
+        }
+        assert_eq!(explain(&PageFailure::Blocked(String::new())).0, "blocked_address");
     }
 
     #[test]

@@ -172,8 +172,13 @@ async fn the_production_default_refuses_private_addresses() {
         let draft = app.draft_of(&url, &token).await;
         assert_eq!(draft["status"], "failed", "{url}");
         assert_eq!(draft["failure_reason"], "blocked_address", "{url}");
+        // Such a draft never becomes a listing.
+        let submit = app.post_json(&format!("/api/v1/drafts/{}/submit", draft["id"].as_str().unwrap()), &token, json!({})).await;
+        submit.assert_invalid(&["id"]);
+        assert_eq!(app.get_with_token(&format!("/api/v1/drafts/{}", draft["id"].as_str().unwrap()), &token).await.body["status"], "failed");
     }
     assert!(fixture.received().is_empty());
+    assert_eq!(app.get_with_token("/api/v1/me/listings", &token).await.body["items"], json!([]));
 }
 
 #[tokio::test]

@@ -98,6 +98,9 @@ async fn a_free_listing_walks_from_the_queue_through_badge_checks_to_live() {
     // The site is down: the check fails, and the next one waits an hour.
     let failed = walk.until(listing, "a failed check", |b| b["badge_check"]["result"] == "unreachable").await;
     assert_eq!(failed["badge_check"]["failures_in_a_row"], 1);
+    // The owner reads a sentence of ours, never the fetch error with its addresses.
+    assert_eq!(failed["badge_check"]["detail"], "the homepage did not answer, answered with an error, or took too long");
+    assert!(!failed["badge_check"].to_string().contains("127.0.0.1"), "{failed:#}");
     assert_eq!(failed["badge_check"]["checked_at"], "2026-11-18T12:00:00Z");
     assert_eq!(failed["badge_check"]["next_check_at"], "2026-11-18T13:00:00Z");
     assert_eq!(failed["status"], "awaiting_badge");
