@@ -63,7 +63,15 @@ impl DraftRepository for Drafts {
         Ok(self.snapshots.lock().unwrap().get(&id).cloned())
     }
 
-    async fn add_invite(&self, _: DraftId, _: UserId, _: &str, _: &str, _: InviteQuota, _: OffsetDateTime) -> Result<InviteOutcome, RepoError> {
+    async fn add_invite(
+        &self,
+        _: DraftId,
+        _: UserId,
+        _: &str,
+        _: &str,
+        _: InviteQuota,
+        _: OffsetDateTime,
+    ) -> Result<InviteOutcome, RepoError> {
         Ok(InviteOutcome::Added { sent: 1 })
     }
 }

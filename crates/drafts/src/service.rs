@@ -266,7 +266,8 @@ impl DraftsService {
         };
         let now = self.clock.now();
         // Seconds until the oldest counted invitation is a day old.
-        let wait = |oldest: time::OffsetDateTime| u32::try_from((oldest + time::Duration::DAY - now).whole_seconds().max(1)).unwrap_or(u32::MAX);
+        let wait =
+            |oldest: time::OffsetDateTime| u32::try_from((oldest + time::Duration::DAY - now).whole_seconds().max(1)).unwrap_or(u32::MAX);
         // The repository counts and inserts in one transaction, so the limits hold under races.
         let sent = match self.repo.add_invite(id, owner, email.as_str(), &kernel::secrets::sha256_hex(&token), quota, now).await? {
             InviteOutcome::Added { sent } => sent,
@@ -320,7 +321,10 @@ impl DraftsService {
             // A site on a network we never reach cannot become a listing: its badge could never
             // be checked, and its address would be published as if it were a public site.
             if draft.failure_reason == Some(FailureReason::BlockedAddress) {
-                return Err(DraftError::field("id", "the draft's address leads to a network this directory never reaches; it cannot be submitted"));
+                return Err(DraftError::field(
+                    "id",
+                    "the draft's address leads to a network this directory never reaches; it cannot be submitted",
+                ));
             }
             if draft.listing_id.is_none() {
                 draft.listing_id = made;

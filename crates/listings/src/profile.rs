@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use kernel::{Faq, ListingId, RepoError, Slug};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
-use time::{Date, OffsetDateTime};
+use time::{Date, Duration, OffsetDateTime};
 
 /// A category of a listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,16 +159,47 @@ pub trait ProfileRepository: Send + Sync {
     async fn add_views(&self, views: &[(ListingId, u64)]) -> Result<(), RepoError>;
 }
 
+/// One view per viewer per listing in this long (views drive the most-viewed sort, so a client
+/// reloading a page must not move it).
+pub const ONE_VIEW_PER: Duration = Duration::HOUR;
+/// Viewer and listing pairs remembered; when full, pairs older than `ONE_VIEW_PER` go, and if
+/// none are, all go (memory stays bounded; the worst case is a repeat view counted again).
+pub const MAX_REMEMBERED_VIEWS: usize = 200_000;
+
 /// Views counted in memory since the last flush. Cheap to record from many threads.
 #[derive(Debug, Default)]
 pub struct ViewTally {
     counts: Mutex<HashMap<ListingId, u64>>,
+    /// When each (listing, viewer hash) pair last counted.
+    seen: Mutex<HashMap<(ListingId, u64), OffsetDateTime>>,
 }
 
 impl ViewTally {
     pub fn record(&self, listing: ListingId) {
         let mut counts = self.counts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         *counts.entry(listing).or_default() += 1;
+    }
+
+    /// Counts a view unless `viewer` counted one of `listing` within `ONE_VIEW_PER`. A view
+    /// without a known viewer is not counted.
+    pub fn record_once(&self, listing: ListingId, viewer: Option<&str>, now: OffsetDateTime) -> bool {
+        let Some(viewer) = viewer else { return false };
+        let key = (listing, viewer_hash(viewer));
+        {
+            let mut seen = self.seen.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            if seen.get(&key).is_some_and(|at| now - *at < ONE_VIEW_PER) {
+                return false;
+            }
+            if seen.len() >= MAX_REMEMBERED_VIEWS {
+                seen.retain(|_, at| now - *at < ONE_VIEW_PER);
+                if seen.len() >= MAX_REMEMBERED_VIEWS {
+                    seen.clear();
+                }
+            }
+            seen.insert(key, now);
+        }
+        self.record(listing);
+        true
     }
 
     /// Adds counts back (after a failed write).
@@ -186,6 +217,15 @@ impl ViewTally {
         drained.sort_unstable();
         drained
     }
+}
+
+fn viewer_hash(viewer: &str) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    // A per-process random seed: the pairs cannot be made to collide from outside.
+    static SEED: std::sync::OnceLock<std::collections::hash_map::RandomState> = std::sync::OnceLock::new();
+    let mut hasher = SEED.get_or_init(Default::default).build_hasher();
+    hasher.write(viewer.as_bytes());
+    hasher.finish()
 }
 
 /// Why a profile could not be read.
@@ -214,11 +254,14 @@ impl ProfileService {
     }
 
     /// The public profile of a live, scheduled or badge-pending listing; counts a view of a
-    /// live one (in memory: `flush_views` writes them).
-    pub async fn profile(&self, slug: &Slug) -> Result<ListingProfile, ProfileError> {
-        let profile = self.profiles.profile(slug, self.clock.now(), LATEST_UPDATES).await?.ok_or(ProfileError::NotFound)?;
+    /// live one, once per `viewer` an hour (in memory: `flush_views` writes them).
+    pub async fn profile(&self, slug: &Slug, viewer: Option<&str>) -> Result<ListingProfile, ProfileError> {
+        let now = self.clock.now();
+        let profile = self.profiles.profile(slug, now, LATEST_UPDATES).await?.ok_or(ProfileError::NotFound)?;
         match profile.summary.status {
-            ListingStatus::Live => self.views.record(profile.summary.id),
+            ListingStatus::Live => {
+                self.views.record_once(profile.summary.id, viewer, now);
+            }
             ListingStatus::Scheduled | ListingStatus::AwaitingBadge => {}
             ListingStatus::Draft | ListingStatus::Archived => return Err(ProfileError::NotFound),
         }
@@ -250,6 +293,26 @@ impl ProfileService {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_view_per_viewer_per_listing_per_hour() {
+        let tally = ViewTally::default();
+        let now = OffsetDateTime::UNIX_EPOCH + Duration::days(20_000);
+        let (acme, other) = (ListingId::new(1), ListingId::new(2));
+        for _ in 0..500 {
+            tally.record_once(acme, Some("ip:203.0.113.9"), now);
+        }
+        assert!(tally.record_once(other, Some("ip:203.0.113.9"), now), "another listing counts");
+        assert!(tally.record_once(acme, Some("user:7"), now), "another viewer counts");
+        assert!(!tally.record_once(acme, None, now), "an unknown viewer does not");
+        assert!(!tally.record_once(acme, Some("ip:203.0.113.9"), now + Duration::minutes(59)));
+        assert!(tally.record_once(acme, Some("ip:203.0.113.9"), now + Duration::minutes(61)), "an hour later, again");
+        assert_eq!(tally.drain(), [(acme, 3), (other, 1)]);
+        for n in 0..MAX_REMEMBERED_VIEWS + 10 {
+            tally.record_once(acme, Some(&format!("ip:{n}")), now);
+        }
+        assert!(tally.seen.lock().unwrap().len() <= MAX_REMEMBERED_VIEWS, "bounded");
+    }
 
     #[test]
     fn tally_counts_and_drains() {

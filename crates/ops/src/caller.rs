@@ -8,11 +8,28 @@ use accounts::{AuthError, Principal};
 #[derive(Debug, Clone, Default)]
 pub struct Caller {
     pub principal: Option<Principal>,
+    /// The client's address, once the request was counted (`admit` records it).
+    pub client: Option<std::net::IpAddr>,
 }
 
 impl Caller {
     pub fn anonymous() -> Self {
-        Self { principal: None }
+        Self { principal: None, client: None }
+    }
+
+    /// Who is looking, for counting one view per viewer: the account when signed in, else the
+    /// client address (IPv6 by its /64). `None` when neither is known.
+    pub fn viewer(&self) -> Option<String> {
+        if let Some(principal) = &self.principal {
+            return Some(format!("user:{}", principal.user.id.get()));
+        }
+        self.client.map(|ip| match ip {
+            std::net::IpAddr::V6(v6) => {
+                let s = v6.segments();
+                format!("net:{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+            v4 => format!("ip:{v4}"),
+        })
     }
 
     /// The signed-in principal. Operations with a scope only run with one (the registry checks
@@ -72,7 +89,7 @@ async fn authenticate_any(app: &App, authorization: Option<&str>) -> Result<Call
         return Err(unauthorized("the bearer token is malformed"));
     }
     match app.accounts.authenticate(token).await {
-        Ok(principal) => Ok(Caller { principal: Some(principal) }),
+        Ok(principal) => Ok(Caller { principal: Some(principal), client: None }),
         Err(AuthError::Unknown) => Err(unauthorized("the bearer token is not valid")),
         Err(AuthError::Revoked) => Err(unauthorized("the API key was revoked")),
         Err(AuthError::Blocked) => Err(OpError::Blocked),

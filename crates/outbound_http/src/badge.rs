@@ -45,9 +45,10 @@ impl listings::BadgeProbe for HomepageBadgeProbe {
 /// A failure as the owner is told it: a reason code and a sentence without addresses.
 pub fn explain(failure: &PageFailure) -> (&'static str, &'static str) {
     match failure {
-        PageFailure::RobotsDisallowed { .. } => {
-            ("robots_disallowed", "robots.txt of the site does not let LaunchdirBot read the homepage; allow it to, so the badge can be seen")
-        }
+        PageFailure::RobotsDisallowed { .. } => (
+            "robots_disallowed",
+            "robots.txt of the site does not let LaunchdirBot read the homepage; allow it to, so the badge can be seen",
+        ),
         PageFailure::Blocked(_) => {
             ("blocked_address", "the homepage, or an address it redirects to, is on a network this directory never connects to")
         }

@@ -131,8 +131,11 @@ impl DraftRepository for SeaStore {
             return Ok(InviteOutcome::LimitReached);
         }
         let day_ago = (now - time::Duration::DAY).to_offset(time::UtcOffset::UTC);
-        let owners_drafts =
-            sea_orm::sea_query::Query::select().column(draft::Column::Id).from(draft::Entity).and_where(draft::Column::OwnerUserId.eq(owner.get())).to_owned();
+        let owners_drafts = sea_orm::sea_query::Query::select()
+            .column(draft::Column::Id)
+            .from(draft::Entity)
+            .and_where(draft::Column::OwnerUserId.eq(owner.get()))
+            .to_owned();
         let by_account = draft_invite::Entity::find()
             .filter(draft_invite::Column::DraftId.in_subquery(owners_drafts))
             .filter(draft_invite::Column::CreatedAt.gt(day_ago));

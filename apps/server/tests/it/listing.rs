@@ -128,7 +128,12 @@ async fn views_are_counted_in_memory_and_written_in_a_batch() {
     let now = OffsetDateTime::now_utc();
     fixtures::listing(&test.db, "viewed", "live", kernel::Week::containing(now.date()), now).await;
     fixtures::listing(&test.db, "upcoming", "scheduled", kernel::Week::containing(now.date()).plus_weeks(1), now).await;
-    let settings = launchdir_server::settings::Settings { view_flush_seconds: 3600, ..settings_for(&test.config) };
+    // The test speaks as several clients through `X-Forwarded-For`, as a trusted proxy.
+    let settings = launchdir_server::settings::Settings {
+        view_flush_seconds: 3600,
+        trusted_proxies: vec!["127.0.0.1".into()],
+        ..settings_for(&test.config)
+    };
     let app = Application::build(settings).await.unwrap();
     let base = format!("http://127.0.0.1:{}", app.port());
     let handle = app.handle();
@@ -142,10 +147,17 @@ async fn views_are_counted_in_memory_and_written_in_a_batch() {
             .unwrap();
         row.try_get_by_index::<i64>(0).unwrap()
     };
-    for _ in 0..3 {
-        let reply = reqwest::get(format!("{base}/api/v1/listings/viewed")).await.unwrap();
-        assert_eq!(reply.status(), 200);
+    // Three clients, each reloading the page five times: three views (one per client an hour),
+    // so reloads cannot move the most-viewed sort.
+    let client = reqwest::Client::new();
+    for reader in ["203.0.113.1", "203.0.113.2", "2001:db8:7:7::1"] {
+        for _ in 0..5 {
+            let reply = client.get(format!("{base}/api/v1/listings/viewed")).header("X-Forwarded-For", reader).send().await.unwrap();
+            assert_eq!(reply.status(), 200);
+        }
     }
+    // Another address in the same IPv6 /64 is the same client.
+    client.get(format!("{base}/api/v1/listings/viewed")).header("X-Forwarded-For", "2001:db8:7:7::2").send().await.unwrap();
     reqwest::get(format!("{base}/api/v1/listings/upcoming")).await.unwrap();
     assert_eq!(views().await, 0, "no database write per view");
     handle.stop(true).await;

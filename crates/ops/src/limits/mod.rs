@@ -271,7 +271,7 @@ pub async fn admit(app: &App, classes: &[RateClass], authenticated: Result<Calle
             Err(limited) => return Admission { caller: Err(limited.into()), rate: Some(limited.0) },
         }
     }
-    Admission { caller: authenticated, rate: tightest }
+    Admission { caller: authenticated.map(|caller| Caller { client: Some(client), ..caller }), rate: tightest }
 }
 
 #[cfg(test)]

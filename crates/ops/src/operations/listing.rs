@@ -28,8 +28,12 @@ impl Operation for GetListing {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<ListingSlug, NoInput, NoInput>) -> Result<ListingView, OpError> {
-        let profile = app.profiles.profile(&input.path.slug).await.map_err(|err| OpError::from_profile(err, &input.path.slug))?;
+    async fn run(&self, app: &App, caller: &Caller, input: Input<ListingSlug, NoInput, NoInput>) -> Result<ListingView, OpError> {
+        let profile = app
+            .profiles
+            .profile(&input.path.slug, caller.viewer().as_deref())
+            .await
+            .map_err(|err| OpError::from_profile(err, &input.path.slug))?;
         Ok(ListingView::of(profile, app))
     }
 }
