@@ -222,6 +222,10 @@ pub struct Application {
     server: actix_web::dev::Server,
     jobs: Vec<tokio::task::JoinHandle<()>>,
     profiles: listings::ProfileService,
+    /// The job workers' names and their queue, to hand their jobs back at shutdown.
+    workers: Vec<String>,
+    queue: Arc<dyn kernel::JobQueue>,
+    clock: Arc<dyn Clock>,
 }
 
 impl Application {
@@ -266,11 +270,21 @@ impl Application {
             tokio::spawn(flush_views_periodically(services.app.profiles.clone(), settings.view_flush_seconds)),
         ];
         let registry = Arc::new(ops::JobRegistry::of(&services.app));
+        let mut workers = Vec::new();
         for n in 0..settings.job_workers {
-            let name = format!("{}-{}-{n}", std::process::id(), port);
+            // Unique per process start, so a restart never mistakes another node's claims for its own.
+            let name = format!("{}-{}-{n}-{}", std::process::id(), port, uuid::Uuid::new_v4().simple());
             let lease = time::Duration::seconds(i64::try_from(settings.job_lease_seconds).unwrap_or(120));
-            jobs.push(tokio::spawn(crate::worker::run(name, services.store.jobs(), registry.clone(), services.clock.clone(), lease)));
+            jobs.push(tokio::spawn(crate::worker::run(
+                name.clone(),
+                services.store.jobs(),
+                registry.clone(),
+                services.clock.clone(),
+                lease,
+            )));
+            workers.push(name);
         }
+        let (queue, clock) = (services.store.jobs(), services.clock.clone());
         let profiles = services.app.profiles.clone();
         let rest = Arc::new(api_rest::RestState::new(services.app.clone()));
         let pages = ::web::configure(::web::WebState { app: services.app.clone(), site_url: settings.site_url() });
@@ -307,7 +321,17 @@ impl Application {
         if let Some(workers) = settings.http_workers {
             server = server.workers(workers);
         }
-        Ok(Self { port, site_url: settings.site_url(), base_url: settings.base_url(), server: server.run(), jobs, profiles })
+        Ok(Self {
+            port,
+            site_url: settings.site_url(),
+            base_url: settings.base_url(),
+            server: server.run(),
+            jobs,
+            profiles,
+            workers,
+            queue,
+            clock,
+        })
     }
 
     pub fn port(&self) -> u16 {
@@ -331,8 +355,18 @@ impl Application {
     /// Serves until SIGTERM or Ctrl-C, then finishes the requests in flight (up to 10 s).
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let result = self.server.await;
-        for job in self.jobs {
+        for job in &self.jobs {
             job.abort();
+        }
+        for job in self.jobs {
+            let _ = job.await;
+        }
+        // Jobs the workers were running go back to the queue, due now: the next start (here or
+        // on another node) resumes them at once instead of waiting out their leases.
+        match self.queue.release(&self.workers, self.clock.now()).await {
+            Ok(0) => {}
+            Ok(released) => tracing::info!(released, "handed unfinished jobs back to the queue"),
+            Err(err) => tracing::warn!(error = %err, "could not hand unfinished jobs back; they resume when their leases expire"),
         }
         // Views counted since the last flush are written before the process ends; a busy
         // database gets a few more tries (a failed flush keeps the views for the next one).

@@ -196,6 +196,11 @@ pub trait JobQueue: Send + Sync {
         now: OffsetDateTime,
     ) -> Result<bool, RepoError>;
 
+    /// Hands back the jobs `workers` hold (at shutdown): queued again, due `now`, the
+    /// interrupted attempt not counted, so the next start resumes them at once instead of
+    /// waiting for their leases to expire. Returns how many were handed back.
+    async fn release(&self, workers: &[String], now: OffsetDateTime) -> Result<u64, RepoError>;
+
     /// The state, attempts and last error of a job (for tests and operators).
     async fn state(&self, id: i64) -> Result<Option<(JobState, u32, Option<String>)>, RepoError>;
 }

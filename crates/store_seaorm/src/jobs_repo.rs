@@ -127,6 +127,25 @@ impl JobQueue for SeaStore {
         Ok(update.exec(&self.db).await.map_err(repo_err)?.rows_affected == 1)
     }
 
+    async fn release(&self, workers: &[String], now: OffsetDateTime) -> Result<u64, RepoError> {
+        if workers.is_empty() {
+            return Ok(0);
+        }
+        let released = job::Entity::update_many()
+            .col_expr(job::Column::State, Expr::value("queued"))
+            .col_expr(job::Column::Attempts, Expr::col(job::Column::Attempts).sub(1))
+            .col_expr(job::Column::LockedUntil, Expr::value(Option::<OffsetDateTime>::None))
+            .col_expr(job::Column::LockedBy, Expr::value(Option::<String>::None))
+            .col_expr(job::Column::RunAt, Expr::value(now.to_offset(UtcOffset::UTC)))
+            .filter(job::Column::State.eq("running"))
+            .filter(job::Column::LockedBy.is_in(workers.iter().cloned()))
+            .filter(job::Column::Attempts.gt(0))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(released.rows_affected)
+    }
+
     async fn state(&self, id: i64) -> Result<Option<(JobState, u32, Option<String>)>, RepoError> {
         let row = job::Entity::find_by_id(id).one(&self.db).await.map_err(repo_err)?;
         Ok(row.and_then(|row| JobState::parse(&row.state).map(|state| (state, u32::try_from(row.attempts).unwrap_or(0), row.last_error))))

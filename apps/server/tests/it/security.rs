@@ -75,3 +75,53 @@ async fn wrong_passwords_from_one_client_never_lock_the_owner_out_elsewhere() {
     let huge = format!("{}@example.com", "x".repeat(15_000));
     assert_eq!(sign_in_from(&app, "198.51.100.24", &huge, "whatever").await.status(), 401);
 }
+
+#[tokio::test]
+async fn jobs_running_at_shutdown_are_handed_back_for_the_next_start() {
+    use sea_orm::{ConnectionTrait, Statement};
+    let test = store_seaorm::testing::TestDatabase::new().await;
+    // A site that accepts connections and never answers: the crawl is running when we stop.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let mut settings = crate::helpers::settings_for(&test.config);
+    settings.job_workers = 1;
+    settings.job_lease_seconds = 600;
+    settings.crawler.allow_private_networks = true;
+    let app = launchdir_server::Application::build(settings.clone()).await.unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    let handle = app.handle();
+    let running = tokio::spawn(app.run_until_stopped());
+    let services = launchdir_server::Services::build(
+        &settings,
+        launchdir_server::open_database(&settings).await.unwrap(),
+        std::sync::Arc::new(kernel::SystemClock),
+    )
+    .unwrap();
+    let email = kernel::Email::parse("shutdown@example.com").unwrap();
+    services.app.accounts.create_user(&email, None).await.unwrap();
+    let key = services.app.accounts.create_api_key(&email, None, accounts::Scopes::all()).await.unwrap();
+    let created = reqwest::Client::new()
+        .post(format!("{base}/api/v1/drafts"))
+        .bearer_auth(key.secret.expose())
+        .json(&serde_json::json!({"url": format!("http://{}/", silent.local_addr().unwrap())}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(created.status(), 201);
+    let job = || async {
+        let sql = "SELECT state, CAST(attempts AS BIGINT), locked_by IS NULL, locked_until IS NULL FROM jobs WHERE kind = 'draft.crawl'";
+        let row = test.db.query_one_raw(Statement::from_string(test.db.get_database_backend(), sql)).await.unwrap().unwrap();
+        let state: String = row.try_get_by_index(0).unwrap();
+        let attempts: i64 = row.try_get_by_index(1).unwrap();
+        let (no_worker, no_lease): (bool, bool) = (row.try_get_by_index(2).unwrap(), row.try_get_by_index(3).unwrap());
+        (state, attempts, no_worker, no_lease)
+    };
+    let started = std::time::Instant::now();
+    while job().await.0 != "running" {
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "the crawl never started: {:?}", job().await);
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(job().await, ("running".into(), 1, false, false));
+    handle.stop(true).await;
+    running.await.unwrap().unwrap();
+    assert_eq!(job().await, ("queued".into(), 0, true, true), "handed back, the interrupted attempt not counted");
+}
