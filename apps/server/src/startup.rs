@@ -139,6 +139,7 @@ impl Services {
                 Arc::new(ops::passwords::BlockingArgon2::per_core()),
                 clock.clone(),
             ),
+            housekeeper: ops::housekeeping::Housekeeper::new(store.housekeeping(), clock.clone()),
             oauth,
             directory: DirectoryService::new(store.categories(), store.listings(), clock.clone()),
             founders: listings::FoundersService::new(store.founders(), clock.clone()),
@@ -266,7 +267,12 @@ impl Application {
         tracing::info!(listings = indexed, elapsed_ms = started.elapsed().as_millis() as u64, "built the search index");
         let mut jobs = vec![
             tokio::spawn(sync_search_periodically(services.app.search.clone())),
-            tokio::spawn(enqueue_periodic_jobs(services.app.lifecycle.clone(), settings.scheduler_seconds)),
+            tokio::spawn(enqueue_periodic_jobs(
+                services.app.lifecycle.clone(),
+                services.store.jobs(),
+                services.clock.clone(),
+                settings.scheduler_seconds,
+            )),
             tokio::spawn(flush_views_periodically(services.app.profiles.clone(), settings.view_flush_seconds)),
         ];
         let registry = Arc::new(ops::JobRegistry::of(&services.app));
@@ -405,15 +411,23 @@ async fn about_the_bot() -> HttpResponse {
     ))
 }
 
-/// Enqueues the periodic jobs (week start, week end, badge sweep) at start-up (catching up
-/// after downtime) and then every `every_seconds`. Every process does; each job's key names
-/// its period, so each runs once whichever process's workers claim it.
-async fn enqueue_periodic_jobs(lifecycle: listings::LifecycleService, every_seconds: u64) {
+/// Enqueues the periodic jobs (week start, week end, badge sweep, the daily purge) at start-up
+/// (catching up after downtime) and then every `every_seconds`. Every process does; each job's
+/// key names its period, so each runs once whichever process's workers claim it.
+async fn enqueue_periodic_jobs(
+    lifecycle: listings::LifecycleService,
+    queue: Arc<dyn kernel::JobQueue>,
+    clock: Arc<dyn Clock>,
+    every_seconds: u64,
+) {
     loop {
         match lifecycle.enqueue_periodic().await {
             Ok(0) => {}
             Ok(added) => tracing::debug!(added, "enqueued periodic jobs"),
             Err(err) => tracing::warn!(error = %err, "could not enqueue the periodic jobs; will try again"),
+        }
+        if let Err(err) = queue.enqueue(kernel::Purge::of_day(clock.now())).await {
+            tracing::warn!(error = %err, "could not enqueue the daily purge; will try again");
         }
         tokio::time::sleep(std::time::Duration::from_secs(every_seconds.max(1))).await;
     }

@@ -56,4 +56,6 @@ pub struct App {
     pub oauth: accounts::OAuthService,
     /// Signing in on the site.
     pub signin: accounts::SignInService,
+    /// The daily purge of rows whose use has ended.
+    pub housekeeper: crate::housekeeping::Housekeeper,
 }

@@ -91,7 +91,8 @@ pub async fn execute(op: &dyn DynOperation, app: &App, caller: &Caller, raw: Raw
         }
         Reservation::Reserved => match op.call(app, caller, raw).await {
             Ok(body) => {
-                app.idempotency.finish(&scope, &StoredResponse { status, body: body.clone() }).await?;
+                // The operation happened: its answer goes to the caller whatever the store says.
+                store_answer(app.idempotency.as_ref(), &scope, &StoredResponse { status, body: body.clone() }).await;
                 Ok(Executed { status, body, replayed: false })
             }
             Err(error) => {
@@ -104,9 +105,79 @@ pub async fn execute(op: &dyn DynOperation, app: &App, caller: &Caller, raw: Raw
     }
 }
 
+/// Pauses before each further try of storing an answer.
+const STORE_RETRIES: [std::time::Duration; 3] =
+    [std::time::Duration::from_millis(50), std::time::Duration::from_millis(250), std::time::Duration::from_secs(1)];
+
+/// Stores a finished request's answer, trying again after a failure: an answer not stored
+/// leaves the key in flight (409 to every retry) until it is taken for abandoned. Returns whether
+/// it was stored.
+async fn store_answer(store: &dyn kernel::IdempotencyStore, scope: &IdempotencyScope, response: &StoredResponse) -> bool {
+    let mut error = match store.finish(scope, response).await {
+        Ok(()) => return true,
+        Err(error) => error,
+    };
+    for pause in STORE_RETRIES {
+        tracing::warn!(error = %error, "could not store an idempotent answer; trying again");
+        tokio::time::sleep(pause).await;
+        match store.finish(scope, response).await {
+            Ok(()) => return true,
+            Err(again) => error = again,
+        }
+    }
+    tracing::error!(error = %error, operation = %scope.operation, "could not store an idempotent answer; the key stays in flight until it is taken for abandoned");
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kernel::{IdempotencyStore, RepoError};
+    use std::sync::Mutex;
+
+    /// Fails `finish` a number of times, then stores.
+    struct Flaky {
+        failures_left: Mutex<u32>,
+        stored: Mutex<Option<StoredResponse>>,
+    }
+
+    #[async_trait::async_trait]
+    impl IdempotencyStore for Flaky {
+        async fn reserve(
+            &self,
+            _: &IdempotencyScope,
+            _: &str,
+            _: time::OffsetDateTime,
+            _: time::OffsetDateTime,
+            _: time::OffsetDateTime,
+        ) -> Result<Reservation, RepoError> {
+            Ok(Reservation::Reserved)
+        }
+        async fn finish(&self, _: &IdempotencyScope, response: &StoredResponse) -> Result<(), RepoError> {
+            let mut left = self.failures_left.lock().unwrap();
+            if *left > 0 {
+                *left -= 1;
+                return Err(RepoError::backend(std::io::Error::other("database is locked")));
+            }
+            *self.stored.lock().unwrap() = Some(response.clone());
+            Ok(())
+        }
+        async fn release(&self, _: &IdempotencyScope) -> Result<(), RepoError> {
+            Ok(())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_failed_store_of_the_answer_is_tried_again() {
+        let scope = IdempotencyScope { principal: "user:1".into(), operation: "submit_listing".into(), key: "k".into() };
+        let answer = StoredResponse { status: 201, body: serde_json::json!({"id": 1}) };
+        let flaky = Flaky { failures_left: Mutex::new(2), stored: Mutex::new(None) };
+        assert!(store_answer(&flaky, &scope, &answer).await);
+        assert_eq!(flaky.stored.lock().unwrap().as_ref(), Some(&answer));
+        let broken = Flaky { failures_left: Mutex::new(10), stored: Mutex::new(None) };
+        assert!(!store_answer(&broken, &scope, &answer).await, "gives up after its tries");
+        assert_eq!(*broken.failures_left.lock().unwrap(), 6, "four tries in all");
+    }
 
     #[test]
     fn canonical_json_sorts_keys() {

@@ -66,7 +66,8 @@ impl JobRegistry {
             .register::<StartWeek>(app.lifecycle.clone())
             .register::<EndWeek>(app.lifecycle.clone())
             .register::<SweepBadges>(app.lifecycle.clone())
-            .register::<CheckBadge>(app.lifecycle.clone());
+            .register::<CheckBadge>(app.lifecycle.clone())
+            .register::<kernel::Purge>(app.housekeeper.clone());
         jobs
     }
 

@@ -3,6 +3,7 @@
 mod app;
 mod caller;
 mod error;
+pub mod housekeeping;
 pub mod idempotency;
 mod input;
 pub mod jobs;

@@ -11,6 +11,7 @@ mod drafts_repo;
 mod entity;
 mod feeds_repo;
 mod founders_repo;
+mod housekeeping_repo;
 mod idempotency_repo;
 mod interview_repo;
 mod jobs_repo;
@@ -149,6 +150,10 @@ impl SeaStore {
     }
 
     pub fn idempotency(&self) -> Arc<dyn kernel::IdempotencyStore> {
+        Arc::new(self.clone())
+    }
+
+    pub fn housekeeping(&self) -> Arc<dyn kernel::Housekeeping> {
         Arc::new(self.clone())
     }
 }

@@ -125,3 +125,41 @@ async fn jobs_running_at_shutdown_are_handed_back_for_the_next_start() {
     running.await.unwrap().unwrap();
     assert_eq!(job().await, ("queued".into(), 0, true, true), "handed back, the interrupted attempt not counted");
 }
+
+#[tokio::test]
+async fn a_daily_job_purges_what_has_expired_and_keeps_the_rest() {
+    use kernel::{Housekeeping, JobQueue};
+    use ops::housekeeping::Housekeeper;
+    let app = crate::helpers::spawn_empty_app_with(|settings| {
+        settings.job_workers = 1;
+        settings.scheduler_seconds = 1;
+    })
+    .await;
+    let store = &app.services.store;
+    // The scheduler enqueues today's purge, once, and a worker runs it.
+    let started = std::time::Instant::now();
+    let purge = loop {
+        let ids = store.job_ids("maintenance.purge").await.unwrap();
+        if let [id] = ids[..]
+            && store.state(id).await.unwrap().is_some_and(|(state, _, _)| state == kernel::JobState::Done)
+        {
+            break id;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "the purge never ran: {ids:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
+    // Rows of today: a session, an idempotency record, and the finished purge job itself.
+    app.services.app.signin.sign_up(&format!("purge-{}@example.com", std::process::id()), "P", "a good long password").await.unwrap();
+    let now = time::OffsetDateTime::now_utc();
+    let scope = kernel::IdempotencyScope { principal: "user:1".into(), operation: "submit_listing".into(), key: "purge-test".into() };
+    let idempotency = store.idempotency();
+    idempotency.reserve(&scope, "fingerprint", now, now - time::Duration::DAY, now - time::Duration::minutes(5)).await.unwrap();
+    idempotency.finish(&scope, &kernel::StoredResponse { status: 201, body: serde_json::json!({}) }).await.unwrap();
+    // Today nothing of it has expired.
+    let kept = store.purge(&Housekeeper::cutoffs(now)).await.unwrap();
+    assert_eq!((kept.idempotency_keys, kept.jobs, kept.sessions), (0, 0, 0), "{kept}");
+    // Forty days on, all of it has.
+    let later = store.purge(&Housekeeper::cutoffs(now + time::Duration::days(40))).await.unwrap();
+    assert!(later.idempotency_keys >= 1 && later.sessions >= 1 && later.jobs >= 1, "{later}");
+    assert!(store.state(purge).await.unwrap().is_none(), "the finished job is gone");
+}
