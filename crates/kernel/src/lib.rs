@@ -33,7 +33,7 @@ pub use mail::{MailError, Mailer, OutgoingEmail};
 pub use money::Cents;
 pub use paging::{PageRequest, Paged};
 pub use rate_limit::{RateDecision, RateLimiter, RateQuota};
-pub use socials::{SocialKey, check_https_link, check_socials};
+pub use socials::{HTTPS_LINK_PATTERN, SocialKey, check_https_link, check_socials};
 pub use story::{Story, StoryBounds};
 pub use values::{CountryCode, Email, InvalidValue, Slug};
 pub use web_url::WebUrl;

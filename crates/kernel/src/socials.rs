@@ -9,6 +9,11 @@ use std::collections::BTreeMap;
 pub const MAX_LINK_CHARS: usize = 500;
 
 /// An https link of at most 500 characters, with a host and no user information or spaces.
+/// What `check_https_link` accepts, as a JSON Schema pattern (for documents).
+/// Control characters are left out by name: `\s` of JSON Schema (ECMA) does not cover U+0085,
+/// which Rust counts as white space.
+pub const HTTPS_LINK_PATTERN: &str = r"^https://[^/?#@\s\x00-\x1F\x7F-\x9F]+([/?#][^\s\x00-\x1F\x7F-\x9F]*)?$";
+
 pub fn check_https_link(link: &str) -> Result<(), &'static str> {
     if link.chars().count() > MAX_LINK_CHARS {
         return Err("must be at most 500 characters");

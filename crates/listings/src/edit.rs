@@ -223,7 +223,8 @@ fn parse_value(kind: FieldKind, value: &Value, at: &str) -> Result<EditValue, Ve
         },
         FieldKind::Year => match value {
             Value::Null => EditValue::Year(None),
-            Value::Number(number) => match number.as_i64() {
+            // 2020.0 is the integer 2020, as JSON Schema counts.
+            Value::Number(number) => match number.as_i64().or_else(|| number.as_f64().filter(|f| f.fract() == 0.0).map(|f| f as i64)) {
                 Some(year) if (1800..=2100).contains(&year) => EditValue::Year(Some(year as i32)),
                 _ => return Err(error("must be a year from 1800 to 2100".into())),
             },

@@ -136,3 +136,23 @@ mod tests {
         assert_eq!(fields, vec!["inner.count", "name"], "garde reports every bad field at once");
     }
 }
+
+/// Reads an integer the way JSON Schema counts one: `3` and `3.0` alike (a client's JSON
+/// library may write whole numbers as floats).
+pub(crate) fn whole_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+    let number = serde_json::Number::deserialize(deserializer)?;
+    number
+        .as_i64()
+        .or_else(|| number.as_f64().filter(|float| float.fract() == 0.0 && float.abs() < 9.0e15).map(|float| float as i64))
+        .ok_or_else(|| serde::de::Error::custom("must be an integer"))
+}
+
+/// Reads an optional object strictly: serde's derived structs also take a JSON array (the
+/// fields in order), which the schema does not allow and a caller never means.
+pub(crate) fn object_or_null<'de, D: serde::Deserializer<'de>, T: DeserializeOwned>(deserializer: D) -> Result<Option<T>, D::Error> {
+    match Value::deserialize(deserializer)? {
+        Value::Null => Ok(None),
+        object @ Value::Object(_) => serde_json::from_value(object).map(Some).map_err(serde::de::Error::custom),
+        _ => Err(serde::de::Error::custom("must be an object or null")),
+    }
+}

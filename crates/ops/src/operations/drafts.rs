@@ -36,6 +36,7 @@ pub struct DraftSummary {
 pub struct SubmitListingBody {
     /// The product's public website (http or https; no user name or password).
     #[garde(length(chars, min = 1, max = 2048))]
+    #[schemars(extend("pattern" = kernel::WebUrl::PATTERN))]
     pub url: String,
 }
 

@@ -33,9 +33,7 @@ impl JsonSchema for WeekParam {
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
-            "type": "string",
-            "maxLength": 10,
-            "pattern": "^(this|next|last|[0-9]{4}-[0-9]{2}-[0-9]{2})$",
+            "anyOf": [{"type": "string", "enum": ["this", "next", "last"]}, {"type": "string", "format": "date"}],
             "description": "this, next, last, or a date YYYY-MM-DD (snapped to its Monday)",
         })
     }

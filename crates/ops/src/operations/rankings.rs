@@ -34,8 +34,16 @@ paged_query! {
     pub struct BoardQuery {
         /// Only for community-weekly: this, last, or a date YYYY-MM-DD (default this).
         #[garde(length(max = 10))]
+        #[schemars(schema_with = "board_week_schema")]
         pub week: Option<String>,
     }
+}
+
+fn board_week_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "anyOf": [{"type": "string", "enum": ["this", "last"]}, {"type": "string", "format": "date"}],
+        "description": "this, last, or a date YYYY-MM-DD (snapped to its Monday)",
+    })
 }
 
 /// Which way a Domain Rating moved since the previous reading.

@@ -42,13 +42,19 @@ pub struct UpdateDraftBody {
     #[garde(skip)]
     pub fields: Option<Map<String, Value>>,
     /// Fields to lock against AI redrafts (state `override`).
+    #[serde(default)]
     #[garde(length(max = 20))]
+    #[schemars(schema_with = "lock_fields_schema")]
     pub lock_fields: Option<Vec<String>>,
     /// Fields to redraft from the website, in the background (at most 5).
+    #[serde(default)]
     #[garde(length(max = 5))]
+    #[schemars(schema_with = "regenerate_schema")]
     pub regenerate: Option<Vec<String>>,
     /// Fields to put back to the AI's value.
+    #[serde(default)]
     #[garde(length(max = 20))]
+    #[schemars(schema_with = "lock_fields_schema")]
     pub restore: Option<Vec<String>>,
     /// Replaces all FAQs. The schema allows 10 (the description of the spec says 5).
     #[garde(length(max = 10), dive)]
@@ -66,31 +72,62 @@ pub struct UpdateDraftBody {
     #[garde(length(max = 6), dive)]
     pub founders: Option<Vec<FounderInput>>,
     #[garde(dive)]
+    #[serde(default, deserialize_with = "crate::input::object_or_null")]
     pub story: Option<StoryInput>,
     /// Replaces the milestones.
     #[garde(length(max = 50), dive)]
     pub milestones: Option<Vec<MilestoneInput>>,
     /// A competitor's website to read and compare; an empty string clears the comparison.
     #[garde(length(chars, max = 2048))]
+    #[schemars(extend("pattern" = competitor_url_pattern()))]
     pub competitor_url: Option<String>,
     #[garde(dive)]
+    #[serde(default, deserialize_with = "crate::input::object_or_null")]
     pub seo: Option<SeoInput>,
 }
 
 impl InputPart for UpdateDraftBody {}
 
+/// A web address, or empty to clear.
+fn competitor_url_pattern() -> String {
+    format!("^$|{}", kernel::WebUrl::PATTERN)
+}
+
+/// The draft field names, for lists of names: each at most once.
+fn field_names_schema(max: usize) -> serde_json::Value {
+    let names: Vec<&str> = FieldName::ALL.iter().map(|name| name.as_str()).collect();
+    serde_json::json!({"type": ["array", "null"], "maxItems": max, "uniqueItems": true, "items": {"type": "string", "enum": names}})
+}
+
+fn lock_fields_schema(_: &mut SchemaGenerator) -> Schema {
+    Schema::try_from(field_names_schema(20)).unwrap_or_default()
+}
+
+fn regenerate_schema(_: &mut SchemaGenerator) -> Schema {
+    Schema::try_from(field_names_schema(5)).unwrap_or_default()
+}
+
 fn fields_schema(_: &mut SchemaGenerator) -> Schema {
     let mut properties = Map::new();
     for name in FieldName::ALL {
-        let schema = match name.kind() {
-            FieldKind::Text(max) => serde_json::json!({"type": ["string", "null"], "maxLength": max}),
-            FieldKind::List(max) => {
+        // The meaning `check_field_values` gives some text fields, as patterns.
+        let pattern = match name {
+            FieldName::Country => Some("^[A-Za-z]{2}$"),
+            FieldName::FoundedYear => Some("^(1[89][0-9]{2}|20[0-9]{2}|2100)$"),
+            FieldName::ContactEmail => Some(kernel::Email::PATTERN),
+            FieldName::DemoVideoUrl | FieldName::LogoUrl => Some(kernel::HTTPS_LINK_PATTERN),
+            _ => None,
+        };
+        let schema = match (name.kind(), pattern) {
+            (FieldKind::Text(max), Some(pattern)) => serde_json::json!({"type": ["string", "null"], "maxLength": max, "pattern": pattern}),
+            (FieldKind::Text(max), None) => serde_json::json!({"type": ["string", "null"], "maxLength": max}),
+            (FieldKind::List(max), _) => {
                 serde_json::json!({"type": ["array", "null"], "maxItems": max, "items": {"type": "string", "maxLength": 200}})
             }
         };
         properties.insert(name.as_str().to_owned(), schema);
     }
-    json_schema!({"type": "object", "properties": properties, "additionalProperties": false})
+    json_schema!({"type": ["object", "null"], "properties": properties, "additionalProperties": false})
 }
 
 /// Reads `fields`: known names, the right type, the bounds of each.

@@ -40,6 +40,7 @@ pub struct MilestoneInput {
     pub description: Option<String>,
     /// An https link.
     #[garde(length(chars, max = 500), custom(is_https_option))]
+    #[schemars(extend("pattern" = kernel::HTTPS_LINK_PATTERN))]
     pub url: Option<String>,
 }
 
@@ -140,7 +141,7 @@ pub struct MilestoneView {
 pub(crate) fn socials_schema(_: &mut SchemaGenerator) -> Schema {
     let properties: Map<String, Value> = kernel::SocialKey::ALL
         .iter()
-        .map(|key| ((*key).to_owned(), serde_json::json!({"type": "string", "maxLength": 500, "format": "uri"})))
+        .map(|key| ((*key).to_owned(), serde_json::json!({"type": "string", "maxLength": 500, "pattern": kernel::HTTPS_LINK_PATTERN})))
         .collect();
-    json_schema!({"type": "object", "properties": properties, "additionalProperties": false})
+    json_schema!({"type": ["object", "null"], "properties": properties, "additionalProperties": false})
 }

@@ -37,21 +37,25 @@ fn editable_fields_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema
     for field in listings::EditableField::ALL {
         let schema = match field.kind() {
             FieldKind::Text(max) => serde_json::json!({"type": ["string", "null"], "maxLength": max}),
-            FieldKind::Country => serde_json::json!({"type": ["string", "null"], "maxLength": 2, "description": "ISO 3166-1 alpha-2"}),
+            FieldKind::Country => {
+                serde_json::json!({"type": ["string", "null"], "pattern": "^([A-Za-z]{2})?$", "description": "ISO 3166-1 alpha-2"})
+            }
             FieldKind::Year => serde_json::json!({"type": ["integer", "null"], "minimum": 1800, "maximum": 2100}),
             FieldKind::Link => {
-                serde_json::json!({"type": ["string", "null"], "maxLength": 500, "format": "uri", "description": "an https link"})
+                serde_json::json!({"type": ["string", "null"], "maxLength": 500, "pattern": format!("^$|{}", kernel::HTTPS_LINK_PATTERN), "description": "an https link"})
             }
-            FieldKind::Email => serde_json::json!({"type": ["string", "null"], "maxLength": 254, "format": "email"}),
+            FieldKind::Email => {
+                serde_json::json!({"type": ["string", "null"], "maxLength": 254, "pattern": format!("^$|{}", kernel::Email::PATTERN)})
+            }
             FieldKind::List => serde_json::json!({
                 "type": ["array", "null"],
                 "maxItems": MAX_LIST_ITEMS,
-                "items": {"type": "string", "maxLength": MAX_LIST_ITEM_CHARS}
+                "items": {"type": "string", "maxLength": MAX_LIST_ITEM_CHARS, "pattern": "\\S"}
             }),
         };
         properties.insert(field.as_str().to_owned(), schema);
     }
-    schemars::json_schema!({"type": "object", "properties": properties, "additionalProperties": false})
+    schemars::json_schema!({"type": ["object", "null"], "properties": properties, "additionalProperties": false})
 }
 
 impl UpdateMyListingBody {

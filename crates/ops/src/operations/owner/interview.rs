@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 pub struct InterviewAnswerInput {
     /// A question of `list_interview_questions`.
     #[garde(range(min = 1))]
+    #[serde(deserialize_with = "crate::input::whole_number")]
     pub question_id: i64,
     #[garde(length(chars, min = 1, max = 4000))]
     pub answer: String,
