@@ -77,6 +77,26 @@ fn describe_serde_error(error: &serde_path_to_error::Error<serde_json::Error>) -
     FieldError::new(if path.is_empty() { "body".to_owned() } else { path }, message)
 }
 
+/// Reads an integer the way JSON Schema counts one: `3` and `3.0` alike (a client's JSON
+/// library may write whole numbers as floats).
+pub(crate) fn whole_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+    let number = serde_json::Number::deserialize(deserializer)?;
+    number
+        .as_i64()
+        .or_else(|| number.as_f64().filter(|float| float.fract() == 0.0 && float.abs() < 9.0e15).map(|float| float as i64))
+        .ok_or_else(|| serde::de::Error::custom("must be an integer"))
+}
+
+/// Reads an optional object strictly: serde's derived structs also take a JSON array (the
+/// fields in order), which the schema does not allow and a caller never means.
+pub(crate) fn object_or_null<'de, D: serde::Deserializer<'de>, T: DeserializeOwned>(deserializer: D) -> Result<Option<T>, D::Error> {
+    match Value::deserialize(deserializer)? {
+        Value::Null => Ok(None),
+        object @ Value::Object(_) => serde_json::from_value(object).map(Some).map_err(serde::de::Error::custom),
+        _ => Err(serde::de::Error::custom("must be an object or null")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,24 +155,25 @@ mod tests {
         let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(fields, vec!["inner.count", "name"], "garde reports every bad field at once");
     }
-}
 
-/// Reads an integer the way JSON Schema counts one: `3` and `3.0` alike (a client's JSON
-/// library may write whole numbers as floats).
-pub(crate) fn whole_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
-    let number = serde_json::Number::deserialize(deserializer)?;
-    number
-        .as_i64()
-        .or_else(|| number.as_f64().filter(|float| float.fract() == 0.0 && float.abs() < 9.0e15).map(|float| float as i64))
-        .ok_or_else(|| serde::de::Error::custom("must be an integer"))
-}
-
-/// Reads an optional object strictly: serde's derived structs also take a JSON array (the
-/// fields in order), which the schema does not allow and a caller never means.
-pub(crate) fn object_or_null<'de, D: serde::Deserializer<'de>, T: DeserializeOwned>(deserializer: D) -> Result<Option<T>, D::Error> {
-    match Value::deserialize(deserializer)? {
-        Value::Null => Ok(None),
-        object @ Value::Object(_) => serde_json::from_value(object).map(Some).map_err(serde::de::Error::custom),
-        _ => Err(serde::de::Error::custom("must be an object or null")),
+    #[test]
+    fn integers_written_as_floats_are_read_and_objects_never_come_from_arrays() {
+        #[derive(Debug, serde::Deserialize, PartialEq)]
+        struct Inner {
+            a: Option<i64>,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        struct Outer {
+            #[serde(deserialize_with = "whole_number")]
+            n: i64,
+            #[serde(default, deserialize_with = "object_or_null")]
+            inner: Option<Inner>,
+        }
+        let read = |json: Value| serde_json::from_value::<Outer>(json);
+        assert_eq!(read(serde_json::json!({"n": 3.0})).unwrap().n, 3);
+        assert_eq!(read(serde_json::json!({"n": 7, "inner": {"a": 1}})).unwrap().inner, Some(Inner { a: Some(1) }));
+        assert!(read(serde_json::json!({"n": 3.5})).is_err());
+        assert!(read(serde_json::json!({"n": 1, "inner": [1]})).is_err(), "an array is not an object");
+        assert_eq!(read(serde_json::json!({"n": 1, "inner": null})).unwrap().inner, None);
     }
 }
