@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 /// default quotas (rightly) refuse. Limits stay on, so every answer the suites check carries the
 /// `RateLimit` headers, with quotas they cannot reach; the limits themselves are tested in
 /// `apps/server/tests/it/ratelimits.rs`.
-pub(crate) const GENEROUS_LIMITS: &[(&str, &str)] = &[
+const GENEROUS_LIMITS: &[(&str, &str)] = &[
     ("LAUNCHDIR_RATE_LIMITS_READ", "100000/minute"),
     ("LAUNCHDIR_RATE_LIMITS_READ_ANONYMOUS", "100000/minute"),
     ("LAUNCHDIR_RATE_LIMITS_WRITE", "100000/minute"),
@@ -45,6 +45,19 @@ impl Drop for Server {
         let _ = Command::new("kill").arg("-TERM").arg(self.0.id().to_string()).status();
         let _ = self.0.wait();
     }
+}
+
+/// The demo server (debug build) on `port` with its data in `data`, quiet, with limits the
+/// suites cannot reach; callers add what else they need, then spawn it.
+pub(crate) fn demo_server(root: &Path, port: u16, data: &Path) -> Command {
+    let mut command = Command::new(root.join("target/debug/launchdir"));
+    command
+        .env("LAUNCHDIR_BIND", format!("127.0.0.1:{port}"))
+        .env("LAUNCHDIR_DATA_DIR", data)
+        .env("LAUNCHDIR_LOG_LEVEL", "error")
+        .envs(GENEROUS_LIMITS.iter().copied())
+        .stdout(Stdio::null());
+    command
 }
 
 pub(crate) fn wait_for(port: u16) -> anyhow::Result<()> {
@@ -125,14 +138,7 @@ pub fn run_suite(root: &Path) -> anyhow::Result<()> {
     let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let data = dir.join(format!("data-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
-    let child = Command::new(root.join("target/debug/launchdir"))
-        .env("LAUNCHDIR_BIND", format!("127.0.0.1:{port}"))
-        .env("LAUNCHDIR_DATA_DIR", &data)
-        .env("LAUNCHDIR_LOG_LEVEL", "error")
-        .envs(GENEROUS_LIMITS.iter().copied())
-        .stdout(Stdio::null())
-        .spawn()
-        .context("cannot start the server")?;
+    let child = demo_server(root, port, &data).spawn().context("cannot start the server")?;
     let server = Server(child);
     wait_for(port)?;
     let mut failed = Vec::new();
@@ -185,14 +191,9 @@ pub fn run_suite(root: &Path) -> anyhow::Result<()> {
     let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let data = dir.join(format!("data-cimd-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
-    let child = Command::new(root.join("target/debug/launchdir"))
-        .env("LAUNCHDIR_BIND", format!("127.0.0.1:{port}"))
-        .env("LAUNCHDIR_DATA_DIR", &data)
-        .env("LAUNCHDIR_LOG_LEVEL", "error")
+    let child = demo_server(root, port, &data)
         .env("LAUNCHDIR_CRAWLER_ALLOW_PRIVATE", "1")
         .env("SSL_CERT_FILE", tls.join("ca.pem"))
-        .envs(GENEROUS_LIMITS.iter().copied())
-        .stdout(Stdio::null())
         .spawn()
         .context("cannot start the server")?;
     let server = Server(child);

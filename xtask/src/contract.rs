@@ -5,7 +5,7 @@
 //! `tests/contract/allowed-refusals.toml`. Installs schemathesis with pip into
 //! `target/contract/venv` when it is missing.
 
-use crate::conformance::{GENEROUS_LIMITS, Server, wait_for};
+use crate::conformance::{Server, demo_server, wait_for};
 use crate::{cargo, run};
 use anyhow::{Context, bail};
 use std::net::TcpListener;
@@ -53,14 +53,7 @@ pub fn run_contract(root: &Path) -> anyhow::Result<()> {
     let _ = std::fs::remove_dir_all(&data);
     let cli =
         |args: &[&str]| Command::new(&binary).args(args).env("LAUNCHDIR_DATA_DIR", &data).env("LAUNCHDIR_LOG_LEVEL", "error").output();
-    let child = Command::new(&binary)
-        .env("LAUNCHDIR_BIND", format!("127.0.0.1:{port}"))
-        .env("LAUNCHDIR_DATA_DIR", &data)
-        .env("LAUNCHDIR_LOG_LEVEL", "error")
-        .envs(GENEROUS_LIMITS.iter().copied())
-        .stdout(Stdio::null())
-        .spawn()
-        .context("cannot start the server")?;
+    let child = demo_server(root, port, &data).spawn().context("cannot start the server")?;
     let _server = Server::new(child);
     wait_for(port)?;
     wait_ready(port)?;

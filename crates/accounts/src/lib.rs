@@ -1,5 +1,7 @@
 #![doc = include_str!("../README.md")]
 
+#[cfg(test)]
+mod fakes;
 pub mod model;
 pub mod oauth;
 pub mod passwords;

@@ -166,86 +166,10 @@ impl AccountsService {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Scope, User};
-    use kernel::{FixedClock, UserId};
-    use std::sync::Mutex;
+    use crate::fakes::Memory;
+    use crate::model::Scope;
+    use kernel::FixedClock;
     use time::macros::datetime;
-
-    #[derive(Default)]
-    struct Memory {
-        users: Mutex<Vec<User>>,
-        keys: Mutex<Vec<ApiKey>>,
-        hashes: Mutex<Vec<(ApiKeyId, String)>>,
-        touches: Mutex<usize>,
-    }
-
-    #[async_trait::async_trait]
-    impl UserRepository for Memory {
-        async fn create(&self, new: NewUser) -> Result<User, RepoError> {
-            let mut users = self.users.lock().unwrap();
-            if users.iter().any(|u| u.email == new.email) {
-                return Err(RepoError::Duplicate("users.email".into()));
-            }
-            let user = User {
-                id: UserId::new(users.len() as i64 + 1),
-                email: new.email,
-                display_name: new.display_name,
-                created_at: new.created_at,
-                blocked: false,
-            };
-            users.push(user.clone());
-            Ok(user)
-        }
-        async fn find_by_email(&self, email: &Email) -> Result<Option<User>, RepoError> {
-            Ok(self.users.lock().unwrap().iter().find(|u| &u.email == email).cloned())
-        }
-        async fn find_by_id(&self, id: UserId) -> Result<Option<User>, RepoError> {
-            Ok(self.users.lock().unwrap().iter().find(|u| u.id == id).cloned())
-        }
-    }
-
-    #[async_trait::async_trait]
-    impl ApiKeyRepository for Memory {
-        async fn insert(&self, key: NewApiKey) -> Result<ApiKey, RepoError> {
-            let mut keys = self.keys.lock().unwrap();
-            let stored = ApiKey {
-                id: ApiKeyId::new(keys.len() as i64 + 1),
-                user_id: key.user_id,
-                name: key.name,
-                prefix: key.prefix,
-                scopes: key.scopes,
-                created_at: key.created_at,
-                last_used_at: None,
-                revoked_at: None,
-            };
-            self.hashes.lock().unwrap().push((stored.id, key.token_hash));
-            keys.push(stored.clone());
-            Ok(stored)
-        }
-        async fn find_by_hash(&self, token_hash: &str) -> Result<Option<ApiKey>, RepoError> {
-            let id = self.hashes.lock().unwrap().iter().find(|(_, h)| h == token_hash).map(|(id, _)| *id);
-            Ok(id.and_then(|id| self.keys.lock().unwrap().iter().find(|k| k.id == id).cloned()))
-        }
-        async fn find_by_id(&self, id: ApiKeyId) -> Result<Option<ApiKey>, RepoError> {
-            Ok(self.keys.lock().unwrap().iter().find(|k| k.id == id).cloned())
-        }
-        async fn list_for_user(&self, user_id: UserId) -> Result<Vec<ApiKey>, RepoError> {
-            Ok(self.keys.lock().unwrap().iter().filter(|k| k.user_id == user_id).rev().cloned().collect())
-        }
-        async fn revoke(&self, id: ApiKeyId, at: time::OffsetDateTime) -> Result<bool, RepoError> {
-            let mut keys = self.keys.lock().unwrap();
-            let Some(key) = keys.iter_mut().find(|k| k.id == id && k.revoked_at.is_none()) else { return Ok(false) };
-            key.revoked_at = Some(at);
-            Ok(true)
-        }
-        async fn touch(&self, id: ApiKeyId, at: time::OffsetDateTime) -> Result<(), RepoError> {
-            *self.touches.lock().unwrap() += 1;
-            if let Some(key) = self.keys.lock().unwrap().iter_mut().find(|k| k.id == id) {
-                key.last_used_at = Some(at);
-            }
-            Ok(())
-        }
-    }
 
     fn setup() -> (AccountsService, Arc<Memory>, Arc<FixedClock>) {
         let memory = Arc::new(Memory::default());

@@ -2,65 +2,11 @@
 //! the dummy where there is no real hash, and the throttle per client.
 
 use super::*;
+use crate::fakes::Memory;
 use crate::passwords::{argon2_hash, argon2_verify};
 use kernel::FixedClock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use time::macros::datetime;
-
-#[derive(Default)]
-struct Memory {
-    users: Mutex<Vec<User>>,
-    hashes: Mutex<Vec<(UserId, String)>>,
-    sessions: Mutex<Vec<(String, StoredSession)>>,
-}
-
-#[async_trait]
-impl UserRepository for Memory {
-    async fn create(&self, new: NewUser) -> Result<User, RepoError> {
-        let mut users = self.users.lock().unwrap();
-        let user = User {
-            id: UserId::new(users.len() as i64 + 1),
-            email: new.email,
-            display_name: new.display_name,
-            created_at: new.created_at,
-            blocked: false,
-        };
-        users.push(user.clone());
-        Ok(user)
-    }
-    async fn find_by_email(&self, email: &Email) -> Result<Option<User>, RepoError> {
-        Ok(self.users.lock().unwrap().iter().find(|u| &u.email == email).cloned())
-    }
-    async fn find_by_id(&self, id: UserId) -> Result<Option<User>, RepoError> {
-        Ok(self.users.lock().unwrap().iter().find(|u| u.id == id).cloned())
-    }
-}
-
-#[async_trait]
-impl PasswordRepository for Memory {
-    async fn set_password_hash(&self, user: UserId, hash: &str) -> Result<(), RepoError> {
-        self.hashes.lock().unwrap().push((user, hash.to_owned()));
-        Ok(())
-    }
-    async fn password_hash(&self, user: UserId) -> Result<Option<String>, RepoError> {
-        Ok(self.hashes.lock().unwrap().iter().find(|(id, _)| *id == user).map(|(_, hash)| hash.clone()))
-    }
-}
-
-#[async_trait]
-impl SessionRepository for Memory {
-    async fn create_session(&self, token_hash: &str, session: &StoredSession) -> Result<(), RepoError> {
-        self.sessions.lock().unwrap().push((token_hash.to_owned(), session.clone()));
-        Ok(())
-    }
-    async fn find_session(&self, token_hash: &str) -> Result<Option<StoredSession>, RepoError> {
-        Ok(self.sessions.lock().unwrap().iter().find(|(hash, _)| hash == token_hash).map(|(_, s)| s.clone()))
-    }
-    async fn delete_session(&self, token_hash: &str) -> Result<(), RepoError> {
-        self.sessions.lock().unwrap().retain(|(hash, _)| hash != token_hash);
-        Ok(())
-    }
-}
 
 /// Real argon2, counting verifications and remembering the hashes it was given.
 #[derive(Default)]

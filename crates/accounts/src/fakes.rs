@@ -1,0 +1,112 @@
+//! In-memory stores for the accounts domain's unit tests: users, API keys, passwords and
+//! sessions in one place.
+
+use crate::model::{ApiKey, NewUser, User};
+use crate::ports::{ApiKeyRepository, NewApiKey, UserRepository};
+use crate::signin::{PasswordRepository, SessionRepository, StoredSession};
+use kernel::{ApiKeyId, Email, RepoError, UserId};
+use std::sync::Mutex;
+
+#[derive(Default)]
+pub struct Memory {
+    pub users: Mutex<Vec<User>>,
+    pub keys: Mutex<Vec<ApiKey>>,
+    pub hashes: Mutex<Vec<(ApiKeyId, String)>>,
+    pub touches: Mutex<usize>,
+    pub passwords: Mutex<Vec<(UserId, String)>>,
+    pub sessions: Mutex<Vec<(String, StoredSession)>>,
+}
+
+#[async_trait::async_trait]
+impl UserRepository for Memory {
+    async fn create(&self, new: NewUser) -> Result<User, RepoError> {
+        let mut users = self.users.lock().unwrap();
+        if users.iter().any(|u| u.email == new.email) {
+            return Err(RepoError::Duplicate("users.email".into()));
+        }
+        let user = User {
+            id: UserId::new(users.len() as i64 + 1),
+            email: new.email,
+            display_name: new.display_name,
+            created_at: new.created_at,
+            blocked: false,
+        };
+        users.push(user.clone());
+        Ok(user)
+    }
+    async fn find_by_email(&self, email: &Email) -> Result<Option<User>, RepoError> {
+        Ok(self.users.lock().unwrap().iter().find(|u| &u.email == email).cloned())
+    }
+    async fn find_by_id(&self, id: UserId) -> Result<Option<User>, RepoError> {
+        Ok(self.users.lock().unwrap().iter().find(|u| u.id == id).cloned())
+    }
+}
+
+#[async_trait::async_trait]
+impl ApiKeyRepository for Memory {
+    async fn insert(&self, key: NewApiKey) -> Result<ApiKey, RepoError> {
+        let mut keys = self.keys.lock().unwrap();
+        let stored = ApiKey {
+            id: ApiKeyId::new(keys.len() as i64 + 1),
+            user_id: key.user_id,
+            name: key.name,
+            prefix: key.prefix,
+            scopes: key.scopes,
+            created_at: key.created_at,
+            last_used_at: None,
+            revoked_at: None,
+        };
+        self.hashes.lock().unwrap().push((stored.id, key.token_hash));
+        keys.push(stored.clone());
+        Ok(stored)
+    }
+    async fn find_by_hash(&self, token_hash: &str) -> Result<Option<ApiKey>, RepoError> {
+        let id = self.hashes.lock().unwrap().iter().find(|(_, h)| h == token_hash).map(|(id, _)| *id);
+        Ok(id.and_then(|id| self.keys.lock().unwrap().iter().find(|k| k.id == id).cloned()))
+    }
+    async fn find_by_id(&self, id: ApiKeyId) -> Result<Option<ApiKey>, RepoError> {
+        Ok(self.keys.lock().unwrap().iter().find(|k| k.id == id).cloned())
+    }
+    async fn list_for_user(&self, user_id: UserId) -> Result<Vec<ApiKey>, RepoError> {
+        Ok(self.keys.lock().unwrap().iter().filter(|k| k.user_id == user_id).rev().cloned().collect())
+    }
+    async fn revoke(&self, id: ApiKeyId, at: time::OffsetDateTime) -> Result<bool, RepoError> {
+        let mut keys = self.keys.lock().unwrap();
+        let Some(key) = keys.iter_mut().find(|k| k.id == id && k.revoked_at.is_none()) else { return Ok(false) };
+        key.revoked_at = Some(at);
+        Ok(true)
+    }
+    async fn touch(&self, id: ApiKeyId, at: time::OffsetDateTime) -> Result<(), RepoError> {
+        *self.touches.lock().unwrap() += 1;
+        if let Some(key) = self.keys.lock().unwrap().iter_mut().find(|k| k.id == id) {
+            key.last_used_at = Some(at);
+        }
+        Ok(())
+    }
+}
+
+#[async_trait::async_trait]
+impl PasswordRepository for Memory {
+    async fn set_password_hash(&self, user: UserId, hash: &str) -> Result<(), RepoError> {
+        self.passwords.lock().unwrap().push((user, hash.to_owned()));
+        Ok(())
+    }
+    async fn password_hash(&self, user: UserId) -> Result<Option<String>, RepoError> {
+        Ok(self.passwords.lock().unwrap().iter().find(|(id, _)| *id == user).map(|(_, hash)| hash.clone()))
+    }
+}
+
+#[async_trait::async_trait]
+impl SessionRepository for Memory {
+    async fn create_session(&self, token_hash: &str, session: &StoredSession) -> Result<(), RepoError> {
+        self.sessions.lock().unwrap().push((token_hash.to_owned(), session.clone()));
+        Ok(())
+    }
+    async fn find_session(&self, token_hash: &str) -> Result<Option<StoredSession>, RepoError> {
+        Ok(self.sessions.lock().unwrap().iter().find(|(hash, _)| hash == token_hash).map(|(_, s)| s.clone()))
+    }
+    async fn delete_session(&self, token_hash: &str) -> Result<(), RepoError> {
+        self.sessions.lock().unwrap().retain(|(hash, _)| hash != token_hash);
+        Ok(())
+    }
+}
