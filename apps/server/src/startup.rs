@@ -136,7 +136,7 @@ impl Services {
                 store.users(),
                 store.passwords(),
                 store.sessions(),
-                Arc::new(ops::passwords::BlockingArgon2::per_core()),
+                Arc::new(ops::passwords::BlockingArgon2::half_the_cores()),
                 clock.clone(),
             ),
             housekeeper: ops::housekeeping::Housekeeper::new(store.housekeeping(), clock.clone()),

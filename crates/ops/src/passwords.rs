@@ -1,7 +1,7 @@
 //! `BlockingArgon2`: the `accounts::PasswordHashing` adapter. argon2 takes about 20 ms of a core
 //! per attempt; run on the HTTP workers, a few clients spraying sign-ins would stall every other
-//! request. Here it runs on tokio's blocking pool, at most one hash per core at a time (more
-//! would only queue inside the CPU), and the rest wait for a permit without holding a thread.
+//! request. Here it runs on tokio's blocking pool, on at most half the cores at a time, and the
+//! rest wait for a permit without holding a thread.
 
 use accounts::passwords::{argon2_hash, argon2_verify};
 use async_trait::async_trait;
@@ -16,13 +16,15 @@ pub struct BlockingArgon2 {
 }
 
 impl BlockingArgon2 {
-    /// At most `concurrent` hashes at once (the machine's cores, by default).
+    /// At most `concurrent` hashes at once.
     pub fn new(concurrent: usize) -> Self {
         Self { permits: Arc::new(Semaphore::new(concurrent.max(1))) }
     }
 
-    pub fn per_core() -> Self {
-        Self::new(std::thread::available_parallelism().map_or(2, usize::from))
+    /// Half the machine's cores (at least one): a spray of sign-ins can then take at most half
+    /// the CPU, and every other request keeps the rest.
+    pub fn half_the_cores() -> Self {
+        Self::new(std::thread::available_parallelism().map_or(1, |cores| (usize::from(cores) / 2).max(1)))
     }
 
     /// Runs `job` on the blocking pool once a permit is free.
