@@ -315,3 +315,87 @@ pub fn compare(root: &Path, other: &Path, bulk: usize) -> anyhow::Result<()> {
     );
     Ok(())
 }
+
+/// wrk's script for `bench --sign-in`: wrong passwords, each from another client address (the
+/// benchmark is the trusted proxy), so the throttle never stops one and every attempt hashes.
+const SIGN_IN_SPRAY: &str = r#"
+counter = 0
+request = function()
+  counter = counter + 1
+  local client = string.format("10.%d.%d.%d", (counter / 65536) % 256, (counter / 256) % 256, counter % 256)
+  local headers = {}
+  headers["Content-Type"] = "application/x-www-form-urlencoded"
+  headers["Cookie"] = "ld_csrf=bench"
+  headers["X-Forwarded-For"] = client
+  return wrk.format("POST", "/signin", headers, "csrf=bench&next=%2F&email=someone%40example.com&password=not+the+password")
+end
+"#;
+
+/// Reads' median latency in milliseconds from wrk's `--latency` table.
+fn p50_ms(latency: &str) -> f64 {
+    let value = latency.strip_prefix("p50 ").and_then(|rest| rest.split(' ').next()).unwrap_or_default();
+    let (number, scale) = if let Some(ms) = value.strip_suffix("ms") {
+        (ms, 1.0)
+    } else if let Some(us) = value.strip_suffix("us") {
+        (us, 0.001)
+    } else if let Some(s) = value.strip_suffix('s') {
+        (s, 1000.0)
+    } else {
+        (value, f64::NAN)
+    };
+    number.parse::<f64>().map_or(f64::NAN, |n| n * scale)
+}
+
+/// `bench --sign-in`: what a spray of wrong passwords does to everyone else. A plain read
+/// (`get_site_info`, 8 connections) is loaded alone and then while 8 other connections post
+/// wrong passwords from ever new addresses, round by round; reports the read's median latency
+/// both ways (median of the rounds) and the sign-ins answered per second.
+pub fn sign_in_spray(root: &Path) -> anyhow::Result<()> {
+    crate::run(cargo().args(["build", "--release", "-p", "launchdir"]))?;
+    let binary = root.join("target/release/launchdir");
+    let scratch = std::env::temp_dir().join(format!("launchdir-bench-sign-in-{}", std::process::id()));
+    let script = scratch.join("spray.lua");
+    std::fs::create_dir_all(&scratch)?;
+    std::fs::write(&script, SIGN_IN_SPRAY)?;
+    let settings = [LIMITS_OFF[0], ("LAUNCHDIR_TRUSTED_PROXIES", "127.0.0.1")];
+    let (server, _) = start_with(&binary, &scratch.join("data"), &settings)?;
+    let read = |port: u16| -> anyhow::Result<f64> {
+        let output =
+            Command::new("wrk").args(["-t1", "-c8", "-d8s", "--latency", &format!("http://127.0.0.1:{port}/api/v1/site")]).output()?;
+        let text = String::from_utf8_lossy(&output.stdout);
+        let p50 = text.lines().find(|line| line.trim_start().starts_with("50%")).and_then(|l| l.split_whitespace().last()).unwrap_or("");
+        Ok(p50_ms(&format!("p50 {p50}")))
+    };
+    let (mut alone, mut sprayed, mut sign_ins) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..=ROUNDS {
+        let quiet = read(server.port)?;
+        let spray = Command::new("wrk")
+            .args(["-t1", "-c8", "-d10s", "-s"])
+            .arg(&script)
+            .arg(format!("http://127.0.0.1:{}/", server.port))
+            .stdout(Stdio::piped())
+            .spawn()
+            .context("wrk is needed: apt-get install wrk")?;
+        std::thread::sleep(Duration::from_secs(1));
+        let busy = read(server.port)?;
+        let output = spray.wait_with_output()?;
+        let text = String::from_utf8_lossy(&output.stdout);
+        let per_second =
+            text.lines().find_map(|line| line.strip_prefix("Requests/sec:")).and_then(|v| v.trim().parse().ok()).unwrap_or(f64::NAN);
+        // Round 0 warms the server up.
+        if round > 0 {
+            alone.push(quiet);
+            sprayed.push(busy);
+            sign_ins.push(per_second);
+        }
+    }
+    drop(server);
+    std::fs::remove_dir_all(&scratch).ok();
+    let (alone, sprayed) = (median(alone), median(sprayed));
+    println!("| `get_site_info` p50 alone | p50 during the spray | ratio | wrong sign-ins answered per second |");
+    println!("|---|---|---|---|");
+    println!("| {alone:.2} ms | {sprayed:.2} ms | {:.1} | {:.0} |", sprayed / alone, median(sign_ins));
+    println!();
+    println!("(8 connections reading, 8 spraying from a new address each time, median of {ROUNDS} rounds after a warm-up round)");
+    Ok(())
+}

@@ -13,7 +13,8 @@
 //! - `bench`: start-up, memory and throughput figures of the release build; `bench --drafts`:
 //!   submission by URL on the fixture websites (time to ready, recall, invented values);
 //!   `bench --limits`: what the rate limiter costs (limits off, in memory, in Redis);
-//!   `bench --compare BINARY`: the public reads of this build against another build, in one run.
+//!   `bench --compare BINARY`: the public reads of this build against another build, in one run;
+//!   `bench --sign-in`: a plain read's median latency alone and during a spray of wrong passwords.
 
 mod bench;
 mod conformance;
@@ -39,6 +40,8 @@ fn main() -> anyhow::Result<()> {
         Some("bench") if args.iter().any(|a| a == "--mcp") => measurement("measure_tool_call_against_rest"),
         // Submission by URL on the fixture websites, over the HTTP API.
         Some("bench") if args.iter().any(|a| a == "--drafts") => measurement("measure_drafting_on_the_fixtures"),
+        // A plain read's latency while wrong passwords are sprayed at /signin.
+        Some("bench") if args.iter().any(|a| a == "--sign-in") => bench::sign_in_spray(&root),
         Some("bench") => {
             let bulk = args
                 .iter()
@@ -57,7 +60,7 @@ fn main() -> anyhow::Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --compare BINARY] | bench --drafts | bench --mcp | conformance | contract>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --compare BINARY] | bench --drafts | bench --mcp | bench --sign-in | conformance | contract>"
             );
             bail!("unknown command")
         }
