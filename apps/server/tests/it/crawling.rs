@@ -74,5 +74,7 @@ async fn robots_txt_is_checked_on_every_redirect_hop_and_an_unreachable_one_is_n
     let draft = app.draft_of(&silent.url("/"), &token).await;
     assert_eq!(draft["status"], "failed", "{draft:#}");
     assert_eq!(draft["failure_reason"], "unreachable");
-    assert_eq!(silent.requested_paths(), ["/robots.txt"]);
+    // Only robots.txt was ever asked for (the job's retries may ask again, on any server).
+    let asked = silent.requested_paths();
+    assert!(!asked.is_empty() && asked.iter().all(|path| path == "/robots.txt"), "{asked:?}");
 }
