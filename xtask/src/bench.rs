@@ -32,7 +32,7 @@ fn free_port() -> anyhow::Result<u16> {
 }
 
 /// A bare HTTP/1.1 GET, so the benchmark needs no HTTP client crate.
-fn http_status(port: u16, path: &str) -> Option<u16> {
+pub(crate) fn http_status(port: u16, path: &str) -> Option<u16> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
     stream.set_read_timeout(Some(Duration::from_secs(2))).ok()?;
     write!(stream, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").ok()?;

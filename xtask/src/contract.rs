@@ -17,23 +17,14 @@ const SCHEMATHESIS: &str = "schemathesis==4.32.5";
 /// Waits until `/readyz` answers 200: the port is bound before the database is migrated and the
 /// demo data loaded, and the CLI must not migrate the same file at the same time.
 fn wait_ready(port: u16) -> anyhow::Result<()> {
-    use std::io::{Read, Write};
     let started = std::time::Instant::now();
-    loop {
-        let answered = std::net::TcpStream::connect(("127.0.0.1", port)).and_then(|mut stream| {
-            stream.write_all(b"GET /readyz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")?;
-            let mut head = [0u8; 12];
-            stream.read_exact(&mut head)?;
-            Ok(head.ends_with(b"200"))
-        });
-        if answered.unwrap_or(false) {
-            return Ok(());
-        }
+    while crate::bench::http_status(port, "/readyz") != Some(200) {
         if started.elapsed() > std::time::Duration::from_secs(120) {
             bail!("the server did not become ready");
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
     }
+    Ok(())
 }
 
 pub fn run_contract(root: &Path) -> anyhow::Result<()> {

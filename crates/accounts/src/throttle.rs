@@ -21,17 +21,6 @@ pub const FORGET_AFTER: Duration = Duration::minutes(15);
 /// Entries kept per kind of key; the stalest go first when full.
 pub const MAX_ENTRIES: usize = 10_000;
 
-/// A client address as counted: IPv6 by its /64 (one host holds a whole /64).
-fn client_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V6(v6) => {
-            let s = v6.segments();
-            IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-        }
-        v4 => v4,
-    }
-}
-
 /// The account an attempt names, as 16 bytes of the SHA-256 of the trimmed, lower-cased text.
 fn account_key(email: &str) -> [u8; 16] {
     let digest = Sha256::digest(email.trim().to_lowercase().as_bytes());
@@ -107,21 +96,21 @@ impl Default for SignInThrottle {
 impl SignInThrottle {
     /// How long `client` must wait before trying `email` again, if at all.
     pub fn wait(&self, client: IpAddr, email: &str, now: OffsetDateTime) -> Option<Duration> {
-        let client = client_key(client);
+        let client = kernel::client_network(client);
         let by_client = self.clients.wait(&client, now);
         let by_account = self.accounts.wait(&(client, account_key(email)), now);
         by_client.max(by_account)
     }
 
     pub fn failed(&mut self, client: IpAddr, email: &str, now: OffsetDateTime) {
-        let client = client_key(client);
+        let client = kernel::client_network(client);
         self.clients.fail(client, now);
         self.accounts.fail((client, account_key(email)), now);
     }
 
     /// A right password clears that client's count for the account (not the address's count).
     pub fn succeeded(&mut self, client: IpAddr, email: &str) {
-        self.accounts.forget(&(client_key(client), account_key(email)));
+        self.accounts.forget(&(kernel::client_network(client), account_key(email)));
     }
 
     /// Entries held, for the bound's test.

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod cached;
+mod client_network;
 mod clock;
 mod error;
 mod faq;
@@ -20,6 +21,7 @@ mod web_url;
 mod week;
 
 pub use cached::Cached;
+pub use client_network::client_network;
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use error::{FieldError, RepoError};
 pub use faq::Faq;

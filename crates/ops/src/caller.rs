@@ -23,13 +23,7 @@ impl Caller {
         if let Some(principal) = &self.principal {
             return Some(format!("user:{}", principal.user.id.get()));
         }
-        self.client.map(|ip| match ip {
-            std::net::IpAddr::V6(v6) => {
-                let s = v6.segments();
-                format!("net:{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-            }
-            v4 => format!("ip:{v4}"),
-        })
+        self.client.map(crate::limits::bucket)
     }
 
     /// The signed-in principal. Operations with a scope only run with one (the registry checks

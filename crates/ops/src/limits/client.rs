@@ -122,15 +122,11 @@ fn parse_entry(entry: &str) -> Option<IpAddr> {
     None
 }
 
-/// The budget an address counts against: the address itself for IPv4, its /64 for IPv6, since
-/// one subscriber usually holds a whole /64 and could otherwise take a new address per request.
+/// The budget an address counts against: `kernel::client_network` (IPv6 by its /64).
 pub(crate) fn bucket(client: IpAddr) -> String {
-    match canonical(client) {
+    match kernel::client_network(client) {
         IpAddr::V4(v4) => format!("ip:{v4}"),
-        IpAddr::V6(v6) => {
-            let network = std::net::Ipv6Addr::from(u128::from(v6) & (u128::MAX << 64));
-            format!("ip:{network}/64")
-        }
+        IpAddr::V6(network) => format!("ip:{network}/64"),
     }
 }
 

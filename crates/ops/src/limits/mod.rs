@@ -9,6 +9,7 @@
 
 mod client;
 
+pub(crate) use client::bucket;
 pub use client::{ClientIp, TrustedProxies, client_ip};
 
 use crate::{App, Caller, OpError};
@@ -233,7 +234,7 @@ impl RateLimits {
         let quota = self.quotas.get(policy);
         let key = match principal {
             Some(user) if !policy.per_client_only() => format!("user:{user}"),
-            _ => client::bucket(client),
+            _ => bucket(client),
         };
         let decision = limiter.check(policy.name(), quota, &key).await;
         let seconds = |duration: std::time::Duration| duration.as_secs() + u64::from(duration.subsec_nanos() > 0);
