@@ -14,6 +14,7 @@ mod m20261121_000008_create_alternatives;
 mod m20261121_000009_create_drafts_and_jobs;
 mod m20261121_000010_create_oauth;
 mod m20261121_000011_create_owner_lifecycle;
+mod m20261124_000012_create_orders;
 
 pub struct Migrator;
 
@@ -32,6 +33,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000009_create_drafts_and_jobs::Migration),
             Box::new(m20261121_000010_create_oauth::Migration),
             Box::new(m20261121_000011_create_owner_lifecycle::Migration),
+            Box::new(m20261124_000012_create_orders::Migration),
         ]
     }
 }

@@ -26,6 +26,13 @@ pub fn sha256_hex(secret: &str) -> String {
     out
 }
 
+/// Whether `secret` hashes to `stored_hex`, compared in constant time so the comparison does not
+/// tell how much of a guess was right.
+pub fn hash_matches(secret: &str, stored_hex: &str) -> bool {
+    let candidate = sha256_hex(secret);
+    candidate.len() == stored_hex.len() && candidate.bytes().zip(stored_hex.bytes()).fold(0u8, |diff, (a, b)| diff | (a ^ b)) == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,5 +43,8 @@ mod tests {
         assert_eq!(a.len(), 43);
         assert_ne!(a, b);
         assert_eq!(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert!(hash_matches("abc", &sha256_hex("abc")));
+        assert!(!hash_matches("abd", &sha256_hex("abc")));
+        assert!(!hash_matches("abc", ""));
     }
 }

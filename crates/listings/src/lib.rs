@@ -17,6 +17,7 @@ pub mod model;
 pub mod owner;
 pub mod ports;
 pub mod profile;
+pub mod purchases;
 pub mod rankings;
 pub mod search;
 pub mod service;
@@ -43,6 +44,7 @@ pub use profile::{
     CommunityRating, DomainRating, FounderCard, Link, ListingCategory, ListingProfile, ListingUpdate, Media, Milestone, ProfileError,
     ProfileRepository, ProfileService, Unlocked, ViewTally,
 };
+pub use purchases::{LaunchOutcome, PAID_SECTIONS, PurchaseFacts, PurchaseRepository, PurchaseService};
 pub use rankings::{Board, BoardEntry, Leaderboard, LeaderboardError, LeaderboardService, Metric, RankingRepository};
 pub use search::{
     Candidate, DbOrder, MAX_MATCHES, SearchChanges, SearchDoc, SearchError, SearchFilter, SearchIndex, SearchRequest, SearchService,

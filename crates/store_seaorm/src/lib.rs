@@ -17,9 +17,11 @@ mod interview_repo;
 mod jobs_repo;
 mod lifecycle_repo;
 mod oauth_repo;
+mod orders_repo;
 mod outbox_repo;
 mod owner_repo;
 mod profile_repo;
+mod purchases_repo;
 mod rankings_repo;
 mod search_repo;
 pub mod seed;
@@ -98,6 +100,18 @@ impl SeaStore {
     }
 
     pub fn products(&self) -> Arc<dyn orders::ProductRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn vat_rates(&self) -> Arc<dyn orders::VatRateRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn orders(&self) -> Arc<dyn orders::OrderRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn purchases(&self) -> Arc<dyn listings::PurchaseRepository> {
         Arc::new(self.clone())
     }
 

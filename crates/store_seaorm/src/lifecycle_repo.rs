@@ -22,7 +22,7 @@ fn queued(row: listing::Model) -> Option<QueuedListing> {
 }
 
 /// A founder story kept for publication is published with its listing.
-async fn publish_story(db: &sea_orm::DatabaseConnection, id: i64, now: OffsetDateTime) -> Result<(), RepoError> {
+pub(crate) async fn publish_story(db: &impl sea_orm::ConnectionTrait, id: i64, now: OffsetDateTime) -> Result<(), RepoError> {
     listing_story::Entity::update_many()
         .col_expr(listing_story::Column::PublishedAt, Expr::value(utc(now)))
         .filter(listing_story::Column::ListingId.eq(id))
@@ -127,6 +127,8 @@ impl LifecycleRepository for SeaStore {
                 published.push(ListingId::new(row.id));
             }
         }
+        // Paid relaunches whose week has come join this week's board.
+        published.extend(crate::purchases_repo::relaunch_due(&self.db, week, now).await?);
         Ok(published)
     }
 }

@@ -9,6 +9,8 @@ pub struct Model {
     pub id: i64,
     pub listing_id: i64,
     pub amount_cents: i64,
+    /// The order line that paid for it (none for demo data).
+    pub order_line_id: Option<i64>,
     pub created_at: TimeDateTimeWithTimeZone,
 }
 

@@ -67,6 +67,8 @@ pub struct Model {
     pub badge_failures: i32,
     /// When the badge check looks again; none means at the next run.
     pub badge_next_check_at: Option<TimeDateTimeWithTimeZone>,
+    /// When featured placement was bought (the Featured badge).
+    pub featured_at: Option<TimeDateTimeWithTimeZone>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -1,0 +1,219 @@
+//! `PurchaseRepository` over SeaORM: what paid products write on listings. Each write is
+//! idempotent (a status set, a flag, an insert that ignores what exists) or keyed by the order
+//! line under a unique index, so a fulfilment job run twice writes once.
+
+use crate::entity::{billboard_contribution, category, listing, listing_category, listing_relaunch};
+use crate::lifecycle_repo::publish_story;
+use crate::{SeaStore, repo_err};
+use async_trait::async_trait;
+use kernel::{Cents, ListingId, RepoError, UserId, Week};
+use listings::{ListingStatus, PAID_SECTIONS, PurchaseFacts, PurchaseRepository};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait};
+use time::{OffsetDateTime, UtcOffset};
+
+fn utc(at: OffsetDateTime) -> OffsetDateTime {
+    at.to_offset(UtcOffset::UTC)
+}
+
+fn status_of(raw: &str) -> Result<ListingStatus, RepoError> {
+    ListingStatus::parse(raw).ok_or_else(|| RepoError::Backend(format!("listings.status holds {raw:?}").into()))
+}
+
+#[async_trait]
+impl PurchaseRepository for SeaStore {
+    async fn facts(&self, owner: UserId, id: ListingId) -> Result<Option<PurchaseFacts>, RepoError> {
+        let Some(row) = listing::Entity::find_by_id(id.get())
+            .filter(listing::Column::OwnerUserId.eq(owner.get()))
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?
+        else {
+            return Ok(None);
+        };
+        let memberships = listing_category::Entity::find()
+            .filter(listing_category::Column::ListingId.eq(row.id))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let ids: Vec<i64> = memberships.iter().map(|membership| membership.category_id).collect();
+        let slugs = category::Entity::find().filter(category::Column::Id.is_in(ids)).all(&self.db).await.map_err(repo_err)?;
+        let slug_of = |id: i64| slugs.iter().find(|category| category.id == id).map(|category| category.slug.clone());
+        let primary = memberships
+            .iter()
+            .find(|membership| membership.is_primary)
+            .map(|membership| membership.category_id)
+            .or(row.primary_category_id);
+        Ok(Some(PurchaseFacts {
+            id,
+            status: status_of(&row.status)?,
+            plan: row.plan,
+            launch_week: row.launch_week.map(Week::containing),
+            primary_category: primary.and_then(slug_of),
+            categories: memberships.iter().filter_map(|membership| slug_of(membership.category_id)).collect(),
+        }))
+    }
+
+    async fn existing_categories(&self, slugs: &[String]) -> Result<Vec<String>, RepoError> {
+        Ok(category::Entity::find()
+            .filter(category::Column::Slug.is_in(slugs.iter().cloned()))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?
+            .into_iter()
+            .map(|row| row.slug)
+            .collect())
+    }
+
+    async fn launch_paid(&self, id: ListingId, week: Week, live_now: bool, now: OffsetDateTime) -> Result<ListingStatus, RepoError> {
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        let row = listing::Entity::find_by_id(id.get())
+            .one(&txn)
+            .await
+            .map_err(repo_err)?
+            .ok_or_else(|| RepoError::Backend(format!("listing {id} is gone").into()))?;
+        let was = status_of(&row.status)?;
+        let mut update = listing::Entity::update_many()
+            .col_expr(listing::Column::Plan, Expr::value("paid"))
+            .col_expr(listing::Column::UnlockedSections, Expr::value(serde_json::json!(PAID_SECTIONS)))
+            .col_expr(listing::Column::UpdatedAt, Expr::value(utc(now)));
+        if was != ListingStatus::Live {
+            let status = if live_now { ListingStatus::Live } else { ListingStatus::Scheduled };
+            update = update
+                .col_expr(listing::Column::Status, Expr::value(status.as_str()))
+                .col_expr(listing::Column::LaunchWeek, Expr::value(week.monday()));
+            if live_now {
+                update = update.col_expr(listing::Column::LaunchedAt, Expr::value(utc(now)));
+            }
+        }
+        update
+            .filter(listing::Column::Id.eq(id.get()))
+            .filter(listing::Column::Status.eq(row.status.clone()))
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?;
+        if live_now && was != ListingStatus::Live {
+            publish_story(&txn, id.get(), now).await?;
+        }
+        txn.commit().await.map_err(repo_err)?;
+        Ok(was)
+    }
+
+    async fn move_free_week(&self, id: ListingId, week: Week, now: OffsetDateTime) -> Result<bool, RepoError> {
+        let moved = listing::Entity::update_many()
+            .col_expr(listing::Column::LaunchWeek, Expr::value(week.monday()))
+            .col_expr(listing::Column::UpdatedAt, Expr::value(utc(now)))
+            .filter(listing::Column::Id.eq(id.get()))
+            .filter(listing::Column::Plan.eq("free"))
+            .filter(listing::Column::Status.is_in([ListingStatus::AwaitingBadge.as_str(), ListingStatus::Scheduled.as_str()]))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(moved.rows_affected == 1)
+    }
+
+    async fn feature(&self, id: ListingId, now: OffsetDateTime) -> Result<(), RepoError> {
+        listing::Entity::update_many()
+            .col_expr(listing::Column::FeaturedAt, Expr::value(utc(now)))
+            .col_expr(listing::Column::UpdatedAt, Expr::value(utc(now)))
+            .filter(listing::Column::Id.eq(id.get()))
+            .filter(listing::Column::FeaturedAt.is_null())
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(())
+    }
+
+    async fn add_categories(&self, id: ListingId, slugs: &[String], now: OffsetDateTime) -> Result<(), RepoError> {
+        let categories =
+            category::Entity::find().filter(category::Column::Slug.is_in(slugs.iter().cloned())).all(&self.db).await.map_err(repo_err)?;
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        for category in categories {
+            let row = listing_category::ActiveModel { listing_id: Set(id.get()), category_id: Set(category.id), is_primary: Set(false) };
+            listing_category::Entity::insert(row)
+                .on_conflict_do_nothing_on([listing_category::Column::ListingId, listing_category::Column::CategoryId])
+                .exec(&txn)
+                .await
+                .map_err(repo_err)?;
+        }
+        listing::Entity::update_many()
+            .col_expr(listing::Column::UpdatedAt, Expr::value(utc(now)))
+            .filter(listing::Column::Id.eq(id.get()))
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?;
+        txn.commit().await.map_err(repo_err)
+    }
+
+    async fn add_billboard(&self, id: ListingId, amount: Cents, order_line: i64, now: OffsetDateTime) -> Result<(), RepoError> {
+        let row = billboard_contribution::ActiveModel {
+            listing_id: Set(id.get()),
+            amount_cents: Set(amount.get()),
+            order_line_id: Set(Some(order_line)),
+            created_at: Set(utc(now)),
+            ..Default::default()
+        };
+        billboard_contribution::Entity::insert(row)
+            .on_conflict_do_nothing_on([billboard_contribution::Column::OrderLineId])
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(())
+    }
+
+    async fn relaunch(&self, id: ListingId, week: Week, order_line: i64, at_once: bool, now: OffsetDateTime) -> Result<(), RepoError> {
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        let row = listing_relaunch::ActiveModel {
+            listing_id: Set(id.get()),
+            week: Set(week.monday()),
+            order_line_id: Set(order_line),
+            relaunched_at: Set(None),
+            ..Default::default()
+        };
+        listing_relaunch::Entity::insert(row)
+            .on_conflict_do_nothing_on([listing_relaunch::Column::OrderLineId])
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?;
+        if at_once {
+            relaunch_due(&txn, week, now).await?;
+        }
+        txn.commit().await.map_err(repo_err)
+    }
+}
+
+/// Relaunches every listing whose paid relaunch week has come and that was not relaunched for
+/// it yet: it joins `week`'s board (`launch_week`, `launched_at`). The week-start job calls
+/// this too.
+pub(crate) async fn relaunch_due(db: &impl sea_orm::ConnectionTrait, week: Week, now: OffsetDateTime) -> Result<Vec<ListingId>, RepoError> {
+    let due = listing_relaunch::Entity::find()
+        .filter(listing_relaunch::Column::Week.lte(week.monday()))
+        .filter(listing_relaunch::Column::RelaunchedAt.is_null())
+        .all(db)
+        .await
+        .map_err(repo_err)?;
+    let mut relaunched = Vec::new();
+    for relaunch in due {
+        let claimed = listing_relaunch::Entity::update_many()
+            .col_expr(listing_relaunch::Column::RelaunchedAt, Expr::value(utc(now)))
+            .filter(listing_relaunch::Column::Id.eq(relaunch.id))
+            .filter(listing_relaunch::Column::RelaunchedAt.is_null())
+            .exec(db)
+            .await
+            .map_err(repo_err)?;
+        if claimed.rows_affected != 1 {
+            continue;
+        }
+        listing::Entity::update_many()
+            .col_expr(listing::Column::LaunchWeek, Expr::value(week.monday()))
+            .col_expr(listing::Column::LaunchedAt, Expr::value(utc(now)))
+            .col_expr(listing::Column::UpdatedAt, Expr::value(utc(now)))
+            .filter(listing::Column::Id.eq(relaunch.listing_id))
+            .filter(listing::Column::Status.eq(ListingStatus::Live.as_str()))
+            .exec(db)
+            .await
+            .map_err(repo_err)?;
+        relaunched.push(ListingId::new(relaunch.listing_id));
+    }
+    Ok(relaunched)
+}
