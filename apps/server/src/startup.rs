@@ -166,6 +166,7 @@ impl Services {
             ),
             calendar,
             catalog: CatalogService::new(store.products(), clock.clone(), policy),
+            orders: crate::orders_wiring::orders_service(settings, &store, &clock, policy)?,
             interview_questions: store.interview_questions(),
             blog: content::BlogService::new(store.blog_posts(), clock.clone()),
             drafts,
@@ -272,6 +273,7 @@ impl Application {
                 services.store.jobs(),
                 services.clock.clone(),
                 settings.scheduler_seconds,
+                time::Duration::minutes(i64::try_from(settings.payments.reconcile_every_minutes).unwrap_or(180)),
             )),
             tokio::spawn(flush_views_periodically(services.app.profiles.clone(), settings.view_flush_seconds)),
         ];
@@ -411,7 +413,8 @@ async fn about_the_bot() -> HttpResponse {
     ))
 }
 
-/// Enqueues the periodic jobs (week start, week end, badge sweep, the daily purge) at start-up
+/// Enqueues the periodic jobs (week start, week end, badge sweep, the daily purge, the order
+/// expiry and the payment reconciliation) at start-up
 /// (catching up after downtime) and then every `every_seconds`. Every process does; each job's
 /// key names its period, so each runs once whichever process's workers claim it.
 async fn enqueue_periodic_jobs(
@@ -419,6 +422,7 @@ async fn enqueue_periodic_jobs(
     queue: Arc<dyn kernel::JobQueue>,
     clock: Arc<dyn Clock>,
     every_seconds: u64,
+    reconcile_every: time::Duration,
 ) {
     loop {
         match lifecycle.enqueue_periodic().await {
@@ -428,6 +432,11 @@ async fn enqueue_periodic_jobs(
         }
         if let Err(err) = queue.enqueue(kernel::Purge::of_day(clock.now())).await {
             tracing::warn!(error = %err, "could not enqueue the daily purge; will try again");
+        }
+        for job in orders::periodic_jobs(clock.now(), reconcile_every) {
+            if let Err(err) = queue.enqueue(job).await {
+                tracing::warn!(error = %err, "could not enqueue a periodic order job; will try again");
+            }
         }
         tokio::time::sleep(std::time::Duration::from_secs(every_seconds.max(1))).await;
     }

@@ -39,6 +39,8 @@ pub struct App {
     pub compare: CompareService,
     pub search: SearchService,
     pub catalog: CatalogService,
+    /// Quotes, orders, payments and fulfilment.
+    pub orders: orders::OrdersService,
     pub interview_questions: Arc<dyn InterviewQuestionRepository>,
     pub blog: BlogService,
     pub drafts: drafts::DraftsService,

@@ -67,7 +67,11 @@ impl JobRegistry {
             .register::<EndWeek>(app.lifecycle.clone())
             .register::<SweepBadges>(app.lifecycle.clone())
             .register::<CheckBadge>(app.lifecycle.clone())
-            .register::<kernel::Purge>(app.housekeeper.clone());
+            .register::<kernel::Purge>(app.housekeeper.clone())
+            .register::<orders::FulfilLine>(app.orders.clone())
+            .register::<orders::RefundPayment>(app.orders.clone())
+            .register::<orders::ExpireOrders>(app.orders.clone())
+            .register::<orders::ReconcilePayments>(app.orders.clone());
         jobs
     }
 

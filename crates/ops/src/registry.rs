@@ -222,6 +222,10 @@ static REGISTRY: LazyLock<Vec<Arc<dyn DynOperation>>> = LazyLock::new(|| {
         Arc::new(owner::SetFounderStory),
         Arc::new(owner::AnswerInterview),
         Arc::new(owner::ChooseFreeListing),
+        Arc::new(orders::QuoteOrder),
+        Arc::new(orders::CreateCheckout),
+        Arc::new(orders::ListMyOrders),
+        Arc::new(orders::GetOrder),
     ]
 });
 

@@ -90,4 +90,16 @@ pub trait PaymentProvider: Send + Sync {
     async fn refund(&self, payment_id: &str, amount: Cents, key: &str) -> Result<(), PaymentError>;
     /// Payments completed since `since`, for orders whose webhook never arrived.
     async fn completed_since(&self, since: OffsetDateTime) -> Result<Vec<CompletedPayment>, PaymentError>;
+    /// A provider whose payment page is on this site (the test provider) makes the signed
+    /// webhook its page's button sends: the order paid in full (`pay`) or declined. Real
+    /// providers make none.
+    fn simulate(
+        &self,
+        _order: &Order,
+        _session: &str,
+        _pay: bool,
+        _now: OffsetDateTime,
+    ) -> Option<Result<(Vec<u8>, String), PaymentError>> {
+        None
+    }
 }

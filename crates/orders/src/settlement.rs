@@ -124,6 +124,25 @@ impl OrdersService {
         })
     }
 
+    /// The payment page of a provider that lives on this site (the test provider): its button
+    /// makes the signed event, which then takes the webhook's own path. `session` must be the
+    /// order's current payment session (unguessable; the page's URL carries it).
+    pub async fn simulate_payment(&self, number: &str, session: &str, pay: bool) -> Result<WebhookOutcome, OrderError> {
+        let order = self.find(number).await?;
+        if order.provider_session.as_deref() != Some(session) {
+            return Err(OrderError::NotFound);
+        }
+        let (body, signature) = match self.provider.simulate(&order, session, pay, self.clock.now()) {
+            Some(event) => event?,
+            None => return Err(OrderError::NotFound),
+        };
+        match self.receive_webhook(self.provider.name(), Some(&signature), &body).await {
+            Ok(outcome) => Ok(outcome),
+            Err(WebhookReceiveError::Failed(err)) => Err(err),
+            Err(err) => Err(OrderError::Provider(crate::PaymentError(err.to_string()))),
+        }
+    }
+
     /// Refunds an order by hand (the site team): its payment goes back and it becomes `refunded`.
     pub async fn refund(&self, number: &str, reason: &str) -> Result<Order, OrderError> {
         let order = self.find(number).await?;

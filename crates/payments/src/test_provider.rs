@@ -85,9 +85,11 @@ impl PaymentProvider for TestProvider {
         "test"
     }
 
-    async fn begin(&self, _: &Order, _: &ReturnUrls) -> Result<PaymentSession, PaymentError> {
+    async fn begin(&self, order: &Order, urls: &ReturnUrls) -> Result<PaymentSession, PaymentError> {
         let id = random_id("cs")?;
-        Ok(PaymentSession { url: format!("{}/payments/test/{id}", self.site_url), id })
+        let query = serde_urlencoded::to_string([("order", order.number.as_str()), ("return", urls.success.as_str())])
+            .map_err(|err| PaymentError(err.to_string()))?;
+        Ok(PaymentSession { url: format!("{}/payments/test/{id}?{query}", self.site_url), id })
     }
 
     fn verify_webhook(&self, signature_header: Option<&str>, body: &[u8], now: OffsetDateTime) -> Result<PaymentEvent, WebhookError> {
@@ -104,5 +106,9 @@ impl PaymentProvider for TestProvider {
     /// once through the webhook path, so there is nothing to reconcile.
     async fn completed_since(&self, _: OffsetDateTime) -> Result<Vec<CompletedPayment>, PaymentError> {
         Ok(Vec::new())
+    }
+
+    fn simulate(&self, order: &Order, session: &str, pay: bool, now: OffsetDateTime) -> Option<Result<(Vec<u8>, String), PaymentError>> {
+        Some(if pay { self.paid_event(order, session, now) } else { self.declined_event(order, session, now) })
     }
 }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+mod checkout;
 mod limits;
 mod oauth;
 mod pages;
@@ -39,7 +40,18 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
                 resource("/oauth/authorize").route(web::get().to(oauth::authorize_page)).route(web::post().to(oauth::authorize_decision)),
             )
             .service(resource("/oauth/token").route(web::post().to(oauth::token)))
-            .service(resource("/oauth/revoke").route(web::post().to(oauth::revoke)));
+            .service(resource("/oauth/revoke").route(web::post().to(oauth::revoke)))
+            .service(resource("/checkout/{number}").route(web::get().to(checkout::show)))
+            .service(resource("/checkout/{number}/billing").route(web::post().to(checkout::billing)))
+            .service(resource("/checkout/{number}/pay").route(web::post().to(checkout::pay)))
+            .service(
+                resource("/payments/test/{session}")
+                    .route(web::get().to(checkout::test_payment_page))
+                    .route(web::post().to(checkout::test_payment)),
+            )
+            // Providers sign their webhooks; the signature is checked before anything is read or
+            // written, and a provider's retries must not be refused by a per-address quota.
+            .service(web::resource("/webhooks/payments/{provider}").route(web::post().to(checkout::webhook)));
     }
 }
 

@@ -78,6 +78,8 @@ declare_settings! {
         invites_per_account_per_day: u32 = 30, env "LAUNCHDIR_INVITES_PER_ACCOUNT_PER_DAY";
         /// co-founder invitations one e-mail address may receive in any 24 hours (429 beyond)
         invites_per_recipient_per_day: u32 = 3, env "LAUNCHDIR_INVITES_PER_RECIPIENT_PER_DAY";
+        /// the seller's country (ISO 3166 alpha-2), shown by `get_site_info`: buyers there pay its VAT rate
+        seller_country: String = "IE".into(), env "LAUNCHDIR_SELLER_COUNTRY";
         /// how often each server enqueues the periodic jobs (week start, week end with awards, badge sweep); each runs once per
         /// period however many servers enqueue it
         scheduler_seconds: u64 = 60, env "LAUNCHDIR_SCHEDULER_SECONDS";
@@ -107,6 +109,8 @@ declare_settings! {
         mail: MailSettings,
         /// Who may reach the tool server at `/mcp`.
         mcp: McpSettings,
+        /// How orders are paid.
+        payments: PaymentSettings,
         /// How many requests each caller may make.
         rate_limits: RateLimitSettings,
     }
@@ -136,6 +140,41 @@ declare_settings! {
         sign_in: String = "10/minute".into(), env "LAUNCHDIR_RATE_LIMITS_SIGN_IN";
         /// MCP `initialize`, per client address
         mcp_initialize: String = "60/minute".into(), env "LAUNCHDIR_RATE_LIMITS_MCP_INITIALIZE";
+    }
+}
+
+declare_settings! {
+    /// `[payments]`.
+    pub struct PaymentSettings {
+        /// `test` (a payment page on the site that says it is a test; no money moves) or `stripe`
+        provider: String = "test".into(), env "LAUNCHDIR_PAYMENTS_PROVIDER";
+        /// the secret the `test` provider signs its webhook events with; it is never logged
+        test_webhook_secret: Option<String> = None, unset "random at each start (one server)", env "LAUNCHDIR_PAYMENTS_TEST_WEBHOOK_SECRET";
+        /// Stripe's API, up to the version prefix
+        stripe_api_base: String = "https://api.stripe.com".into(), env "LAUNCHDIR_PAYMENTS_STRIPE_API_BASE";
+        /// the Stripe secret key (`sk_live_...`); it is never logged
+        stripe_secret_key: Option<String> = None, unset "none (required for `stripe`)", env "LAUNCHDIR_PAYMENTS_STRIPE_SECRET_KEY";
+        /// the signing secret of the Stripe webhook endpoint `{site_url}/webhooks/payments/stripe` (`whsec_...`); it is never logged
+        stripe_webhook_secret: Option<String> = None, unset "none (required for `stripe`)", env "LAUNCHDIR_PAYMENTS_STRIPE_WEBHOOK_SECRET";
+        /// payment methods Stripe Checkout offers, e.g. `card,paypal,crypto` (each must be enabled in the Stripe account; card
+        /// includes Apple Pay and Google Pay)
+        stripe_payment_methods: Vec<String> = Vec::new(), unset "none: Stripe picks from the account's settings", env "LAUNCHDIR_PAYMENTS_STRIPE_PAYMENT_METHODS";
+        /// how often recent completed payments are read back from the provider to settle orders whose webhook never came
+        reconcile_every_minutes: u64 = 180, env "LAUNCHDIR_PAYMENTS_RECONCILE_EVERY_MINUTES";
+        /// ask the EU's VIES service to confirm VAT numbers (needs network; unanswered checks fall back to the offline check)
+        vies: bool = false, env "LAUNCHDIR_PAYMENTS_VIES";
+    }
+}
+
+impl std::fmt::Debug for PaymentSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PaymentSettings")
+            .field("provider", &self.provider)
+            .field("stripe_api_base", &self.stripe_api_base)
+            .field("stripe_payment_methods", &self.stripe_payment_methods)
+            .field("reconcile_every_minutes", &self.reconcile_every_minutes)
+            .field("vies", &self.vies)
+            .finish_non_exhaustive()
     }
 }
 
@@ -331,6 +370,19 @@ impl Settings {
         }
         if self.mcp.max_sessions == 0 {
             bail!("mcp.max_sessions must be at least 1");
+        }
+        if kernel::CountryCode::parse(&self.seller_country).is_err() {
+            bail!("seller_country must be a two-letter country code such as IE or DE");
+        }
+        match (self.payments.provider.as_str(), &self.payments.stripe_secret_key, &self.payments.stripe_webhook_secret) {
+            ("test", _, _) | ("stripe", Some(_), Some(_)) => {}
+            ("stripe", _, _) => {
+                bail!("payments.stripe_secret_key and payments.stripe_webhook_secret are needed when payments.provider is stripe")
+            }
+            _ => bail!("payments.provider must be test or stripe"),
+        }
+        if !(1..=10_080).contains(&self.payments.reconcile_every_minutes) {
+            bail!("payments.reconcile_every_minutes must be between 1 and 10080 (a week)");
         }
         if !(1..=86_400).contains(&self.mcp.session_idle_seconds) {
             bail!("mcp.session_idle_seconds must be between 1 and 86400");

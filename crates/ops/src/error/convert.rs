@@ -36,6 +36,19 @@ impl From<DraftError> for OpError {
     }
 }
 
+impl From<orders::OrderError> for OpError {
+    fn from(error: orders::OrderError) -> Self {
+        use orders::OrderError;
+        match error {
+            OrderError::Invalid(errors) => Self::Validation(errors),
+            OrderError::NotFound => Self::NotFound("you have no order with this number".into()),
+            err @ OrderError::NotPending(_) => Self::Conflict { detail: err.to_string(), retry_after: None },
+            OrderError::Provider(err) => Self::internal(err),
+            OrderError::Repo(err) => Self::internal(err),
+        }
+    }
+}
+
 impl From<OwnerError> for OpError {
     fn from(error: OwnerError) -> Self {
         match error {

@@ -14,6 +14,7 @@ pub mod feeds;
 pub mod founders;
 pub mod launches;
 pub mod listing;
+pub mod orders;
 pub mod owner;
 pub mod rankings;
 pub mod search;

@@ -17,6 +17,8 @@ pub struct SiteInfo {
     pub site_url: String,
     pub api_base_url: String,
     pub launch_timezone: String,
+    /// The seller's country (ISO 3166 alpha-2): it decides which buyers pay domestic VAT.
+    pub seller_country: String,
     pub counts: SiteCounts,
     pub urls: PublicUrls,
     pub docs: DocLocations,
@@ -71,6 +73,7 @@ impl Operation for GetSiteInfo {
             site_url: site.site_url.clone(),
             api_base_url: site.base_url.clone(),
             launch_timezone: site.launch_timezone.clone(),
+            seller_country: app.orders.seller_country().to_string(),
             counts,
             urls: PublicUrls {
                 home: page("/"),

@@ -1,0 +1,345 @@
+//! The checkout page (`/checkout/<number>?t=<token>`): the order, its VAT and total, the billing
+//! form that re-prices the order before payment (so the VAT shown is the VAT charged), and the
+//! hand-over to the payment provider. The token is the page's key: a wrong one is a 404, like
+//! an unknown number. Also the test provider's payment page and the payment webhooks.
+
+use crate::{WebState, html, message};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use kernel::CountryCode;
+use orders::{Billing, Order, OrderError, OrderStatus, ReturnUrls, VatTreatment, WebhookReceiveError};
+use serde::Deserialize;
+
+struct LineRow {
+    name: String,
+    detail: Option<String>,
+    status: Option<String>,
+    subtotal: String,
+    vat: String,
+    total: String,
+}
+
+#[derive(Template)]
+#[template(path = "checkout.html")]
+struct CheckoutPage<'a> {
+    site_name: &'a str,
+    number: &'a str,
+    token: &'a str,
+    notice: Option<String>,
+    lines: Vec<LineRow>,
+    subtotal: String,
+    vat: String,
+    vat_rate: String,
+    total: String,
+    vat_note: &'static str,
+    pending: bool,
+    status: &'static str,
+    status_reason: Option<String>,
+    expires_at: String,
+    name: String,
+    address: String,
+    country: String,
+    vat_number: String,
+    country_error: Option<String>,
+    vat_number_error: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "test_payment.html")]
+struct TestPaymentPage<'a> {
+    site_name: &'a str,
+    number: &'a str,
+    session: &'a str,
+    total: String,
+    return_to: &'a str,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TokenQuery {
+    #[serde(default)]
+    t: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct BillingForm {
+    #[serde(default)]
+    t: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    address: String,
+    #[serde(default)]
+    country: String,
+    #[serde(default)]
+    vat_number: String,
+}
+
+fn vat_note(order: &Order) -> &'static str {
+    match order.vat.treatment {
+        VatTreatment::CountryNeeded => "Enter your country to see the VAT: it is needed before payment.",
+        VatTreatment::Domestic => "VAT at the rate of the seller's country.",
+        VatTreatment::EuConsumer => "VAT at your country's rate.",
+        VatTreatment::ReverseCharge => "Reverse charge: your valid EU VAT number means you account for the VAT.",
+        VatTreatment::OutsideScope => "Outside the EU: no VAT.",
+    }
+}
+
+/// Field errors the form shows beside their inputs.
+#[derive(Default)]
+struct FormErrors {
+    country: Option<String>,
+    vat_number: Option<String>,
+}
+
+fn page(
+    state: &WebState,
+    order: &Order,
+    token: &str,
+    form: Option<&BillingForm>,
+    errors: FormErrors,
+    notice: Option<String>,
+    status: StatusCode,
+) -> HttpResponse {
+    let billing = &order.billing;
+    let (name, address, country, vat_number) = match form {
+        Some(form) => (form.name.clone(), form.address.clone(), form.country.clone(), form.vat_number.clone()),
+        None => (
+            billing.name.clone().unwrap_or_default(),
+            billing.address.clone().unwrap_or_default(),
+            billing.country.as_ref().map(ToString::to_string).unwrap_or_default(),
+            billing.vat_number.clone().unwrap_or_default(),
+        ),
+    };
+    let lines = order
+        .lines
+        .iter()
+        .map(|line| LineRow {
+            name: line.line.product_name.clone(),
+            detail: line.line.week.map(|week| format!("week of {week}")),
+            status: (order.status != OrderStatus::Pending).then(|| if line.fulfilled { "done".to_owned() } else { "to do".to_owned() }),
+            subtotal: line.line.amounts.subtotal.to_string(),
+            vat: line.line.amounts.vat.to_string(),
+            total: line.line.amounts.total.to_string(),
+        })
+        .collect();
+    let page = CheckoutPage {
+        site_name: &state.app.site.name,
+        number: order.number.as_str(),
+        token,
+        notice,
+        lines,
+        subtotal: order.totals.subtotal.to_string(),
+        vat: order.totals.vat.to_string(),
+        vat_rate: order.vat.rate.to_string(),
+        total: order.totals.total.to_string(),
+        vat_note: vat_note(order),
+        pending: order.status == OrderStatus::Pending,
+        status: order.status.as_str(),
+        status_reason: order.status_reason.clone(),
+        expires_at: order
+            .expires_at
+            .to_offset(time::UtcOffset::UTC)
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default(),
+        name,
+        address,
+        country,
+        vat_number,
+        country_error: errors.country,
+        vat_number_error: errors.vat_number,
+    };
+    html(status, &page)
+}
+
+fn not_found(state: &WebState) -> HttpResponse {
+    message(
+        state,
+        StatusCode::NOT_FOUND,
+        "No such order",
+        "This checkout link is not valid. Use the link you were given when the order was made.",
+    )
+}
+
+fn failed(state: &WebState, err: OrderError) -> HttpResponse {
+    match err {
+        OrderError::NotFound => not_found(state),
+        err => {
+            tracing::error!(error = %err, "the checkout page failed");
+            message(
+                state,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Try again",
+                "The order could not be handled just now. Please try again in a moment.",
+            )
+        }
+    }
+}
+
+/// `GET /checkout/{number}?t=...`
+pub async fn show(state: web::Data<WebState>, number: web::Path<String>, query: web::Query<TokenQuery>) -> HttpResponse {
+    match state.app.orders.open_checkout(&number, &query.t).await {
+        Ok(order) => page(&state, &order, &query.t, None, FormErrors::default(), None, StatusCode::OK),
+        Err(err) => failed(&state, err),
+    }
+}
+
+/// `POST /checkout/{number}/billing`: checks the form, re-prices, and shows the page again.
+pub async fn billing(state: web::Data<WebState>, number: web::Path<String>, form: web::Form<BillingForm>) -> HttpResponse {
+    let order = match state.app.orders.open_checkout(&number, &form.t).await {
+        Ok(order) => order,
+        Err(err) => return failed(&state, err),
+    };
+    let mut errors = FormErrors::default();
+    let country = match form.country.trim() {
+        "" => None,
+        raw => match CountryCode::parse(raw) {
+            Ok(country) => Some(country),
+            Err(err) => {
+                errors.country = Some(format!("Country {}.", err.0));
+                None
+            }
+        },
+    };
+    if form.vat_number.trim().chars().count() > 32 {
+        errors.vat_number = Some("A VAT number has at most 32 characters.".into());
+    }
+    if form.name.chars().count() > 200 || form.address.chars().count() > 500 {
+        errors.country.get_or_insert_with(|| "The name has at most 200 characters and the address 500.".into());
+    }
+    if errors.country.is_some() || errors.vat_number.is_some() {
+        return page(&state, &order, &form.t, Some(&form), errors, None, StatusCode::BAD_REQUEST);
+    }
+    let keep = |value: &str| Some(value.trim().to_owned()).filter(|value| !value.is_empty());
+    let billing = Billing { name: keep(&form.name), address: keep(&form.address), country, vat_number: keep(&form.vat_number) };
+    match state.app.orders.update_billing(&number, &form.t, billing).await {
+        Ok(order) => {
+            let notice = (!form.vat_number.trim().is_empty()
+                && order.vat.treatment != VatTreatment::ReverseCharge
+                && order.billing.country.as_ref().is_some_and(orders::in_eu))
+            .then(|| "The VAT number did not pass its check for this country, so VAT is charged.".to_owned());
+            page(&state, &order, &form.t, None, FormErrors::default(), notice, StatusCode::OK)
+        }
+        Err(OrderError::NotPending(_)) => page(
+            &state,
+            &order,
+            &form.t,
+            None,
+            FormErrors::default(),
+            Some("This order can no longer be changed.".into()),
+            StatusCode::CONFLICT,
+        ),
+        Err(err) => failed(&state, err),
+    }
+}
+
+/// `POST /checkout/{number}/pay`: hands over to the provider's payment page.
+pub async fn pay(state: web::Data<WebState>, number: web::Path<String>, form: web::Form<TokenQuery>) -> HttpResponse {
+    let back = format!("{}/checkout/{}?t={}", state.site_url, number, crate::percent_encode(&form.t));
+    let urls = ReturnUrls { success: back.clone(), cancel: back };
+    match state.app.orders.begin_payment(&number, &form.t, &urls).await {
+        Ok(session) => HttpResponse::SeeOther().insert_header(("Location", session.url)).finish(),
+        Err(OrderError::Invalid(errors)) => match state.app.orders.open_checkout(&number, &form.t).await {
+            Ok(order) => {
+                let country =
+                    errors.iter().find(|error| error.field == "billing_country").map(|error| format!("Country {}.", error.message));
+                page(&state, &order, &form.t, None, FormErrors { country, vat_number: None }, None, StatusCode::BAD_REQUEST)
+            }
+            Err(err) => failed(&state, err),
+        },
+        Err(OrderError::NotPending(_)) => match state.app.orders.open_checkout(&number, &form.t).await {
+            Ok(order) => page(&state, &order, &form.t, None, FormErrors::default(), None, StatusCode::CONFLICT),
+            Err(err) => failed(&state, err),
+        },
+        Err(err) => failed(&state, err),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TestPaymentQuery {
+    #[serde(default)]
+    order: String,
+    #[serde(default, rename = "return")]
+    return_to: String,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TestPaymentForm {
+    #[serde(default)]
+    order: String,
+    #[serde(default, rename = "return")]
+    return_to: String,
+    #[serde(default)]
+    action: String,
+}
+
+/// Where the test page sends the person back: their order's checkout page on this site only.
+fn return_to(state: &WebState, raw: &str) -> String {
+    let ours = format!("{}/checkout/", state.site_url);
+    if raw.starts_with(&ours) && !raw.chars().any(|c| c.is_control() || c == '\\') {
+        raw.to_owned()
+    } else {
+        format!("{}/", state.site_url)
+    }
+}
+
+/// `GET /payments/test/{session}`: the test provider's payment page.
+pub async fn test_payment_page(
+    state: web::Data<WebState>,
+    session: web::Path<String>,
+    query: web::Query<TestPaymentQuery>,
+) -> HttpResponse {
+    if state.app.orders.provider_name() != "test" {
+        return not_found(&state);
+    }
+    match state.app.orders.find(&query.order).await {
+        Ok(order) if order.provider_session.as_deref() == Some(session.as_str()) => {
+            let back = return_to(&state, &query.return_to);
+            let page = TestPaymentPage {
+                site_name: &state.app.site.name,
+                number: order.number.as_str(),
+                session: &session,
+                total: order.totals.total.to_string(),
+                return_to: &back,
+            };
+            html(StatusCode::OK, &page)
+        }
+        Ok(_) => not_found(&state),
+        Err(err) => failed(&state, err),
+    }
+}
+
+/// `POST /payments/test/{session}`: **Pay** or **Decline**, through the webhook path.
+pub async fn test_payment(state: web::Data<WebState>, session: web::Path<String>, form: web::Form<TestPaymentForm>) -> HttpResponse {
+    if state.app.orders.provider_name() != "test" {
+        return not_found(&state);
+    }
+    let pay = form.action == "pay";
+    match state.app.orders.simulate_payment(&form.order, &session, pay).await {
+        Ok(_) => HttpResponse::SeeOther().insert_header(("Location", return_to(&state, &form.return_to))).finish(),
+        Err(err) => failed(&state, err),
+    }
+}
+
+/// `POST /webhooks/payments/{provider}`: the signature is checked over the raw body; a bad one
+/// is 400 and changes nothing.
+pub async fn webhook(state: web::Data<WebState>, provider: web::Path<String>, request: HttpRequest, body: web::Bytes) -> HttpResponse {
+    let signature = request.headers().get("Stripe-Signature").and_then(|value| value.to_str().ok());
+    let problem = |status: StatusCode, detail: String| {
+        HttpResponse::build(status).content_type("application/problem+json").json(serde_json::json!({
+            "type": "about:blank", "title": status.canonical_reason().unwrap_or("Error"), "status": status.as_u16(), "detail": detail,
+        }))
+    };
+    match state.app.orders.receive_webhook(&provider, signature, &body).await {
+        Ok(outcome) => HttpResponse::Ok().json(serde_json::json!({ "received": true, "outcome": format!("{outcome:?}") })),
+        Err(WebhookReceiveError::UnknownProvider) => problem(StatusCode::NOT_FOUND, "no such payment provider here".into()),
+        Err(WebhookReceiveError::Refused(err)) => {
+            tracing::warn!(provider = %provider, error = %err, "a payment webhook was refused");
+            problem(StatusCode::BAD_REQUEST, err.to_string())
+        }
+        Err(WebhookReceiveError::Failed(err)) => {
+            tracing::error!(provider = %provider, error = %err, "a payment webhook could not be settled; the provider will send it again");
+            problem(StatusCode::INTERNAL_SERVER_ERROR, "the event could not be recorded; send it again".into())
+        }
+    }
+}
