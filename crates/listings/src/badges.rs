@@ -18,6 +18,8 @@ pub enum BadgeKind {
     Launched,
     /// Launch of the Week #1, #2 or #3.
     LaunchOfTheWeek(u8),
+    /// Featured placement was bought.
+    Featured,
 }
 
 impl BadgeKind {
@@ -25,6 +27,7 @@ impl BadgeKind {
         match self {
             Self::Listed => "listed".into(),
             Self::Launched => "launched".into(),
+            Self::Featured => "featured".into(),
             Self::LaunchOfTheWeek(rank) => format!("launch-of-the-week-{rank}"),
         }
     }
@@ -33,6 +36,7 @@ impl BadgeKind {
         match code {
             "listed" => Some(Self::Listed),
             "launched" => Some(Self::Launched),
+            "featured" => Some(Self::Featured),
             other => match other.strip_prefix("launch-of-the-week-")? {
                 "1" => Some(Self::LaunchOfTheWeek(1)),
                 "2" => Some(Self::LaunchOfTheWeek(2)),
@@ -225,6 +229,9 @@ impl BadgeService {
             return Err(BadgeError::NotFound);
         }
         let mut badges = vec![EarnedBadge { kind: BadgeKind::Listed, caption: "LISTED ON".into(), title: "Listed on".into(), week: None }];
+        if self.listings.featured_since(listing.id).await?.is_some() {
+            badges.push(EarnedBadge { kind: BadgeKind::Featured, caption: "FEATURED ON".into(), title: "Featured on".into(), week: None });
+        }
         if listing.status == ListingStatus::Live {
             badges.push(EarnedBadge { kind: BadgeKind::Launched, caption: "LAUNCHED ON".into(), title: "Launched on".into(), week: None });
             let awards = self.awards.list(Some(listing.id), PageRequest::new(1, 100).unwrap_or_default()).await?;
@@ -252,11 +259,13 @@ mod tests {
 
     #[test]
     fn kinds_round_trip() {
-        for kind in [BadgeKind::Listed, BadgeKind::Launched, BadgeKind::LaunchOfTheWeek(1), BadgeKind::LaunchOfTheWeek(3)] {
+        for kind in
+            [BadgeKind::Listed, BadgeKind::Launched, BadgeKind::LaunchOfTheWeek(1), BadgeKind::LaunchOfTheWeek(3), BadgeKind::Featured]
+        {
             assert_eq!(BadgeKind::parse(&kind.code()), Some(kind));
         }
         assert_eq!(BadgeKind::parse("launch-of-the-week-4"), None);
-        assert_eq!(BadgeKind::parse("featured"), None);
+        assert_eq!(BadgeKind::parse("sponsored"), None);
     }
 
     #[test]

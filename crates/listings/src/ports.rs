@@ -37,4 +37,7 @@ pub trait ListingRepository: Send + Sync {
     /// Live listings that carry any of `categories` (primary or extra), most voted first;
     /// ties go to the listing created first.
     async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError>;
+
+    /// When featured placement was bought for the listing (its Featured badge), if ever.
+    async fn featured_since(&self, id: kernel::ListingId) -> Result<Option<time::OffsetDateTime>, RepoError>;
 }

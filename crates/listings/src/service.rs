@@ -155,6 +155,9 @@ mod tests {
         async fn find_by_slug(&self, _: &Slug) -> Result<Option<ListingSummary>, RepoError> {
             Ok(None)
         }
+        async fn featured_since(&self, _: ListingId) -> Result<Option<time::OffsetDateTime>, RepoError> {
+            Ok(None)
+        }
         async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
             self.asked_for.lock().unwrap().extend_from_slice(categories);
             let item = ListingSummary {

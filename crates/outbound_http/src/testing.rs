@@ -37,7 +37,16 @@ pub struct Received {
     pub method: String,
     /// Path and query.
     pub target: String,
+    /// Header names in lower case, with their values.
+    pub headers: Vec<(String, String)>,
     pub body: String,
+}
+
+impl Received {
+    /// The value of header `name` (case-insensitive).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| value.as_str())
+    }
 }
 
 pub struct FixtureServer {
@@ -187,11 +196,11 @@ async fn read_request(stream: &mut tokio::net::TcpStream) -> Option<Received> {
     let mut request_line = lines.next()?.split_whitespace();
     let method = request_line.next()?.to_owned();
     let target = request_line.next()?.to_owned();
-    let length = lines
+    let headers: Vec<(String, String)> = lines
         .filter_map(|line| line.split_once(':'))
-        .find(|(name, _)| name.trim().eq_ignore_ascii_case("content-length"))
-        .and_then(|(_, value)| value.trim().parse::<usize>().ok())
-        .unwrap_or(0);
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+        .collect();
+    let length = headers.iter().find(|(name, _)| name == "content-length").and_then(|(_, value)| value.parse::<usize>().ok()).unwrap_or(0);
     while data.len() < header_end + length {
         let read = stream.read(&mut buffer).await.ok()?;
         if read == 0 {
@@ -200,5 +209,5 @@ async fn read_request(stream: &mut tokio::net::TcpStream) -> Option<Received> {
         data.extend_from_slice(&buffer[..read]);
     }
     let body = String::from_utf8_lossy(&data[header_end..]).into_owned();
-    Some(Received { method, target, body })
+    Some(Received { method, target, headers, body })
 }

@@ -130,6 +130,10 @@ impl ListingRepository for SeaStore {
         to_summary(row, &slugs).map(Some)
     }
 
+    async fn featured_since(&self, id: kernel::ListingId) -> Result<Option<time::OffsetDateTime>, RepoError> {
+        Ok(listing::Entity::find_by_id(id.get()).one(&self.db).await.map_err(repo_err)?.and_then(|row| row.featured_at))
+    }
+
     async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
         let in_categories = Query::select()
             .column(listing_category::Column::ListingId)

@@ -251,7 +251,7 @@ async fn seed_categories(db: &impl sea_orm::ConnectionTrait, report: &mut SeedRe
 }
 
 /// Demo prices: an administrator changes them later; the seed never overwrites a price.
-async fn seed_products(db: &impl sea_orm::ConnectionTrait, report: &mut SeedReport) -> Result<(), DbErr> {
+pub(crate) async fn seed_products(db: &impl sea_orm::ConnectionTrait, report: &mut SeedReport) -> Result<(), DbErr> {
     // (code, name, description, price in cents, week rule, options)
     type DemoProduct = (&'static str, &'static str, &'static str, i64, &'static str, Option<serde_json::Value>);
     let products: [DemoProduct; 9] = [

@@ -111,6 +111,48 @@ pub mod fixtures {
     use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
     use time::OffsetDateTime;
 
+    /// The demo price list (the products every order test buys from).
+    pub async fn products(db: &DatabaseConnection) {
+        crate::seed::seed_products(db, &mut crate::seed::SeedReport::default()).await.expect("seed the products");
+    }
+
+    /// A top-level category.
+    pub async fn category(db: &DatabaseConnection, slug: &str) -> i64 {
+        crate::entity::category::ActiveModel {
+            slug: Set(slug.to_owned()),
+            name: Set(slug.to_uppercase()),
+            description: Set(String::new()),
+            parent_id: Set(None),
+            position: Set(0),
+            faqs: Set(serde_json::json!([])),
+            ..Default::default()
+        }
+        .insert(db)
+        .await
+        .expect("insert category")
+        .id
+    }
+
+    /// Puts a listing in a category, as its primary one or not.
+    pub async fn in_category(db: &DatabaseConnection, listing_id: i64, category_id: i64, primary: bool) {
+        crate::entity::listing_category::ActiveModel {
+            listing_id: Set(listing_id),
+            category_id: Set(category_id),
+            is_primary: Set(primary),
+        }
+        .insert(db)
+        .await
+        .expect("insert listing category");
+        if primary {
+            listing::Entity::update_many()
+                .col_expr(listing::Column::PrimaryCategoryId, Expr::value(category_id))
+                .filter(listing::Column::Id.eq(listing_id))
+                .exec(db)
+                .await
+                .expect("set the primary category");
+        }
+    }
+
     /// A listing with a launch week; `launched_at` is set for live listings.
     pub async fn listing(db: &DatabaseConnection, slug: &str, status: &str, week: kernel::Week, launched_at: OffsetDateTime) -> i64 {
         listing::ActiveModel {

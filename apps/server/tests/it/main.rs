@@ -22,6 +22,7 @@ mod lifecycle;
 mod listing;
 mod mcp;
 mod oauth;
+mod orders;
 mod owner;
 mod ratelimits;
 mod routes;

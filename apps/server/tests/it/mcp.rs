@@ -43,7 +43,7 @@ impl TestApp {
         (status, challenge, rpc_body(&text))
     }
 
-    async fn call_tool(&self, name: &str, arguments: Value, token: Option<&str>) -> Value {
+    pub(crate) async fn call_tool(&self, name: &str, arguments: Value, token: Option<&str>) -> Value {
         let (status, _, body) = self.mcp("tools/call", json!({"name": name, "arguments": arguments}), token).await;
         assert_eq!(status, 200, "{body:#}");
         body["result"].clone()

@@ -1,0 +1,518 @@
+//! Orders: VAT in quotes, every order item rule, checkout on the site through the test
+//! provider's payment page to fulfilment, webhooks that count once, mismatches, late payments,
+//! and Stripe against a fake Stripe on loopback.
+
+use crate::helpers::{Reply, TestApp, spawn_empty_app_with};
+use kernel::Week;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use store_seaorm::testing::fixtures;
+use time::OffsetDateTime;
+
+const SECRET: &str = "whsec_test_orders";
+
+struct Shop {
+    app: TestApp,
+    key: String,
+    me: i64,
+}
+
+async fn shop_with(change: impl FnOnce(&mut launchdir_server::settings::Settings)) -> Shop {
+    let app = spawn_empty_app_with(|settings| {
+        settings.payments.test_webhook_secret = Some(SECRET.into());
+        change(settings);
+    })
+    .await;
+    fixtures::products(app.services.store.connection()).await;
+    let (_, key) = app.api_key("").await;
+    let me = app.get_with_token("/api/v1/me", &key).await.body["user"]["id"].as_i64().unwrap();
+    Shop { app, key, me }
+}
+
+async fn shop() -> Shop {
+    shop_with(|_| {}).await
+}
+
+impl Shop {
+    /// A listing of mine in `status` on `plan`.
+    async fn listing(&self, slug: &str, status: &str, plan: Option<&str>) -> i64 {
+        let db = self.app.services.store.connection();
+        let now = OffsetDateTime::now_utc();
+        let id = fixtures::listing(db, slug, status, Week::at(now, time::UtcOffset::UTC).plus_weeks(7), now).await;
+        fixtures::set_owner(db, id, self.me).await;
+        if let Some(plan) = plan {
+            fixtures::set_plan(db, id, plan).await;
+        }
+        id
+    }
+
+    async fn quote(&self, body: Value) -> Reply {
+        self.app.send(self.app.client.post(self.app.url("/api/v1/orders/quote")).bearer_auth(&self.key).json(&body)).await
+    }
+
+    async fn checkout(&self, body: Value) -> Reply {
+        self.app.send(self.app.client.post(self.app.url("/api/v1/orders/checkout")).bearer_auth(&self.key).json(&body)).await
+    }
+
+    async fn order(&self, number: &str) -> Value {
+        let reply = self.app.get_with_token(&format!("/api/v1/orders/{number}"), &self.key).await;
+        assert_eq!(reply.status, 200, "{:#}", reply.body);
+        reply.body
+    }
+
+    /// Polls `get_order` until `done` holds (at most 30 s).
+    async fn order_until(&self, number: &str, done: impl Fn(&Value) -> bool) -> Value {
+        for _ in 0..300 {
+            let order = self.order(number).await;
+            if done(&order) {
+                return order;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        panic!("order {number} never reached the expected state: {:#}", self.order(number).await);
+    }
+
+    async fn webhook(&self, body: &[u8], signature: &str) -> reqwest::StatusCode {
+        let request =
+            self.app.client.post(self.app.url("/webhooks/payments/test")).header("Stripe-Signature", signature).body(body.to_vec());
+        request.send().await.unwrap().status()
+    }
+}
+
+fn week_ahead(weeks: i64) -> String {
+    Week::at(OffsetDateTime::now_utc(), time::UtcOffset::UTC).plus_weeks(weeks).to_string()
+}
+
+fn no_redirects() -> reqwest::Client {
+    reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
+}
+
+/// A signed `checkout.session.completed` for `number`, as the test provider (or Stripe) sends it.
+fn paid_event(number: &str, session: &str, amount: i64, currency: &str) -> (Vec<u8>, String) {
+    let body = json!({
+        "id": format!("evt_{}", kernel::secrets::random_token().unwrap()),
+        "type": "checkout.session.completed",
+        "data": {"object": {"id": session, "client_reference_id": number, "payment_status": "paid",
+            "payment_intent": format!("pi_{session}"), "amount_total": amount, "currency": currency}},
+    })
+    .to_string()
+    .into_bytes();
+    let signature = payments::signature::sign(SECRET, &body, OffsetDateTime::now_utc());
+    (body, signature)
+}
+
+#[tokio::test]
+async fn vat_follows_the_buyer_the_number_and_the_seller() {
+    let shop = shop().await;
+    let id = shop.listing("vat-co", "draft", None).await;
+    let item = json!([{"product": "launch", "listing_id": id}]);
+    let site = shop.app.get("/api/v1/site").await;
+    assert_eq!(site.body["seller_country"], "IE", "{:#}", site.body);
+
+    let german = shop.quote(json!({"items": item, "billing_country": "DE"})).await;
+    assert_eq!(german.status, 200, "{:#}", german.body);
+    assert_eq!(
+        (german.body["subtotal_cents"].as_i64(), german.body["vat_cents"].as_i64(), german.body["total_cents"].as_i64()),
+        (Some(4900), Some(931), Some(5831))
+    );
+    assert_eq!(german.body["vat_rate"], 19.0);
+    assert_eq!(german.body["items"][0]["vat_cents"], 931);
+    assert_eq!(german.body["vat"]["treatment"], "eu_consumer");
+    assert_eq!(german.body["vat_number_check"], "none");
+
+    let french_business = shop.quote(json!({"items": item, "billing_country": "FR", "vat_number": "FR 40 303 265 045"})).await;
+    assert_eq!(french_business.body["reverse_charge"], true, "{:#}", french_business.body);
+    assert_eq!((french_business.body["vat_rate"].as_f64(), french_business.body["vat_cents"].as_i64()), (Some(0.0), Some(0)));
+    assert_eq!(french_business.body["vat_number_check"], "checksum");
+    assert_eq!(french_business.body["vat_number_valid"], true);
+
+    let wrong_digits = shop.quote(json!({"items": item, "billing_country": "FR", "vat_number": "FR41303265045"})).await;
+    assert_eq!(wrong_digits.body["reverse_charge"], false);
+    assert_eq!((wrong_digits.body["vat_rate"].as_f64(), wrong_digits.body["vat_cents"].as_i64()), (Some(20.0), Some(980)));
+    assert_eq!(wrong_digits.body["vat_number_check"], "checksum");
+    assert_eq!(wrong_digits.body["vat_number_valid"], false);
+
+    let american = shop.quote(json!({"items": item, "billing_country": "US"})).await;
+    assert_eq!((american.body["vat_cents"].as_i64(), american.body["vat"]["treatment"].as_str()), (Some(0), Some("outside_scope")));
+
+    // The seller's own country pays its rate, VAT number or not.
+    let irish = shop.quote(json!({"items": item, "billing_country": "IE", "vat_number": "IE6388047V"})).await;
+    assert_eq!((irish.body["vat_rate"].as_f64(), irish.body["vat_cents"].as_i64()), (Some(23.0), Some(1127)), "{:#}", irish.body);
+    assert_eq!(irish.body["reverse_charge"], false);
+
+    let unknown_country = shop.quote(json!({"items": item})).await;
+    assert_eq!(unknown_country.body["vat"]["treatment"], "country_needed");
+
+    // A rate the administrator changes applies from its date.
+    let store = shop.app.services.store.vat_rates();
+    let today = OffsetDateTime::now_utc().date();
+    store
+        .set(&orders::VatRateEntry {
+            country: kernel::CountryCode::parse("DE").unwrap(),
+            rate: orders::VatRate::parse_percent("21").unwrap(),
+            valid_from: today,
+        })
+        .await
+        .unwrap();
+    assert_eq!(shop.quote(json!({"items": item, "billing_country": "DE"})).await.body["vat_cents"], 1029);
+
+    // Nothing was saved.
+    assert_eq!(shop.app.get_with_token("/api/v1/orders", &shop.key).await.body["total"], 0);
+}
+
+#[tokio::test]
+async fn every_order_item_rule_is_a_400_naming_its_place_and_nothing_is_saved() {
+    let shop = shop().await;
+    let draft = shop.listing("rules-draft", "draft", None).await;
+    let live = shop.listing("rules-live", "live", Some("free")).await;
+    let queued = shop.listing("rules-queued", "awaiting_badge", Some("free")).await;
+    let (_, stranger) = shop.app.api_key("").await;
+    let theirs = {
+        let db = shop.app.services.store.connection();
+        let stranger_id = shop.app.get_with_token("/api/v1/me", &stranger).await.body["user"]["id"].as_i64().unwrap();
+        let id =
+            fixtures::listing(db, "theirs", "draft", Week::at(OffsetDateTime::now_utc(), time::UtcOffset::UTC), OffsetDateTime::now_utc())
+                .await;
+        fixtures::set_owner(db, id, stranger_id).await;
+        id
+    };
+    let db = shop.app.services.store.connection();
+    let primary = fixtures::category(db, "tools").await;
+    fixtures::category(db, "design").await;
+    fixtures::category(db, "ai").await;
+    fixtures::category(db, "data").await;
+    fixtures::in_category(db, live, primary, true).await;
+
+    let cases: Vec<(Value, Vec<&str>)> = vec![
+        (json!([{"product": "nope", "listing_id": draft}]), vec!["items[0].product"]),
+        (json!([{"product": "launch"}]), vec!["items[0].listing_id"]),
+        (json!([{"product": "launch", "listing_id": theirs}]), vec!["items[0].listing_id"]),
+        (json!([{"product": "launch", "listing_id": 999_999}]), vec!["items[0].listing_id"]),
+        (json!([{"product": "launch", "listing_id": live}]), vec!["items[0].listing_id"]),
+        (json!([{"product": "launch", "listing_id": draft, "week": week_ahead(40)}]), vec!["items[0].week"]),
+        (json!([{"product": "launch", "listing_id": draft, "week": "2026-13-01"}]), vec!["items[0].week"]),
+        (json!([{"product": "skip_queue", "listing_id": queued}]), vec!["items[0].week"]),
+        (json!([{"product": "skip_queue", "listing_id": draft, "week": week_ahead(2)}]), vec!["items[0].listing_id"]),
+        (json!([{"product": "skip_queue", "listing_id": queued, "week": week_ahead(7)}]), vec!["items[0].week"]),
+        (
+            json!([{"product": "launch", "listing_id": queued}, {"product": "skip_queue", "listing_id": queued, "week": week_ahead(2)}]),
+            vec!["items[1].listing_id"],
+        ),
+        (json!([{"product": "relaunch", "listing_id": live}]), vec!["items[0].week"]),
+        (json!([{"product": "relaunch", "listing_id": draft, "week": week_ahead(2)}]), vec!["items[0].listing_id"]),
+        (json!([{"product": "featured", "listing_id": live, "week": week_ahead(2)}]), vec!["items[0].week"]),
+        (json!([{"product": "billboard_min", "listing_id": live, "amount_cents": 499}]), vec!["items[0].amount_cents"]),
+        (json!([{"product": "featured", "listing_id": live, "amount_cents": 900}]), vec!["items[0].amount_cents"]),
+        (json!([{"product": "extra_categories", "listing_id": live}]), vec!["items[0].categories"]),
+        (
+            json!([{"product": "extra_categories", "listing_id": live, "categories": ["design", "ai", "data", "tools"]}]),
+            vec!["items[0].categories"],
+        ),
+        (
+            json!([{"product": "extra_categories", "listing_id": live, "categories": ["design", "nope", "tools"]}]),
+            vec!["items[0].categories[1]", "items[0].categories[2]"],
+        ),
+        (json!([{"product": "featured", "listing_id": live, "categories": ["design"]}]), vec!["items[0].categories"]),
+        (json!([{"product": "featured", "listing_id": live, "options": {"placement": "sidebar"}}]), vec!["items[0].options.placement"]),
+        (json!([{"product": "featured", "listing_id": live, "options": {"colour": "red"}}]), vec!["items[0].options.colour"]),
+        (json!([{"product": "ai_review", "listing_id": live, "options": {"placement": "homepage"}}]), vec!["items[0].options"]),
+        (json!([{"product": "featured", "listing_id": live}, {"product": "featured", "listing_id": live}]), vec!["items[1].product"]),
+        (json!([{"product": "featured", "listing_id": live, "colour": "red"}]), vec!["items[0].colour"]),
+        (json!([]), vec!["items"]),
+        (json!((0..21).map(|_| json!({"product": "ai_review", "listing_id": live})).collect::<Vec<_>>()), vec!["items"]),
+    ];
+    for (items, fields) in cases {
+        for reply in [shop.quote(json!({"items": items})).await, shop.checkout(json!({"items": items})).await] {
+            assert_eq!(reply.status, 400, "{items}: {:#}", reply.body);
+            reply.assert_invalid(&fields);
+        }
+    }
+    shop.quote(json!({"items": [{"product": "featured", "listing_id": live}], "billing_country": "Germany"}))
+        .await
+        .assert_invalid(&["billing_country"]);
+    shop.quote(json!({"items": [{"product": "featured", "listing_id": live}], "vat_number": "X".repeat(33)}))
+        .await
+        .assert_invalid(&["vat_number"]);
+
+    // The valid forms of the same items pass.
+    let fine = shop
+        .quote(json!({"items": [
+            {"product": "skip_queue", "listing_id": queued, "week": week_ahead(2)},
+            {"product": "relaunch", "listing_id": live, "week": week_ahead(3)},
+            {"product": "billboard_min", "listing_id": live, "amount_cents": 2500},
+            {"product": "extra_categories", "listing_id": live, "categories": ["design", "ai"]},
+            {"product": "featured", "listing_id": live, "options": {"placement": "category"}},
+            {"product": "launch", "listing_id": draft},
+        ]}))
+        .await;
+    assert_eq!(fine.status, 200, "{:#}", fine.body);
+    assert_eq!(fine.body["subtotal_cents"], 1900 + 2900 + 2500 + 1500 + 9900 + 4900);
+    assert_eq!(shop.app.get_with_token("/api/v1/orders", &shop.key).await.body["total"], 0, "a refused checkout saves nothing");
+}
+
+/// Opens the checkout page, sets the billing country, presses pay and then the test page's
+/// **Pay**; returns the order number.
+async fn pay_on_the_site(shop: &Shop, checkout_url: &str, country: &str) -> String {
+    let client = no_redirects();
+    let url = checkout_url.replace("https://launch.example", &shop.app.address);
+    let (path, token) = url.split_once("?t=").unwrap();
+    let number = path.rsplit('/').next().unwrap().to_owned();
+    let page = client.get(&url).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(html.contains(&number) && html.contains("<label for=\"country\">"), "{html}");
+    assert_eq!(client.get(format!("{path}?t=wrong")).send().await.unwrap().status(), 404, "the token is the page's key");
+
+    let priced = client
+        .post(format!("{path}/billing"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string(&[("t", token), ("name", "Ada"), ("address", "1 Main St"), ("country", "ZZZ")]).unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(priced.status(), 400, "a bad country is shown beside its field");
+    assert!(priced.text().await.unwrap().contains("id=\"country-error\""));
+    let priced = client
+        .post(format!("{path}/billing"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string(&[("t", token), ("name", "Ada"), ("address", "1 Main St"), ("country", country)]).unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(priced.status(), 200);
+    let html = priced.text().await.unwrap();
+    assert!(html.contains("VAT (19 %)"), "{html}");
+
+    let to_provider = client
+        .post(format!("{path}/pay"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string(&[("t", token)]).unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(to_provider.status(), 303);
+    let provider_page = to_provider.headers()["location"].to_str().unwrap().replace("https://launch.example", &shop.app.address);
+    let page = client.get(&provider_page).send().await.unwrap().text().await.unwrap();
+    assert!(page.contains("This is a test payment") && page.contains(">Pay</button>") && page.contains(">Decline</button>"), "{page}");
+    let (session_path, query) = provider_page.split_once('?').unwrap();
+    let query: HashMap<String, String> = serde_urlencoded::from_str(query).unwrap();
+    let declined = client
+        .post(session_path)
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(
+            serde_urlencoded::to_string([("order", query["order"].as_str()), ("return", query["return"].as_str()), ("action", "decline")])
+                .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(declined.status(), 303);
+    assert_eq!(shop.order(&number).await["status"], "pending", "a declined payment leaves the order pending");
+    let paid = client
+        .post(session_path)
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(
+            serde_urlencoded::to_string([("order", query["order"].as_str()), ("return", query["return"].as_str()), ("action", "pay")])
+                .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(paid.status(), 303);
+    assert!(paid.headers()["location"].to_str().unwrap().starts_with("https://launch.example/checkout/"));
+    number
+}
+
+#[tokio::test]
+async fn paying_on_the_checkout_page_fulfils_every_product_once() {
+    let shop = shop_with(|settings| settings.job_workers = 1).await;
+    let db = shop.app.services.store.connection();
+    let fresh = shop.listing("fresh", "draft", None).await;
+    let later = shop.listing("later", "draft", None).await;
+    let bundle = shop.listing("bundle", "draft", None).await;
+    let live = shop.listing("veteran", "live", Some("free")).await;
+    let queued = shop.listing("queued", "awaiting_badge", Some("free")).await;
+    fixtures::category(db, "design").await;
+    let body = json!({"items": [
+        {"product": "launch", "listing_id": fresh},
+        {"product": "launch", "listing_id": later, "week": week_ahead(3)},
+        {"product": "launch_bundle", "listing_id": bundle},
+        {"product": "skip_queue", "listing_id": queued, "week": week_ahead(2)},
+        {"product": "featured", "listing_id": live},
+        {"product": "extra_categories", "listing_id": live, "categories": ["design"]},
+        {"product": "billboard_min", "listing_id": live, "amount_cents": 1234},
+        {"product": "relaunch", "listing_id": live, "week": week_ahead(1)},
+        {"product": "ai_review", "listing_id": live},
+        {"product": "done_for_you", "listing_id": live},
+    ]});
+    let created = shop
+        .app
+        .send(
+            shop.app
+                .client
+                .post(shop.app.url("/api/v1/orders/checkout"))
+                .bearer_auth(&shop.key)
+                .header("Idempotency-Key", "order-1")
+                .json(&body),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{:#}", created.body);
+    let replay = shop
+        .app
+        .send(
+            shop.app
+                .client
+                .post(shop.app.url("/api/v1/orders/checkout"))
+                .bearer_auth(&shop.key)
+                .header("Idempotency-Key", "order-1")
+                .json(&body),
+        )
+        .await;
+    assert_eq!(replay.header("idempotent-replayed"), Some("true"));
+    assert_eq!(replay.body["order"]["number"], created.body["order"]["number"]);
+    assert_eq!(shop.app.get_with_token("/api/v1/orders", &shop.key).await.body["total"], 1, "a replay makes no second order");
+    let number = created.body["order"]["number"].as_str().unwrap().to_owned();
+    assert!(number.starts_with("LD-") && number.len() == 13);
+    assert_eq!(created.body["order"]["status"], "pending");
+
+    assert_eq!(pay_on_the_site(&shop, created.body["checkout_url"].as_str().unwrap(), "DE").await, number);
+    // Every line but those waiting for the site team's tasks is fulfilled by the jobs.
+    let order = shop
+        .order_until(&number, |order| order["lines"].as_array().unwrap().iter().filter(|line| line["fulfilled"] == true).count() == 7)
+        .await;
+    assert_eq!(order["status"], "paid", "{order:#}");
+    assert!(order["paid_at"].is_string());
+    assert_eq!(order["vat"]["rate_percent"], 19.0);
+    let tasks = shop.app.services.app.orders.tasks(true).await.unwrap();
+    assert_eq!(tasks.len(), 3, "ai_review, done_for_you and the bundle's review: {tasks:?}");
+    for task in tasks {
+        shop.app.services.app.orders.finish_task(task.id).await.unwrap();
+    }
+    let order = shop.order(&number).await;
+    assert_eq!(order["status"], "fulfilled", "{order:#}");
+
+    let db = shop.app.services.store.connection();
+    let status = |id: i64| fixtures::status(db, id);
+    assert_eq!(status(fresh).await, "live");
+    assert_eq!(status(later).await, "scheduled");
+    assert_eq!(status(bundle).await, "live");
+    let mine = shop.app.get_with_token(&format!("/api/v1/me/listings/{fresh}"), &shop.key).await;
+    assert_eq!(mine.body["plan"], "paid");
+    assert_eq!(shop.app.get_with_token(&format!("/api/v1/me/listings/{queued}"), &shop.key).await.body["launch_week"], week_ahead(2));
+    let badges = shop.app.get("/api/v1/listings/veteran/badges").await;
+    assert!(badges.body.to_string().contains("featured"), "{:#}", badges.body);
+    let board = shop.app.get("/api/v1/leaderboards/billboard").await;
+    assert!(board.body.to_string().contains("veteran"), "{:#}", board.body);
+    let outcome = order["lines"][1]["outcome"].as_str().unwrap();
+    assert!(outcome.contains("scheduled for the week of"), "{outcome}");
+}
+
+#[tokio::test]
+async fn a_payment_event_counts_once_however_often_and_however_concurrently_it_arrives() {
+    let shop = shop().await;
+    let id = shop.listing("twice", "draft", None).await;
+    let created = shop
+        .checkout(
+            json!({"items": [{"product": "featured", "listing_id": id}, {"product": "launch", "listing_id": id}], "billing_country": "US"}),
+        )
+        .await;
+    let number = created.body["order"]["number"].as_str().unwrap().to_owned();
+    let total = created.body["order"]["total_cents"].as_i64().unwrap();
+
+    // A bad signature is refused and changes nothing.
+    let (body, _) = paid_event(&number, "cs_1", total, "usd");
+    let forged = payments::signature::sign("whsec_someone_else", &body, OffsetDateTime::now_utc());
+    assert_eq!(shop.webhook(&body, &forged).await, 400);
+    assert_eq!(shop.webhook(&body, "t=1,v1=00").await, 400);
+    let mut tampered = body.clone();
+    tampered.extend_from_slice(b" ");
+    let (_, signature) = paid_event(&number, "cs_1", total, "usd");
+    assert_eq!(shop.webhook(&tampered, &signature).await, 400);
+    assert_eq!(shop.order(&number).await["status"], "pending");
+
+    // The same event five times at once, then again: one settlement, one fulfilment job per line.
+    let (body, signature) = paid_event(&number, "cs_1", total, "usd");
+    let deliveries = (0..5).map(|_| shop.webhook(&body, &signature));
+    for status in futures_util::future::join_all(deliveries).await {
+        assert_eq!(status, 200);
+    }
+    assert_eq!(shop.webhook(&body, &signature).await, 200);
+    // The same payment under another event id (reconciliation) changes nothing either.
+    let (other_id, other_signature) = paid_event(&number, "cs_1", total, "usd");
+    assert_eq!(shop.webhook(&other_id, &other_signature).await, 200);
+    assert_eq!(shop.order(&number).await["status"], "paid");
+    let db = shop.app.services.store.connection();
+    use sea_orm::{ConnectionTrait, Statement};
+    let count = |sql: &'static str| async move {
+        let row = db.query_one_raw(Statement::from_string(db.get_database_backend(), sql)).await.unwrap().unwrap();
+        row.try_get_by_index::<i64>(0).unwrap()
+    };
+    assert_eq!(count("SELECT COUNT(*) FROM jobs WHERE kind = 'order.fulfil'").await, 2, "one job per line");
+    assert_eq!(count("SELECT COUNT(*) FROM payment_events").await, 2, "each event id once");
+}
+
+#[tokio::test]
+async fn a_payment_that_does_not_match_needs_review_and_a_late_one_is_refunded() {
+    let shop = shop_with(|settings| settings.job_workers = 1).await;
+    let id = shop.listing("mismatch", "draft", None).await;
+    let order = |body: Value| async { shop.checkout(body).await.body["order"].clone() };
+    let short = order(json!({"items": [{"product": "featured", "listing_id": id}], "billing_country": "US"})).await;
+    let number = short["number"].as_str().unwrap();
+    let (body, signature) = paid_event(number, "cs_short", 100, "usd");
+    assert_eq!(shop.webhook(&body, &signature).await, 200);
+    let reviewed = shop.order(number).await;
+    assert_eq!(reviewed["status"], "needs_review");
+    assert!(reviewed["status_reason"].as_str().unwrap().contains("$1.00"), "{reviewed:#}");
+    assert!(reviewed["lines"].as_array().unwrap().iter().all(|line| line["fulfilled"] == false));
+
+    let euros = order(json!({"items": [{"product": "ai_review", "listing_id": id}], "billing_country": "US"})).await;
+    let (body, signature) = paid_event(euros["number"].as_str().unwrap(), "cs_eur", euros["total_cents"].as_i64().unwrap(), "eur");
+    assert_eq!(shop.webhook(&body, &signature).await, 200);
+    assert_eq!(shop.order(euros["number"].as_str().unwrap()).await["status"], "needs_review", "the currency must match too");
+
+    // Expired, then paid: refunded, with the reason.
+    let late = order(json!({"items": [{"product": "ai_review", "listing_id": id}], "billing_country": "US"})).await;
+    let number = late["number"].as_str().unwrap();
+    let db = shop.app.services.store.connection();
+    use sea_orm::{ConnectionTrait, Statement};
+    db.execute_raw(Statement::from_sql_and_values(
+        db.get_database_backend(),
+        match db.get_database_backend() {
+            sea_orm::DbBackend::Postgres => "UPDATE orders SET expires_at = $1 WHERE number = $2",
+            _ => "UPDATE orders SET expires_at = ? WHERE number = ?",
+        },
+        [(OffsetDateTime::now_utc() - time::Duration::hours(25)).into(), number.into()],
+    ))
+    .await
+    .unwrap();
+    assert_eq!(shop.app.services.app.orders.expire_due().await.unwrap(), 1);
+    assert_eq!(shop.order(number).await["status"], "expired");
+    let (body, signature) = paid_event(number, "cs_late", late["total_cents"].as_i64().unwrap(), "usd");
+    assert_eq!(shop.webhook(&body, &signature).await, 200);
+    let refunded = shop.order_until(number, |order| order["status"] == "refunded").await;
+    assert!(refunded["status_reason"].as_str().unwrap().contains("expired"), "{refunded:#}");
+    assert!(refunded["refunded_at"].is_string());
+}
+
+#[tokio::test]
+async fn someone_elses_order_is_404_on_rest_and_mcp() {
+    let shop = shop().await;
+    let id = shop.listing("private-order", "draft", None).await;
+    let number = shop.checkout(json!({"items": [{"product": "launch", "listing_id": id}]})).await.body["order"]["number"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (_, stranger) = shop.app.api_key("").await;
+    shop.app.get_with_token(&format!("/api/v1/orders/{number}"), &stranger).await.assert_problem(404, "not_found");
+    shop.app.get_with_token("/api/v1/orders/LD-AAAAAAAAAA", &shop.key).await.assert_problem(404, "not_found");
+    assert_eq!(shop.app.get_with_token("/api/v1/orders", &stranger).await.body["total"], 0);
+    let mine = shop.app.get_with_token("/api/v1/orders", &shop.key).await;
+    assert_eq!(mine.body["items"][0]["number"], number.as_str());
+
+    let theirs = shop.app.call_tool("get_order", json!({"number": number}), Some(&stranger)).await;
+    assert_eq!(theirs["isError"], true, "{theirs:#}");
+    assert!(theirs.to_string().contains("not_found"), "{theirs:#}");
+    let own = shop.app.call_tool("get_order", json!({"number": number}), Some(&shop.key)).await;
+    assert_ne!(own["isError"], true, "{own:#}");
+    assert_eq!(own["structuredContent"]["number"], number.as_str(), "{own:#}");
+}
