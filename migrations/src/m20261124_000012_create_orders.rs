@@ -322,15 +322,13 @@ impl MigrationTrait for Migration {
             .await?;
 
         manager
-            .alter_table(
-                Table::alter().table(Listings::Table).add_column(&mut timestamp_with_time_zone_null(Listings::FeaturedAt)).to_owned(),
-            )
+            .alter_table(Table::alter().table(Listings::Table).add_column(timestamp_with_time_zone_null(Listings::FeaturedAt)).to_owned())
             .await?;
         manager
             .alter_table(
                 Table::alter()
                     .table(BillboardContributions::Table)
-                    .add_column(&mut big_integer_null(BillboardContributions::OrderLineId))
+                    .add_column(big_integer_null(BillboardContributions::OrderLineId))
                     .to_owned(),
             )
             .await?;

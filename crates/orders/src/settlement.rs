@@ -215,10 +215,10 @@ impl JobHandler<RefundPayment> for OrdersService {
         if let Err(err) = self.provider.refund(&job.payment_id, Cents::new(job.amount_cents), &refund_key(&job.payment_id)).await {
             return JobOutcome::Retry(err.to_string());
         }
-        if job.order_refunded {
-            if let Err(err) = self.orders.mark_refunded(job.order_id, &job.reason, self.clock.now()).await {
-                return JobOutcome::Retry(kernel::error_chain(&err));
-            }
+        if job.order_refunded
+            && let Err(err) = self.orders.mark_refunded(job.order_id, &job.reason, self.clock.now()).await
+        {
+            return JobOutcome::Retry(kernel::error_chain(&err));
         }
         JobOutcome::Done(json!({ "refunded": job.payment_id, "reason": job.reason }))
     }

@@ -132,7 +132,7 @@ declare_settings! {
         submit_listing: String = "20/hour".into(), env "LAUNCHDIR_RATE_LIMITS_SUBMIT_LISTING";
         /// `verify_claim`, per principal (takes effect with the claim operations)
         verify_claim: String = "30/hour".into(), env "LAUNCHDIR_RATE_LIMITS_VERIFY_CLAIM";
-        /// `create_checkout`, per principal (takes effect with the order operations)
+        /// `create_checkout`, per principal
         create_checkout: String = "30/hour".into(), env "LAUNCHDIR_RATE_LIMITS_CREATE_CHECKOUT";
         /// `/oauth/register`, per client address
         oauth_register: String = "20/hour".into(), env "LAUNCHDIR_RATE_LIMITS_OAUTH_REGISTER";

@@ -266,7 +266,7 @@ async fn pay_on_the_site(shop: &Shop, checkout_url: &str, country: &str) -> Stri
     let priced = client
         .post(format!("{path}/billing"))
         .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string(&[("t", token), ("name", "Ada"), ("address", "1 Main St"), ("country", "ZZZ")]).unwrap())
+        .body(serde_urlencoded::to_string([("t", token), ("name", "Ada"), ("address", "1 Main St"), ("country", "ZZZ")]).unwrap())
         .send()
         .await
         .unwrap();
@@ -275,7 +275,7 @@ async fn pay_on_the_site(shop: &Shop, checkout_url: &str, country: &str) -> Stri
     let priced = client
         .post(format!("{path}/billing"))
         .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string(&[("t", token), ("name", "Ada"), ("address", "1 Main St"), ("country", country)]).unwrap())
+        .body(serde_urlencoded::to_string([("t", token), ("name", "Ada"), ("address", "1 Main St"), ("country", country)]).unwrap())
         .send()
         .await
         .unwrap();
@@ -286,7 +286,7 @@ async fn pay_on_the_site(shop: &Shop, checkout_url: &str, country: &str) -> Stri
     let to_provider = client
         .post(format!("{path}/pay"))
         .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string(&[("t", token)]).unwrap())
+        .body(serde_urlencoded::to_string([("t", token)]).unwrap())
         .send()
         .await
         .unwrap();
