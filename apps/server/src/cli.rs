@@ -1,5 +1,6 @@
 //! The command line: `serve` (the default), `migrate`, `seed --demo`, account commands, the
-//! outbox, and the site team's review of owner edits (`edits`).
+//! outbox, the site team's review of owner edits (`edits`), and the order commands
+//! (`prices`, `vat-rates`, `orders`, `tasks`, in `cli_orders`).
 
 use crate::settings::Settings;
 use crate::startup::{Application, Services, open_database};
@@ -42,6 +43,18 @@ pub enum Command {
     /// Review owners' edits of their listings: the version history with before/after copies.
     #[command(subcommand)]
     Edits(EditsCommand),
+    /// Product prices (USD cents, excluding VAT).
+    #[command(subcommand)]
+    Prices(crate::cli_orders::PricesCommand),
+    /// VAT rates per country, each from a date on.
+    #[command(name = "vat-rates", subcommand)]
+    VatRates(crate::cli_orders::VatRatesCommand),
+    /// Orders: list, show, refund.
+    #[command(subcommand)]
+    Orders(crate::cli_orders::OrdersCommand),
+    /// The site team's tasks for paid lines.
+    #[command(subcommand)]
+    Tasks(crate::cli_orders::TasksCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -161,6 +174,10 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::ApiKey(command) => api_key(&settings, command).await,
+        Command::Prices(command) => crate::cli_orders::prices(&services(&settings).await?, command).await,
+        Command::VatRates(command) => crate::cli_orders::vat_rates(&services(&settings).await?, command).await,
+        Command::Orders(command) => crate::cli_orders::orders(&services(&settings).await?, command).await,
+        Command::Tasks(command) => crate::cli_orders::tasks(&services(&settings).await?, command).await,
         Command::Edits(command) => {
             let services = services(&settings).await?;
             match command {

@@ -3,6 +3,7 @@
 //! run against the same code as production.
 
 pub mod cli;
+mod cli_orders;
 mod orders_wiring;
 pub mod settings;
 mod startup;

@@ -61,6 +61,8 @@ pub struct ProductOffer {
 pub trait ProductRepository: Send + Sync {
     /// Products on sale, in display order.
     async fn list_active(&self) -> Result<Vec<Product>, RepoError>;
+    /// Sets the price of product `code`; false when there is no such product.
+    async fn set_price(&self, code: &str, price: Cents) -> Result<bool, RepoError>;
 }
 
 /// Which weeks are open for choosing (site settings).
@@ -103,6 +105,11 @@ pub struct CatalogService {
 impl CatalogService {
     pub fn new(products: Arc<dyn ProductRepository>, clock: Arc<dyn Clock>, policy: WeekPolicy) -> Self {
         Self { products, clock, policy }
+    }
+
+    /// The site team sets a price (it applies to the next quote; orders keep the price they had).
+    pub async fn set_price(&self, code: &str, price: Cents) -> Result<bool, RepoError> {
+        self.products.set_price(code, price).await
     }
 
     /// Every product on sale with its current price and the weeks that may be chosen now.

@@ -63,7 +63,8 @@ impl Drop for FixtureServer {
 }
 
 impl FixtureServer {
-    /// Serves `routes` (path and query to answer); anything else is a 404.
+    /// Serves `routes` (path and query to answer, or the path alone for any query); anything
+    /// else is a 404.
     pub async fn start(routes: HashMap<String, Route>) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a loopback port");
         let addr = listener.local_addr().expect("local address");
@@ -77,12 +78,13 @@ impl FixtureServer {
                 let log = log.clone();
                 tokio::spawn(async move {
                     let Some(request) = read_request(&mut stream).await else { return };
-                    let route = routes
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .get(&request.target)
-                        .cloned()
-                        .unwrap_or_else(|| Route::new(404, "text/plain", "not found"));
+                    // The exact path and query first, then the path alone (queries that vary).
+                    let path = request.target.split('?').next().unwrap_or_default().to_owned();
+                    let route = {
+                        let routes = routes.lock().unwrap_or_else(|p| p.into_inner());
+                        routes.get(&request.target).or_else(|| routes.get(&path)).cloned()
+                    }
+                    .unwrap_or_else(|| Route::new(404, "text/plain", "not found"));
                     log.lock().unwrap_or_else(|p| p.into_inner()).push(request);
                     if route.status == 0 {
                         let _ = stream.shutdown().await;

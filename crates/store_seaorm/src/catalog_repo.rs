@@ -34,6 +34,16 @@ impl ProductRepository for SeaStore {
             })
             .collect()
     }
+
+    async fn set_price(&self, code: &str, price: Cents) -> Result<bool, RepoError> {
+        let changed = product::Entity::update_many()
+            .col_expr(product::Column::PriceCents, sea_orm::sea_query::Expr::value(price.get()))
+            .filter(product::Column::Code.eq(code))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(changed.rows_affected == 1)
+    }
 }
 
 #[async_trait]

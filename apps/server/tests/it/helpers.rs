@@ -167,3 +167,12 @@ fn uuid_like() -> String {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
     format!("{nanos:x}")
 }
+
+/// The database URL and schema of `app`'s database (for the `launchdir` binary).
+pub fn settings_for_app(app: &TestApp) -> (String, Option<String>) {
+    let config = match &app._own_database {
+        Some(test) => &test.config,
+        None => shared_directory(),
+    };
+    (config.url.clone(), config.schema.clone())
+}

@@ -383,7 +383,15 @@ async fn paying_on_the_checkout_page_fulfils_every_product_once() {
     assert_eq!(order["status"], "paid", "{order:#}");
     assert!(order["paid_at"].is_string());
     assert_eq!(order["vat"]["rate_percent"], 19.0);
-    let tasks = shop.app.services.app.orders.tasks(true).await.unwrap();
+    // The jobs run one after another: wait for the three task lines too.
+    let mut tasks = Vec::new();
+    for _ in 0..300 {
+        tasks = shop.app.services.app.orders.tasks(true).await.unwrap();
+        if tasks.len() >= 3 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     assert_eq!(tasks.len(), 3, "ai_review, done_for_you and the bundle's review: {tasks:?}");
     for task in tasks {
         shop.app.services.app.orders.finish_task(task.id).await.unwrap();
@@ -515,4 +523,163 @@ async fn someone_elses_order_is_404_on_rest_and_mcp() {
     let own = shop.app.call_tool("get_order", json!({"number": number}), Some(&shop.key)).await;
     assert_ne!(own["isError"], true, "{own:#}");
     assert_eq!(own["structuredContent"]["number"], number.as_str(), "{own:#}");
+}
+
+#[tokio::test]
+async fn stripe_checkout_sessions_signed_events_refunds_and_reconciliation_against_a_fake_stripe() {
+    use outbound_http::testing::{FixtureServer, Route};
+    let stripe = FixtureServer::start(HashMap::from([
+        (
+            "/v1/checkout/sessions".to_owned(),
+            Route::new(200, "application/json", r#"{"id": "cs_fake_1", "url": "https://checkout.stripe.test/c/cs_fake_1"}"#),
+        ),
+        ("/v1/refunds".to_owned(), Route::new(200, "application/json", r#"{"id": "re_1", "status": "succeeded"}"#)),
+    ]))
+    .await;
+    const STRIPE_SECRET: &str = "whsec_fake_stripe";
+    let shop = shop_with(|settings| {
+        settings.payments.provider = "stripe".into();
+        settings.payments.stripe_api_base = stripe.url("");
+        settings.payments.stripe_secret_key = Some("sk_test_fake".into());
+        settings.payments.stripe_webhook_secret = Some(STRIPE_SECRET.into());
+        settings.payments.stripe_payment_methods = vec!["card".into(), "paypal".into()];
+    })
+    .await;
+    let id = shop.listing("striped", "draft", None).await;
+    let created = shop.checkout(json!({"items": [{"product": "launch", "listing_id": id}], "billing_country": "DE"})).await;
+    let number = created.body["order"]["number"].as_str().unwrap().to_owned();
+    let url = created.body["checkout_url"].as_str().unwrap().replace("https://launch.example", &shop.app.address);
+    let (path, token) = url.split_once("?t=").unwrap();
+    let client = no_redirects();
+    let pay = client
+        .post(format!("{path}/pay"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string([("t", token)]).unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pay.status(), 303);
+    assert_eq!(pay.headers()["location"], "https://checkout.stripe.test/c/cs_fake_1");
+
+    let session = stripe.received().into_iter().find(|request| request.target == "/v1/checkout/sessions").expect("a session was created");
+    assert_eq!(session.method, "POST");
+    assert_eq!(session.header("authorization"), Some("Bearer sk_test_fake"));
+    assert_eq!(session.header("content-type"), Some("application/x-www-form-urlencoded"));
+    assert_eq!(session.header("idempotency-key"), Some(format!("checkout-{number}-5831-DE").as_str()));
+    let form: HashMap<String, String> = serde_urlencoded::from_str(&session.body).unwrap();
+    assert_eq!(form["mode"], "payment");
+    assert_eq!(form["client_reference_id"], number);
+    assert_eq!(form["line_items[0][price_data][currency]"], "usd");
+    assert_eq!(form["line_items[0][price_data][unit_amount]"], "4900");
+    assert_eq!(form["line_items[1][price_data][unit_amount]"], "931", "the VAT is its own line");
+    assert_eq!(form["line_items[1][price_data][product_data][name]"], "VAT 19 %");
+    assert_eq!((form["payment_method_types[0]"].as_str(), form["payment_method_types[1]"].as_str()), ("card", "paypal"));
+    assert!(form["success_url"].starts_with(&format!("https://launch.example/checkout/{number}?t=")));
+
+    // Stripe's signed event settles the order; the test provider's path does not exist here.
+    let body = json!({"id": "evt_fake_1", "type": "checkout.session.completed", "data": {"object": {
+        "id": "cs_fake_1", "client_reference_id": number, "payment_status": "paid", "payment_intent": "pi_fake_1",
+        "amount_total": 5831, "currency": "usd"}}})
+    .to_string();
+    let post = |path: &'static str, signature: String| {
+        shop.app.client.post(shop.app.url(path)).header("Stripe-Signature", signature).body(body.clone()).send()
+    };
+    let now = OffsetDateTime::now_utc();
+    assert_eq!(
+        post("/webhooks/payments/stripe", payments::signature::sign("whsec_wrong", body.as_bytes(), now)).await.unwrap().status(),
+        400
+    );
+    let stale = payments::signature::sign(STRIPE_SECRET, body.as_bytes(), now - time::Duration::seconds(301));
+    assert_eq!(post("/webhooks/payments/stripe", stale).await.unwrap().status(), 400, "older than 300 s");
+    assert_eq!(shop.order(&number).await["status"], "pending");
+    assert_eq!(post("/webhooks/payments/test", payments::signature::sign(SECRET, body.as_bytes(), now)).await.unwrap().status(), 404);
+    assert_eq!(
+        post("/webhooks/payments/stripe", payments::signature::sign(STRIPE_SECRET, body.as_bytes(), now)).await.unwrap().status(),
+        200
+    );
+    assert_eq!(shop.order(&number).await["status"], "paid");
+
+    // A refund by the site team goes to Stripe, keyed by the payment.
+    let refunded = shop.app.services.app.orders.refund(&number, "asked by the buyer").await.unwrap();
+    assert_eq!(refunded.status, orders::OrderStatus::Refunded);
+    let refund = stripe.received().into_iter().find(|request| request.target == "/v1/refunds").expect("a refund was asked for");
+    assert_eq!(refund.header("idempotency-key"), Some("refund-pi_fake_1"));
+    let form: HashMap<String, String> = serde_urlencoded::from_str(&refund.body).unwrap();
+    assert_eq!((form["payment_intent"].as_str(), form["amount"].as_str()), ("pi_fake_1", "5831"));
+
+    // A payment whose webhook never came is settled by reconciliation, once.
+    let other =
+        shop.checkout(json!({"items": [{"product": "ai_review", "listing_id": id}], "billing_country": "US"})).await.body["order"].clone();
+    let other_number = other["number"].as_str().unwrap();
+    let listing = json!({"object": "list", "has_more": false, "data": [{
+        "id": "cs_fake_2", "client_reference_id": other_number, "payment_status": "paid", "payment_intent": "pi_fake_2",
+        "amount_total": other["total_cents"], "currency": "usd", "status": "complete"}]});
+    stripe.set_route("/v1/checkout/sessions", Route::new(200, "application/json", listing.to_string()));
+    let orders = &shop.app.services.app.orders;
+    assert_eq!(orders.reconcile(time::Duration::hours(6)).await.unwrap(), 1);
+    assert_eq!(shop.order(other_number).await["status"], "paid");
+    assert_eq!(orders.reconcile(time::Duration::hours(6)).await.unwrap(), 0, "a settled payment is not settled again");
+    let asked = stripe.received().into_iter().rfind(|request| request.method == "GET").unwrap();
+    assert!(asked.target.starts_with("/v1/checkout/sessions?status=complete&limit=100&created%5Bgte%5D="), "{}", asked.target);
+}
+
+#[tokio::test]
+async fn the_site_team_sets_prices_and_vat_rates_and_works_orders_and_tasks_from_the_command_line() {
+    use std::process::Command;
+    let shop = shop_with(|settings| settings.job_workers = 1).await;
+    let run = |args: &[&str]| {
+        let settings = crate::helpers::settings_for_app(&shop.app);
+        let mut command = Command::new(env!("CARGO_BIN_EXE_launchdir"));
+        command.args(args).env("LAUNCHDIR_DATABASE_URL", settings.0).env("LAUNCHDIR_LOG_LEVEL", "warn");
+        if let Some(schema) = settings.1 {
+            command.env("LAUNCHDIR_DATABASE_SCHEMA", schema);
+        }
+        let output = command.output().unwrap();
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let (ok, out, _) = run(&["prices", "set", "launch", "5900"]);
+    assert!(ok && out.contains("$59.00"), "{out}");
+    let (ok, _, err) = run(&["prices", "set", "nope", "100"]);
+    assert!(!ok && err.contains("no product"), "{err}");
+    assert!(run(&["prices", "list"]).1.contains("launch\t5900"));
+    let (ok, out, _) = run(&["vat-rates", "set", "DE", "20.5", "--from", "2020-01-01"]);
+    assert!(ok && out.contains("20.5 %"), "{out}");
+    let (ok, _, err) = run(&["vat-rates", "set", "DE", "101", "--from", "2020-01-01"]);
+    assert!(!ok && err.contains("PERCENT"), "{err}");
+    let id = shop.listing("cli-shop", "draft", None).await;
+    let quote = shop.quote(json!({"items": [{"product": "launch", "listing_id": id}], "billing_country": "DE"})).await;
+    assert_eq!(
+        (quote.body["subtotal_cents"].as_i64(), quote.body["vat_rate"].as_f64()),
+        (Some(5900), Some(19.0)),
+        "the new price; the 2021 rate is newer than the one from 2020: {:#}",
+        quote.body
+    );
+
+    let created = shop.checkout(json!({"items": [{"product": "ai_review", "listing_id": id}], "billing_country": "US"})).await;
+    let number = created.body["order"]["number"].as_str().unwrap().to_owned();
+    let (body, signature) = paid_event(&number, "cs_cli", created.body["order"]["total_cents"].as_i64().unwrap(), "usd");
+    assert_eq!(shop.webhook(&body, &signature).await, 200);
+    // The fulfilment job opens the task.
+    for _ in 0..300 {
+        if !shop.app.services.app.orders.tasks(true).await.unwrap().is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let (ok, out, _) = run(&["tasks", "list"]);
+    assert!(ok && out.contains("ai_review") && out.contains(&number), "{out}");
+    let task = out.lines().next().unwrap().split('\t').next().unwrap().to_owned();
+    assert!(run(&["orders", "list", "--status", "paid"]).1.contains(&number));
+    assert!(run(&["orders", "show", &number]).1.contains("ai_review"));
+    let (ok, out, _) = run(&["tasks", "done", &task]);
+    assert!(ok && out.contains("is done"), "{out}");
+    assert_eq!(shop.order(&number).await["status"], "fulfilled");
+    let (ok, out, _) = run(&["orders", "refund", &number]);
+    assert!(ok && out.contains("refunded"), "{out}");
+    let (ok, _, err) = run(&["orders", "show", "LD-AAAAAAAAAA"]);
+    assert!(!ok && err.contains("no order"), "{err}");
 }
