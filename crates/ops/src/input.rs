@@ -87,6 +87,14 @@ pub(crate) fn whole_number<'de, D: serde::Deserializer<'de>>(deserializer: D) ->
         .ok_or_else(|| serde::de::Error::custom("must be an integer"))
 }
 
+/// `whole_number` for an optional key: absent or `null` is none.
+pub(crate) fn optional_whole_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
+    match Option::<serde_json::Number>::deserialize(deserializer)? {
+        None => Ok(None),
+        Some(number) => whole_number(number).map(Some).map_err(serde::de::Error::custom),
+    }
+}
+
 /// Reads an optional object strictly: serde's derived structs also take a JSON array (the
 /// fields in order), which the schema does not allow and a caller never means.
 pub(crate) fn object_or_null<'de, D: serde::Deserializer<'de>, T: DeserializeOwned>(deserializer: D) -> Result<Option<T>, D::Error> {

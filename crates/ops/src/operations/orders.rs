@@ -22,6 +22,7 @@ pub struct OrderItemBody {
     #[garde(length(chars, min = 1, max = 60))]
     pub product: String,
     /// The listing the product is for: required for products with `needs_listing`; one of yours.
+    #[serde(default, deserialize_with = "crate::input::optional_whole_number")]
     #[garde(range(min = 1))]
     pub listing_id: Option<i64>,
     /// A Monday (`YYYY-MM-DD`) among the weeks `list_products` shows for the product. `launch`:
@@ -30,10 +31,11 @@ pub struct OrderItemBody {
     #[schemars(extend("format" = "date"))]
     pub week: Option<String>,
     /// `billboard_min` only: the amount in USD cents, at least the product's price.
+    #[serde(default, deserialize_with = "crate::input::optional_whole_number")]
     #[garde(range(min = 1, max = 100_000_000))]
     pub amount_cents: Option<i64>,
     /// `extra_categories` only: 1 to 3 category slugs, not the listing's primary category.
-    #[garde(length(max = 10), inner(inner(length(chars, min = 1, max = 220))))]
+    #[garde(length(max = 10))]
     pub categories: Option<Vec<String>>,
     /// For products whose `list_products` entry has `options`: values for those keys.
     #[garde(custom(at_most_20_properties))]
