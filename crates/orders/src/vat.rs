@@ -238,6 +238,85 @@ impl VatPolicy<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Mutex;
+
+    /// Every EU country at 20 %, except those named.
+    struct Rates(Vec<(&'static str, u32)>);
+
+    #[async_trait]
+    impl VatRateRepository for Rates {
+        async fn rate_on(&self, country: &CountryCode, _: Date) -> Result<Option<VatRate>, RepoError> {
+            let named = self.0.iter().find(|(code, _)| *code == country.as_str()).map(|(_, bp)| *bp);
+            Ok(VatRate::from_basis_points(named.unwrap_or(2000)).filter(|_| in_eu(country)))
+        }
+        async fn list(&self) -> Result<Vec<VatRateEntry>, RepoError> {
+            Ok(Vec::new())
+        }
+        async fn set(&self, _: &VatRateEntry) -> Result<(), RepoError> {
+            Ok(())
+        }
+    }
+
+    struct Registry(RegistryAnswer, Mutex<u32>);
+
+    #[async_trait]
+    impl VatNumberRegistry for Registry {
+        async fn check(&self, _: &VatNumber) -> RegistryAnswer {
+            *self.1.lock().unwrap() += 1;
+            self.0
+        }
+    }
+
+    fn country(code: &str) -> CountryCode {
+        CountryCode::parse(code).unwrap()
+    }
+
+    async fn decide(registry: Option<&dyn VatNumberRegistry>, buyer: Option<&str>, number: Option<&str>) -> VatDecision {
+        let rates = Rates(vec![("DE", 1900), ("IE", 2300)]);
+        let policy = VatPolicy { rates: &rates, registry };
+        let buyer = buyer.map(country);
+        let day = Date::from_calendar_date(2026, time::Month::November, 24).unwrap();
+        policy.decide(VatContext { seller: &country("IE"), buyer: buyer.as_ref(), vat_number: number }, day).await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn the_rules_of_decisions_md() {
+        let german = decide(None, Some("DE"), None).await;
+        assert_eq!((german.treatment, german.rate.basis_points(), german.check), (VatTreatment::EuConsumer, 1900, VatNumberCheck::None));
+        let business = decide(None, Some("FR"), Some("FR40303265045")).await;
+        assert_eq!(
+            (business.treatment, business.rate, business.check),
+            (VatTreatment::ReverseCharge, VatRate::ZERO, VatNumberCheck::Checksum)
+        );
+        let wrong = decide(None, Some("FR"), Some("FR41303265045")).await;
+        assert_eq!((wrong.treatment, wrong.rate.basis_points(), wrong.number_valid), (VatTreatment::EuConsumer, 2000, false));
+        let other_country = decide(None, Some("DE"), Some("FR40303265045")).await;
+        assert_eq!(other_country.treatment, VatTreatment::EuConsumer, "a French number does not make a German buyer a French business");
+        let domestic = decide(None, Some("IE"), Some("IE6388047V")).await;
+        assert_eq!((domestic.treatment, domestic.rate.basis_points()), (VatTreatment::Domestic, 2300));
+        let american = decide(None, Some("US"), None).await;
+        assert_eq!((american.treatment, american.rate), (VatTreatment::OutsideScope, VatRate::ZERO));
+        assert_eq!(decide(None, None, None).await.treatment, VatTreatment::CountryNeeded);
+    }
+
+    #[tokio::test]
+    async fn vies_confirms_refuses_or_is_unknown_never_invalid_when_down() {
+        for (answer, check, treatment) in [
+            (RegistryAnswer::Valid, VatNumberCheck::Vies, VatTreatment::ReverseCharge),
+            (RegistryAnswer::Invalid, VatNumberCheck::Vies, VatTreatment::EuConsumer),
+            (RegistryAnswer::Unavailable, VatNumberCheck::ViesUnavailable, VatTreatment::ReverseCharge),
+        ] {
+            let registry = Registry(answer, Mutex::new(0));
+            let decision = decide(Some(&registry), Some("FR"), Some("FR40303265045")).await;
+            assert_eq!((decision.check, decision.treatment), (check, treatment), "{answer:?}");
+            assert_eq!(*registry.1.lock().unwrap(), 1);
+        }
+        // A number that fails offline is never sent to VIES.
+        let registry = Registry(RegistryAnswer::Valid, Mutex::new(0));
+        let decision = decide(Some(&registry), Some("FR"), Some("FR41303265045")).await;
+        assert_eq!((decision.check, decision.number_valid), (VatNumberCheck::Checksum, false));
+        assert_eq!(*registry.1.lock().unwrap(), 0);
+    }
 
     #[test]
     fn rates_read_and_round() {

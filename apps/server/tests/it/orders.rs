@@ -683,3 +683,26 @@ async fn the_site_team_sets_prices_and_vat_rates_and_works_orders_and_tasks_from
     let (ok, _, err) = run(&["orders", "show", "LD-AAAAAAAAAA"]);
     assert!(!ok && err.contains("no order"), "{err}");
 }
+
+#[tokio::test]
+async fn vies_answers_valid_invalid_and_unavailable_is_unknown() {
+    use orders::{RegistryAnswer, VatNumber, VatNumberRegistry};
+    use outbound_http::testing::{FixtureServer, Route};
+    let json = |body: &str| Route::new(200, "application/json", body.to_owned());
+    let vies = FixtureServer::start(HashMap::from([(
+        "/check-vat-number".to_owned(),
+        json(r#"{"countryCode": "FR", "vatNumber": "40303265045", "valid": true}"#),
+    )]))
+    .await;
+    let registry = payments::ViesRegistry::with_base(&vies.url("")).unwrap();
+    let number = VatNumber::parse("FR40303265045").unwrap();
+    assert_eq!(registry.check(&number).await, RegistryAnswer::Valid);
+    let asked: Value = serde_json::from_str(&vies.received()[0].body).unwrap();
+    assert_eq!(asked, json!({"countryCode": "FR", "vatNumber": "40303265045"}));
+    vies.set_route("/check-vat-number", json(r#"{"valid": false}"#));
+    assert_eq!(registry.check(&number).await, RegistryAnswer::Invalid);
+    vies.set_route("/check-vat-number", json(r#"{"actionSucceed": false, "errorWrappers": [{"error": "MS_UNAVAILABLE"}]}"#));
+    assert_eq!(registry.check(&number).await, RegistryAnswer::Unavailable, "a member state that does not answer is unknown, not invalid");
+    vies.set_route("/check-vat-number", Route::hang_up());
+    assert_eq!(registry.check(&number).await, RegistryAnswer::Unavailable);
+}
