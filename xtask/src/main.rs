@@ -14,7 +14,8 @@
 //!   submission by URL on the fixture websites (time to ready, recall, invented values);
 //!   `bench --limits`: what the rate limiter costs (limits off, in memory, in Redis);
 //!   `bench --compare BINARY`: the public reads of this build against another build, in one run;
-//!   `bench --sign-in`: a plain read's median latency alone and during a spray of wrong passwords.
+//!   `bench --sign-in`: a plain read's median latency alone and during a spray of wrong passwords;
+//!   `bench --orders`: `quote_order` and `get_order` latency beside `get_site_info`, one client.
 
 mod bench;
 mod conformance;
@@ -40,6 +41,8 @@ fn main() -> anyhow::Result<()> {
         Some("bench") if args.iter().any(|a| a == "--mcp") => measurement("measure_tool_call_against_rest"),
         // Submission by URL on the fixture websites, over the HTTP API.
         Some("bench") if args.iter().any(|a| a == "--drafts") => measurement("measure_drafting_on_the_fixtures"),
+        // quote_order and get_order beside get_site_info, one client, in one run.
+        Some("bench") if args.iter().any(|a| a == "--orders") => measurement("measure_order_reads_against_site_info"),
         // A plain read's latency while wrong passwords are sprayed at /signin.
         Some("bench") if args.iter().any(|a| a == "--sign-in") => bench::sign_in_spray(&root),
         Some("bench") => {
@@ -60,7 +63,7 @@ fn main() -> anyhow::Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --compare BINARY] | bench --drafts | bench --mcp | bench --sign-in | conformance | contract>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --compare BINARY] | bench --drafts | bench --mcp | bench --orders | bench --sign-in | conformance | contract>"
             );
             bail!("unknown command")
         }

@@ -706,3 +706,56 @@ async fn vies_answers_valid_invalid_and_unavailable_is_unknown() {
     vies.set_route("/check-vat-number", Route::hang_up());
     assert_eq!(registry.check(&number).await, RegistryAnswer::Unavailable);
 }
+
+/// `cargo xtask bench --orders` (release): median and p99 latency of `quote_order` (three items,
+/// VAT for a German buyer) and `get_order` (three lines) beside `get_site_info`, one client, one
+/// request at a time, interleaved in one run. Measures only.
+#[tokio::test]
+#[ignore = "a measurement; run by `cargo xtask bench --orders`"]
+async fn measure_order_reads_against_site_info() {
+    let shop = shop_with(|settings| settings.rate_limits.enabled = false).await;
+    let db = shop.app.services.store.connection();
+    fixtures::category(db, "design").await;
+    let id = shop.listing("bench-shop", "draft", None).await;
+    let items = json!({"items": [
+        {"product": "launch", "listing_id": id, "week": week_ahead(3)},
+        {"product": "featured", "listing_id": id, "options": {"placement": "homepage"}},
+        {"product": "extra_categories", "listing_id": id, "categories": ["design"]},
+    ], "billing_country": "DE"});
+    let number = shop.checkout(items.clone()).await.body["order"]["number"].as_str().unwrap().to_owned();
+    let timed = |request: reqwest::RequestBuilder| async move {
+        let started = std::time::Instant::now();
+        let response = request.send().await.unwrap();
+        assert!(response.status().is_success(), "{}", response.status());
+        response.bytes().await.unwrap();
+        started.elapsed().as_secs_f64() * 1000.0
+    };
+    let (mut site, mut quote, mut order) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..2200 {
+        let site_time = timed(shop.app.client.get(shop.app.url("/api/v1/site"))).await;
+        let quote_time = timed(shop.app.client.post(shop.app.url("/api/v1/orders/quote")).bearer_auth(&shop.key).json(&items)).await;
+        let order_time = timed(shop.app.client.get(shop.app.url(&format!("/api/v1/orders/{number}"))).bearer_auth(&shop.key)).await;
+        // The first 200 rounds warm up connections and caches.
+        if round >= 200 {
+            site.push(site_time);
+            quote.push(quote_time);
+            order.push(order_time);
+        }
+    }
+    for list in [&mut site, &mut quote, &mut order] {
+        list.sort_by(f64::total_cmp);
+    }
+    let median = |list: &[f64]| list[list.len() / 2];
+    let p99 = |list: &[f64]| list[list.len() * 99 / 100];
+    eprintln!("| read | median | p99 | median / get_site_info's |");
+    eprintln!("|---|---|---|---|");
+    for (name, list) in [("get_site_info", &site), ("quote_order (3 items, DE)", &quote), ("get_order (3 lines)", &order)] {
+        eprintln!("| {name} | {:.3} ms | {:.3} ms | {:.2} |", median(list), p99(list), median(list) / median(&site));
+    }
+    let backend = if std::env::var(store_seaorm::testing::TEST_DATABASE_ENV).unwrap_or_default().starts_with("postgres") {
+        "PostgreSQL"
+    } else {
+        "SQLite"
+    };
+    eprintln!("({} rounds after 200 warm-up rounds, one client, {backend})", site.len());
+}
