@@ -163,3 +163,87 @@ impl PurchaseService {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// Records each call as text.
+    #[derive(Default)]
+    struct Recorder(Mutex<Vec<String>>, Option<ListingStatus>);
+
+    #[async_trait]
+    impl PurchaseRepository for Recorder {
+        async fn facts(&self, _: UserId, _: ListingId) -> Result<Option<PurchaseFacts>, RepoError> {
+            Ok(None)
+        }
+        async fn existing_categories(&self, _: &[String]) -> Result<Vec<String>, RepoError> {
+            Ok(Vec::new())
+        }
+        async fn launch_paid(&self, id: ListingId, week: Week, live_now: bool, _: OffsetDateTime) -> Result<ListingStatus, RepoError> {
+            self.0.lock().unwrap().push(format!("launch {id} {week} live_now={live_now}"));
+            Ok(self.1.unwrap_or(ListingStatus::Draft))
+        }
+        async fn move_free_week(&self, id: ListingId, week: Week, _: OffsetDateTime) -> Result<bool, RepoError> {
+            self.0.lock().unwrap().push(format!("move {id} {week}"));
+            Ok(true)
+        }
+        async fn feature(&self, _: ListingId, _: OffsetDateTime) -> Result<(), RepoError> {
+            Ok(())
+        }
+        async fn add_categories(&self, _: ListingId, _: &[String], _: OffsetDateTime) -> Result<(), RepoError> {
+            Ok(())
+        }
+        async fn add_billboard(&self, _: ListingId, _: Cents, _: i64, _: OffsetDateTime) -> Result<(), RepoError> {
+            Ok(())
+        }
+        async fn relaunch(&self, id: ListingId, week: Week, line: i64, at_once: bool, _: OffsetDateTime) -> Result<(), RepoError> {
+            self.0.lock().unwrap().push(format!("relaunch {id} {week} line {line} at_once={at_once}"));
+            Ok(())
+        }
+    }
+
+    fn service(repo: Arc<Recorder>) -> PurchaseService {
+        // Wednesday 2026-11-25: its week began on Monday 2026-11-23.
+        let now = time::macros::datetime!(2026-11-25 12:00 UTC);
+        PurchaseService::new(repo, Arc::new(kernel::FixedClock::new(now)), UtcOffset::UTC)
+    }
+
+    fn week(monday: &str) -> Week {
+        Week::parse_date(monday).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_week_that_has_begun_by_payment_launches_at_once_and_says_so() {
+        let repo = Arc::new(Recorder::default());
+        let service = service(repo.clone());
+        let id = ListingId::new(7);
+        assert_eq!(service.launch(id, None).await.unwrap(), LaunchOutcome::LiveNow);
+        assert_eq!(service.launch(id, Some(week("2026-11-16"))).await.unwrap(), LaunchOutcome::LiveNowWeekPassed(week("2026-11-16")));
+        assert_eq!(service.launch(id, Some(week("2026-11-23"))).await.unwrap(), LaunchOutcome::LiveNowWeekPassed(week("2026-11-23")));
+        assert_eq!(service.launch(id, Some(week("2026-12-07"))).await.unwrap(), LaunchOutcome::Scheduled(week("2026-12-07")));
+        assert!(LaunchOutcome::LiveNowWeekPassed(week("2026-11-16")).to_string().contains("had begun"));
+        assert_eq!(
+            *repo.0.lock().unwrap(),
+            [
+                "launch 7 2026-11-23 live_now=true",
+                "launch 7 2026-11-23 live_now=true",
+                "launch 7 2026-11-23 live_now=true",
+                "launch 7 2026-12-07 live_now=false"
+            ]
+        );
+        let moved = service.skip_queue(id, week("2026-11-16")).await.unwrap().unwrap();
+        assert!(moved.contains("moved to this week (2026-11-23)"), "{moved}");
+        let relaunched = service.relaunch(id, week("2026-11-16"), 3).await.unwrap();
+        assert!(relaunched.contains("at once"), "{relaunched}");
+        assert_eq!(repo.0.lock().unwrap().last().unwrap(), "relaunch 7 2026-11-23 line 3 at_once=true");
+    }
+
+    #[tokio::test]
+    async fn a_listing_live_already_keeps_its_launch() {
+        let repo = Arc::new(Recorder(Mutex::default(), Some(ListingStatus::Live)));
+        let outcome = service(repo).launch(ListingId::new(1), Some(week("2026-12-07"))).await.unwrap();
+        assert_eq!(outcome, LaunchOutcome::AlreadyLive);
+    }
+}

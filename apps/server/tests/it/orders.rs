@@ -406,6 +406,11 @@ async fn paying_on_the_checkout_page_fulfils_every_product_once() {
     assert_eq!(status(bundle).await, "live");
     let mine = shop.app.get_with_token(&format!("/api/v1/me/listings/{fresh}"), &shop.key).await;
     assert_eq!(mine.body["plan"], "paid");
+    let unlocked = mine.body["unlocked_sections"].to_string();
+    assert!(
+        ["story", "milestones", "media"].iter().all(|section| unlocked.contains(section)),
+        "the paid plan unlocks its sections: {unlocked}"
+    );
     assert_eq!(shop.app.get_with_token(&format!("/api/v1/me/listings/{queued}"), &shop.key).await.body["launch_week"], week_ahead(2));
     let badges = shop.app.get("/api/v1/listings/veteran/badges").await;
     assert!(badges.body.to_string().contains("featured"), "{:#}", badges.body);
