@@ -1,3 +1,6 @@
+//! Orders are financial records: deleting an account is refused while it has orders, and a
+//! deleted listing leaves its order lines with no listing rather than taking them along.
+//!
 //! Orders: VAT rates (seeded with the EU standard rates in force when this was written; the
 //! administrator keeps them current), orders with their lines, the payment events already
 //! handled (one row per provider event: the key that makes a delivery count once), the tasks
@@ -155,7 +158,15 @@ const EU_STANDARD_RATES: [(&str, i32, &str); 27] = [
 ];
 
 fn cascade(from: (impl IntoIden, impl IntoIden), to: (impl IntoIden, impl IntoIden)) -> ForeignKeyCreateStatement {
-    ForeignKey::create().from(from.0, from.1).to(to.0, to.1).on_delete(ForeignKeyAction::Cascade).to_owned()
+    foreign_key(from, to, ForeignKeyAction::Cascade)
+}
+
+fn foreign_key(
+    from: (impl IntoIden, impl IntoIden),
+    to: (impl IntoIden, impl IntoIden),
+    on_delete: ForeignKeyAction,
+) -> ForeignKeyCreateStatement {
+    ForeignKey::create().from(from.0, from.1).to(to.0, to.1).on_delete(on_delete).to_owned()
 }
 
 #[async_trait::async_trait]
@@ -227,7 +238,7 @@ impl MigrationTrait for Migration {
                     .col(timestamp_with_time_zone(Orders::ExpiresAt))
                     .col(timestamp_with_time_zone_null(Orders::PaidAt))
                     .col(timestamp_with_time_zone_null(Orders::RefundedAt))
-                    .foreign_key(&mut cascade((Orders::Table, Orders::UserId), (Users::Table, Users::Id)))
+                    .foreign_key(&mut foreign_key((Orders::Table, Orders::UserId), (Users::Table, Users::Id), ForeignKeyAction::Restrict))
                     .check(Expr::col(Orders::TotalCents).eq(Expr::col(Orders::SubtotalCents).add(Expr::col(Orders::VatCents))))
                     .to_owned(),
             )
@@ -262,7 +273,11 @@ impl MigrationTrait for Migration {
                     .col(timestamp_with_time_zone_null(OrderLines::FulfilledAt))
                     .col(text_null(OrderLines::Outcome))
                     .foreign_key(&mut cascade((OrderLines::Table, OrderLines::OrderId), (Orders::Table, Orders::Id)))
-                    .foreign_key(&mut cascade((OrderLines::Table, OrderLines::ListingId), (Listings::Table, Listings::Id)))
+                    .foreign_key(&mut foreign_key(
+                        (OrderLines::Table, OrderLines::ListingId),
+                        (Listings::Table, Listings::Id),
+                        ForeignKeyAction::SetNull,
+                    ))
                     .to_owned(),
             )
             .await?;

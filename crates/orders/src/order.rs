@@ -234,6 +234,8 @@ pub struct Order {
     pub provider: Option<String>,
     pub provider_session: Option<String>,
     pub payment_id: Option<String>,
+    /// What the payment brought (it differs from the total on an order that needs review).
+    pub paid_amount: Option<Cents>,
     pub created_at: OffsetDateTime,
     pub expires_at: OffsetDateTime,
     pub paid_at: Option<OffsetDateTime>,

@@ -86,6 +86,9 @@ pub trait PaymentProvider: Send + Sync {
     async fn begin(&self, order: &Order, urls: &ReturnUrls) -> Result<PaymentSession, PaymentError>;
     /// Verifies a webhook's signature over the raw body and reads its event.
     fn verify_webhook(&self, signature: Option<&str>, body: &[u8], now: OffsetDateTime) -> Result<PaymentEvent, WebhookError>;
+    /// Closes a payment session that has not been paid, so it takes no payment (the order's
+    /// price changed). A session paid or closed already is not an error.
+    async fn close_session(&self, session: &str) -> Result<(), PaymentError>;
     /// Gives `amount` of `payment_id` back. Idempotent under `key`: asking twice refunds once.
     async fn refund(&self, payment_id: &str, amount: Cents, key: &str) -> Result<(), PaymentError>;
     /// Payments completed since `since`, for orders whose webhook never arrived.

@@ -164,6 +164,10 @@ impl OrdersService {
             .collect();
         let (vat, _, amounts) = self.price(&billing, &net).await?;
         let totals = Amounts::sum(&amounts);
+        // A payment session opened at the old price must not take a payment any more.
+        if let Some(session) = &order.provider_session {
+            self.provider.close_session(session).await?;
+        }
         if !self.orders.reprice(order.id, &billing, &vat, &amounts, totals, self.clock.now()).await? {
             return Err(OrderError::NotPending("no longer pending"));
         }

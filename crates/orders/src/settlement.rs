@@ -64,8 +64,9 @@ pub fn decide(order: &Order, payment: &CompletedPayment, now: OffsetDateTime) ->
         OrderStatus::Paid | OrderStatus::Fulfilled => {
             refund(format!("a second payment for order {}, which was paid already", order.number), false)
         }
+        // The order's own payment stays for the site team (or went back); another one goes back.
         OrderStatus::NeedsReview | OrderStatus::Refunded => {
-            Settlement::Nothing(format!("order {} is {}: the site team settles it", order.number, order.status.as_str()))
+            refund(format!("another payment for order {}, which is {}", order.number, order.status.as_str()), false)
         }
     }
 }
@@ -152,7 +153,7 @@ impl OrdersService {
         if order.status == OrderStatus::Refunded {
             return Ok(order);
         }
-        self.provider.refund(&payment_id, order.totals.total, &refund_key(&payment_id)).await?;
+        self.provider.refund(&payment_id, order.paid_amount.unwrap_or(order.totals.total), &refund_key(&payment_id)).await?;
         self.orders.mark_refunded(order.id, reason, self.clock.now()).await?;
         self.find(number).await
     }
@@ -258,13 +259,16 @@ impl JobHandler<ReconcilePayments> for OrdersService {
 }
 
 /// The periodic order jobs of `now`: the hourly expiry and the reconciliation of the current
-/// `reconcile_every` period (looking back over two periods, so a slow run misses nothing).
+/// `reconcile_every` period. Providers list payments by when their session was created, and a
+/// session may be paid up to a day later, so it looks back a day plus two periods.
 pub fn periodic_jobs(now: OffsetDateTime, reconcile_every: Duration) -> Vec<NewJob> {
     let hour = now.unix_timestamp().div_euclid(3600);
     let every = reconcile_every.whole_seconds().max(60);
     let period = now.unix_timestamp().div_euclid(every);
     vec![
         ExpireOrders {}.new_job(now).unique(format!("{}:{hour}", ExpireOrders::KIND)),
-        ReconcilePayments { window_seconds: every * 2 }.new_job(now).unique(format!("{}:{every}:{period}", ReconcilePayments::KIND)),
+        ReconcilePayments { window_seconds: 86_400 + every * 2 }
+            .new_job(now)
+            .unique(format!("{}:{every}:{period}", ReconcilePayments::KIND)),
     ]
 }

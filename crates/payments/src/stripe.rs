@@ -128,14 +128,28 @@ impl PaymentProvider for StripeProvider {
 
     async fn begin(&self, order: &Order, urls: &ReturnUrls) -> Result<PaymentSession, PaymentError> {
         let form = self.session_form(order, urls, OffsetDateTime::now_utc());
-        // The same order at the same price opens the same session; a new price (billing details
-        // changed) is a new request.
-        let key =
-            format!("checkout-{}-{}-{}", order.number, order.totals.total.get(), order.billing.country.as_ref().map_or("", |c| c.as_str()));
+        // Keyed by what the session is made of: a retried request opens no second session, and a
+        // new attempt (another expiry, another price) is a new request, never a reused key.
+        let expires = form.iter().find(|(key, _)| key == "expires_at").map_or("", |(_, value)| value.as_str());
+        let country = order.billing.country.as_ref().map_or("", |c| c.as_str());
+        let key = format!("checkout-{}-{}-{country}-{expires}", order.number, order.totals.total.get());
         let session = self.call(reqwest::Method::POST, "/v1/checkout/sessions", &form, Some(&key)).await?;
         match (session["id"].as_str(), session["url"].as_str()) {
             (Some(id), Some(url)) => Ok(PaymentSession { id: id.to_owned(), url: url.to_owned() }),
             _ => Err(PaymentError("Stripe's session has no id or url".into())),
+        }
+    }
+
+    async fn close_session(&self, session: &str) -> Result<(), PaymentError> {
+        let path = format!("/v1/checkout/sessions/{session}/expire");
+        match self.call(reqwest::Method::POST, &path, &[], Some(&format!("expire-{session}"))).await {
+            Ok(_) => Ok(()),
+            // Expired or completed already: either way it takes no new payment.
+            Err(err) if err.0.contains("(400") => {
+                tracing::info!(%session, error = %err, "the Stripe session was not open");
+                Ok(())
+            }
+            Err(err) => Err(err),
         }
     }
 

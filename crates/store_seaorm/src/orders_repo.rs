@@ -130,6 +130,7 @@ fn to_order(row: order::Model, lines: Vec<order_line::Model>) -> Result<Order, R
         provider: row.provider,
         provider_session: row.provider_session,
         payment_id: row.payment_id,
+        paid_amount: row.paid_cents.map(Cents::new),
         created_at: row.created_at,
         expires_at: row.expires_at,
         paid_at: row.paid_at,
@@ -275,6 +276,8 @@ impl OrderRepository for SeaStore {
             billing_address: Set(billing.address.clone()),
             billing_country: Set(billing.country.as_ref().map(|country| country.as_str().to_owned())),
             vat_number: Set(billing.vat_number.clone()),
+            // A session opened at the old price is closed by the caller; the order has none now.
+            provider_session: Set(None),
             updated_at: Set(utc(now)),
             ..Default::default()
         };

@@ -86,12 +86,16 @@ impl PurchaseRepository for SeaStore {
                 update = update.col_expr(listing::Column::LaunchedAt, Expr::value(utc(now)));
             }
         }
-        update
+        let moved = update
             .filter(listing::Column::Id.eq(id.get()))
             .filter(listing::Column::Status.eq(row.status.clone()))
             .exec(&txn)
             .await
             .map_err(repo_err)?;
+        if moved.rows_affected != 1 {
+            // Another job moved the listing in between: the fulfilment job runs again.
+            return Err(RepoError::Backend(format!("listing {id} changed status while it was being launched").into()));
+        }
         if live_now && was != ListingStatus::Live {
             publish_story(&txn, id.get(), now).await?;
         }

@@ -87,7 +87,7 @@ async fn list_awards_newest_first_and_by_listing() {
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
     // At start-up the server enqueues the week-end job, which fixes every finished week.
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     let mut body = serde_json::Value::Null;
     for _ in 0..100 {
         body = client.get(format!("{base}/api/v1/awards")).send().await.unwrap().json().await.unwrap();

@@ -62,7 +62,7 @@ async fn user_and_api_key_commands() {
     let app = launchdir_server::Application::build(app_settings).await.unwrap();
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     let me = client.get(format!("{base}/api/v1/me")).bearer_auth(&key).send().await.unwrap();
     assert_eq!(me.status(), 200);
 
@@ -110,7 +110,7 @@ async fn serve_from_a_clean_data_dir_then_stop_on_sigterm() {
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     // "Launchdir is serving on http://127.0.0.1:PORT  (...)"
     let address = line.split_whitespace().find(|word| word.starts_with("http://127.0.0.1:")).expect("the address is printed").to_owned();
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     let site = client.get(format!("{address}/api/v1/site")).send().await.unwrap().json::<serde_json::Value>().await.unwrap();
     assert!(site["counts"]["live_listings"].as_u64().unwrap() >= 200, "the demo directory was seeded on first start");
     assert!(data_dir.join("launchdir.db").exists(), "the embedded database lives in the data directory");
@@ -149,7 +149,7 @@ async fn json_logs_carry_the_request_id() {
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let address = line.split_whitespace().find(|word| word.starts_with("http://127.0.0.1:")).expect("the address is printed").to_owned();
-    let reply = reqwest::Client::new().get(format!("{address}/api/v1/site")).header("x-request-id", "log-check-42").send().await.unwrap();
+    let reply = crate::helpers::client().get(format!("{address}/api/v1/site")).header("x-request-id", "log-check-42").send().await.unwrap();
     assert_eq!(reply.status(), 200);
     Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
     let output = child.wait_with_output().unwrap();

@@ -65,7 +65,7 @@ async fn start(settings: Settings, own_database: Option<TestDatabase>) -> TestAp
     tokio::spawn(app.run_until_stopped());
     let db = launchdir_server::open_database(&settings).await.unwrap();
     let services = Services::build(&settings, db, Arc::new(kernel::SystemClock)).unwrap();
-    TestApp { address, client: reqwest::Client::new(), services, _own_database: own_database }
+    TestApp { address, client: client(), services, _own_database: own_database }
 }
 
 /// The server on the shared demo directory.
@@ -175,4 +175,15 @@ pub fn settings_for_app(app: &TestApp) -> (String, Option<String>) {
         None => shared_directory(),
     };
     (config.url.clone(), config.schema.clone())
+}
+
+/// An HTTP client for tests. reqwest is built without a TLS crypto provider of its own (the
+/// server installs `ring` at start-up); a test may build its client before any server exists.
+pub fn client_builder() -> reqwest::ClientBuilder {
+    outbound_http::install_crypto_provider();
+    reqwest::Client::builder()
+}
+
+pub fn client() -> reqwest::Client {
+    client_builder().build().expect("build the test HTTP client")
 }

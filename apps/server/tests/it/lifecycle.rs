@@ -77,7 +77,7 @@ async fn a_free_listing_walks_from_the_queue_through_badge_checks_to_live() {
     let listing = fixtures::listing(&test.db, "acme", "draft", Week::at(NOW, UtcOffset::UTC), NOW).await;
     fixtures::set_owner(&test.db, listing, owner).await;
     fixtures::set_url(&test.db, listing, &site.url("/")).await;
-    let walk = Walk { base, client: reqwest::Client::new(), key };
+    let walk = Walk { base, client: crate::helpers::client(), key };
 
     // The submitted draft joins the free queue: six weeks ahead, awaiting the badge.
     let queued: Value = walk

@@ -149,7 +149,7 @@ async fn views_are_counted_in_memory_and_written_in_a_batch() {
     };
     // Three clients, each reloading the page five times: three views (one per client an hour),
     // so reloads cannot move the most-viewed sort.
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     for reader in ["203.0.113.1", "203.0.113.2", "2001:db8:7:7::1"] {
         for _ in 0..5 {
             let reply = client.get(format!("{base}/api/v1/listings/viewed")).header("X-Forwarded-For", reader).send().await.unwrap();

@@ -18,7 +18,10 @@ struct Browser {
 
 impl Browser {
     fn new() -> Self {
-        Self { client: reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap(), cookies: HashMap::new() }
+        Self {
+            client: crate::helpers::client_builder().redirect(reqwest::redirect::Policy::none()).build().unwrap(),
+            cookies: HashMap::new(),
+        }
     }
 
     fn keep(&mut self, headers: &HeaderMap) {

@@ -84,7 +84,7 @@ fn week_ahead(weeks: i64) -> String {
 }
 
 fn no_redirects() -> reqwest::Client {
-    reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
+    crate::helpers::client_builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
 }
 
 /// A signed `checkout.session.completed` for `number`, as the test provider (or Stripe) sends it.
@@ -505,6 +505,17 @@ async fn a_payment_that_does_not_match_needs_review_and_a_late_one_is_refunded()
     let refunded = shop.order_until(number, |order| order["status"] == "refunded").await;
     assert!(refunded["status_reason"].as_str().unwrap().contains("expired"), "{refunded:#}");
     assert!(refunded["refunded_at"].is_string());
+
+    // Another payment for the refunded order (a second session) goes back too; the order stays as it is.
+    let (body, signature) = paid_event(number, "cs_late_again", late["total_cents"].as_i64().unwrap(), "usd");
+    assert_eq!(shop.webhook(&body, &signature).await, 200);
+    let row = db
+        .query_one_raw(Statement::from_string(db.get_database_backend(), "SELECT COUNT(*) FROM jobs WHERE kind = 'order.refund'"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(row.try_get_by_index::<i64>(0).unwrap(), 2, "one refund per payment");
+    assert_eq!(shop.order(number).await["status"], "refunded");
 }
 
 #[tokio::test]
@@ -539,6 +550,10 @@ async fn stripe_checkout_sessions_signed_events_refunds_and_reconciliation_again
             Route::new(200, "application/json", r#"{"id": "cs_fake_1", "url": "https://checkout.stripe.test/c/cs_fake_1"}"#),
         ),
         ("/v1/refunds".to_owned(), Route::new(200, "application/json", r#"{"id": "re_1", "status": "succeeded"}"#)),
+        (
+            "/v1/checkout/sessions/cs_fake_1/expire".to_owned(),
+            Route::new(200, "application/json", r#"{"id": "cs_fake_1", "status": "expired"}"#),
+        ),
     ]))
     .await;
     const STRIPE_SECRET: &str = "whsec_fake_stripe";
@@ -570,7 +585,8 @@ async fn stripe_checkout_sessions_signed_events_refunds_and_reconciliation_again
     assert_eq!(session.method, "POST");
     assert_eq!(session.header("authorization"), Some("Bearer sk_test_fake"));
     assert_eq!(session.header("content-type"), Some("application/x-www-form-urlencoded"));
-    assert_eq!(session.header("idempotency-key"), Some(format!("checkout-{number}-5831-DE").as_str()));
+    let key = session.header("idempotency-key").unwrap();
+    assert!(key.starts_with(&format!("checkout-{number}-5831-DE-")), "keyed by the order, its price and the session's expiry: {key}");
     let form: HashMap<String, String> = serde_urlencoded::from_str(&session.body).unwrap();
     assert_eq!(form["mode"], "payment");
     assert_eq!(form["client_reference_id"], number);
@@ -580,6 +596,23 @@ async fn stripe_checkout_sessions_signed_events_refunds_and_reconciliation_again
     assert_eq!(form["line_items[1][price_data][product_data][name]"], "VAT 19 %");
     assert_eq!((form["payment_method_types[0]"].as_str(), form["payment_method_types[1]"].as_str()), ("card", "paypal"));
     assert!(form["success_url"].starts_with(&format!("https://launch.example/checkout/{number}?t=")));
+
+    // New billing details close the session opened at the old price before re-pricing.
+    let changed = client
+        .post(format!("{path}/billing"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string([("t", token), ("name", "Ada GmbH"), ("country", "DE")]).unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(changed.status(), 200);
+    let expired = stripe
+        .received()
+        .into_iter()
+        .find(|request| request.target == "/v1/checkout/sessions/cs_fake_1/expire")
+        .expect("the old session was closed");
+    assert_eq!(expired.method, "POST");
+    assert_eq!(expired.header("idempotency-key"), Some("expire-cs_fake_1"));
 
     // Stripe's signed event settles the order; the test provider's path does not exist here.
     let body = json!({"id": "evt_fake_1", "type": "checkout.session.completed", "data": {"object": {

@@ -357,7 +357,7 @@ async fn two_servers_share_one_quota_in_redis_and_keep_answering_without_it() {
     }
     let mut redis = PrivateRedis::start();
     let servers = [serve_with_redis(&test, &redis.url), serve_with_redis(&test, &redis.url)];
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     // Each server's first request to Redis connects; make sure that is done (a token request
     // counts against `write`, not against the reads below).
     for (_, address) in &servers {

@@ -122,7 +122,7 @@ async fn an_edit_is_found_by_every_server_on_the_database() {
         servers.push(format!("http://127.0.0.1:{}", app.port()));
         tokio::spawn(app.run_until_stopped());
     }
-    let client = reqwest::Client::new();
+    let client = crate::helpers::client();
     let find = |base: String, q: &'static str| {
         let client = client.clone();
         async move {

@@ -35,7 +35,7 @@ async fn head_answers_like_get_without_a_body() {
 
 /// A sign-in form post from `client` (the test is the trusted proxy), with a matching CSRF pair.
 async fn sign_in_from(app: &crate::helpers::TestApp, client: &str, email: &str, password: &str) -> reqwest::Response {
-    let no_redirects = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let no_redirects = crate::helpers::client_builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
     no_redirects
         .post(app.url("/signin"))
         .header("X-Forwarded-For", client)
@@ -91,7 +91,7 @@ async fn jobs_running_at_shutdown_are_handed_back_for_the_next_start() {
     let email = kernel::Email::parse("shutdown@example.com").unwrap();
     services.app.accounts.create_user(&email, None).await.unwrap();
     let key = services.app.accounts.create_api_key(&email, None, accounts::Scopes::all()).await.unwrap();
-    let created = reqwest::Client::new()
+    let created = crate::helpers::client()
         .post(format!("{base}/api/v1/drafts"))
         .bearer_auth(key.secret.expose())
         .json(&serde_json::json!({"url": format!("http://{}/", silent.local_addr().unwrap())}))
