@@ -1,7 +1,9 @@
 //! `Idempotency-Key` for the operations marked (I), once for every transport (`decisions.md`):
 //! remembered 24 hours per principal, operation and key with a fingerprint of the request; a
 //! finished request is replayed, a different request with the same key is a 400, and a request
-//! still running is a 409. Failed requests are forgotten, so the key can be retried.
+//! still running is a 409. Failed requests are forgotten, so the key can be retried. An answer
+//! that carries a secret is stored without it and replayed with a new one (the operation's
+//! `answer_to_store` and `replay`).
 
 use crate::{App, Caller, DynOperation, OpError, RawInput};
 use kernel::{FieldError, IdempotencyScope, Reservation, StoredResponse};
@@ -81,7 +83,8 @@ pub async fn execute(op: &dyn DynOperation, app: &App, caller: &Caller, raw: Raw
             if stored != fingerprint {
                 return Err(mismatch());
             }
-            Ok(Executed { status: response.status, body: response.body, replayed: true })
+            let body = op.replay(app, caller, response.body).await?;
+            Ok(Executed { status: response.status, body, replayed: true })
         }
         Reservation::InFlight { fingerprint: stored } => {
             if stored != fingerprint {
@@ -92,7 +95,7 @@ pub async fn execute(op: &dyn DynOperation, app: &App, caller: &Caller, raw: Raw
         Reservation::Reserved => match op.call(app, caller, raw).await {
             Ok(body) => {
                 // The operation happened: its answer goes to the caller whatever the store says.
-                store_answer(app.idempotency.as_ref(), &scope, &StoredResponse { status, body: body.clone() }).await;
+                store_answer(app.idempotency.as_ref(), &scope, &StoredResponse { status, body: op.answer_to_store(&body) }).await;
                 Ok(Executed { status, body, replayed: false })
             }
             Err(error) => {

@@ -104,6 +104,17 @@ pub trait Operation: Send + Sync + 'static {
 
     /// Runs the use case. Scope and input validation have already passed.
     async fn run(&self, app: &App, caller: &Caller, input: Input<Self::Path, Self::Query, Self::Body>) -> Result<Self::Output, OpError>;
+
+    /// What of a successful answer `Idempotency-Key` keeps for replays. An answer that carries a
+    /// secret (a checkout link's token) keeps it out, since secrets are stored hashed only.
+    fn answer_to_store(body: &Value) -> Value {
+        body.clone()
+    }
+
+    /// A replay's answer from what was kept; an operation that kept a secret out issues a new one.
+    async fn replay(&self, _app: &App, _caller: &Caller, stored: Value) -> Result<Value, OpError> {
+        Ok(stored)
+    }
 }
 
 /// The JSON Schemas of an operation's parts (`None` where the part does not exist).
@@ -128,6 +139,12 @@ pub trait DynOperation: Send + Sync {
     /// Checks the caller's scope, parses and validates the input, runs the use case and returns
     /// its output as JSON.
     async fn call(&self, app: &App, caller: &Caller, raw: RawInput) -> Result<Value, OpError>;
+
+    /// `Operation::answer_to_store`.
+    fn answer_to_store(&self, body: &Value) -> Value;
+
+    /// `Operation::replay`.
+    async fn replay(&self, app: &App, caller: &Caller, stored: Value) -> Result<Value, OpError>;
 }
 
 fn part_schema<T: InputPart>(generator: &mut SchemaGenerator) -> Option<Schema> {
@@ -182,6 +199,14 @@ impl<T: Operation> DynOperation for T {
         };
         let output = self.run(app, caller, Input { path, query, body }).await?;
         serde_json::to_value(output).map_err(OpError::internal)
+    }
+
+    fn answer_to_store(&self, body: &Value) -> Value {
+        T::answer_to_store(body)
+    }
+
+    async fn replay(&self, app: &App, caller: &Caller, stored: Value) -> Result<Value, OpError> {
+        Operation::replay(self, app, caller, stored).await
     }
 }
 

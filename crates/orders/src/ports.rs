@@ -82,6 +82,8 @@ pub trait OrderRepository: Send + Sync {
         totals: Amounts,
         now: OffsetDateTime,
     ) -> Result<bool, RepoError>;
+    /// Replaces the hash of an order's checkout token.
+    async fn set_token_hash(&self, id: i64, token_hash: &str) -> Result<(), RepoError>;
     /// Remembers the provider's payment session of a pending order.
     async fn set_session(&self, id: i64, provider: &str, session: &str, now: OffsetDateTime) -> Result<bool, RepoError>;
     /// In one transaction: records `(provider, event_id)` under its unique key (a duplicate

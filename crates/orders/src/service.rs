@@ -117,6 +117,15 @@ impl OrdersService {
         Err(RepoError::Duplicate("orders.number".into()).into())
     }
 
+    /// A new checkout token for one of `owner`'s orders (the old one stops working); returned
+    /// once, stored hashed.
+    pub async fn renew_checkout_token(&self, owner: UserId, number: &str) -> Result<String, OrderError> {
+        let order = self.get(owner, number).await?;
+        let token = kernel::secrets::random_token().map_err(RepoError::backend)?;
+        self.orders.set_token_hash(order.id, &kernel::secrets::sha256_hex(&token)).await?;
+        Ok(token)
+    }
+
     pub async fn list(&self, owner: UserId, page: PageRequest) -> Result<Paged<Order>, OrderError> {
         Ok(self.orders.owned(owner, page).await?)
     }

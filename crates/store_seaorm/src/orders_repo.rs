@@ -311,6 +311,16 @@ impl OrderRepository for SeaStore {
         Ok(true)
     }
 
+    async fn set_token_hash(&self, id: i64, token_hash: &str) -> Result<(), RepoError> {
+        order::Entity::update_many()
+            .col_expr(order::Column::TokenHash, Expr::value(token_hash))
+            .filter(order::Column::Id.eq(id))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(())
+    }
+
     async fn set_session(&self, id: i64, provider: &str, session: &str, now: OffsetDateTime) -> Result<bool, RepoError> {
         let changed = order::Entity::update_many()
             .col_expr(order::Column::Provider, Expr::value(provider))

@@ -371,11 +371,29 @@ async fn paying_on_the_checkout_page_fulfils_every_product_once() {
     assert_eq!(replay.header("idempotent-replayed"), Some("true"));
     assert_eq!(replay.body["order"]["number"], created.body["order"]["number"]);
     assert_eq!(shop.app.get_with_token("/api/v1/orders", &shop.key).await.body["total"], 1, "a replay makes no second order");
+    // The token is kept hashed only, in the idempotency record too: a replay issues a new one.
+    let (first_url, checkout_url) = (created.body["checkout_url"].as_str().unwrap(), replay.body["checkout_url"].as_str().unwrap());
+    assert!(checkout_url.contains("?t=") && checkout_url != first_url, "{checkout_url}");
+    let first_url = first_url.replace("https://launch.example", &shop.app.address);
+    assert_eq!(no_redirects().get(&first_url).send().await.unwrap().status(), 404, "the first link stops working");
+    {
+        use sea_orm::{ConnectionTrait, Statement};
+        let db = shop.app.services.store.connection();
+        let stored = db
+            .query_all_raw(Statement::from_string(db.get_database_backend(), "SELECT response_body FROM idempotency_keys"))
+            .await
+            .unwrap();
+        assert!(!stored.is_empty());
+        for row in stored {
+            let body: Value = row.try_get_by_index(0).unwrap();
+            assert!(!body.to_string().contains("?t="), "no checkout token is stored: {body}");
+        }
+    }
     let number = created.body["order"]["number"].as_str().unwrap().to_owned();
     assert!(number.starts_with("LD-") && number.len() == 13);
     assert_eq!(created.body["order"]["status"], "pending");
 
-    assert_eq!(pay_on_the_site(&shop, created.body["checkout_url"].as_str().unwrap(), "DE").await, number);
+    assert_eq!(pay_on_the_site(&shop, checkout_url, "DE").await, number);
     // Every line but those waiting for the site team's tasks is fulfilled by the jobs.
     let order = shop
         .order_until(&number, |order| order["lines"].as_array().unwrap().iter().filter(|line| line["fulfilled"] == true).count() == 7)

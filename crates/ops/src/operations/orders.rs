@@ -280,6 +280,11 @@ pub struct CheckoutView {
     pub next_step: String,
 }
 
+/// The checkout page of an order with its token.
+fn checkout_url(app: &App, number: &str, token: &str) -> String {
+    format!("{}/checkout/{number}?t={token}", app.site.site_url)
+}
+
 /// What the order operations share.
 const ORDERS_WRITE: OperationSpec = OperationSpec {
     method: HttpMethod::Post,
@@ -342,10 +347,31 @@ impl Operation for CreateCheckout {
         ..ORDERS_WRITE
     };
 
+    /// The checkout link's token is a secret: the stored answer has the link without it.
+    fn answer_to_store(body: &Value) -> Value {
+        let mut stored = body.clone();
+        if let Some(url) = stored["checkout_url"].as_str() {
+            stored["checkout_url"] = Value::String(url.split("?t=").next().unwrap_or_default().to_owned());
+        }
+        stored
+    }
+
+    /// A replay issues a new token for the same order (the link of the first answer stops
+    /// working): the order is never made twice, and no token is kept unhashed.
+    async fn replay(&self, app: &App, caller: &Caller, mut stored: Value) -> Result<Value, OpError> {
+        let number = stored["order"]["number"]
+            .as_str()
+            .ok_or_else(|| OpError::internal(kernel::RepoError::Backend("a stored checkout has no order number".into())))?
+            .to_owned();
+        let token = app.orders.renew_checkout_token(caller.user_id()?, &number).await?;
+        stored["checkout_url"] = Value::String(checkout_url(app, &number, &token));
+        Ok(stored)
+    }
+
     async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, NoInput, OrderRequestBody>) -> Result<CheckoutView, OpError> {
         let (order, token) = app.orders.checkout(caller.user_id()?, &input.body.request()).await?;
         Ok(CheckoutView {
-            checkout_url: format!("{}/checkout/{}?t={token}", app.site.site_url, order.number),
+            checkout_url: checkout_url(app, order.number.as_str(), &token),
             next_step: format!(
                 "Give checkout_url to the person: they pay on that page before {}. Then get_order {} shows the order paid, and each line fulfilled.",
                 rfc3339(order.expires_at),
