@@ -166,6 +166,23 @@ async fn order_by_number(db: &impl ConnectionTrait, number: &str, lock: bool) ->
     query.one(db).await.map_err(repo_err)
 }
 
+/// The compare-and-set of a status move: from whichever of `from` the machine lets become `to`.
+fn status_move(
+    id: i64,
+    from: &[OrderStatus],
+    to: OrderStatus,
+    reason: Option<&str>,
+    now: OffsetDateTime,
+) -> sea_orm::UpdateMany<order::Entity> {
+    let from: Vec<&str> = from.iter().filter(|status| status.may_become(to)).map(|status| status.as_str()).collect();
+    order::Entity::update_many()
+        .col_expr(order::Column::Status, Expr::value(to.as_str()))
+        .col_expr(order::Column::StatusReason, Expr::value(reason.map(str::to_owned)))
+        .col_expr(order::Column::UpdatedAt, Expr::value(utc(now)))
+        .filter(order::Column::Id.eq(id))
+        .filter(order::Column::Status.is_in(from))
+}
+
 fn vat_columns(model: &mut order::ActiveModel, vat: &VatSummary, totals: Amounts) {
     model.subtotal_cents = Set(totals.subtotal.get());
     model.vat_cents = Set(totals.vat.get());
@@ -427,16 +444,7 @@ impl OrderRepository for SeaStore {
         reason: Option<&str>,
         now: OffsetDateTime,
     ) -> Result<bool, RepoError> {
-        let from: Vec<&str> = from.iter().filter(|status| status.may_become(to)).map(|status| status.as_str()).collect();
-        let moved = order::Entity::update_many()
-            .col_expr(order::Column::Status, Expr::value(to.as_str()))
-            .col_expr(order::Column::StatusReason, Expr::value(reason.map(str::to_owned)))
-            .col_expr(order::Column::UpdatedAt, Expr::value(utc(now)))
-            .filter(order::Column::Id.eq(id))
-            .filter(order::Column::Status.is_in(from))
-            .exec(&self.db)
-            .await
-            .map_err(repo_err)?;
+        let moved = status_move(id, from, to, reason, now).exec(&self.db).await.map_err(repo_err)?;
         Ok(moved.rows_affected == 1)
     }
 
@@ -553,15 +561,8 @@ impl OrderRepository for SeaStore {
     }
 
     async fn mark_refunded(&self, id: i64, reason: &str, now: OffsetDateTime) -> Result<bool, RepoError> {
-        let from: Vec<&str> =
-            OrderStatus::ALL.iter().filter(|status| status.may_become(OrderStatus::Refunded)).map(|status| status.as_str()).collect();
-        let moved = order::Entity::update_many()
-            .col_expr(order::Column::Status, Expr::value(OrderStatus::Refunded.as_str()))
-            .col_expr(order::Column::StatusReason, Expr::value(reason))
+        let moved = status_move(id, &OrderStatus::ALL, OrderStatus::Refunded, Some(reason), now)
             .col_expr(order::Column::RefundedAt, Expr::value(utc(now)))
-            .col_expr(order::Column::UpdatedAt, Expr::value(utc(now)))
-            .filter(order::Column::Id.eq(id))
-            .filter(order::Column::Status.is_in(from))
             .exec(&self.db)
             .await
             .map_err(repo_err)?;

@@ -83,6 +83,12 @@ fn week_ahead(weeks: i64) -> String {
     Week::at(OffsetDateTime::now_utc(), time::UtcOffset::UTC).plus_weeks(weeks).to_string()
 }
 
+/// A form POST, as a browser sends one.
+async fn post_form(client: &reqwest::Client, url: impl reqwest::IntoUrl, fields: &[(&str, &str)]) -> reqwest::Response {
+    let body = serde_urlencoded::to_string(fields).unwrap();
+    client.post(url).header("Content-Type", "application/x-www-form-urlencoded").body(body).send().await.unwrap()
+}
+
 fn no_redirects() -> reqwest::Client {
     crate::helpers::client_builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
 }
@@ -263,61 +269,35 @@ async fn pay_on_the_site(shop: &Shop, checkout_url: &str, country: &str) -> Stri
     assert!(html.contains(&number) && html.contains("<label for=\"country\">"), "{html}");
     assert_eq!(client.get(format!("{path}?t=wrong")).send().await.unwrap().status(), 404, "the token is the page's key");
 
-    let priced = client
-        .post(format!("{path}/billing"))
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string([("t", token), ("name", "Ada"), ("address", "1 Main St"), ("country", "ZZZ")]).unwrap())
-        .send()
-        .await
-        .unwrap();
+    let priced =
+        post_form(&client, format!("{path}/billing"), &[("t", token), ("name", "Ada"), ("address", "1 Main St"), ("country", "ZZZ")]).await;
     assert_eq!(priced.status(), 400, "a bad country is shown beside its field");
     assert!(priced.text().await.unwrap().contains("id=\"country-error\""));
-    let priced = client
-        .post(format!("{path}/billing"))
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string([("t", token), ("name", "Ada"), ("address", "1 Main St"), ("country", country)]).unwrap())
-        .send()
-        .await
-        .unwrap();
+    let priced =
+        post_form(&client, format!("{path}/billing"), &[("t", token), ("name", "Ada"), ("address", "1 Main St"), ("country", country)])
+            .await;
     assert_eq!(priced.status(), 200);
     let html = priced.text().await.unwrap();
     assert!(html.contains("VAT (19 %)"), "{html}");
 
-    let to_provider = client
-        .post(format!("{path}/pay"))
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string([("t", token)]).unwrap())
-        .send()
-        .await
-        .unwrap();
+    let to_provider = post_form(&client, format!("{path}/pay"), &[("t", token)]).await;
     assert_eq!(to_provider.status(), 303);
     let provider_page = to_provider.headers()["location"].to_str().unwrap().replace("https://launch.example", &shop.app.address);
     let page = client.get(&provider_page).send().await.unwrap().text().await.unwrap();
     assert!(page.contains("This is a test payment") && page.contains(">Pay</button>") && page.contains(">Decline</button>"), "{page}");
     let (session_path, query) = provider_page.split_once('?').unwrap();
     let query: HashMap<String, String> = serde_urlencoded::from_str(query).unwrap();
-    let declined = client
-        .post(session_path)
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(
-            serde_urlencoded::to_string([("order", query["order"].as_str()), ("return", query["return"].as_str()), ("action", "decline")])
-                .unwrap(),
-        )
-        .send()
-        .await
-        .unwrap();
+    let declined = post_form(
+        &client,
+        session_path,
+        &[("order", query["order"].as_str()), ("return", query["return"].as_str()), ("action", "decline")],
+    )
+    .await;
     assert_eq!(declined.status(), 303);
     assert_eq!(shop.order(&number).await["status"], "pending", "a declined payment leaves the order pending");
-    let paid = client
-        .post(session_path)
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(
-            serde_urlencoded::to_string([("order", query["order"].as_str()), ("return", query["return"].as_str()), ("action", "pay")])
-                .unwrap(),
-        )
-        .send()
-        .await
-        .unwrap();
+    let paid =
+        post_form(&client, session_path, &[("order", query["order"].as_str()), ("return", query["return"].as_str()), ("action", "pay")])
+            .await;
     assert_eq!(paid.status(), 303);
     assert!(paid.headers()["location"].to_str().unwrap().starts_with("https://launch.example/checkout/"));
     number
@@ -589,13 +569,7 @@ async fn stripe_checkout_sessions_signed_events_refunds_and_reconciliation_again
     let url = created.body["checkout_url"].as_str().unwrap().replace("https://launch.example", &shop.app.address);
     let (path, token) = url.split_once("?t=").unwrap();
     let client = no_redirects();
-    let pay = client
-        .post(format!("{path}/pay"))
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string([("t", token)]).unwrap())
-        .send()
-        .await
-        .unwrap();
+    let pay = post_form(&client, format!("{path}/pay"), &[("t", token)]).await;
     assert_eq!(pay.status(), 303);
     assert_eq!(pay.headers()["location"], "https://checkout.stripe.test/c/cs_fake_1");
 
@@ -616,13 +590,7 @@ async fn stripe_checkout_sessions_signed_events_refunds_and_reconciliation_again
     assert!(form["success_url"].starts_with(&format!("https://launch.example/checkout/{number}?t=")));
 
     // New billing details close the session opened at the old price before re-pricing.
-    let changed = client
-        .post(format!("{path}/billing"))
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string([("t", token), ("name", "Ada GmbH"), ("country", "DE")]).unwrap())
-        .send()
-        .await
-        .unwrap();
+    let changed = post_form(&client, format!("{path}/billing"), &[("t", token), ("name", "Ada GmbH"), ("country", "DE")]).await;
     assert_eq!(changed.status(), 200);
     let expired = stripe
         .received()
