@@ -183,6 +183,26 @@ impl OrdersService {
         self.open_checkout(number, token).await
     }
 
+    /// The buyer cancels a pending order on its checkout page; its open payment session is
+    /// closed first, so it takes no payment (one that arrives anyway is refunded).
+    pub async fn cancel(&self, number: &str, token: &str) -> Result<Order, OrderError> {
+        let order = self.open_checkout(number, token).await?;
+        if order.status != OrderStatus::Pending {
+            return Err(OrderError::NotPending(order.status.as_str()));
+        }
+        if let Some(session) = &order.provider_session {
+            self.provider.close_session(session).await?;
+        }
+        if !self
+            .orders
+            .transition(order.id, &[OrderStatus::Pending], OrderStatus::Canceled, Some("canceled by the buyer"), self.clock.now())
+            .await?
+        {
+            return Err(OrderError::NotPending("no longer pending"));
+        }
+        self.open_checkout(number, token).await
+    }
+
     /// Hands a pending order with a billing country over to the payment provider.
     pub async fn begin_payment(&self, number: &str, token: &str, urls: &ReturnUrls) -> Result<PaymentSession, OrderError> {
         let order = self.open_checkout(number, token).await?;

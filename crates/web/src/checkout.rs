@@ -255,6 +255,18 @@ pub async fn pay(state: web::Data<WebState>, number: web::Path<String>, form: we
     }
 }
 
+/// `POST /checkout/{number}/cancel`: the buyer gives the order up before paying.
+pub async fn cancel(state: web::Data<WebState>, number: web::Path<String>, form: web::Form<TokenQuery>) -> HttpResponse {
+    match state.app.orders.cancel(&number, &form.t).await {
+        Ok(order) => page(&state, &order, &form.t, None, FormErrors::default(), None, StatusCode::OK),
+        Err(OrderError::NotPending(_)) => match state.app.orders.open_checkout(&number, &form.t).await {
+            Ok(order) => page(&state, &order, &form.t, None, FormErrors::default(), None, StatusCode::CONFLICT),
+            Err(err) => failed(&state, err),
+        },
+        Err(err) => failed(&state, err),
+    }
+}
+
 #[derive(Debug, Deserialize)]
 pub struct TestPaymentQuery {
     #[serde(default)]

@@ -44,6 +44,7 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             .service(resource("/checkout/{number}").route(web::get().to(checkout::show)))
             .service(resource("/checkout/{number}/billing").route(web::post().to(checkout::billing)))
             .service(resource("/checkout/{number}/pay").route(web::post().to(checkout::pay)))
+            .service(resource("/checkout/{number}/cancel").route(web::post().to(checkout::cancel)))
             .service(
                 resource("/payments/test/{session}")
                     .route(web::get().to(checkout::test_payment_page))

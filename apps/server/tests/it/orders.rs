@@ -517,6 +517,31 @@ async fn a_payment_that_does_not_match_needs_review_and_a_late_one_is_refunded()
 }
 
 #[tokio::test]
+async fn a_buyer_cancels_on_the_checkout_page_and_a_payment_after_that_is_refunded() {
+    let shop = shop_with(|settings| settings.job_workers = 1).await;
+    let id = shop.listing("change-of-mind", "draft", None).await;
+    let created = shop.checkout(json!({"items": [{"product": "launch", "listing_id": id}], "billing_country": "US"})).await;
+    let number = created.body["order"]["number"].as_str().unwrap().to_owned();
+    let url = created.body["checkout_url"].as_str().unwrap().replace("https://launch.example", &shop.app.address);
+    let (path, token) = url.split_once("?t=").unwrap();
+    let client = no_redirects();
+    assert_eq!(post_form(&client, format!("{path}/cancel"), &[("t", "wrong")]).await.status(), 404);
+    let canceled = post_form(&client, format!("{path}/cancel"), &[("t", token)]).await;
+    assert_eq!(canceled.status(), 200);
+    let page = canceled.text().await.unwrap();
+    assert!(page.contains("<strong>canceled</strong>") && !page.contains("Continue to payment"), "{page}");
+    assert_eq!(post_form(&client, format!("{path}/cancel"), &[("t", token)]).await.status(), 409);
+    assert_eq!(post_form(&client, format!("{path}/pay"), &[("t", token)]).await.status(), 409, "a canceled order takes no payment");
+    let order = shop.order(&number).await;
+    assert_eq!((order["status"].as_str(), order["status_reason"].as_str()), (Some("canceled"), Some("canceled by the buyer")));
+
+    let (body, signature) = paid_event(&number, "cs_after_cancel", order["total_cents"].as_i64().unwrap(), "usd");
+    assert_eq!(shop.webhook(&body, &signature).await, 200);
+    let refunded = shop.order_until(&number, |order| order["status"] == "refunded").await;
+    assert!(refunded["status_reason"].as_str().unwrap().contains("canceled"), "{refunded:#}");
+}
+
+#[tokio::test]
 async fn someone_elses_order_is_404_on_rest_and_mcp() {
     let shop = shop().await;
     let id = shop.listing("private-order", "draft", None).await;
