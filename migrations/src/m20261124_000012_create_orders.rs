@@ -4,8 +4,9 @@
 //! Orders: VAT rates (seeded with the EU standard rates in force when this was written; the
 //! administrator keeps them current), orders with their lines, the payment events already
 //! handled (one row per provider event: the key that makes a delivery count once), the tasks
-//! the site team does for paid products, and what fulfilment writes on listings (featured,
-//! billboard contributions and relaunches, each keyed by the order line that paid for it).
+//! the site team does for paid products, and what fulfilment writes on listings (the order line
+//! that paid for its launch, featured, billboard contributions and relaunches, each keyed by the
+//! order line that paid for it).
 
 use sea_orm_migration::{prelude::*, schema::*};
 
@@ -23,6 +24,7 @@ enum Listings {
     Table,
     Id,
     FeaturedAt,
+    PaidLaunchLineId,
 }
 
 #[derive(DeriveIden)]
@@ -339,6 +341,10 @@ impl MigrationTrait for Migration {
         manager
             .alter_table(Table::alter().table(Listings::Table).add_column(timestamp_with_time_zone_null(Listings::FeaturedAt)).to_owned())
             .await?;
+        // One change per statement: SQLite alters one column at a time.
+        manager
+            .alter_table(Table::alter().table(Listings::Table).add_column(big_integer_null(Listings::PaidLaunchLineId)).to_owned())
+            .await?;
         manager
             .alter_table(
                 Table::alter()
@@ -384,6 +390,7 @@ impl MigrationTrait for Migration {
             .alter_table(Table::alter().table(BillboardContributions::Table).drop_column(BillboardContributions::OrderLineId).to_owned())
             .await?;
         manager.alter_table(Table::alter().table(Listings::Table).drop_column(Listings::FeaturedAt).to_owned()).await?;
+        manager.alter_table(Table::alter().table(Listings::Table).drop_column(Listings::PaidLaunchLineId).to_owned()).await?;
         for table in [
             OrderTasks::Table.into_iden(),
             PaymentEvents::Table.into_iden(),

@@ -48,8 +48,16 @@ pub trait PurchaseRepository: Send + Sync {
     async fn existing_categories(&self, slugs: &[String]) -> Result<Vec<String>, RepoError>;
     /// Puts the listing on the paid plan with the paid sections unlocked, and either live now
     /// (`launch_week` this week, `launched_at` now unless it was live already) or scheduled for
-    /// `week`. Returns the status it ends in.
-    async fn launch_paid(&self, id: ListingId, week: Week, live_now: bool, now: OffsetDateTime) -> Result<ListingStatus, RepoError>;
+    /// `week`, recording `order_line` as what paid for it. Returns the status it was in; none
+    /// when another order line paid for its launch already (nothing is changed).
+    async fn launch_paid(
+        &self,
+        id: ListingId,
+        week: Week,
+        live_now: bool,
+        order_line: i64,
+        now: OffsetDateTime,
+    ) -> Result<Option<ListingStatus>, RepoError>;
     /// Moves a listing still in the free queue to `week`; false when it is no longer there.
     async fn move_free_week(&self, id: ListingId, week: Week, now: OffsetDateTime) -> Result<bool, RepoError>;
     /// Marks the listing featured (its Featured badge), once.
@@ -111,7 +119,8 @@ impl PurchaseService {
     }
 
     /// A paid launch: live at once without a week, or when the week has begun; else scheduled.
-    pub async fn launch(&self, id: ListingId, week: Option<Week>) -> Result<LaunchOutcome, RepoError> {
+    /// None when another order line paid for the listing's launch already.
+    pub async fn launch(&self, id: ListingId, week: Option<Week>, order_line: i64) -> Result<Option<LaunchOutcome>, RepoError> {
         let now = self.clock.now();
         let current = self.current_week(now);
         let (target, live_now, outcome) = match week {
@@ -119,8 +128,8 @@ impl PurchaseService {
             Some(week) if week <= current => (current, true, LaunchOutcome::LiveNowWeekPassed(week)),
             Some(week) => (week, false, LaunchOutcome::Scheduled(week)),
         };
-        let was = self.repo.launch_paid(id, target, live_now, now).await?;
-        Ok(if was == ListingStatus::Live && !live_now { LaunchOutcome::AlreadyLive } else { outcome })
+        let Some(was) = self.repo.launch_paid(id, target, live_now, order_line, now).await? else { return Ok(None) };
+        Ok(Some(if was == ListingStatus::Live && !live_now { LaunchOutcome::AlreadyLive } else { outcome }))
     }
 
     /// Skip the queue: the free listing's week becomes `week` (this week when it has begun).
@@ -181,9 +190,17 @@ mod tests {
         async fn existing_categories(&self, _: &[String]) -> Result<Vec<String>, RepoError> {
             Ok(Vec::new())
         }
-        async fn launch_paid(&self, id: ListingId, week: Week, live_now: bool, _: OffsetDateTime) -> Result<ListingStatus, RepoError> {
+        async fn launch_paid(
+            &self,
+            id: ListingId,
+            week: Week,
+            live_now: bool,
+            line: i64,
+            _: OffsetDateTime,
+        ) -> Result<Option<ListingStatus>, RepoError> {
             self.0.lock().unwrap().push(format!("launch {id} {week} live_now={live_now}"));
-            Ok(self.1.unwrap_or(ListingStatus::Draft))
+            // Line 99 stands for another order's line that paid first.
+            Ok((line != 99).then_some(self.1.unwrap_or(ListingStatus::Draft)))
         }
         async fn move_free_week(&self, id: ListingId, week: Week, _: OffsetDateTime) -> Result<bool, RepoError> {
             self.0.lock().unwrap().push(format!("move {id} {week}"));
@@ -219,10 +236,16 @@ mod tests {
         let repo = Arc::new(Recorder::default());
         let service = service(repo.clone());
         let id = ListingId::new(7);
-        assert_eq!(service.launch(id, None).await.unwrap(), LaunchOutcome::LiveNow);
-        assert_eq!(service.launch(id, Some(week("2026-11-16"))).await.unwrap(), LaunchOutcome::LiveNowWeekPassed(week("2026-11-16")));
-        assert_eq!(service.launch(id, Some(week("2026-11-23"))).await.unwrap(), LaunchOutcome::LiveNowWeekPassed(week("2026-11-23")));
-        assert_eq!(service.launch(id, Some(week("2026-12-07"))).await.unwrap(), LaunchOutcome::Scheduled(week("2026-12-07")));
+        assert_eq!(service.launch(id, None, 1).await.unwrap(), Some(LaunchOutcome::LiveNow));
+        assert_eq!(
+            service.launch(id, Some(week("2026-11-16")), 1).await.unwrap(),
+            Some(LaunchOutcome::LiveNowWeekPassed(week("2026-11-16")))
+        );
+        assert_eq!(
+            service.launch(id, Some(week("2026-11-23")), 1).await.unwrap(),
+            Some(LaunchOutcome::LiveNowWeekPassed(week("2026-11-23")))
+        );
+        assert_eq!(service.launch(id, Some(week("2026-12-07")), 1).await.unwrap(), Some(LaunchOutcome::Scheduled(week("2026-12-07"))));
         assert!(LaunchOutcome::LiveNowWeekPassed(week("2026-11-16")).to_string().contains("had begun"));
         assert_eq!(
             *repo.0.lock().unwrap(),
@@ -243,7 +266,9 @@ mod tests {
     #[tokio::test]
     async fn a_listing_live_already_keeps_its_launch() {
         let repo = Arc::new(Recorder(Mutex::default(), Some(ListingStatus::Live)));
-        let outcome = service(repo).launch(ListingId::new(1), Some(week("2026-12-07"))).await.unwrap();
-        assert_eq!(outcome, LaunchOutcome::AlreadyLive);
+        let service = service(repo);
+        let outcome = service.launch(ListingId::new(1), Some(week("2026-12-07")), 1).await.unwrap();
+        assert_eq!(outcome, Some(LaunchOutcome::AlreadyLive));
+        assert_eq!(service.launch(ListingId::new(1), None, 99).await.unwrap(), None, "another order's line paid for the launch");
     }
 }

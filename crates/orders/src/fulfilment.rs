@@ -12,6 +12,9 @@ use kernel::{Job, JobHandler, JobOutcome, JobRun, ListingId, RepoError};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+/// What a launch line says when another order's launch of the listing came first.
+const PAID_BY_ANOTHER_ORDER: &str = "not applied: another order paid for this listing's launch first";
+
 /// Fulfils one paid order line.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FulfilLine {
@@ -73,12 +76,20 @@ impl OrdersService {
         let need =
             |listing: Option<ListingId>| listing.ok_or_else(|| RepoError::Backend("a listing product's line names no listing".into()));
         Ok(match ProductKind::of(&line.line.product_code) {
-            ProductKind::Launch => (self.listings.launch(need(listing)?, line.line.week).await?.to_string(), vec![]),
+            // A launch another order paid for first is not applied again: the site team refunds it.
+            ProductKind::Launch => match self.listings.launch(need(listing)?, line.line.week, line.id).await? {
+                Some(launched) => (launched.to_string(), vec![]),
+                None => (PAID_BY_ANOTHER_ORDER.to_owned(), vec!["launch_review"]),
+            },
             ProductKind::LaunchBundle => {
                 let id = need(listing)?;
-                let launched = self.listings.launch(id, line.line.week).await?;
+                let launched = match self.listings.launch(id, line.line.week, line.id).await? {
+                    Some(launched) => launched.to_string(),
+                    None => PAID_BY_ANOTHER_ORDER.to_owned(),
+                };
                 self.listings.feature(id).await?;
-                (format!("{launched}; featured"), vec!["ai_review"])
+                let tasks = if launched == PAID_BY_ANOTHER_ORDER { vec!["ai_review", "launch_review"] } else { vec!["ai_review"] };
+                (format!("{launched}; featured"), tasks)
             }
             ProductKind::SkipQueue => {
                 let week = line.line.week.ok_or_else(|| RepoError::Backend("a skip_queue line has no week".into()))?;

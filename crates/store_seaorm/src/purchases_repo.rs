@@ -65,7 +65,14 @@ impl PurchaseRepository for SeaStore {
             .collect())
     }
 
-    async fn launch_paid(&self, id: ListingId, week: Week, live_now: bool, now: OffsetDateTime) -> Result<ListingStatus, RepoError> {
+    async fn launch_paid(
+        &self,
+        id: ListingId,
+        week: Week,
+        live_now: bool,
+        order_line: i64,
+        now: OffsetDateTime,
+    ) -> Result<Option<ListingStatus>, RepoError> {
         let txn = self.db.begin().await.map_err(repo_err)?;
         let row = listing::Entity::find_by_id(id.get())
             .one(&txn)
@@ -73,8 +80,15 @@ impl PurchaseRepository for SeaStore {
             .map_err(repo_err)?
             .ok_or_else(|| RepoError::Backend(format!("listing {id} is gone").into()))?;
         let was = status_of(&row.status)?;
+        match row.paid_launch_line_id {
+            // This line's launch was applied before (the job runs again): nothing to do.
+            Some(line) if line == order_line => return Ok(Some(was)),
+            Some(_) => return Ok(None),
+            None => {}
+        }
         let mut update = listing::Entity::update_many()
             .col_expr(listing::Column::Plan, Expr::value("paid"))
+            .col_expr(listing::Column::PaidLaunchLineId, Expr::value(order_line))
             .col_expr(listing::Column::UnlockedSections, Expr::value(serde_json::json!(PAID_SECTIONS)))
             .col_expr(listing::Column::UpdatedAt, Expr::value(utc(now)));
         if was != ListingStatus::Live {
@@ -89,6 +103,7 @@ impl PurchaseRepository for SeaStore {
         let moved = update
             .filter(listing::Column::Id.eq(id.get()))
             .filter(listing::Column::Status.eq(row.status.clone()))
+            .filter(listing::Column::PaidLaunchLineId.is_null())
             .exec(&txn)
             .await
             .map_err(repo_err)?;
@@ -100,7 +115,7 @@ impl PurchaseRepository for SeaStore {
             publish_story(&txn, id.get(), now).await?;
         }
         txn.commit().await.map_err(repo_err)?;
-        Ok(was)
+        Ok(Some(was))
     }
 
     async fn move_free_week(&self, id: ListingId, week: Week, now: OffsetDateTime) -> Result<bool, RepoError> {

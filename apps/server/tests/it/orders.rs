@@ -517,6 +517,38 @@ async fn a_payment_that_does_not_match_needs_review_and_a_late_one_is_refunded()
 }
 
 #[tokio::test]
+async fn a_launch_paid_for_twice_is_applied_once_and_the_second_goes_to_the_site_team() {
+    let shop = shop_with(|settings| settings.job_workers = 1).await;
+    let id = shop.listing("twice-launched", "draft", None).await;
+    let mut numbers = Vec::new();
+    // Both orders pass their checks: neither is paid when the other is made.
+    for week in [None, Some(week_ahead(4))] {
+        let mut item = json!({"product": "launch", "listing_id": id});
+        if let Some(week) = week {
+            item["week"] = json!(week);
+        }
+        let created = shop.checkout(json!({"items": [item], "billing_country": "US"})).await;
+        assert_eq!(created.status, 201, "{:#}", created.body);
+        numbers
+            .push((created.body["order"]["number"].as_str().unwrap().to_owned(), created.body["order"]["total_cents"].as_i64().unwrap()));
+    }
+    for (number, total) in &numbers {
+        let (body, signature) = paid_event(number, &format!("cs_{number}"), *total, "usd");
+        assert_eq!(shop.webhook(&body, &signature).await, 200);
+    }
+    let first = shop.order_until(&numbers[0].0, |order| order["status"] == "fulfilled").await;
+    assert_eq!(first["lines"][0]["outcome"], "live at once");
+    let second = shop.order_until(&numbers[1].0, |order| order["lines"][0]["outcome"].is_string()).await;
+    assert_eq!(second["status"], "paid");
+    assert_eq!(second["lines"][0]["fulfilled"], false);
+    assert!(second["lines"][0]["outcome"].as_str().unwrap().contains("another order paid"), "{second:#}");
+    let tasks = shop.app.services.app.orders.tasks(true).await.unwrap();
+    assert!(tasks.iter().any(|task| task.kind == "launch_review" && task.order_number.as_str() == numbers[1].0), "{tasks:?}");
+    let mine = shop.app.get_with_token(&format!("/api/v1/me/listings/{id}"), &shop.key).await;
+    assert_eq!(mine.body["status"], "live", "the second order's week did not move the launch: {:#}", mine.body);
+}
+
+#[tokio::test]
 async fn a_buyer_cancels_on_the_checkout_page_and_a_payment_after_that_is_refunded() {
     let shop = shop_with(|settings| settings.job_workers = 1).await;
     let id = shop.listing("change-of-mind", "draft", None).await;
