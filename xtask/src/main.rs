@@ -118,7 +118,23 @@ fn psql(server: &str, sql: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The axe-core release the browser tests inject into pages (npm), pinned so checks do not
+/// change under the tests.
+const AXE_CORE: &str = "axe-core@4.14.1";
+
+/// Installs axe-core under `target/browser` for the browser tests' accessibility checks.
+fn install_axe(root: &Path) -> anyhow::Result<()> {
+    let prefix = root.join("target/browser");
+    if prefix.join("node_modules/axe-core/axe.min.js").exists() {
+        return Ok(());
+    }
+    std::fs::create_dir_all(&prefix)?;
+    run(Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(&prefix).arg(AXE_CORE))
+        .context("npm is needed to install axe-core for the browser tests")
+}
+
 fn test(sqlite_only: bool) -> anyhow::Result<()> {
+    install_axe(&workspace_root())?;
     eprintln!("== tests on SQLite");
     run(cargo().args(["test", "--workspace", "--all-targets"]).env("LAUNCHDIR_TEST_DATABASE_URL", "sqlite"))?;
     if sqlite_only {

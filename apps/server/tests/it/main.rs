@@ -5,6 +5,7 @@ mod account;
 mod awards;
 mod badges;
 mod blog;
+mod browser;
 mod catalog;
 mod categories;
 mod cli;
