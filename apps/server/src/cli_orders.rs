@@ -105,10 +105,10 @@ pub async fn prices(services: &Services, command: PricesCommand) -> anyhow::Resu
 }
 
 pub async fn vat_rates(services: &Services, command: VatRatesCommand) -> anyhow::Result<()> {
-    let rates = services.store.vat_rates();
+    let orders = &services.app.orders;
     match command {
         VatRatesCommand::List => {
-            for entry in rates.list().await? {
+            for entry in orders.vat_rates().await? {
                 println!("{}\t{}\tfrom {}", entry.country, entry.rate, entry.valid_from);
             }
         }
@@ -117,7 +117,7 @@ pub async fn vat_rates(services: &Services, command: VatRatesCommand) -> anyhow:
             let rate = VatRate::parse_percent(&percent).context("PERCENT must be a number from 0 to 100 with at most two decimals")?;
             let valid_from = time::Date::parse(&from, time::macros::format_description!("[year]-[month]-[day]"))
                 .context("--from must be a date YYYY-MM-DD")?;
-            rates.set(&VatRateEntry { country: country.clone(), rate, valid_from }).await?;
+            orders.set_vat_rate(&VatRateEntry { country: country.clone(), rate, valid_from }).await?;
             println!("{country}: {rate} from {valid_from}");
         }
     }

@@ -6,8 +6,8 @@ use crate::order::{Amounts, Billing, Order, OrderNumber, OrderStatus, Quote, Vat
 use crate::payments::{PaymentError, PaymentProvider, PaymentSession, ReturnUrls};
 use crate::ports::{NewOrder, OrderRepository};
 use crate::quote::{self, Facts, OrderRequest};
-use crate::vat::{VatContext, VatNumberRegistry, VatPolicy, VatRateRepository, VatTreatment};
-use kernel::{Clock, CountryCode, FieldError, PageRequest, Paged, RepoError, UserId, Week};
+use crate::vat::{VatContext, VatNumberRegistry, VatPolicy, VatRateEntry, VatRateRepository, VatTreatment};
+use kernel::{Cents, Clock, CountryCode, FieldError, PageRequest, Paged, RepoError, UserId, Week};
 use listings::PurchaseService;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -82,7 +82,7 @@ impl OrdersService {
         let facts = self.facts(owner, request).await?;
         let lines = quote::check(request, &facts).map_err(OrderError::Invalid)?;
         let billing = Billing { country: request.billing_country.clone(), vat_number: request.vat_number.clone(), ..Billing::default() };
-        let net: Vec<Amounts> = lines.iter().map(|line| line.amounts).collect();
+        let net: Vec<Cents> = lines.iter().map(|line| line.amounts.subtotal).collect();
         let (vat, number_valid, amounts) = self.price(&billing, &net).await?;
         let lines = lines.into_iter().zip(amounts).map(|(line, amounts)| crate::order::Line { amounts, ..line }).collect::<Vec<_>>();
         let totals = Amounts::sum(lines.iter().map(|line| &line.amounts));
@@ -126,6 +126,16 @@ impl OrdersService {
         Ok(token)
     }
 
+    /// Every VAT rate, by country and date (administration).
+    pub async fn vat_rates(&self) -> Result<Vec<VatRateEntry>, OrderError> {
+        Ok(self.rates.list().await?)
+    }
+
+    /// Sets a country's rate from a date on (administration); quotes from that day use it.
+    pub async fn set_vat_rate(&self, entry: &VatRateEntry) -> Result<(), OrderError> {
+        Ok(self.rates.set(entry).await?)
+    }
+
     pub async fn list(&self, owner: UserId, page: PageRequest) -> Result<Paged<Order>, OrderError> {
         Ok(self.orders.owned(owner, page).await?)
     }
@@ -166,11 +176,7 @@ impl OrdersService {
         if order.status != OrderStatus::Pending {
             return Err(OrderError::NotPending(order.status.as_str()));
         }
-        let net: Vec<Amounts> = order
-            .lines
-            .iter()
-            .map(|line| Amounts { vat: kernel::Cents::new(0), total: line.line.amounts.subtotal, ..line.line.amounts })
-            .collect();
+        let net: Vec<Cents> = order.lines.iter().map(|line| line.line.amounts.subtotal).collect();
         let (vat, _, amounts) = self.price(&billing, &net).await?;
         let totals = Amounts::sum(&amounts);
         // A payment session opened at the old price must not take a payment any more.
@@ -217,13 +223,13 @@ impl OrdersService {
         Ok(session)
     }
 
-    /// VAT for `net` line amounts under `billing`: the summary, whether the number passed, and
+    /// VAT for lines of `net` cents under `billing`: the summary, whether the number passed, and
     /// each line priced.
-    async fn price(&self, billing: &Billing, net: &[Amounts]) -> Result<(VatSummary, bool, Vec<Amounts>), RepoError> {
+    async fn price(&self, billing: &Billing, net: &[Cents]) -> Result<(VatSummary, bool, Vec<Amounts>), RepoError> {
         let policy = VatPolicy { rates: self.rates.as_ref(), registry: self.registry.as_deref() };
         let context = VatContext { seller: &self.seller, buyer: billing.country.as_ref(), vat_number: billing.vat_number.as_deref() };
         let decision = policy.decide(context, self.clock.now().date()).await?;
-        let amounts = net.iter().map(|line| Amounts::of(line.subtotal, decision.rate)).collect();
+        let amounts = net.iter().map(|subtotal| Amounts::of(*subtotal, decision.rate)).collect();
         Ok((VatSummary { rate: decision.rate, treatment: decision.treatment, check: decision.check }, decision.number_valid, amounts))
     }
 

@@ -4,7 +4,7 @@ use crate::entity::{category, listing, listing_category};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{CategoryId, ListingId, PageRequest, Paged, RepoError, Slug, Week};
-use listings::{Category, CategoryRepository, Faq, ListingRepository, ListingStatus, ListingSummary, LiveCounts};
+use listings::{Category, CategoryRepository, Faq, ListingRepository, ListingSummary, LiveCounts};
 use sea_orm::sea_query::Query;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Statement};
 use std::collections::HashMap;
@@ -27,8 +27,7 @@ fn to_category(row: category::Model) -> Result<Category, RepoError> {
 
 /// Turns listing rows into summaries; `category_slugs` resolves primary category ids.
 pub(crate) fn to_summary(row: listing::Model, category_slugs: &HashMap<i64, Slug>) -> Result<ListingSummary, RepoError> {
-    let status =
-        ListingStatus::parse(&row.status).ok_or_else(|| RepoError::Backend(format!("listings.status holds {:?}", row.status).into()))?;
+    let status = crate::listing_status(&row.status)?;
     Ok(ListingSummary {
         id: ListingId::new(row.id),
         slug: Slug::parse(&row.slug).map_err(RepoError::backend)?,

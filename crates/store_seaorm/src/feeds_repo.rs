@@ -1,22 +1,17 @@
 //! `FeedRepository` over SeaORM.
 
 use crate::entity::{listing, listing_follow, vote};
-use crate::{SeaStore, repo_err};
+use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Week};
 use listings::{FeedRepository, ListingSummary};
 use sea_orm::sea_query::{Expr, ExprTrait, Query, SelectStatement};
 use sea_orm::{ColumnTrait, EntityTrait, Order, QueryFilter, QueryOrder, QuerySelect, Select};
 use std::collections::HashMap;
-use time::{OffsetDateTime, UtcOffset};
+use time::OffsetDateTime;
 
 fn live_ids() -> SelectStatement {
     Query::select().column(listing::Column::Id).from(listing::Entity).and_where(Expr::col(listing::Column::Status).eq("live")).to_owned()
-}
-
-fn utc(at: OffsetDateTime) -> OffsetDateTime {
-    // Stored timestamps are UTC and SQLite compares them as text.
-    at.to_offset(UtcOffset::UTC)
 }
 
 impl SeaStore {

@@ -189,6 +189,16 @@ where
 }
 
 /// Maps a driver error into the port's error; a unique-key violation becomes `Duplicate`.
+/// An instant as stored: in UTC, because SQLite compares timestamps as text.
+pub(crate) fn utc(at: time::OffsetDateTime) -> time::OffsetDateTime {
+    at.to_offset(time::UtcOffset::UTC)
+}
+
+/// A listing's status as stored; anything else is a corrupt row.
+pub(crate) fn listing_status(raw: &str) -> Result<listings::ListingStatus, kernel::RepoError> {
+    listings::ListingStatus::parse(raw).ok_or_else(|| kernel::RepoError::Backend(format!("listings.status holds {raw:?}").into()))
+}
+
 pub(crate) fn repo_err(err: sea_orm::DbErr) -> kernel::RepoError {
     match err.sql_err() {
         Some(sea_orm::SqlErr::UniqueConstraintViolation(detail)) => kernel::RepoError::Duplicate(detail),

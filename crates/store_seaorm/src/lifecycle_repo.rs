@@ -2,13 +2,13 @@
 //! UPDATE (a compare-and-set on the status), so concurrent processes never move a listing twice.
 
 use crate::entity::{listing, listing_story};
-use crate::{SeaStore, repo_err};
+use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{ListingId, RepoError, Week};
 use listings::{BadgeCheckRecord, LifecycleRepository, ListingStatus, QueuedListing};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, Condition, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
-use time::{OffsetDateTime, UtcOffset};
+use time::OffsetDateTime;
 
 fn queued(row: listing::Model) -> Option<QueuedListing> {
     Some(QueuedListing {
@@ -31,10 +31,6 @@ pub(crate) async fn publish_story(db: &impl sea_orm::ConnectionTrait, id: i64, n
         .await
         .map_err(repo_err)?;
     Ok(())
-}
-
-fn utc(at: OffsetDateTime) -> OffsetDateTime {
-    at.to_offset(UtcOffset::UTC)
 }
 
 #[async_trait]

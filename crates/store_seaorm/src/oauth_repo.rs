@@ -1,7 +1,7 @@
 //! `OAuthRepository`, `PasswordRepository` and `SessionRepository` over SeaORM.
 
 use crate::entity::{oauth_client, oauth_code, oauth_token, user, web_session};
-use crate::{SeaStore, repo_err};
+use crate::{SeaStore, repo_err, utc};
 use accounts::Scopes;
 use accounts::oauth::{CodeTake, NewToken, OAuthClient, OAuthRepository, StoredCode, StoredToken, TokenKind};
 use accounts::signin::{PasswordRepository, SessionRepository, StoredSession};
@@ -9,11 +9,7 @@ use async_trait::async_trait;
 use kernel::{RepoError, UserId};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set};
-use time::{OffsetDateTime, UtcOffset};
-
-fn utc(at: OffsetDateTime) -> OffsetDateTime {
-    at.to_offset(UtcOffset::UTC)
-}
+use time::OffsetDateTime;
 
 fn scopes(text: &str) -> Result<Scopes, RepoError> {
     Scopes::parse_list(text).map_err(|bad| RepoError::Backend(format!("unknown scope {bad:?} stored").into()))

@@ -4,7 +4,7 @@
 
 use crate::entity::{order, order_line, order_task, payment_event, vat_rate};
 use crate::jobs_repo::job_row;
-use crate::{SeaStore, repo_err};
+use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{Cents, CountryCode, ListingId, PageRequest, Paged, RepoError, UserId, Week};
 use orders::{
@@ -16,11 +16,7 @@ use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set,
     TransactionTrait,
 };
-use time::{Date, OffsetDateTime, UtcOffset};
-
-fn utc(at: OffsetDateTime) -> OffsetDateTime {
-    at.to_offset(UtcOffset::UTC)
-}
+use time::{Date, OffsetDateTime};
 
 fn corrupt(what: &str, value: &str) -> RepoError {
     RepoError::Backend(format!("{what} holds {value:?}").into())

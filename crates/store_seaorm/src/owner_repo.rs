@@ -4,7 +4,7 @@ use crate::entity::{listing, listing_follow, listing_milestone, listing_story, l
 use crate::{SeaStore, fetch_page, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, UserId, Week};
-use listings::{ListingCopy, ListingEdit, ListingStatus, ListingVersion, OwnedListing, OwnedListingRepository};
+use listings::{ListingCopy, ListingEdit, ListingVersion, OwnedListing, OwnedListingRepository};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set, TransactionTrait};
 use time::{OffsetDateTime, UtcOffset};
@@ -90,7 +90,7 @@ fn to_version(row: listing_version::Model, editor_email: Option<String>) -> Resu
 }
 
 fn to_owned_listing(row: listing::Model) -> Result<OwnedListing, RepoError> {
-    let status = ListingStatus::parse(&row.status).ok_or_else(|| RepoError::Backend(format!("listing status {:?}", row.status).into()))?;
+    let status = crate::listing_status(&row.status)?;
     Ok(OwnedListing {
         id: ListingId::new(row.id),
         slug: row.slug,

@@ -4,21 +4,13 @@
 
 use crate::entity::{billboard_contribution, category, listing, listing_category, listing_relaunch};
 use crate::lifecycle_repo::publish_story;
-use crate::{SeaStore, repo_err};
+use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{Cents, ListingId, RepoError, UserId, Week};
 use listings::{ListingStatus, PAID_SECTIONS, PurchaseFacts, PurchaseRepository};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait};
-use time::{OffsetDateTime, UtcOffset};
-
-fn utc(at: OffsetDateTime) -> OffsetDateTime {
-    at.to_offset(UtcOffset::UTC)
-}
-
-fn status_of(raw: &str) -> Result<ListingStatus, RepoError> {
-    ListingStatus::parse(raw).ok_or_else(|| RepoError::Backend(format!("listings.status holds {raw:?}").into()))
-}
+use time::OffsetDateTime;
 
 #[async_trait]
 impl PurchaseRepository for SeaStore {
@@ -46,7 +38,7 @@ impl PurchaseRepository for SeaStore {
             .or(row.primary_category_id);
         Ok(Some(PurchaseFacts {
             id,
-            status: status_of(&row.status)?,
+            status: crate::listing_status(&row.status)?,
             plan: row.plan,
             launch_week: row.launch_week.map(Week::containing),
             primary_category: primary.and_then(slug_of),
@@ -79,7 +71,7 @@ impl PurchaseRepository for SeaStore {
             .await
             .map_err(repo_err)?
             .ok_or_else(|| RepoError::Backend(format!("listing {id} is gone").into()))?;
-        let was = status_of(&row.status)?;
+        let was = crate::listing_status(&row.status)?;
         match row.paid_launch_line_id {
             // This line's launch was applied before (the job runs again): nothing to do.
             Some(line) if line == order_line => return Ok(Some(was)),

@@ -187,7 +187,7 @@ macro_rules! declare_settings {
 
         impl $name {
             /// The settings of this struct itself, without its tables'.
-            const DECLARED: &[Declaration] = &[$(
+            pub(in crate::settings) const DECLARED: &[Declaration] = &[$(
                 Declaration {
                     table: None,
                     name: stringify!($field),
