@@ -25,6 +25,7 @@ mod mcp;
 mod oauth;
 mod orders;
 mod owner;
+mod payments;
 mod ratelimits;
 mod routes;
 mod search;
