@@ -164,6 +164,7 @@ impl Services {
                 store.feeds(),
                 trending,
             ),
+            sitemap: listings::SitemapService::new(store.sitemap(), calendar.clone()),
             calendar,
             catalog: CatalogService::new(store.products(), clock.clone(), policy),
             orders: crate::orders_wiring::orders_service(settings, &store, &clock, policy)?,
@@ -317,12 +318,11 @@ impl Application {
                 .app_data(security_headers.clone())
                 .route("/healthz", web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }))
                 .route("/readyz", web::get().to(readyz))
-                .route("/docs/api", web::get().to(api_docs))
                 .route("/bot", web::get().to(about_the_bot))
                 .configure(api_rest::configure(rest.clone()))
                 .configure(mcp.clone())
                 .configure(pages.clone())
-                .default_service(web::to(api_rest::not_found))
+                .default_service(web::to(not_found))
         })
         .listen(listener)?
         .shutdown_timeout(10);
@@ -392,10 +392,12 @@ impl Application {
     }
 }
 
-/// The API conventions page `get_site_info` points to (the Markdown source, until the site's
-/// pages render it).
-async fn api_docs() -> HttpResponse {
-    HttpResponse::Ok().content_type("text/markdown; charset=utf-8").body(include_str!("../../../docs/api.md"))
+/// An address nothing answers: the page for people to a browser, problem+json to an API client.
+async fn not_found(request: actix_web::HttpRequest, pages: Option<web::Data<::web::WebState>>) -> HttpResponse {
+    match pages {
+        Some(pages) if ::web::wants_html(&request) => ::web::not_found(pages, request).await,
+        _ => api_rest::not_found().await,
+    }
 }
 
 /// The page our crawler's user agent links to.

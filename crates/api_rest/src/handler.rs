@@ -2,14 +2,13 @@
 //! operation's JSON or a problem out.
 
 use crate::RestState;
-use crate::coerce::{ParamTypes, to_json};
 use crate::problem::from_op_error;
 use actix_web::http::{Method, StatusCode, header};
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use futures_util::StreamExt;
 use kernel::FieldError;
+use ops::params::{ParamTypes, to_json};
 use ops::{DynOperation, HttpMethod, OpError, RawInput};
-use schemars::generate::SchemaSettings;
 use serde_json::Value;
 use std::future::Future;
 use std::sync::Arc;
@@ -31,10 +30,7 @@ pub fn method(method: HttpMethod) -> Method {
 pub fn endpoint(
     op: Arc<dyn DynOperation>,
 ) -> impl Fn(HttpRequest, web::Payload, web::Data<RestState>) -> std::pin::Pin<Box<dyn Future<Output = HttpResponse>>> + Clone + 'static {
-    let mut inputs = SchemaSettings::draft2020_12().into_generator();
-    let mut outputs = SchemaSettings::draft2020_12().for_serialize().into_generator();
-    let schemas = op.schemas(&mut inputs, &mut outputs);
-    let types = Arc::new((ParamTypes::of(schemas.path.as_ref()), ParamTypes::of(schemas.query.as_ref())));
+    let types = Arc::new(ops::params::of_operation(&*op));
     move |request, payload, state| {
         let op = op.clone();
         let types = types.clone();

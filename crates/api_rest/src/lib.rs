@@ -1,7 +1,6 @@
 #![doc = include_str!("../README.md")]
 
 pub mod assets;
-mod coerce;
 mod handler;
 pub mod openapi;
 pub mod problem;

@@ -135,6 +135,11 @@ impl CalendarService {
         Week::at(self.clock.now(), self.policy.launch_offset)
     }
 
+    /// The furthest week a launch can be booked for: the calendar's last week.
+    pub fn last_bookable_week(&self) -> Week {
+        self.current_week().plus_weeks(i64::from(self.policy.weeks_ahead))
+    }
+
     /// The first week of the calendar: the earliest week with a live launch (or this week).
     pub async fn first_week(&self) -> Result<Week, RepoError> {
         let current = self.current_week();
@@ -165,7 +170,7 @@ impl CalendarService {
         let current = self.current_week();
         let week = reference.resolve(current);
         let first = self.first_week().await?;
-        let last = current.plus_weeks(i64::from(self.policy.weeks_ahead));
+        let last = self.last_bookable_week();
         if week < first || week > last {
             return Err(CalendarError::OutOfRange { week, first, last });
         }

@@ -21,6 +21,7 @@ pub mod purchases;
 pub mod rankings;
 pub mod search;
 pub mod service;
+pub mod sitemap;
 pub mod submission;
 
 pub use awards::{AWARDED_PLACES, Award, AwardRepository, AwardsError, AwardsService, Winner};
@@ -51,4 +52,5 @@ pub use search::{
     SearchSource, SortBy,
 };
 pub use service::{DirectoryError, DirectoryService};
+pub use sitemap::{SITEMAP_FILE_LIMIT, SitemapFile, SitemapListing, SitemapRepository, SitemapService};
 pub use submission::{CheckedSubmission, Submission, SubmissionError, SubmissionService, SubmittedFounder, SubmittedListingRepository};

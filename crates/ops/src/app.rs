@@ -31,6 +31,8 @@ pub struct App {
     pub directory: DirectoryService,
     pub founders: FoundersService,
     pub calendar: CalendarService,
+    /// What the sitemaps list.
+    pub sitemap: listings::SitemapService,
     pub feeds: FeedService,
     pub leaderboards: LeaderboardService,
     pub awards: AwardsService,

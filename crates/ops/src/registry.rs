@@ -162,6 +162,32 @@ pub(crate) fn authorize(spec: &OperationSpec, caller: &Caller) -> Result<(), OpE
     if principal.has_scope(scope) { Ok(()) } else { Err(OpError::InsufficientScope { scope }) }
 }
 
+/// Runs an operation and keeps its typed output: the same scope check, parsing and validation
+/// as `DynOperation::call`. The site's pages use it, so a page and its API twin run one use case
+/// on one input and can never disagree.
+pub async fn run_typed<T: Operation>(op: &T, app: &App, caller: &Caller, raw: RawInput) -> Result<T::Output, OpError> {
+    authorize(&T::SPEC, caller)?;
+    let mut errors = Vec::new();
+    let path = parse_part::<T::Path>(Value::Object(raw.path), &mut errors);
+    let query = parse_part::<T::Query>(Value::Object(raw.query), &mut errors);
+    let body = match raw.body {
+        Some(body) if !T::Body::PRESENT => {
+            let empty = body.is_null() || body.as_object().is_some_and(Map::is_empty);
+            if !empty {
+                errors.push(kernel::FieldError::new("body", "this operation takes no request body"));
+            }
+            parse_part::<T::Body>(Value::Object(Map::new()), &mut errors)
+        }
+        Some(body) => parse_part::<T::Body>(body, &mut errors),
+        // An absent body reads as `{}`: optional bodies then work, required keys are named.
+        None => parse_part::<T::Body>(Value::Object(Map::new()), &mut errors),
+    };
+    let (Some(path), Some(query), Some(body), true) = (path, query, body, errors.is_empty()) else {
+        return Err(OpError::Validation(errors));
+    };
+    op.run(app, caller, Input { path, query, body }).await
+}
+
 #[async_trait]
 impl<T: Operation> DynOperation for T {
     fn spec(&self) -> &'static OperationSpec {
@@ -178,26 +204,7 @@ impl<T: Operation> DynOperation for T {
     }
 
     async fn call(&self, app: &App, caller: &Caller, raw: RawInput) -> Result<Value, OpError> {
-        authorize(&T::SPEC, caller)?;
-        let mut errors = Vec::new();
-        let path = parse_part::<T::Path>(Value::Object(raw.path), &mut errors);
-        let query = parse_part::<T::Query>(Value::Object(raw.query), &mut errors);
-        let body = match raw.body {
-            Some(body) if !T::Body::PRESENT => {
-                let empty = body.is_null() || body.as_object().is_some_and(Map::is_empty);
-                if !empty {
-                    errors.push(kernel::FieldError::new("body", "this operation takes no request body"));
-                }
-                parse_part::<T::Body>(Value::Object(Map::new()), &mut errors)
-            }
-            Some(body) => parse_part::<T::Body>(body, &mut errors),
-            // An absent body reads as `{}`: optional bodies then work, required keys are named.
-            None => parse_part::<T::Body>(Value::Object(Map::new()), &mut errors),
-        };
-        let (Some(path), Some(query), Some(body), true) = (path, query, body, errors.is_empty()) else {
-            return Err(OpError::Validation(errors));
-        };
-        let output = self.run(app, caller, Input { path, query, body }).await?;
+        let output = run_typed(self, app, caller, raw).await?;
         serde_json::to_value(output).map_err(OpError::internal)
     }
 

@@ -12,8 +12,9 @@ use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder
 use std::collections::{BTreeMap, HashMap};
 use time::OffsetDateTime;
 
+/// Ids of founders with at least one live listing (the founders list and the sitemaps):
 /// `SELECT lf.founder_id FROM listing_founders lf JOIN listings l ... WHERE l.status = 'live'`
-fn founders_of_live_listings() -> SelectStatement {
+pub(crate) fn founders_of_live_listings() -> SelectStatement {
     Query::select()
         .column((listing_founder::Entity, listing_founder::Column::FounderId))
         .from(listing_founder::Entity)

@@ -26,6 +26,7 @@ mod rankings_repo;
 mod search_repo;
 pub mod seed;
 mod seed_content;
+mod sitemap_repo;
 mod submission_repo;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -96,6 +97,10 @@ impl SeaStore {
     }
 
     pub fn founders(&self) -> Arc<dyn listings::FounderRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn sitemap(&self) -> Arc<dyn listings::SitemapRepository> {
         Arc::new(self.clone())
     }
 

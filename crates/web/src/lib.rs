@@ -2,8 +2,12 @@
 
 mod checkout;
 mod limits;
+mod markdown;
 mod oauth;
 mod pages;
+mod site;
+
+pub use site::{not_found, wants_html};
 
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::middleware::from_fn;
@@ -52,7 +56,8 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             )
             // Providers sign their webhooks; the signature is checked before anything is read or
             // written, and a provider's retries must not be refused by a per-address quota.
-            .service(web::resource("/webhooks/payments/{provider}").route(web::post().to(checkout::webhook)));
+            .service(web::resource("/webhooks/payments/{provider}").route(web::post().to(checkout::webhook)))
+            .configure(site::configure);
     }
 }
 

@@ -86,6 +86,8 @@ async fn the_api_docs_page_named_by_site_info_is_served() {
     assert!(docs_url.ends_with("/docs/api"));
     let reply = app.client.get(app.url("/docs/api")).send().await.unwrap();
     assert_eq!(reply.status(), 200);
-    assert!(reply.headers()["content-type"].to_str().unwrap().starts_with("text/markdown"));
-    assert!(reply.text().await.unwrap().contains("# API conventions"));
+    assert!(reply.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    let page = reply.text().await.unwrap();
+    assert!(page.contains("<h1>API conventions and choices</h1>"), "docs/api.md rendered as the page");
+    assert!(page.contains("/api/v1/openapi.json") && page.contains("/mcp"), "it links the OpenAPI document and the tool server");
 }

@@ -1,9 +1,13 @@
 //! Path and query parameters arrive as strings; this turns each into the JSON type its
-//! schema declares, so REST and MCP feed the same typed input to an operation.
+//! schema declares, so REST and the site's pages feed the same typed input to an operation
+//! as MCP does.
 
 use kernel::FieldError;
 use schemars::Schema;
 use serde_json::{Map, Value};
+use std::any::TypeId;
+use std::collections::HashMap;
+use std::sync::{LazyLock, RwLock};
 
 /// The JSON types of a part's properties, read from its schema.
 #[derive(Debug, Clone, Default)]
@@ -65,6 +69,42 @@ pub fn to_json(pairs: Vec<(String, String)>, types: &ParamTypes, errors: &mut Ve
         }
     }
     out
+}
+
+/// The parameter types of an operation's path and query, read from its input schemas.
+pub fn of_operation(op: &dyn crate::DynOperation) -> (ParamTypes, ParamTypes) {
+    let mut inputs = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    let mut outputs = schemars::generate::SchemaSettings::draft2020_12().for_serialize().into_generator();
+    let schemas = op.schemas(&mut inputs, &mut outputs);
+    (ParamTypes::of(schemas.path.as_ref()), ParamTypes::of(schemas.query.as_ref()))
+}
+
+/// `of_operation` for a typed operation, worked out once per operation type: a page asks on
+/// every request, and a schema is not free to generate.
+fn types_of<T: crate::Operation>(op: &T) -> &'static (ParamTypes, ParamTypes) {
+    static KNOWN: LazyLock<RwLock<HashMap<TypeId, &'static (ParamTypes, ParamTypes)>>> = LazyLock::new(Default::default);
+    if let Some(types) = KNOWN.read().ok().and_then(|known| known.get(&TypeId::of::<T>()).copied()) {
+        return types;
+    }
+    // One entry per operation type, so the leak is bounded by the registry's size.
+    let types: &'static (ParamTypes, ParamTypes) = Box::leak(Box::new(of_operation(op)));
+    if let Ok(mut known) = KNOWN.write() {
+        known.entry(TypeId::of::<T>()).or_insert(types);
+    }
+    types
+}
+
+/// The input of a typed operation from path and query strings, as REST reads them.
+pub fn raw_input<T: crate::Operation>(
+    op: &T,
+    path: Vec<(String, String)>,
+    query: Vec<(String, String)>,
+) -> Result<crate::RawInput, crate::OpError> {
+    let types = types_of(op);
+    let mut errors = Vec::new();
+    let path = to_json(path, &types.0, &mut errors);
+    let query = to_json(query, &types.1, &mut errors);
+    if errors.is_empty() { Ok(crate::RawInput { path, query, body: None }) } else { Err(crate::OpError::Validation(errors)) }
 }
 
 #[cfg(test)]

@@ -1,0 +1,122 @@
+//! The public pages in a real headless Chromium, as a person uses them: following links by
+//! their text, typing into labelled fields, pressing named buttons; each page checked by axe.
+
+use crate::browser::Browser;
+use crate::helpers::{TestApp, spawn_app_with};
+use thirtyfour::prelude::*;
+
+/// The demo directory served at its real address, so the pages' absolute links resolve.
+async fn app() -> TestApp {
+    spawn_app_with(|settings| settings.site_url = None).await
+}
+
+async fn link(browser: &Browser, text: &str) -> WebElement {
+    browser.driver.find(By::LinkText(text)).await.unwrap_or_else(|_| panic!("no link {text:?}"))
+}
+
+/// The page is readable 360 px wide: nothing sticks out sideways.
+async fn assert_fits_a_small_phone(browser: &Browser) {
+    browser.driver.set_window_rect(0, 0, 360, 800).await.unwrap();
+    let wide = browser.driver.execute("return document.documentElement.scrollWidth;", Vec::new()).await.unwrap();
+    let width = wide.json().as_u64().unwrap();
+    browser.driver.set_window_rect(0, 0, 1280, 900).await.unwrap();
+    assert!(width <= 360, "the page is {width} px wide at 360 px");
+}
+
+#[tokio::test]
+async fn a_person_follows_a_listing_pages_a_category_and_walks_the_weeks() {
+    let app = app().await;
+    let browser = Browser::start().await;
+    browser
+        .run("browse_listing_category_week", async {
+            browser.driver.goto(&app.url("/")).await.unwrap();
+            browser.wait_for_text("This week's launches").await;
+            browser.assert_accessible().await;
+            assert_fits_a_small_phone(&browser).await;
+            // The first launch of the week, as the home page lists it.
+            let first = browser.driver.find(By::Css("section ol.cards a.name")).await.unwrap();
+            let name = first.text().await.unwrap();
+            first.click().await.unwrap();
+            let page = browser.wait_for_text(&format!("Visit {name}")).await;
+            let slug = browser.driver.current_url().await.unwrap().path().trim_start_matches("/listings/").to_owned();
+            let listing = app.get(&format!("/api/v1/listings/{slug}")).await.body;
+            assert_eq!(browser.driver.find(By::Tag("h1")).await.unwrap().text().await.unwrap(), listing["name"].as_str().unwrap());
+            assert!(page.contains(listing["tagline"].as_str().unwrap()), "the tagline get_listing returns");
+            let votes = browser.driver.find(By::Css("#votes strong")).await.unwrap().text().await.unwrap();
+            assert_eq!(votes, listing["votes"].to_string(), "the vote count get_listing returns");
+            browser.assert_accessible().await;
+            assert_fits_a_small_phone(&browser).await;
+
+            // A category with more products than fit on a page of two.
+            let tree = app.get("/api/v1/categories").await.body;
+            let category = tree["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["live_listings"].as_u64().unwrap() >= 3)
+                .expect("a demo category with three products");
+            let (slug, name) = (category["slug"].as_str().unwrap(), category["name"].as_str().unwrap());
+            browser.driver.goto(&app.url("/categories")).await.unwrap();
+            link(&browser, name).await.click().await.unwrap();
+            browser.wait_for_text("most voted first").await;
+            browser.assert_accessible().await;
+            browser.driver.goto(&app.url(&format!("/categories/{slug}?per_page=2"))).await.unwrap();
+            let page_one = browser.wait_for_text("Page 1 of").await;
+            link(&browser, "Next page").await.click().await.unwrap();
+            let page_two = browser.wait_for_text("Page 2 of").await;
+            assert_ne!(page_one, page_two, "the second page shows other products");
+            link(&browser, "Previous page").await.click().await.unwrap();
+            browser.wait_for_text("Page 1 of").await;
+
+            // This week's calendar, then the week before.
+            browser.driver.goto(&app.url("/launches/weeks/this")).await.unwrap();
+            let this = app.get("/api/v1/launches/weeks/this").await.body;
+            let previous = this["previous_week"].as_str().expect("the demo has launches last week");
+            browser.wait_for_text(&format!("Launches of the week of {}", this["week"].as_str().unwrap())).await;
+            link(&browser, "Previous week").await.click().await.unwrap();
+            browser.wait_for_text(&format!("Launches of the week of {previous}")).await;
+            assert!(browser.driver.current_url().await.unwrap().path().ends_with(previous));
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn a_person_finds_a_listing_despite_a_typo_and_sees_the_billboard_is_paid() {
+    let app = app().await;
+    // A listing with a word of six letters or more in its name, misspelt by one letter.
+    let listings = app.get("/api/v1/listings?sort=votes&per_page=100").await.body;
+    let (name, typo) = listings["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|item| {
+            let name = item["name"].as_str().unwrap().to_owned();
+            let word = name.split_whitespace().find(|w| w.len() >= 6 && w.chars().all(|c| c.is_ascii_alphabetic()))?.to_owned();
+            let mut letters: Vec<char> = word.chars().collect();
+            letters.swap(2, 3);
+            Some((name, letters.into_iter().collect::<String>()))
+        })
+        .expect("a demo listing with a long word in its name");
+    let browser = Browser::start().await;
+    browser
+        .run("search_and_billboard", async {
+            browser.driver.goto(&app.url("/search")).await.unwrap();
+            browser.wait_for_text("Words to find").await;
+            browser.field("Words to find").await.send_keys(&typo).await.unwrap();
+            browser.button("Find products").await.click().await.unwrap();
+            let results = browser.wait_for_text("found").await;
+            assert!(results.contains(&name), "{typo:?} finds {name:?}: {results}");
+            browser.assert_accessible().await;
+
+            browser.driver.goto(&app.url("/leaderboards")).await.unwrap();
+            link(&browser, "Billboard").await.click().await.unwrap();
+            browser.wait_for_text("Billboard: Paid ranking").await;
+            let rows = browser.driver.find_all(By::Css("li.card")).await.unwrap();
+            assert!(!rows.is_empty());
+            for row in rows {
+                assert!(row.text().await.unwrap().contains("Paid ranking"), "every billboard row is labelled paid");
+            }
+            browser.assert_accessible().await;
+        })
+        .await;
+}

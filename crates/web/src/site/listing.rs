@@ -1,0 +1,151 @@
+//! A listing's page: the full profile `get_listing` returns, its badges with their embed code,
+//! its alternatives, and JSON-LD for search engines.
+
+use super::{Card, Meta, caller, page, refusal, run};
+use crate::WebState;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use ops::operations::badges::{BadgeView, GetBadges};
+use ops::operations::compare::GetAlternatives;
+use ops::operations::listing::GetListing;
+use ops::wire::ListingView;
+use serde_json::json;
+
+#[derive(Template)]
+#[template(path = "site/listing.html")]
+struct ListingPage<'a> {
+    site_name: &'a str,
+    meta: Meta,
+    listing: ListingView,
+    initial: char,
+    status: &'static str,
+    badges: Vec<BadgeView>,
+    alternatives: Vec<Card>,
+    /// The rating as text (`4.50 out of 5 from 12 reviews`), `None` without genuine reviews.
+    rating: Option<String>,
+    /// The Domain Rating's trend in words.
+    domain_trend: Option<String>,
+    /// What the company's site did not say, in words.
+    not_stated: Vec<String>,
+}
+
+impl ListingPage<'_> {
+    /// The social profiles with a name people know.
+    fn socials(&self) -> Vec<(String, &str)> {
+        self.listing.socials.iter().map(|(platform, url)| (platform_name(platform), url.as_str())).collect()
+    }
+}
+
+fn platform_name(key: &str) -> String {
+    match key {
+        "x" | "twitter" => "X (Twitter)".into(),
+        "linkedin" => "LinkedIn".into(),
+        "github" => "GitHub".into(),
+        "youtube" => "YouTube".into(),
+        "tiktok" => "TikTok".into(),
+        other => {
+            let mut chars = other.chars();
+            chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+        }
+    }
+}
+
+/// `founded_year` reads as "founded year".
+pub(crate) fn field_words(field: &str) -> String {
+    field.replace(['_', '.'], " ")
+}
+
+/// JSON inside a `script` element: `<` is written as `\u003c`, so no text of the listing can
+/// close the element.
+pub(crate) fn script_json(value: &serde_json::Value) -> String {
+    value.to_string().replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026")
+}
+
+fn json_ld(listing: &ListingView) -> String {
+    let mut data = json!({
+        "@context": "https://schema.org",
+        "@type": "SoftwareApplication",
+        "name": listing.name,
+        "url": listing.page_url,
+        "sameAs": listing.url,
+    });
+    if let Some(description) = listing.description.as_ref().or(listing.tagline.as_ref()) {
+        data["description"] = json!(description);
+    }
+    if let Some(category) = listing.categories.iter().find(|c| c.primary) {
+        data["applicationCategory"] = json!(category.name);
+    }
+    if let Some(year) = listing.founded_year {
+        data["datePublished"] = json!(year.to_string());
+    }
+    if !listing.founders.is_empty() {
+        data["author"] = listing.founders.iter().map(|f| json!({"@type": "Person", "name": f.name, "url": f.url})).collect();
+    }
+    // Only genuine reviews make a rating (search engines penalise self-serving ones).
+    if let (Some(average), count @ 1..) = (listing.community_rating.average, listing.community_rating.count) {
+        data["aggregateRating"] =
+            json!({"@type": "AggregateRating", "ratingValue": average, "reviewCount": count, "bestRating": 5, "worstRating": 1});
+    }
+    script_json(&data)
+}
+
+pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
+    let who = caller(&request);
+    let slug = [("slug", path.as_str())];
+    let (listing, badges, alternatives) = tokio::join!(
+        run(GetListing, &state, &who, &slug, &[]),
+        run(GetBadges, &state, &who, &slug, &[]),
+        run(GetAlternatives, &state, &who, &slug, &[]),
+    );
+    let (listing, badges, alternatives) = match (listing, badges, alternatives) {
+        (Ok(listing), Ok(badges), Ok(alternatives)) => (listing, badges, alternatives),
+        (Err(error), ..) | (_, Err(error), _) | (.., Err(error)) => return refusal(&state, &request, error),
+    };
+    let description = listing
+        .short_description
+        .clone()
+        .or_else(|| listing.tagline.clone())
+        .unwrap_or_else(|| format!("{} on {}", listing.name, state.app.site.name));
+    let title = match &listing.tagline {
+        Some(tagline) => format!("{}: {tagline}", listing.name),
+        None => listing.name.clone(),
+    };
+    let mut meta = Meta::new(&state, &format!("/listings/{}", listing.slug), title, description);
+    meta.og_type = "product";
+    meta.json_ld = Some(json_ld(&listing));
+    let rating = listing.community_rating.average.map(|average| {
+        let count = listing.community_rating.count;
+        format!("{average:.2} out of 5 from {}", super::plural(count, "review", "reviews"))
+    });
+    let domain_trend = listing.domain_rating.as_ref().map(|dr| match (dr.trend, dr.previous) {
+        ("up", Some(before)) => format!("up from {before}"),
+        ("down", Some(before)) => format!("down from {before}"),
+        ("flat", _) => "unchanged".to_owned(),
+        _ => "first reading".to_owned(),
+    });
+    let status = match listing.status {
+        listings::ListingStatus::Live => "Live",
+        listings::ListingStatus::Scheduled => "Scheduled to launch",
+        listings::ListingStatus::AwaitingBadge => "Waiting for its badge",
+        listings::ListingStatus::Draft => "Draft",
+        listings::ListingStatus::Archived => "Archived",
+    };
+    let listing_page = ListingPage {
+        site_name: &state.app.site.name,
+        meta,
+        initial: listing.name.chars().find(|c| c.is_alphanumeric()).map_or('·', |c| c.to_ascii_uppercase()),
+        status,
+        not_stated: listing.not_found_on_website.iter().map(|field| field_words(field)).collect(),
+        listing,
+        badges: badges.items,
+        alternatives: alternatives
+            .items
+            .iter()
+            .map(|alt| Card::of(&alt.listing).noted(alt.approved.then(|| "named by the maker".to_owned())))
+            .collect(),
+        rating,
+        domain_trend,
+    };
+    page(&request, StatusCode::OK, &listing_page)
+}

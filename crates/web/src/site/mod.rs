@@ -1,0 +1,265 @@
+//! The public pages: each runs the same operations as its API twin (`ops::run_typed`), in one
+//! concurrent round, and renders their typed output with askama. No page reads a repository.
+
+mod browse;
+mod findable;
+mod listing;
+mod people;
+
+use crate::WebState;
+use actix_web::http::StatusCode;
+use actix_web::http::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
+use actix_web::middleware::{Compress, from_fn};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use askama::Template;
+use kernel::FieldError;
+use listings::ListingSummary;
+use ops::{Caller, OpError, Operation};
+use std::hash::{Hash, Hasher};
+
+/// Mounts the public pages, the sitemaps, `robots.txt` and the feeds.
+pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
+    let page = |path: &str| web::resource(path).wrap(Compress::default()).wrap(from_fn(crate::limits::limit));
+    // The feeds first: `/blog/feed.atom` must not reach `/blog/{slug}`.
+    cfg.service(page("/launches/feed.atom").route(web::get().to(findable::launches_feed)))
+        .service(page("/blog/feed.atom").route(web::get().to(findable::blog_feed)))
+        .service(page("/robots.txt").route(web::get().to(findable::robots)))
+        .service(page("/sitemap.xml").route(web::get().to(findable::sitemap_index)))
+        .service(page("/sitemaps/{file}").route(web::get().to(findable::sitemap)))
+        .service(page("/").route(web::get().to(browse::home)))
+        .service(page("/launches").route(web::get().to(browse::launches)))
+        .service(page("/launches/weeks/{week}").route(web::get().to(browse::week)))
+        .service(page("/categories").route(web::get().to(browse::categories)))
+        .service(page("/categories/{slug}").route(web::get().to(browse::category)))
+        .service(page("/search").route(web::get().to(browse::search)))
+        .service(page("/listings/{slug}").route(web::get().to(listing::show)))
+        .service(page("/leaderboards").route(web::get().to(people::leaderboards)))
+        .service(page("/leaderboards/{board}").route(web::get().to(people::leaderboard)))
+        .service(page("/awards").route(web::get().to(people::awards)))
+        .service(page("/founders").route(web::get().to(people::founders)))
+        .service(page("/founders/{slug}").route(web::get().to(people::founder)))
+        .service(page("/blog").route(web::get().to(people::blog)))
+        .service(page("/blog/{slug}").route(web::get().to(people::blog_post)))
+        .service(page("/submit").route(web::get().to(people::submit)))
+        .service(page("/docs/api").route(web::get().to(people::api_docs)));
+}
+
+/// What the layout shows about a page: its title, description, canonical address, OpenGraph
+/// type, and the neighbours of a paged list.
+pub(crate) struct Meta {
+    pub title: String,
+    pub description: String,
+    /// Absolute.
+    pub canonical: String,
+    /// `website`, `article` or `product`.
+    pub og_type: &'static str,
+    pub prev: Option<String>,
+    pub next: Option<String>,
+    /// The page's JSON-LD, already made safe to sit inside a `script` element.
+    pub json_ld: Option<String>,
+}
+
+impl Meta {
+    pub fn new(state: &WebState, path: &str, title: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            description: description.into(),
+            canonical: format!("{}{path}", state.site_url),
+            og_type: "website",
+            prev: None,
+            next: None,
+            json_ld: None,
+        }
+    }
+
+    /// Sets the previous and next links of a paged list (`path` carries the other parameters).
+    pub fn paged(mut self, state: &WebState, pager: &Pager) -> Self {
+        self.prev = pager.prev.as_ref().map(|path| format!("{}{path}", state.site_url));
+        self.next = pager.next.as_ref().map(|path| format!("{}{path}", state.site_url));
+        if pager.page > 1 {
+            self.canonical = format!("{}{}", state.site_url, pager.this);
+        }
+        self
+    }
+}
+
+/// The previous and next pages of a list, as local paths.
+pub(crate) struct Pager {
+    pub page: u32,
+    pub pages: u64,
+    pub this: String,
+    pub prev: Option<String>,
+    pub next: Option<String>,
+}
+
+impl Pager {
+    /// `params` are the list's other query parameters, kept on every page link.
+    pub fn new(path: &str, params: &[(&str, String)], page: u32, per_page: u32, total: u64) -> Self {
+        let pages = total.div_ceil(u64::from(per_page.max(1))).max(1);
+        let link = |page: u32| {
+            let mut pairs: Vec<(&str, String)> = params.iter().filter(|(_, value)| !value.is_empty()).cloned().collect();
+            if page > 1 {
+                pairs.push(("page", page.to_string()));
+            }
+            let query = serde_urlencoded::to_string(&pairs).unwrap_or_default();
+            if query.is_empty() { path.to_owned() } else { format!("{path}?{query}") }
+        };
+        Self {
+            page,
+            pages,
+            this: link(page),
+            prev: (page > 1).then(|| link(page - 1)),
+            next: (u64::from(page) < pages).then(|| link(page + 1)),
+        }
+    }
+}
+
+/// A listing as the lists show it.
+pub(crate) struct Card {
+    pub rank: Option<u32>,
+    pub slug: String,
+    pub name: String,
+    pub initial: char,
+    pub tagline: String,
+    /// All-time community votes, as `get_listing` counts them.
+    pub votes: u64,
+    /// What the list ranks it by, when that is not the votes (`12 votes this week`).
+    pub note: Option<String>,
+    /// A billboard place: money bought it.
+    pub paid: bool,
+}
+
+impl Card {
+    pub fn of(listing: &ListingSummary) -> Self {
+        Self {
+            rank: None,
+            slug: listing.slug.to_string(),
+            name: listing.name.clone(),
+            initial: listing.name.chars().find(|c| c.is_alphanumeric()).map_or('·', |c| c.to_ascii_uppercase()),
+            tagline: listing.tagline.clone().unwrap_or_default(),
+            votes: listing.votes,
+            note: None,
+            paid: false,
+        }
+    }
+
+    pub fn ranked(mut self, rank: Option<u32>) -> Self {
+        self.rank = rank;
+        self
+    }
+
+    pub fn noted(mut self, note: Option<String>) -> Self {
+        self.note = note;
+        self
+    }
+}
+
+/// `1 vote`, `12 votes`.
+pub(crate) fn plural(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
+/// The caller a page runs its operations as: anonymous, counted by its address.
+pub(crate) fn caller(request: &HttpRequest) -> Caller {
+    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    Caller { principal: None, client: Some(client) }
+}
+
+/// Runs an operation for a page with path and query parameters given as text, exactly as the
+/// REST API would. The input is read at once, so the future borrows only the state and caller.
+pub(crate) fn run<'a, T: Operation>(
+    op: T,
+    state: &'a WebState,
+    caller: &'a Caller,
+    path: &[(&str, &str)],
+    query: &[(&str, String)],
+) -> impl Future<Output = Result<T::Output, OpError>> + use<'a, T> {
+    let path = path.iter().map(|(name, value)| ((*name).to_owned(), (*value).to_owned())).collect();
+    let query = query.iter().filter(|(_, value)| !value.is_empty()).map(|(name, value)| ((*name).to_owned(), value.clone())).collect();
+    let raw = ops::params::raw_input(&op, path, query);
+    async move { ops::run_typed(&op, &state.app, caller, raw?).await }
+}
+
+/// A rendered page, with an ETag so a browser's revalidation costs no body. Pages are never
+/// shared-cached: they change with every vote.
+pub(crate) fn page(request: &HttpRequest, status: StatusCode, template: &impl Template) -> HttpResponse {
+    match template.render() {
+        Ok(body) => respond(request, status, "text/html; charset=utf-8", body),
+        Err(err) => {
+            tracing::error!(error = %err, "a page could not be rendered");
+            HttpResponse::InternalServerError().finish()
+        }
+    }
+}
+
+/// A text answer of the site (a page, a sitemap, a feed) with its validators and headers.
+pub(crate) fn respond(request: &HttpRequest, status: StatusCode, content_type: &str, body: String) -> HttpResponse {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    body.hash(&mut hasher);
+    let etag = format!("\"{:016x}\"", hasher.finish());
+    let fresh = status == StatusCode::OK
+        && request
+            .headers()
+            .get(IF_NONE_MATCH)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| value.split(',').any(|tag| tag.trim() == etag));
+    let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::build(status) };
+    response
+        .insert_header((ETAG, etag))
+        .insert_header((CACHE_CONTROL, "no-cache"))
+        .insert_header(("X-Frame-Options", "DENY"))
+        .insert_header((
+            "Content-Security-Policy",
+            "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        ));
+    if fresh { response.finish() } else { response.content_type(content_type.to_owned()).body(body) }
+}
+
+#[derive(Template)]
+#[template(path = "site/problem.html")]
+struct ProblemPage<'a> {
+    site_name: &'a str,
+    meta: Meta,
+    heading: &'a str,
+    detail: String,
+    errors: Vec<FieldError>,
+}
+
+/// The page for an operation's refusal: 404 for what does not exist, 400 naming the fields.
+pub(crate) fn refusal(state: &WebState, request: &HttpRequest, error: OpError) -> HttpResponse {
+    let (status, heading, detail, errors) = match error {
+        OpError::NotFound(detail) => (StatusCode::NOT_FOUND, "Page not found", detail, Vec::new()),
+        OpError::Validation(errors) => (StatusCode::BAD_REQUEST, "Please check the address", String::new(), errors),
+        OpError::RateLimited { retry_after } => (
+            StatusCode::TOO_MANY_REQUESTS,
+            "Please wait a moment",
+            format!("Too many requests from your network. Please wait {retry_after} seconds, then try again."),
+            Vec::new(),
+        ),
+        other => {
+            tracing::error!(error = %other, path = request.path(), "a page's operation failed");
+            (StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.".to_owned(), Vec::new())
+        }
+    };
+    let meta = Meta::new(state, request.path(), heading, detail.clone());
+    page(request, status, &ProblemPage { site_name: &state.app.site.name, meta, heading, detail, errors })
+}
+
+/// Whether a request for an unknown address comes from a browser (which gets the page for
+/// people) rather than an API client (which gets problem+json).
+pub fn wants_html(request: &HttpRequest) -> bool {
+    let path = request.path();
+    if path.starts_with("/api/") || path == "/mcp" || path.starts_with("/mcp/") || path.starts_with("/oauth/") {
+        return false;
+    }
+    request
+        .headers()
+        .get(actix_web::http::header::ACCEPT)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|accept| accept.split(',').any(|range| range.trim().starts_with("text/html")))
+}
+
+/// The 404 page for people.
+pub async fn not_found(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+    refusal(&state, &request, OpError::NotFound(format!("There is no page at {}.", request.path())))
+}
