@@ -98,10 +98,17 @@ struct Load {
 }
 
 fn wrk(port: u16, path: &str) -> anyhow::Result<Load> {
-    let output = Command::new("wrk")
-        .args(["-t2", &format!("-c{CONNECTIONS}"), &format!("-d{LOAD_SECONDS}s"), "--latency", &format!("http://127.0.0.1:{port}{path}")])
-        .output()
-        .context("wrk is needed for the load figures: apt-get install wrk")?;
+    wrk_for(port, path, LOAD_SECONDS, &[])
+}
+
+/// `wrk` for `seconds`, sending `headers` (`Accept-Encoding: gzip`) with every request.
+fn wrk_for(port: u16, path: &str, seconds: u32, headers: &[&str]) -> anyhow::Result<Load> {
+    let mut args = vec!["-t2".to_owned(), format!("-c{CONNECTIONS}"), format!("-d{seconds}s"), "--latency".to_owned()];
+    for header in headers {
+        args.extend(["-H".to_owned(), (*header).to_owned()]);
+    }
+    args.push(format!("http://127.0.0.1:{port}{path}"));
+    let output = Command::new("wrk").args(&args).output().context("wrk is needed for the load figures: apt-get install wrk")?;
     let text = String::from_utf8_lossy(&output.stdout);
     if text.contains("Non-2xx") {
         bail!("{path} answered errors under load:\n{text}");
@@ -209,6 +216,73 @@ pub fn run(root: &Path, bulk: usize) -> anyhow::Result<()> {
     for (name, path, rps, latency) in table {
         println!("| {name} | `GET {path}` | {rps:.0} | {latency} |");
     }
+    Ok(())
+}
+
+/// Each kind of page beside the operation its content comes from: the page runs that
+/// operation (and, for some, one or two more in the same round) and renders HTML.
+const PAGES: &[(&str, &str, &str)] = &[
+    ("home (4 feeds)", "/", "/api/v1/launches?section=this-week"),
+    ("launches section", "/launches?section=trending", "/api/v1/launches?section=trending"),
+    ("launch week", "/launches/weeks/last", "/api/v1/launches/weeks/last"),
+    ("listing (+ badges, alternatives)", "/listings/bulk-1", "/api/v1/listings/bulk-1"),
+    ("categories", "/categories", "/api/v1/categories"),
+    ("category", "/categories/productivity", "/api/v1/categories/productivity"),
+    ("search (+ categories)", "/search?q=remot%20teams", "/api/v1/listings?q=remot%20teams"),
+    ("leaderboard", "/leaderboards/community-all-time", "/api/v1/leaderboards/community-all-time"),
+    ("awards", "/awards", "/api/v1/awards"),
+    ("blog", "/blog", "/api/v1/blog"),
+];
+
+/// How long each load of `bench --pages` lasts: 21 addresses, a warm-up and three rounds.
+const PAGE_LOAD_SECONDS: u32 = 5;
+
+/// `bench --pages`: every kind of page's req/s beside its API operation's and `/healthz`'s, in
+/// one run on one server, rounds interleaved so drift touches all alike; gzip accepted, as
+/// browsers do.
+pub fn pages(root: &Path, bulk: usize) -> anyhow::Result<()> {
+    crate::run(cargo().args(["build", "--release", "-p", "launchdir"]))?;
+    let binary = root.join("target/release/launchdir");
+    let scratch = std::env::temp_dir().join(format!("launchdir-bench-pages-{}", std::process::id()));
+    let data_dir = scratch.join("load");
+    seed_bulk(&binary, &data_dir, bulk)?;
+    let (server, _) = start(&binary, &data_dir)?;
+    let gzip = ["Accept-Encoding: gzip"];
+    let mut paths: Vec<&str> = vec!["/healthz"];
+    for (_, page, api) in PAGES {
+        paths.extend([*page, *api]);
+    }
+    let mut rounds: Vec<Vec<f64>> = vec![Vec::new(); paths.len()];
+    let mut latency: Vec<String> = vec![String::new(); paths.len()];
+    for round in 0..=ROUNDS {
+        for (index, path) in paths.iter().enumerate() {
+            let load = wrk_for(server.port, path, PAGE_LOAD_SECONDS, &gzip)?;
+            // Round 0 warms every address up.
+            if round > 0 {
+                rounds[index].push(load.requests_per_second);
+                latency[index] = load.latency;
+            }
+        }
+    }
+    drop(server);
+    std::fs::remove_dir_all(&scratch).ok();
+    let medians: Vec<f64> = rounds.into_iter().map(median).collect();
+    let healthz = medians[0];
+    println!("| page | page req/s | API req/s | page / API | page / `/healthz` | page latency (last round) |");
+    println!("|---|---|---|---|---|---|");
+    for (index, (name, page, api)) in PAGES.iter().enumerate() {
+        let (page_rps, api_rps) = (medians[1 + 2 * index], medians[2 + 2 * index]);
+        println!(
+            "| {name}: `{page}` beside `{api}` | {page_rps:.0} | {api_rps:.0} | {:.2} | {:.3} | {} |",
+            page_rps / api_rps,
+            page_rps / healthz,
+            latency[1 + 2 * index]
+        );
+    }
+    println!();
+    println!(
+        "(`/healthz` {healthz:.0} req/s; {CONNECTIONS} connections, {PAGE_LOAD_SECONDS} s per load, median of {ROUNDS} rounds after a warm-up round, {bulk} generated listings, rate limits off)"
+    );
     Ok(())
 }
 

@@ -13,6 +13,7 @@
 //! - `bench`: start-up, memory and throughput figures of the release build; `bench --drafts`:
 //!   submission by URL on the fixture websites (time to ready, recall, invented values);
 //!   `bench --limits`: what the rate limiter costs (limits off, in memory, in Redis);
+//!   `bench --pages`: every kind of page's req/s beside its API operation's and `/healthz`'s;
 //!   `bench --compare BINARY`: the public reads of this build against another build, in one run;
 //!   `bench --sign-in`: a plain read's median latency alone and during a spray of wrong passwords;
 //!   `bench --orders`: `quote_order` and `get_order` latency beside `get_site_info`, one client.
@@ -58,12 +59,14 @@ fn main() -> anyhow::Result<()> {
             match other {
                 Some(other) => bench::compare(&root, &other?, bulk),
                 None if args.iter().any(|a| a == "--limits") => bench::limits(&root, bulk),
+                // Every kind of page beside its API operation and /healthz, in one run.
+                None if args.iter().any(|a| a == "--pages") => bench::pages(&root, bulk),
                 None => bench::run(&root, bulk),
             }
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --compare BINARY] | bench --drafts | bench --mcp | bench --orders | bench --sign-in | conformance | contract>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --pages | --compare BINARY] | bench --drafts | bench --mcp | bench --orders | bench --sign-in | conformance | contract>"
             );
             bail!("unknown command")
         }

@@ -1,6 +1,6 @@
 //! Pages as a person uses them: Debian's headless Chromium through its chromedriver, driven by
 //! thirtyfour, found by what is on the screen (labels, button names); axe-core checks each page
-//! for serious and critical accessibility violations; a failing test leaves a screenshot under
+//! for serious and critical accessibility violations (in the light and the dark scheme where asked); a failing test leaves a screenshot under
 //! `target/screenshots/`.
 
 use std::path::PathBuf;
@@ -137,6 +137,19 @@ impl Browser {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         panic!("the page never showed {needle:?}; it shows:\n{text}");
+    }
+
+    /// `assert_accessible` in the light scheme, then again with the browser asking for dark
+    /// (`prefers-color-scheme: dark`, set through the DevTools protocol), so contrast holds in both.
+    pub async fn assert_accessible_light_and_dark(&self) {
+        self.assert_accessible().await;
+        let scheme = |value: &str| serde_json::json!({"media": "", "features": [{"name": "prefers-color-scheme", "value": value}]});
+        let cdp = self.driver.cdp();
+        cdp.send_raw("Emulation.setEmulatedMedia", scheme("dark")).await.unwrap();
+        let dark = self.driver.execute("return matchMedia('(prefers-color-scheme: dark)').matches;", Vec::new()).await.unwrap();
+        assert_eq!(dark.json(), &serde_json::json!(true), "the page sees the dark scheme");
+        self.assert_accessible().await;
+        cdp.send_raw("Emulation.setEmulatedMedia", scheme("light")).await.unwrap();
     }
 
     /// Runs axe-core in the page; fails on any serious or critical violation.

@@ -31,7 +31,7 @@ async fn a_person_follows_a_listing_pages_a_category_and_walks_the_weeks() {
         .run("browse_listing_category_week", async {
             browser.driver.goto(&app.url("/")).await.unwrap();
             browser.wait_for_text("This week's launches").await;
-            browser.assert_accessible().await;
+            browser.assert_accessible_light_and_dark().await;
             assert_fits_a_small_phone(&browser).await;
             // The first launch of the week, as the home page lists it.
             let first = browser.driver.find(By::Css("section ol.cards a.name")).await.unwrap();
@@ -44,7 +44,7 @@ async fn a_person_follows_a_listing_pages_a_category_and_walks_the_weeks() {
             assert!(page.contains(listing["tagline"].as_str().unwrap()), "the tagline get_listing returns");
             let votes = browser.driver.find(By::Css("#votes strong")).await.unwrap().text().await.unwrap();
             assert_eq!(votes, listing["votes"].to_string(), "the vote count get_listing returns");
-            browser.assert_accessible().await;
+            browser.assert_accessible_light_and_dark().await;
             assert_fits_a_small_phone(&browser).await;
 
             // A category with more products than fit on a page of two.
@@ -116,7 +116,7 @@ async fn a_person_finds_a_listing_despite_a_typo_and_sees_the_billboard_is_paid(
             for row in rows {
                 assert!(row.text().await.unwrap().contains("Paid ranking"), "every billboard row is labelled paid");
             }
-            browser.assert_accessible().await;
+            browser.assert_accessible_light_and_dark().await;
         })
         .await;
 }
