@@ -15,6 +15,7 @@ mod m20261121_000009_create_drafts_and_jobs;
 mod m20261121_000010_create_oauth;
 mod m20261121_000011_create_owner_lifecycle;
 mod m20261124_000012_create_orders;
+mod m20261125_000013_confirmed_emails_and_counted_votes;
 
 pub struct Migrator;
 
@@ -34,6 +35,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000010_create_oauth::Migration),
             Box::new(m20261121_000011_create_owner_lifecycle::Migration),
             Box::new(m20261124_000012_create_orders::Migration),
+            Box::new(m20261125_000013_confirmed_emails_and_counted_votes::Migration),
         ]
     }
 }

@@ -55,6 +55,9 @@ pub enum Command {
     /// The site team's tasks for paid lines.
     #[command(subcommand)]
     Tasks(crate::cli_orders::TasksCommand),
+    /// Votes the fraud rules flag, and discounting one.
+    #[command(subcommand)]
+    Votes(crate::cli_votes::VotesCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -178,6 +181,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::VatRates(command) => crate::cli_orders::vat_rates(&services(&settings).await?, command).await,
         Command::Orders(command) => crate::cli_orders::orders(&services(&settings).await?, command).await,
         Command::Tasks(command) => crate::cli_orders::tasks(&services(&settings).await?, command).await,
+        Command::Votes(command) => crate::cli_votes::votes(&services(&settings).await?, command).await,
         Command::Edits(command) => {
             let services = services(&settings).await?;
             match command {

@@ -4,6 +4,7 @@
 
 pub mod cli;
 mod cli_orders;
+mod cli_votes;
 mod orders_wiring;
 pub mod settings;
 mod startup;

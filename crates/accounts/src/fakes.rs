@@ -1,6 +1,7 @@
 //! In-memory stores for the accounts domain's unit tests: users, API keys, passwords and
 //! sessions in one place.
 
+use crate::confirmation::{EmailTokenPurpose, EmailTokenRepository, NewEmailToken};
 use crate::model::{ApiKey, NewUser, User};
 use crate::ports::{ApiKeyRepository, NewApiKey, UserRepository};
 use crate::signin::{PasswordRepository, SessionRepository, StoredSession};
@@ -15,6 +16,8 @@ pub struct Memory {
     pub touches: Mutex<usize>,
     pub passwords: Mutex<Vec<(UserId, String)>>,
     pub sessions: Mutex<Vec<(String, StoredSession)>>,
+    /// Each e-mailed link's token and when it was used.
+    pub email_tokens: Mutex<Vec<(NewEmailToken, Option<time::OffsetDateTime>)>>,
 }
 
 #[async_trait::async_trait]
@@ -30,6 +33,7 @@ impl UserRepository for Memory {
             display_name: new.display_name,
             created_at: new.created_at,
             blocked: false,
+            email_confirmed_at: None,
         };
         users.push(user.clone());
         Ok(user)
@@ -107,6 +111,34 @@ impl SessionRepository for Memory {
     }
     async fn delete_session(&self, token_hash: &str) -> Result<(), RepoError> {
         self.sessions.lock().unwrap().retain(|(hash, _)| hash != token_hash);
+        Ok(())
+    }
+}
+
+#[async_trait::async_trait]
+impl EmailTokenRepository for Memory {
+    async fn insert_email_token(&self, token: NewEmailToken) -> Result<(), RepoError> {
+        self.email_tokens.lock().unwrap().push((token, None));
+        Ok(())
+    }
+    async fn use_email_token(
+        &self,
+        purpose: EmailTokenPurpose,
+        token_hash: &str,
+        now: time::OffsetDateTime,
+    ) -> Result<Option<UserId>, RepoError> {
+        let mut tokens = self.email_tokens.lock().unwrap();
+        let found =
+            tokens.iter_mut().find(|(t, used)| t.purpose == purpose && t.token_hash == token_hash && used.is_none() && t.expires_at > now);
+        Ok(found.map(|(token, used)| {
+            *used = Some(now);
+            token.user_id
+        }))
+    }
+    async fn set_email_confirmed(&self, user: UserId, at: time::OffsetDateTime) -> Result<(), RepoError> {
+        for stored in self.users.lock().unwrap().iter_mut().filter(|u| u.id == user) {
+            stored.email_confirmed_at.get_or_insert(at);
+        }
         Ok(())
     }
 }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod confirmation;
 #[cfg(test)]
 mod fakes;
 pub mod model;
@@ -11,6 +12,7 @@ pub mod signin;
 pub mod throttle;
 mod token;
 
+pub use confirmation::{ConfirmationError, EmailConfirmation, EmailTokenPurpose, EmailTokenRepository, NewEmailToken};
 pub use model::{ApiKey, Credential, NewUser, Principal, Scope, Scopes, User};
 pub use oauth::{OAuthError, OAuthService};
 pub use passwords::PasswordHashing;

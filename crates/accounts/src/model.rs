@@ -91,6 +91,8 @@ pub struct User {
     pub created_at: OffsetDateTime,
     /// A blocked account is refused everywhere with 403.
     pub blocked: bool,
+    /// When the account proved its e-mail address (the link it was sent); `None` until then.
+    pub email_confirmed_at: Option<OffsetDateTime>,
 }
 
 /// What is needed to create a user.

@@ -46,14 +46,16 @@ pub struct Purged {
     pub sessions: u64,
     pub oauth_codes: u64,
     pub oauth_tokens: u64,
+    /// E-mailed links past their expiry, used or not.
+    pub email_tokens: u64,
 }
 
 impl std::fmt::Display for Purged {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "purged {} idempotency keys, {} jobs, {} sessions, {} OAuth codes, {} OAuth tokens",
-            self.idempotency_keys, self.jobs, self.sessions, self.oauth_codes, self.oauth_tokens
+            "purged {} idempotency keys, {} jobs, {} sessions, {} OAuth codes, {} OAuth tokens, {} e-mailed links",
+            self.idempotency_keys, self.jobs, self.sessions, self.oauth_codes, self.oauth_tokens, self.email_tokens
         )
     }
 }

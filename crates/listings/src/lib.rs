@@ -23,6 +23,7 @@ pub mod search;
 pub mod service;
 pub mod sitemap;
 pub mod submission;
+pub mod votes;
 
 pub use awards::{AWARDED_PLACES, Award, AwardRepository, AwardsError, AwardsService, Winner};
 pub use badges::{BadgeError, BadgeKind, BadgeService, BadgeStyle, EarnedBadge, Mode, Shape, Size, render_svg};
@@ -54,3 +55,4 @@ pub use search::{
 pub use service::{DirectoryError, DirectoryService};
 pub use sitemap::{SITEMAP_FILE_LIMIT, SitemapFile, SitemapListing, SitemapRepository, SitemapService};
 pub use submission::{CheckedSubmission, Submission, SubmissionError, SubmissionService, SubmittedFounder, SubmittedListingRepository};
+pub use votes::{NewVote, VoteError, VotePolicy, VoteRecord, VoteRepository, VoteService, VoteState, Voter};

@@ -60,6 +60,10 @@ pub struct App {
     pub oauth: accounts::OAuthService,
     /// Signing in on the site.
     pub signin: accounts::SignInService,
+    /// The e-mailed links that confirm an account's address.
+    pub confirmation: accounts::EmailConfirmation,
+    /// Votes, cast on the site's pages only (no operation casts one).
+    pub votes: listings::VoteService,
     /// The daily purge of rows whose use has ended.
     pub housekeeper: crate::housekeeping::Housekeeper,
 }

@@ -11,7 +11,14 @@ use time::OffsetDateTime;
 
 fn to_user(row: user::Model) -> Result<User, RepoError> {
     let email = Email::parse(&row.email).map_err(RepoError::backend)?;
-    Ok(User { id: UserId::new(row.id), email, display_name: row.display_name, created_at: row.created_at, blocked: row.blocked })
+    Ok(User {
+        id: UserId::new(row.id),
+        email,
+        display_name: row.display_name,
+        created_at: row.created_at,
+        blocked: row.blocked,
+        email_confirmed_at: row.email_confirmed_at,
+    })
 }
 
 fn to_key(row: api_key::Model) -> Result<ApiKey, RepoError> {

@@ -43,6 +43,8 @@ impl LaunchRepository for SeaStore {
             .filter(vote::Column::ListingId.is_in(listings.iter().map(|id| id.get())))
             .filter(vote::Column::CreatedAt.gte(from))
             .filter(vote::Column::CreatedAt.lt(to))
+            // The weekly board and the awards rank by counted votes only.
+            .filter(vote::Column::Counted.eq(true))
             .group_by(vote::Column::ListingId)
             .into_tuple::<(i64, i64)>()
             .all(&self.db)

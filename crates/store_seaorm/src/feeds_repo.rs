@@ -113,6 +113,8 @@ impl FeedRepository for SeaStore {
             .column(vote::Column::ListingId)
             .column(vote::Column::CreatedAt)
             .filter(vote::Column::CreatedAt.gte(utc(since)))
+            // Trending follows counted votes only.
+            .filter(vote::Column::Counted.eq(true))
             .filter(vote::Column::ListingId.in_subquery(live_ids()))
             .into_tuple()
             .all(&self.db)

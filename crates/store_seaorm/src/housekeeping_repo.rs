@@ -1,7 +1,7 @@
 //! `kernel::Housekeeping` on SeaORM: the daily purge, one `DELETE` per table, each bounded by
 //! an indexed time column.
 
-use crate::entity::{idempotency_key, job, oauth_code, oauth_token, web_session};
+use crate::entity::{email_token, idempotency_key, job, oauth_code, oauth_token, web_session};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{Housekeeping, PurgeCutoffs, Purged, RepoError};
@@ -44,6 +44,12 @@ impl Housekeeping for SeaStore {
             .await
             .map_err(repo_err)?
             .rows_affected;
-        Ok(Purged { idempotency_keys, jobs, sessions, oauth_codes, oauth_tokens })
+        let email_tokens = email_token::Entity::delete_many()
+            .filter(email_token::Column::ExpiresAt.lt(expired))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?
+            .rows_affected;
+        Ok(Purged { idempotency_keys, jobs, sessions, oauth_codes, oauth_tokens, email_tokens })
     }
 }

@@ -8,6 +8,7 @@ mod catalog_repo;
 mod db;
 mod directory_repo;
 mod drafts_repo;
+mod email_tokens_repo;
 mod entity;
 mod feeds_repo;
 mod founders_repo;
@@ -30,6 +31,7 @@ mod sitemap_repo;
 mod submission_repo;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod votes_repo;
 
 pub use db::{Backend, DbConfig, connect, migrate, migrate_if_sqlite, ping};
 pub use outbox_repo::{OutboxEmail, OutboxMailer};
@@ -97,6 +99,14 @@ impl SeaStore {
     }
 
     pub fn founders(&self) -> Arc<dyn listings::FounderRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn votes(&self) -> Arc<dyn listings::VoteRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn email_tokens(&self) -> Arc<dyn accounts::EmailTokenRepository> {
         Arc::new(self.clone())
     }
 

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod checkout;
+mod confirm;
 mod limits;
 mod markdown;
 mod oauth;
@@ -38,6 +39,8 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             .service(resource("/signin").route(web::get().to(pages::signin_page)).route(web::post().to(pages::signin)))
             .service(resource("/signup").route(web::get().to(pages::signup_page)).route(web::post().to(pages::signup)))
             .service(resource("/signout").route(web::post().to(pages::signout)))
+            .service(resource("/account/confirm").route(web::get().to(confirm::confirm_page)).route(web::post().to(confirm::confirm)))
+            .service(resource("/account/confirm/resend").route(web::post().to(confirm::resend)))
             .service(resource("/.well-known/oauth-authorization-server").route(web::get().to(oauth::metadata)))
             .service(resource("/oauth/register").route(web::post().to(oauth::register)))
             .service(
@@ -90,7 +93,7 @@ fn html(status: actix_web::http::StatusCode, page: &impl Template) -> HttpRespon
             .insert_header(("X-Frame-Options", "DENY"))
             .insert_header((
                 "Content-Security-Policy",
-                "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'",
+                "default-src 'none'; style-src 'self'; form-action 'self' http: https:; frame-ancestors 'none'",
             ))
             .body(body),
         Err(err) => {

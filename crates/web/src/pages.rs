@@ -147,7 +147,14 @@ pub async fn signup(state: web::Data<WebState>, request: HttpRequest, form: web:
         );
     }
     match state.app.signin.sign_up(&form.email, &form.name, &form.password).await {
-        Ok(session) => signed_in(&state, session, &next),
+        Ok(session) => {
+            // The account exists and is signed in either way; a link that could not be sent
+            // can be asked for again from the page that needs it.
+            if let Err(err) = state.app.confirmation.send(&session.user).await {
+                tracing::warn!(error = %err, "the confirmation link of a new account could not be sent");
+            }
+            signed_in(&state, session, &next)
+        }
         Err(error) => signup_form(&state, status_of(&error), form_csrf(&request), &form, &next, Some(error.to_string())),
     }
 }

@@ -76,6 +76,8 @@ declare_settings! {
         trending_half_life_hours: u32 = 24, env "LAUNCHDIR_TRENDING_HALF_LIFE_HOURS";
         /// how often counted page views are written (one batch; also at shutdown)
         view_flush_seconds: u64 = 5, env "LAUNCHDIR_VIEW_FLUSH_SECONDS";
+        /// votes of accounts younger than this are kept but not counted (rankings, trending, the weekly board and awards use counted votes)
+        vote_min_account_age_hours: u32 = 24, env "LAUNCHDIR_VOTE_MIN_ACCOUNT_AGE_HOURS";
         /// co-founder invitations an account may send in any 24 hours (429 beyond)
         invites_per_account_per_day: u32 = 30, env "LAUNCHDIR_INVITES_PER_ACCOUNT_PER_DAY";
         /// co-founder invitations one e-mail address may receive in any 24 hours (429 beyond)
@@ -270,6 +272,8 @@ impl Settings {
             (Policy::OAuthRegister, &limits.oauth_register),
             (Policy::SignIn, &limits.sign_in),
             (Policy::McpInitialize, &limits.mcp_initialize),
+            (Policy::Vote, &limits.vote),
+            (Policy::VoteNetwork, &limits.vote_network),
         ] {
             let quota = kernel::RateQuota::parse(text).map_err(|why| anyhow::anyhow!("rate_limits.{}: {why}", policy.name()))?;
             quotas.set(policy, quota);

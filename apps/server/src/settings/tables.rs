@@ -28,6 +28,10 @@ declare_settings! {
         sign_in: String = "10/minute".into(), env "LAUNCHDIR_RATE_LIMITS_SIGN_IN";
         /// MCP `initialize`, per client address
         mcp_initialize: String = "60/minute".into(), env "LAUNCHDIR_RATE_LIMITS_MCP_INITIALIZE";
+        /// votes and withdrawals on the site, per account
+        vote: String = "60/hour".into(), env "LAUNCHDIR_RATE_LIMITS_VOTE";
+        /// votes and withdrawals on the site, per client address (every account behind it together)
+        vote_network: String = "300/hour".into(), env "LAUNCHDIR_RATE_LIMITS_VOTE_NETWORK";
     }
 }
 

@@ -120,3 +120,59 @@ async fn a_person_finds_a_listing_despite_a_typo_and_sees_the_billboard_is_paid(
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_person_signs_up_confirms_the_address_and_upvotes_then_withdraws() {
+    let app = crate::helpers::spawn_empty_app_with(|settings| {
+        settings.site_url = None;
+        settings.vote_min_account_age_hours = 0;
+    })
+    .await;
+    let now = time::OffsetDateTime::now_utc();
+    let db = app.services.store.connection();
+    store_seaorm::testing::fixtures::listing(db, "upvotable", "live", kernel::Week::containing(now.date()), now).await;
+    let email = format!("person-{}@example.com", uuid::Uuid::new_v4().simple());
+    let browser = Browser::start().await;
+    browser
+        .run("sign_up_confirm_and_vote", async {
+            browser.driver.goto(&app.url("/listings/upvotable")).await.unwrap();
+            browser.wait_for_text("Visit UPVOTABLE").await;
+            // Signed out, the button leads to signing in, then back here.
+            browser.driver.find(By::Css("button[aria-label^='Upvote UPVOTABLE']")).await.unwrap().click().await.unwrap();
+            browser.wait_for_text("Sign in").await;
+            link(&browser, "Create one").await.click().await.unwrap();
+            browser.field("Your name").await.send_keys("Ada").await.unwrap();
+            browser.field("E-mail").await.send_keys(&email).await.unwrap();
+            browser.field("Password (at least 8 characters)").await.send_keys("a long enough password").await.unwrap();
+            browser.button("Create the account").await.click().await.unwrap();
+            browser.wait_for_text("Visit UPVOTABLE").await;
+            // Not confirmed yet: pressing asks for the confirmation instead of voting.
+            browser.driver.find(By::Css("button[aria-label='Upvote UPVOTABLE']")).await.unwrap().click().await.unwrap();
+            browser.wait_for_text("Confirm your e-mail address first").await;
+            browser.assert_accessible().await;
+            let outbox = app.services.store.outbox(20).await.unwrap();
+            let mail = outbox.iter().find(|mail| mail.to == email && mail.kind == "confirm_email").expect("the link was e-mailed");
+            let link_url = mail.body.split_whitespace().find(|word| word.contains("/account/confirm?token=")).unwrap();
+            browser.driver.goto(link_url).await.unwrap();
+            browser.button("Confirm my e-mail address").await.click().await.unwrap();
+            browser.wait_for_text("is confirmed").await;
+
+            browser.driver.goto(&app.url("/listings/upvotable")).await.unwrap();
+            let button = browser.driver.find(By::Css("button[aria-label='Upvote UPVOTABLE']")).await.unwrap();
+            assert_eq!(button.attr("aria-pressed").await.unwrap().as_deref(), Some("false"));
+            assert_eq!(browser.driver.find(By::Css("#votes strong")).await.unwrap().text().await.unwrap(), "0");
+            button.click().await.unwrap();
+            browser.wait_for_text("Visit UPVOTABLE").await;
+            assert_eq!(browser.driver.find(By::Css("#votes strong")).await.unwrap().text().await.unwrap(), "1");
+            assert_eq!(app.get("/api/v1/listings/upvotable").await.body["votes"], 1, "get_listing agrees");
+            browser.driver.refresh().await.unwrap();
+            let pressed = browser.driver.find(By::Css("button[aria-label='Upvote UPVOTABLE']")).await.unwrap();
+            assert_eq!(pressed.attr("aria-pressed").await.unwrap().as_deref(), Some("true"), "pressed after a reload");
+            browser.assert_accessible_light_and_dark().await;
+            pressed.click().await.unwrap();
+            browser.wait_for_text("Visit UPVOTABLE").await;
+            assert_eq!(browser.driver.find(By::Css("#votes strong")).await.unwrap().text().await.unwrap(), "0");
+            assert_eq!(app.get("/api/v1/listings/upvotable").await.body["votes"], 0, "withdrawn");
+        })
+        .await;
+}

@@ -34,3 +34,4 @@ mod search;
 mod security;
 mod settings;
 mod site;
+mod votes;

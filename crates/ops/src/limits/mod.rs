@@ -42,6 +42,10 @@ pub enum RateClass {
     SignIn,
     /// MCP `initialize` (opens a session), per client address.
     McpInitialize,
+    /// A vote or its withdrawal on the site, per account.
+    Vote,
+    /// The same, per client address: every account behind one network together.
+    VoteNetwork,
 }
 
 impl RateClass {
@@ -57,6 +61,8 @@ impl RateClass {
             Self::OAuthRegister => Policy::OAuthRegister,
             Self::SignIn => Policy::SignIn,
             Self::McpInitialize => Policy::McpInitialize,
+            Self::Vote => Policy::Vote,
+            Self::VoteNetwork => Policy::VoteNetwork,
         }
     }
 
@@ -81,10 +87,12 @@ pub enum Policy {
     OAuthRegister,
     SignIn,
     McpInitialize,
+    Vote,
+    VoteNetwork,
 }
 
 impl Policy {
-    pub const ALL: [Policy; 9] = [
+    pub const ALL: [Policy; 11] = [
         Policy::Read,
         Policy::ReadAnonymous,
         Policy::Write,
@@ -94,6 +102,8 @@ impl Policy {
         Policy::OAuthRegister,
         Policy::SignIn,
         Policy::McpInitialize,
+        Policy::Vote,
+        Policy::VoteNetwork,
     ];
 
     /// The name headers, settings and the OpenAPI document use.
@@ -108,12 +118,14 @@ impl Policy {
             Self::OAuthRegister => "oauth_register",
             Self::SignIn => "sign_in",
             Self::McpInitialize => "mcp_initialize",
+            Self::Vote => "vote",
+            Self::VoteNetwork => "vote_network",
         }
     }
 
     /// Counted per client address whoever calls (the caller is not known yet, or not trusted).
     pub const fn per_client_only(self) -> bool {
-        matches!(self, Self::ReadAnonymous | Self::OAuthRegister | Self::SignIn | Self::McpInitialize)
+        matches!(self, Self::ReadAnonymous | Self::OAuthRegister | Self::SignIn | Self::McpInitialize | Self::VoteNetwork)
     }
 
     /// The quota `decisions.md` sets, used when no setting says otherwise.
@@ -128,6 +140,8 @@ impl Policy {
             Self::OAuthRegister => RateQuota::per_hour(20),
             Self::SignIn => RateQuota::per_minute(10),
             Self::McpInitialize => RateQuota::per_minute(60),
+            Self::Vote => RateQuota::per_hour(60),
+            Self::VoteNetwork => RateQuota::per_hour(300),
         }
     }
 
@@ -138,7 +152,7 @@ impl Policy {
 
 /// The quota of every policy.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RateQuotas([RateQuota; 9]);
+pub struct RateQuotas([RateQuota; 11]);
 
 impl Default for RateQuotas {
     fn default() -> Self {
@@ -358,7 +372,9 @@ mod tests {
                 "create_checkout 30/hour",
                 "oauth_register 20/hour",
                 "sign_in 10/minute",
-                "mcp_initialize 60/minute"
+                "mcp_initialize 60/minute",
+                "vote 60/hour",
+                "vote_network 300/hour"
             ]
         );
     }

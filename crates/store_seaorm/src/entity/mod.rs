@@ -8,6 +8,7 @@ pub mod blog_post;
 pub mod category;
 pub mod draft;
 pub mod draft_invite;
+pub mod email_token;
 pub mod founder;
 pub mod idempotency_key;
 pub mod interview_answer;

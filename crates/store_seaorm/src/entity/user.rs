@@ -14,6 +14,8 @@ pub struct Model {
     /// argon2id PHC string; null for accounts made without a password (CLI).
     pub password_hash: Option<String>,
     pub created_at: TimeDateTimeWithTimeZone,
+    /// When the account proved its e-mail address.
+    pub email_confirmed_at: Option<TimeDateTimeWithTimeZone>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

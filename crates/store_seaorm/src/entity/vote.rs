@@ -10,9 +10,23 @@ pub struct Model {
     pub listing_id: i64,
     pub user_id: i64,
     pub created_at: TimeDateTimeWithTimeZone,
+    /// Whether it counts: `false` for a young account's vote or a discounted one.
+    pub counted: bool,
+    /// The client network it came from (IPv4 address, IPv6 /64); null for votes from before.
+    pub client_network: Option<String>,
+    pub discounted_at: Option<TimeDateTimeWithTimeZone>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
-pub enum Relation {}
+pub enum Relation {
+    #[sea_orm(belongs_to = "super::listing::Entity", from = "Column::ListingId", to = "super::listing::Column::Id")]
+    Listing,
+}
+
+impl Related<super::listing::Entity> for Entity {
+    fn to() -> RelationDef {
+        Relation::Listing.def()
+    }
+}
 
 impl ActiveModelBehavior for ActiveModel {}

@@ -1,6 +1,6 @@
 //! Browsing the directory: the home page, the launch feeds and weeks, the categories and search.
 
-use super::{Card, Meta, Pager, caller, page, plural, refusal, run};
+use super::{Card, Meta, Pager, VoteButtons, caller, page, plural, refusal, run, vote_buttons};
 use crate::WebState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -69,6 +69,7 @@ struct HomePage<'a> {
     trending: Section,
     upcoming: Section,
     winners: Vec<Card>,
+    vote: VoteButtons,
 }
 
 pub async fn home(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
@@ -94,9 +95,10 @@ pub async fn home(state: web::Data<WebState>, request: HttpRequest) -> HttpRespo
         "New products launching this week, ranked by the community's votes, with what is trending, what launches next and the latest Launch of the Week winners.",
     );
     let section = |title, more: &str, feed, empty| Section { title, more: more.to_owned(), cards: feed_cards(feed), empty };
-    let home = HomePage {
+    let mut home = HomePage {
         site_name: name,
         meta,
+        vote: VoteButtons { signed_in: false, csrf: String::new(), back: String::new() },
         this_week: section("This week's launches", "/launches?section=this-week", this_week, "Nothing has launched this week yet."),
         trending: section("Trending", "/launches?section=trending", trending, "Nothing is trending right now."),
         upcoming: section("Upcoming", "/launches?section=upcoming", upcoming, "No launches are scheduled yet."),
@@ -106,6 +108,12 @@ pub async fn home(state: web::Data<WebState>, request: HttpRequest) -> HttpRespo
             .map(|award| Card::of(&award.listing).ranked(Some(award.rank)).noted(Some(format!("{}, week of {}", award.title, award.week))))
             .collect(),
     };
+    home.vote = vote_buttons(
+        &state,
+        &request,
+        &mut [&mut home.this_week.cards, &mut home.trending.cards, &mut home.upcoming.cards, &mut home.winners],
+    )
+    .await;
     page(&request, StatusCode::OK, &home)
 }
 
@@ -120,6 +128,7 @@ struct LaunchesPage<'a> {
     current: &'static str,
     shown: Vec<Section>,
     pager: Option<Pager>,
+    vote: VoteButtons,
 }
 
 pub async fn launches(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
@@ -152,7 +161,9 @@ pub async fn launches(state: web::Data<WebState>, request: HttpRequest) -> HttpR
             "Launches",
             "Every launch feed: today, this week, trending, most voted, recent, most viewed, most followed and upcoming.",
         );
-        let launches = LaunchesPage { site_name: &state.app.site.name, meta, sections: &SECTIONS, current: "", shown, pager: None };
+        let mut lists: Vec<&mut Vec<Card>> = shown.iter_mut().map(|section| &mut section.cards).collect();
+        let vote = vote_buttons(&state, &request, &mut lists).await;
+        let launches = LaunchesPage { site_name: &state.app.site.name, meta, sections: &SECTIONS, current: "", shown, pager: None, vote };
         return page(&request, StatusCode::OK, &launches);
     }
     let Some((name, title)) = SECTIONS.iter().find(|(name, _)| *name == chosen) else {
@@ -181,8 +192,10 @@ pub async fn launches(state: web::Data<WebState>, request: HttpRequest) -> HttpR
         format!("Launches: {}.", title.to_lowercase()),
     )
     .paged(&state, &pager);
-    let shown = vec![Section { title, more: String::new(), cards: feed_cards(feed), empty: "Nothing here yet." }];
-    let launches = LaunchesPage { site_name: &state.app.site.name, meta, sections: &SECTIONS, current: name, shown, pager: Some(pager) };
+    let mut shown = vec![Section { title, more: String::new(), cards: feed_cards(feed), empty: "Nothing here yet." }];
+    let vote = vote_buttons(&state, &request, &mut [&mut shown[0].cards]).await;
+    let launches =
+        LaunchesPage { site_name: &state.app.site.name, meta, sections: &SECTIONS, current: name, shown, pager: Some(pager), vote };
     page(&request, StatusCode::OK, &launches)
 }
 
@@ -197,6 +210,7 @@ struct WeekPage<'a> {
     cards: Vec<Card>,
     previous: Option<String>,
     next: Option<String>,
+    vote: VoteButtons,
 }
 
 pub async fn week(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
@@ -218,7 +232,7 @@ pub async fn week(state: web::Data<WebState>, request: HttpRequest, path: web::P
     );
     meta.prev = view.previous_week.map(|w| format!("{}/launches/weeks/{w}", state.site_url));
     meta.next = view.next_week.map(|w| format!("{}/launches/weeks/{w}", state.site_url));
-    let cards = view
+    let mut cards = view
         .items
         .into_iter()
         .map(|item| {
@@ -227,6 +241,7 @@ pub async fn week(state: web::Data<WebState>, request: HttpRequest, path: web::P
                 .noted(item.votes_in_week.map(|votes| format!("{} this week", plural(votes, "vote", "votes"))))
         })
         .collect();
+    let vote = vote_buttons(&state, &request, &mut [&mut cards]).await;
     let week_page = WeekPage {
         site_name: &state.app.site.name,
         meta,
@@ -236,6 +251,7 @@ pub async fn week(state: web::Data<WebState>, request: HttpRequest, path: web::P
         cards,
         previous: view.previous_week.map(|w| w.to_string()),
         next: view.next_week.map(|w| w.to_string()),
+        vote,
     };
     page(&request, StatusCode::OK, &week_page)
 }
@@ -270,6 +286,7 @@ struct CategoryPage<'a> {
     detail: ops::operations::categories::CategoryDetail,
     cards: Vec<Card>,
     pager: Pager,
+    vote: VoteButtons,
 }
 
 pub async fn category(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
@@ -280,7 +297,7 @@ pub async fn category(state: web::Data<WebState>, request: HttpRequest, path: we
     };
     let base = format!("/categories/{}", detail.category.slug);
     let start = (detail.page.saturating_sub(1)) * detail.per_page;
-    let cards = std::mem::take(&mut detail.items)
+    let mut cards = std::mem::take(&mut detail.items)
         .iter()
         .enumerate()
         .map(|(position, listing)| Card::of(listing).ranked(Some(start + position as u32 + 1)))
@@ -292,7 +309,8 @@ pub async fn category(state: web::Data<WebState>, request: HttpRequest, path: we
         detail.category.description.clone()
     };
     let meta = Meta::new(&state, &base, format!("{}: products", detail.category.name), description).paged(&state, &pager);
-    page(&request, StatusCode::OK, &CategoryPage { site_name: &state.app.site.name, meta, detail, cards, pager })
+    let vote = vote_buttons(&state, &request, &mut [&mut cards]).await;
+    page(&request, StatusCode::OK, &CategoryPage { site_name: &state.app.site.name, meta, detail, cards, pager, vote })
 }
 
 /// A choice in a select list.
@@ -320,6 +338,7 @@ struct SearchPage<'a> {
     total: u64,
     cards: Vec<Card>,
     pager: Option<Pager>,
+    vote: VoteButtons,
 }
 
 impl SearchPage<'_> {
@@ -388,7 +407,7 @@ pub async fn search(state: web::Data<WebState>, request: HttpRequest) -> HttpRes
         title,
         "Search the directory by name, tagline, description or keyword, with filters for category, stage, country and pricing.",
     );
-    let (total, cards, pager) = match results {
+    let (total, mut cards, pager) = match results {
         Some(results) => {
             let keep: Vec<(&str, String)> = query.iter().filter(|(name, _)| *name != "page").cloned().collect();
             let pager = Pager::new("/search", &keep, results.page, results.per_page, results.total);
@@ -400,7 +419,9 @@ pub async fn search(state: web::Data<WebState>, request: HttpRequest) -> HttpRes
         }
         None => (0, Vec::new(), None),
     };
+    let vote = vote_buttons(&state, &request, &mut [&mut cards]).await;
     let search_page = SearchPage {
+        vote,
         site_name: &state.app.site.name,
         meta,
         q,

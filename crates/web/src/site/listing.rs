@@ -1,7 +1,7 @@
 //! A listing's page: the full profile `get_listing` returns, its badges with their embed code,
 //! its alternatives, and JSON-LD for search engines.
 
-use super::{Card, Meta, caller, page, refusal, run};
+use super::{Card, Meta, VoteButtons, caller, page, refusal, run, vote_buttons};
 use crate::WebState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -28,6 +28,11 @@ struct ListingPage<'a> {
     domain_trend: Option<String>,
     /// What the company's site did not say, in words.
     not_stated: Vec<String>,
+    /// Only live listings take votes.
+    live: bool,
+    /// Whether the person looking has voted for it.
+    voted: bool,
+    vote: VoteButtons,
 }
 
 impl ListingPage<'_> {
@@ -131,19 +136,23 @@ pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::P
         listings::ListingStatus::Draft => "Draft",
         listings::ListingStatus::Archived => "Archived",
     };
+    let mut alternatives: Vec<Card> =
+        alternatives.items.iter().map(|alt| Card::of(&alt.listing).noted(alt.approved.then(|| "named by the maker".to_owned()))).collect();
+    // The listing itself rides along with its alternatives to learn whether it was voted for.
+    let mut this = vec![Card::listing(&listing.slug, &listing.name, listing.tagline.as_deref(), listing.votes, listing.status)];
+    let vote = vote_buttons(&state, &request, &mut [&mut this, &mut alternatives]).await;
     let listing_page = ListingPage {
+        live: this[0].live,
+        voted: this[0].voted,
+        vote,
         site_name: &state.app.site.name,
         meta,
-        initial: listing.name.chars().find(|c| c.is_alphanumeric()).map_or('·', |c| c.to_ascii_uppercase()),
+        initial: this[0].initial,
         status,
         not_stated: listing.not_found_on_website.iter().map(|field| field_words(field)).collect(),
         listing,
         badges: badges.items,
-        alternatives: alternatives
-            .items
-            .iter()
-            .map(|alt| Card::of(&alt.listing).noted(alt.approved.then(|| "named by the maker".to_owned())))
-            .collect(),
+        alternatives,
         rating,
         domain_trend,
     };

@@ -5,6 +5,9 @@ mod browse;
 mod findable;
 mod listing;
 mod people;
+mod voting;
+
+pub(crate) use voting::same_site;
 
 use crate::WebState;
 use actix_web::http::StatusCode;
@@ -26,6 +29,7 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         .service(page("/robots.txt").route(web::get().to(findable::robots)))
         .service(page("/sitemap.xml").route(web::get().to(findable::sitemap_index)))
         .service(page("/sitemaps/{file}").route(web::get().to(findable::sitemap)))
+        .service(web::resource("/assets/site.css").route(web::get().to(stylesheet)))
         .service(page("/").route(web::get().to(browse::home)))
         .service(page("/launches").route(web::get().to(browse::launches)))
         .service(page("/launches/weeks/{week}").route(web::get().to(browse::week)))
@@ -41,7 +45,8 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         .service(page("/blog").route(web::get().to(people::blog)))
         .service(page("/blog/{slug}").route(web::get().to(people::blog_post)))
         .service(page("/submit").route(web::get().to(people::submit)))
-        .service(page("/docs/api").route(web::get().to(people::api_docs)));
+        .service(page("/docs/api").route(web::get().to(people::api_docs)))
+        .service(page("/listings/{slug}/vote").route(web::post().to(voting::vote)));
 }
 
 /// What the layout shows about a page: its title, description, canonical address, OpenGraph
@@ -127,19 +132,29 @@ pub(crate) struct Card {
     pub note: Option<String>,
     /// A billboard place: money bought it.
     pub paid: bool,
+    /// Whether the person looking has voted for it.
+    pub voted: bool,
+    /// Only live listings take votes.
+    pub live: bool,
 }
 
 impl Card {
     pub fn of(listing: &ListingSummary) -> Self {
+        Self::listing(&listing.slug, &listing.name, listing.tagline.as_deref(), listing.votes, listing.status)
+    }
+
+    pub fn listing(slug: &kernel::Slug, name: &str, tagline: Option<&str>, votes: u64, status: listings::ListingStatus) -> Self {
         Self {
             rank: None,
-            slug: listing.slug.to_string(),
-            name: listing.name.clone(),
-            initial: listing.name.chars().find(|c| c.is_alphanumeric()).map_or('·', |c| c.to_ascii_uppercase()),
-            tagline: listing.tagline.clone().unwrap_or_default(),
-            votes: listing.votes,
+            slug: slug.to_string(),
+            name: name.to_owned(),
+            initial: name.chars().find(|c| c.is_alphanumeric()).map_or('·', |c| c.to_ascii_uppercase()),
+            tagline: tagline.unwrap_or_default().to_owned(),
+            votes,
             note: None,
             paid: false,
+            voted: false,
+            live: status == listings::ListingStatus::Live,
         }
     }
 
@@ -152,6 +167,39 @@ impl Card {
         self.note = note;
         self
     }
+}
+
+/// What the upvote buttons of a page need: who is looking and where to return.
+pub(crate) struct VoteButtons {
+    pub signed_in: bool,
+    /// The session's CSRF token (empty when signed out).
+    pub csrf: String,
+    /// This page, to come back to after a vote.
+    pub back: String,
+}
+
+/// The upvote buttons of a page: for a signed-in person, which of the page's listings they
+/// voted for (one query, after the page's operations).
+pub(crate) async fn vote_buttons(state: &WebState, request: &HttpRequest, lists: &mut [&mut Vec<Card>]) -> VoteButtons {
+    let back = match request.query_string() {
+        "" => request.path().to_owned(),
+        query => format!("{}?{query}", request.path()),
+    };
+    let Some(session) = crate::session(state, request).await else {
+        return VoteButtons { signed_in: false, csrf: String::new(), back };
+    };
+    let slugs: Vec<kernel::Slug> =
+        lists.iter().flat_map(|cards| cards.iter()).filter_map(|card| kernel::Slug::parse(&card.slug).ok()).collect();
+    match state.app.votes.voted_among(session.user.id, &slugs).await {
+        Ok(voted) => {
+            for card in lists.iter_mut().flat_map(|cards| cards.iter_mut()) {
+                card.voted = voted.iter().any(|slug| slug.as_str() == card.slug);
+            }
+        }
+        // The page still shows; only the pressed state is missing.
+        Err(err) => tracing::warn!(error = %err, "could not read the viewer's votes"),
+    }
+    VoteButtons { signed_in: true, csrf: session.csrf_token, back }
 }
 
 /// `1 vote`, `12 votes`.
@@ -181,7 +229,7 @@ pub(crate) fn run<'a, T: Operation>(
 }
 
 /// A rendered page, with an ETag so a browser's revalidation costs no body. Pages are never
-/// shared-cached: they change with every vote.
+/// shared-cached: they change with every vote, and show the viewer's own votes.
 pub(crate) fn page(request: &HttpRequest, status: StatusCode, template: &impl Template) -> HttpResponse {
     match template.render() {
         Ok(body) => respond(request, status, "text/html; charset=utf-8", body),
@@ -206,13 +254,34 @@ pub(crate) fn respond(request: &HttpRequest, status: StatusCode, content_type: &
     let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::build(status) };
     response
         .insert_header((ETAG, etag))
-        .insert_header((CACHE_CONTROL, "no-cache"))
+        .insert_header((CACHE_CONTROL, "private, no-cache"))
         .insert_header(("X-Frame-Options", "DENY"))
         .insert_header((
             "Content-Security-Policy",
-            "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+            "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
         ));
     if fresh { response.finish() } else { response.content_type(content_type.to_owned()).body(body) }
+}
+
+/// The site's one stylesheet, part of the binary.
+const STYLESHEET: &str = include_str!("../../assets/site.css");
+
+/// `/assets/site.css`: cached by browsers for an hour, then revalidated by its ETag. Not rate
+/// limited: every page needs it, and it costs next to nothing.
+async fn stylesheet(request: HttpRequest) -> HttpResponse {
+    static TAG: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        STYLESHEET.hash(&mut hasher);
+        format!("\"{:016x}\"", hasher.finish())
+    });
+    let fresh = request
+        .headers()
+        .get(IF_NONE_MATCH)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.split(',').any(|tag| tag.trim() == TAG.as_str()));
+    let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
+    response.insert_header((ETAG, TAG.as_str())).insert_header((CACHE_CONTROL, "public, max-age=3600"));
+    if fresh { response.finish() } else { response.content_type("text/css; charset=utf-8").body(STYLESHEET) }
 }
 
 #[derive(Template)]

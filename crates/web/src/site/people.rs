@@ -1,7 +1,7 @@
 //! Leaderboards and awards, founders, the blog, and the pages about submitting and the API.
 
 use super::browse::params;
-use super::{Card, Meta, Pager, caller, page, plural, refusal, run};
+use super::{Card, Meta, Pager, VoteButtons, caller, page, plural, refusal, run, vote_buttons};
 use crate::WebState;
 use crate::markdown::{to_safe_html, to_safe_html_below_title};
 use actix_web::http::StatusCode;
@@ -89,6 +89,7 @@ struct LeaderboardPage<'a> {
     week: Option<String>,
     cards: Vec<Card>,
     pager: Pager,
+    vote: VoteButtons,
 }
 
 pub async fn leaderboard(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
@@ -106,7 +107,7 @@ pub async fn leaderboard(state: web::Data<WebState>, request: HttpRequest, path:
     let pager = Pager::new(&base, &keep, view.page, view.per_page, view.total);
     let title_text = if view.paid { format!("{title} (paid ranking)") } else { format!("{title} leaderboard") };
     let meta = Meta::new(&state, &base, title_text, about).paged(&state, &pager);
-    let cards = view
+    let mut cards = view
         .items
         .iter()
         .map(|item| {
@@ -115,6 +116,7 @@ pub async fn leaderboard(state: web::Data<WebState>, request: HttpRequest, path:
             card
         })
         .collect();
+    let vote = vote_buttons(&state, &request, &mut [&mut cards]).await;
     let board_page = LeaderboardPage {
         site_name: &state.app.site.name,
         meta,
@@ -125,6 +127,7 @@ pub async fn leaderboard(state: web::Data<WebState>, request: HttpRequest, path:
         week: view.week.map(|week| week.to_string()),
         cards,
         pager,
+        vote,
     };
     page(&request, StatusCode::OK, &board_page)
 }
@@ -136,6 +139,7 @@ struct AwardsPage<'a> {
     meta: Meta,
     cards: Vec<Card>,
     pager: Pager,
+    vote: VoteButtons,
 }
 
 pub async fn awards(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
@@ -153,7 +157,7 @@ pub async fn awards(state: web::Data<WebState>, request: HttpRequest) -> HttpRes
         "The top three launches of every finished week, by the community votes they received that week.",
     )
     .paged(&state, &pager);
-    let cards = list
+    let mut cards = list
         .items
         .iter()
         .map(|award| {
@@ -165,7 +169,8 @@ pub async fn awards(state: web::Data<WebState>, request: HttpRequest) -> HttpRes
             )))
         })
         .collect();
-    page(&request, StatusCode::OK, &AwardsPage { site_name: &state.app.site.name, meta, cards, pager })
+    let vote = vote_buttons(&state, &request, &mut [&mut cards]).await;
+    page(&request, StatusCode::OK, &AwardsPage { site_name: &state.app.site.name, meta, cards, pager, vote })
 }
 
 #[derive(Template)]
@@ -205,6 +210,7 @@ struct FounderPage<'a> {
     meta: Meta,
     founder: FounderView,
     companies: Vec<Card>,
+    vote: VoteButtons,
 }
 
 pub async fn founder(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
@@ -218,8 +224,9 @@ pub async fn founder(state: web::Data<WebState>, request: HttpRequest, path: web
     });
     let mut meta = Meta::new(&state, &format!("/founders/{}", founder.slug), founder.name.clone(), description);
     meta.og_type = "profile";
-    let companies = founder.companies.iter().map(Card::of).collect();
-    page(&request, StatusCode::OK, &FounderPage { site_name: &state.app.site.name, meta, founder, companies })
+    let mut companies = founder.companies.iter().map(Card::of).collect();
+    let vote = vote_buttons(&state, &request, &mut [&mut companies]).await;
+    page(&request, StatusCode::OK, &FounderPage { site_name: &state.app.site.name, meta, founder, companies, vote })
 }
 
 #[derive(Template)]

@@ -1,0 +1,194 @@
+//! Proving an e-mail address: a link carrying a single-use token (32 random bytes; only its
+//! SHA-256 is stored), sent through the `Mailer` port and valid for 48 hours. Using the link
+//! marks the account's address confirmed; only people with a confirmed address vote.
+
+use crate::model::User;
+use crate::ports::UserRepository;
+use crate::token::hash_token;
+use async_trait::async_trait;
+use kernel::{Clock, Mailer, OutgoingEmail, RepoError, UserId};
+use std::sync::Arc;
+use time::{Duration, OffsetDateTime};
+
+/// How long a confirmation link works.
+pub const CONFIRMATION_LIFETIME: Duration = Duration::hours(48);
+
+/// What an e-mailed link is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmailTokenPurpose {
+    ConfirmEmail,
+}
+
+impl EmailTokenPurpose {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ConfirmEmail => "confirm_email",
+        }
+    }
+}
+
+/// A link's token as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewEmailToken {
+    pub user_id: UserId,
+    pub purpose: EmailTokenPurpose,
+    pub token_hash: String,
+    pub created_at: OffsetDateTime,
+    pub expires_at: OffsetDateTime,
+}
+
+/// E-mailed links' tokens and the confirmed mark on accounts.
+#[async_trait]
+pub trait EmailTokenRepository: Send + Sync {
+    async fn insert_email_token(&self, token: NewEmailToken) -> Result<(), RepoError>;
+    /// Uses a token: one conditional write marks it used if it has `purpose`, is unused and
+    /// has not expired at `now`, and returns its account; `None` otherwise. Two uses at once
+    /// cannot both succeed.
+    async fn use_email_token(&self, purpose: EmailTokenPurpose, token_hash: &str, now: OffsetDateTime)
+    -> Result<Option<UserId>, RepoError>;
+    /// Marks the account's address confirmed at `at` (keeps an earlier mark).
+    async fn set_email_confirmed(&self, user: UserId, at: OffsetDateTime) -> Result<(), RepoError>;
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfirmationError {
+    #[error("this link is not valid: it was used already, it expired, or it was copied incompletely")]
+    InvalidLink,
+    #[error("the e-mail could not be sent; try again in a moment")]
+    NotSent(#[source] Option<kernel::MailError>),
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+#[derive(Clone)]
+pub struct EmailConfirmation {
+    tokens: Arc<dyn EmailTokenRepository>,
+    users: Arc<dyn UserRepository>,
+    mailer: Arc<dyn Mailer>,
+    clock: Arc<dyn Clock>,
+    site_name: String,
+    /// The site address the links start with, without a trailing slash.
+    site_url: String,
+}
+
+impl EmailConfirmation {
+    pub fn new(
+        tokens: Arc<dyn EmailTokenRepository>,
+        users: Arc<dyn UserRepository>,
+        mailer: Arc<dyn Mailer>,
+        clock: Arc<dyn Clock>,
+        site_name: String,
+        site_url: String,
+    ) -> Self {
+        Self { tokens, users, mailer, clock, site_name, site_url }
+    }
+
+    /// Sends `user` a new confirmation link (earlier links keep working until they expire).
+    pub async fn send(&self, user: &User) -> Result<(), ConfirmationError> {
+        let token = kernel::secrets::random_token().map_err(|_| ConfirmationError::NotSent(None))?;
+        let now = self.clock.now();
+        self.tokens
+            .insert_email_token(NewEmailToken {
+                user_id: user.id,
+                purpose: EmailTokenPurpose::ConfirmEmail,
+                token_hash: hash_token(&token),
+                created_at: now,
+                expires_at: now + CONFIRMATION_LIFETIME,
+            })
+            .await?;
+        let link = format!("{}/account/confirm?token={token}", self.site_url);
+        let body = format!(
+            "Hello {name},\n\nPlease confirm that this is your e-mail address for your account on {site}:\n\n{link}\n\n\
+             The link works once, for 48 hours. Once confirmed, you can vote for products.\n\n\
+             If you did not create an account on {site}, ignore this e-mail: nothing happens without the link.\n",
+            name = user.display_name,
+            site = self.site_name,
+        );
+        self.mailer
+            .send(OutgoingEmail {
+                to: user.email.clone(),
+                subject: format!("Confirm your e-mail address for {}", self.site_name),
+                body,
+                kind: "confirm_email".to_owned(),
+            })
+            .await
+            .map_err(|err| ConfirmationError::NotSent(Some(err)))
+    }
+
+    /// Uses a link's token: the account's address is confirmed, and the account returned.
+    pub async fn confirm(&self, token: &str) -> Result<User, ConfirmationError> {
+        let now = self.clock.now();
+        let user_id = self
+            .tokens
+            .use_email_token(EmailTokenPurpose::ConfirmEmail, &hash_token(token), now)
+            .await?
+            .ok_or(ConfirmationError::InvalidLink)?;
+        self.tokens.set_email_confirmed(user_id, now).await?;
+        self.users.find_by_id(user_id).await?.ok_or(ConfirmationError::InvalidLink)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fakes::Memory;
+    use crate::model::NewUser;
+    use kernel::{Email, FixedClock, MemoryMailer};
+    use time::macros::datetime;
+
+    fn service() -> (EmailConfirmation, Arc<Memory>, Arc<MemoryMailer>, Arc<FixedClock>) {
+        let memory = Arc::new(Memory::default());
+        let mailer = Arc::new(MemoryMailer::default());
+        let clock = Arc::new(FixedClock::new(datetime!(2026-11-25 10:00 UTC)));
+        let confirmation = EmailConfirmation::new(
+            memory.clone(),
+            memory.clone(),
+            mailer.clone(),
+            clock.clone(),
+            "Launchdir".into(),
+            "https://launch.example".into(),
+        );
+        (confirmation, memory, mailer, clock)
+    }
+
+    async fn user(memory: &Memory) -> User {
+        let new = NewUser {
+            email: Email::parse("ada@example.com").unwrap(),
+            display_name: "Ada".into(),
+            created_at: datetime!(2026-11-25 9:00 UTC),
+        };
+        memory.create(new).await.unwrap()
+    }
+
+    fn token_of(mailer: &MemoryMailer) -> String {
+        let body = mailer.sent().last().unwrap().body.clone();
+        body.split("token=").nth(1).unwrap().split_whitespace().next().unwrap().to_owned()
+    }
+
+    #[tokio::test]
+    async fn the_link_confirms_once_and_only_its_hash_is_kept() {
+        let (confirmation, memory, mailer, _) = service();
+        let ada = user(&memory).await;
+        confirmation.send(&ada).await.unwrap();
+        let sent = mailer.sent();
+        assert_eq!((sent.len(), sent[0].to.as_str(), sent[0].kind.as_str()), (1, "ada@example.com", "confirm_email"));
+        let token = token_of(&mailer);
+        assert!(sent[0].body.contains(&format!("https://launch.example/account/confirm?token={token}")));
+        let stored = memory.email_tokens.lock().unwrap().clone();
+        assert_eq!(stored[0].0.token_hash, hash_token(&token), "only the hash is stored");
+        let confirmed = confirmation.confirm(&token).await.unwrap();
+        assert_eq!(confirmed.email_confirmed_at, Some(datetime!(2026-11-25 10:00 UTC)));
+        assert!(matches!(confirmation.confirm(&token).await, Err(ConfirmationError::InvalidLink)), "single use");
+        assert!(matches!(confirmation.confirm("not-a-token").await, Err(ConfirmationError::InvalidLink)));
+    }
+
+    #[tokio::test]
+    async fn the_link_expires_after_48_hours() {
+        let (confirmation, memory, mailer, clock) = service();
+        let ada = user(&memory).await;
+        confirmation.send(&ada).await.unwrap();
+        clock.advance(CONFIRMATION_LIFETIME + Duration::seconds(1));
+        assert!(matches!(confirmation.confirm(&token_of(&mailer)).await, Err(ConfirmationError::InvalidLink)));
+        assert_eq!(memory.find_by_id(ada.id).await.unwrap().unwrap().email_confirmed_at, None);
+    }
+}

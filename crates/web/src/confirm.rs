@@ -1,0 +1,78 @@
+//! Confirming an account's e-mail address: the link in the e-mail opens a page with one button
+//! (a link alone changes nothing, so a mail scanner that follows it does not use it up), and a
+//! signed-in person can ask for a new link.
+
+use crate::{WebState, message, session};
+use accounts::ConfirmationError;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use serde::Deserialize;
+
+#[derive(Template)]
+#[template(path = "confirm.html")]
+struct ConfirmPage<'a> {
+    site_name: &'a str,
+    token: &'a str,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TokenForm {
+    #[serde(default)]
+    token: String,
+}
+
+pub async fn confirm_page(state: web::Data<WebState>, query: web::Query<TokenForm>) -> HttpResponse {
+    crate::html(StatusCode::OK, &ConfirmPage { site_name: &state.app.site.name, token: &query.token })
+}
+
+pub async fn confirm(state: web::Data<WebState>, form: web::Form<TokenForm>) -> HttpResponse {
+    match state.app.confirmation.confirm(&form.token).await {
+        Ok(user) => message(
+            &state,
+            StatusCode::OK,
+            "Your e-mail address is confirmed",
+            &format!("Thank you. {} is confirmed: you can vote for products now.", user.email),
+        ),
+        Err(ConfirmationError::InvalidLink) => message(
+            &state,
+            StatusCode::BAD_REQUEST,
+            "This link does not work",
+            "It was used already, it expired (links work for 48 hours), or it was copied incompletely. Sign in and ask for a new one.",
+        ),
+        Err(err) => {
+            tracing::error!(error = %err, "an e-mail address could not be confirmed");
+            message(&state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try the link again in a moment.")
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ResendForm {
+    #[serde(default)]
+    csrf: String,
+}
+
+pub async fn resend(state: web::Data<WebState>, request: HttpRequest, form: web::Form<ResendForm>) -> HttpResponse {
+    let Some(session) = session(&state, &request).await else {
+        return HttpResponse::SeeOther().insert_header(("Location", "/signin")).finish();
+    };
+    if !crate::site::same_site(&state, &request) || form.csrf.is_empty() || form.csrf != session.csrf_token {
+        return message(&state, StatusCode::FORBIDDEN, "Not sent", "The form expired; go back, reload the page and try again.");
+    }
+    if session.user.email_confirmed_at.is_some() {
+        return message(&state, StatusCode::OK, "Already confirmed", "Your e-mail address is confirmed already.");
+    }
+    match state.app.confirmation.send(&session.user).await {
+        Ok(()) => message(
+            &state,
+            StatusCode::OK,
+            "Check your e-mail",
+            &format!("We sent a new link to {}. It works once, for 48 hours.", session.user.email),
+        ),
+        Err(err) => {
+            tracing::warn!(error = %err, "a confirmation link could not be sent");
+            message(&state, StatusCode::SERVICE_UNAVAILABLE, "Not sent", "The e-mail could not be sent; please try again in a moment.")
+        }
+    }
+}
