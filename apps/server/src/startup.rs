@@ -124,6 +124,8 @@ impl Services {
             clock.clone(),
             time::Duration::hours(i64::from(settings.trending_half_life_hours)),
         );
+        // One hasher for sign-in and resets: its cap on concurrent hashes is the server's.
+        let hasher: Arc<dyn accounts::PasswordHashing> = Arc::new(ops::passwords::BlockingArgon2::half_the_cores());
         let app = App {
             site: SiteConfig {
                 name: settings.site_name.clone(),
@@ -132,12 +134,19 @@ impl Services {
                 launch_timezone: settings.launch_timezone.clone(),
             },
             accounts: AccountsService::new(store.users(), store.api_keys(), clock.clone()).with_oauth(oauth.clone()),
-            signin: accounts::SignInService::new(
-                store.users(),
-                store.passwords(),
-                store.sessions(),
-                Arc::new(ops::passwords::BlockingArgon2::half_the_cores()),
-                clock.clone(),
+            signin: accounts::SignInService::new(store.users(), store.passwords(), store.sessions(), hasher.clone(), clock.clone()),
+            reset: accounts::PasswordReset::new(
+                accounts::ResetStores {
+                    tokens: store.email_tokens(),
+                    users: store.users(),
+                    passwords: store.passwords(),
+                    sessions: store.sessions(),
+                    hasher,
+                    mailer: mailer.clone(),
+                    clock: clock.clone(),
+                },
+                settings.site_name.clone(),
+                settings.site_url(),
             ),
             housekeeper: ops::housekeeping::Housekeeper::new(store.housekeeping(), clock.clone()),
             confirmation: accounts::EmailConfirmation::new(

@@ -17,12 +17,15 @@ pub const CONFIRMATION_LIFETIME: Duration = Duration::hours(48);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EmailTokenPurpose {
     ConfirmEmail,
+    /// Setting a new password (`crate::reset`).
+    ResetPassword,
 }
 
 impl EmailTokenPurpose {
     pub fn as_str(self) -> &'static str {
         match self {
             Self::ConfirmEmail => "confirm_email",
+            Self::ResetPassword => "reset_password",
         }
     }
 }

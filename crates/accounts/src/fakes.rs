@@ -113,6 +113,12 @@ impl SessionRepository for Memory {
         self.sessions.lock().unwrap().retain(|(hash, _)| hash != token_hash);
         Ok(())
     }
+    async fn delete_sessions_of(&self, user: UserId) -> Result<u64, RepoError> {
+        let mut sessions = self.sessions.lock().unwrap();
+        let before = sessions.len();
+        sessions.retain(|(_, session)| session.user_id != user);
+        Ok((before - sessions.len()) as u64)
+    }
 }
 
 #[async_trait::async_trait]

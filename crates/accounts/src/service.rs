@@ -3,7 +3,7 @@
 use crate::model::{ApiKey, Credential, NewUser, Principal, Scopes, User};
 use crate::ports::{ApiKeyRepository, NewApiKey, UserRepository};
 use crate::token::{ApiKeySecret, hash_token};
-use kernel::{ApiKeyId, Clock, Email, RepoError};
+use kernel::{ApiKeyId, Clock, Email, RepoError, UserId};
 use std::sync::Arc;
 use time::Duration;
 
@@ -120,6 +120,15 @@ impl AccountsService {
     pub async fn revoke_api_key(&self, id: ApiKeyId) -> Result<ApiKey, AccountsError> {
         self.keys.revoke(id, self.clock.now()).await?;
         self.keys.find_by_id(id).await?.ok_or(AccountsError::UnknownKey)
+    }
+
+    /// Revokes a key of `user`'s own: another account's key is `UnknownKey`, as if it did not
+    /// exist, so nobody learns which ids are taken.
+    pub async fn revoke_own_api_key(&self, user: UserId, id: ApiKeyId) -> Result<ApiKey, AccountsError> {
+        match self.keys.find_by_id(id).await? {
+            Some(key) if key.user_id == user => self.revoke_api_key(id).await,
+            _ => Err(AccountsError::UnknownKey),
+        }
     }
 
     /// Turns a bearer token into the principal it stands for.

@@ -37,6 +37,8 @@ pub trait SessionRepository: Send + Sync {
     async fn create_session(&self, token_hash: &str, session: &StoredSession) -> Result<(), RepoError>;
     async fn find_session(&self, token_hash: &str) -> Result<Option<StoredSession>, RepoError>;
     async fn delete_session(&self, token_hash: &str) -> Result<(), RepoError>;
+    /// Ends every session of `user` (a new password signs out everywhere).
+    async fn delete_sessions_of(&self, user: UserId) -> Result<u64, RepoError>;
 }
 
 /// Why signing in or up failed, in words a person understands.
@@ -80,6 +82,15 @@ pub struct SignInService {
     throttle: Arc<Mutex<SignInThrottle>>,
 }
 
+/// The one rule for a new password: 8 to 200 characters.
+pub fn check_password(password: &str) -> Result<(), SignInError> {
+    if (8..=200).contains(&password.chars().count()) {
+        Ok(())
+    } else {
+        Err(SignInError::Invalid("The password must be 8 to 200 characters long.".into()))
+    }
+}
+
 fn random() -> Result<String, SignInError> {
     kernel::secrets::random_token().map_err(|_| SignInError::Internal)
 }
@@ -104,9 +115,7 @@ impl SignInService {
     /// Creates an account with a password (8 to 200 characters) and signs it in.
     pub async fn sign_up(&self, email: &str, name: &str, password: &str) -> Result<Session, SignInError> {
         let email = Email::parse(email).map_err(|err| SignInError::Invalid(format!("E-mail {}", err.0)))?;
-        if !(8..=200).contains(&password.chars().count()) {
-            return Err(SignInError::Invalid("The password must be 8 to 200 characters long.".into()));
-        }
+        check_password(password)?;
         let name = name.trim();
         if name.chars().count() > 100 {
             return Err(SignInError::Invalid("The name must be at most 100 characters long.".into()));
@@ -177,6 +186,11 @@ impl SignInService {
 
     pub async fn sign_out(&self, token: &str) -> Result<(), SignInError> {
         Ok(self.sessions.delete_session(&hash_token(token)).await?)
+    }
+
+    /// Ends every session of `user`; returns how many there were.
+    pub async fn sign_out_everywhere(&self, user: UserId) -> Result<u64, SignInError> {
+        Ok(self.sessions.delete_sessions_of(user).await?)
     }
 }
 

@@ -60,6 +60,8 @@ pub struct App {
     pub oauth: accounts::OAuthService,
     /// Signing in on the site.
     pub signin: accounts::SignInService,
+    /// Setting a new password through an e-mailed link.
+    pub reset: accounts::PasswordReset,
     /// The e-mailed links that confirm an account's address.
     pub confirmation: accounts::EmailConfirmation,
     /// Votes, cast on the site's pages only (no operation casts one).

@@ -206,4 +206,13 @@ impl SessionRepository for SeaStore {
         web_session::Entity::delete_by_id(token_hash.to_owned()).exec(&self.db).await.map_err(repo_err)?;
         Ok(())
     }
+
+    async fn delete_sessions_of(&self, user_id: UserId) -> Result<u64, RepoError> {
+        let deleted = web_session::Entity::delete_many()
+            .filter(web_session::Column::UserId.eq(user_id.get()))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(deleted.rows_affected)
+    }
 }

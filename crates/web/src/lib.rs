@@ -1,11 +1,13 @@
 #![doc = include_str!("../README.md")]
 
+mod account;
 mod checkout;
 mod confirm;
 mod limits;
 mod markdown;
 mod oauth;
 mod pages;
+mod reset;
 mod site;
 
 pub use site::{not_found, wants_html};
@@ -39,8 +41,14 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             .service(resource("/signin").route(web::get().to(pages::signin_page)).route(web::post().to(pages::signin)))
             .service(resource("/signup").route(web::get().to(pages::signup_page)).route(web::post().to(pages::signup)))
             .service(resource("/signout").route(web::post().to(pages::signout)))
+            .service(resource("/account").route(web::get().to(account::show)))
+            .service(resource("/account/keys").route(web::post().to(account::create_key)))
+            .service(resource("/account/keys/{id}/revoke").route(web::post().to(account::revoke_key)))
+            .service(resource("/account/signout-everywhere").route(web::post().to(account::sign_out_everywhere)))
             .service(resource("/account/confirm").route(web::get().to(confirm::confirm_page)).route(web::post().to(confirm::confirm)))
             .service(resource("/account/confirm/resend").route(web::post().to(confirm::resend)))
+            .service(resource("/account/reset").route(web::get().to(reset::request_page)).route(web::post().to(reset::request)))
+            .service(resource("/account/reset/password").route(web::get().to(reset::password_page)).route(web::post().to(reset::password)))
             .service(resource("/.well-known/oauth-authorization-server").route(web::get().to(oauth::metadata)))
             .service(resource("/oauth/register").route(web::post().to(oauth::register)))
             .service(

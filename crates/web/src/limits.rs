@@ -15,7 +15,8 @@ use ops::{OpError, RateClass};
 /// What a request to the site counts against.
 fn class_of(method: &Method, path: &str) -> RateClass {
     match (method, path) {
-        (&Method::POST, "/signin" | "/signup") => RateClass::SignIn,
+        // Resets count with sign-in attempts: each sends an e-mail or hashes a password.
+        (&Method::POST, "/signin" | "/signup" | "/account/reset" | "/account/reset/password") => RateClass::SignIn,
         (&Method::POST, "/oauth/register") => RateClass::OAuthRegister,
         (&Method::POST, _) => RateClass::Write,
         _ => RateClass::Read,
@@ -71,6 +72,8 @@ mod tests {
     fn sign_in_attempts_registrations_and_posts_have_their_budgets() {
         assert_eq!(class_of(&Method::POST, "/signin"), RateClass::SignIn);
         assert_eq!(class_of(&Method::POST, "/signup"), RateClass::SignIn);
+        assert_eq!(class_of(&Method::POST, "/account/reset"), RateClass::SignIn);
+        assert_eq!(class_of(&Method::POST, "/account/reset/password"), RateClass::SignIn);
         assert_eq!(class_of(&Method::POST, "/oauth/register"), RateClass::OAuthRegister);
         assert_eq!(class_of(&Method::POST, "/oauth/token"), RateClass::Write);
         assert_eq!(class_of(&Method::POST, "/oauth/authorize"), RateClass::Write);

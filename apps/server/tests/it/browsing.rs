@@ -176,3 +176,36 @@ async fn a_person_signs_up_confirms_the_address_and_upvotes_then_withdraws() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn a_person_creates_an_api_key_on_the_account_page_uses_it_and_revokes_it() {
+    let app = crate::helpers::spawn_empty_app_with(|settings| settings.site_url = None).await;
+    let email = format!("keys-{}@example.com", uuid::Uuid::new_v4().simple());
+    app.services.app.signin.sign_up(&email, "Key Maker", "a long enough password").await.unwrap();
+    let browser = Browser::start().await;
+    browser
+        .run("account_api_keys", async {
+            browser.driver.goto(&app.url("/account")).await.unwrap();
+            browser.wait_for_text("Sign in").await;
+            browser.field("E-mail").await.send_keys(&email).await.unwrap();
+            browser.field("Password").await.send_keys("a long enough password").await.unwrap();
+            browser.button("Sign in").await.click().await.unwrap();
+            browser.wait_for_text("Your account").await;
+            browser.assert_accessible().await;
+            browser.field("Name of the key").await.send_keys("My agent").await.unwrap();
+            browser.button("Create the key").await.click().await.unwrap();
+            browser.wait_for_text("copy it now").await;
+            let secret = browser.field("Your new API key (copy it now: it is not shown again)").await.value().await.unwrap().unwrap();
+            browser.assert_accessible().await;
+            let me = app.get_with_token("/api/v1/me", &secret).await;
+            assert_eq!(me.status, 200, "the new key works");
+            assert_eq!(me.body["user"]["email"], email.as_str());
+            browser.driver.goto(&app.url("/account")).await.unwrap();
+            let page = browser.wait_for_text("My agent").await;
+            assert!(!page.contains(&secret), "the key is shown once");
+            browser.driver.find(By::Css("button[aria-label^='Revoke the key My agent']")).await.unwrap().click().await.unwrap();
+            browser.wait_for_text("revoked").await;
+            assert_eq!(app.get_with_token("/api/v1/me", &secret).await.status, 401, "a revoked key stops working");
+        })
+        .await;
+}

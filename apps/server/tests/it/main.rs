@@ -25,6 +25,7 @@ mod listing;
 mod mcp;
 mod oauth;
 mod orders;
+mod own_account;
 mod owner;
 mod pages;
 mod payments;

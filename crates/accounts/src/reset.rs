@@ -1,0 +1,189 @@
+//! Setting a new password by e-mail: a link (single use, one hour, only its SHA-256 stored)
+//! goes to the account's address; following it sets the password, confirms the address (the
+//! link proved it), and ends every session of the account. Asking never says whether an
+//! account exists. Accounts made without a password (the CLI) get their first one this way.
+
+use crate::confirmation::{EmailTokenPurpose, EmailTokenRepository, NewEmailToken};
+use crate::model::User;
+use crate::passwords::PasswordHashing;
+use crate::ports::UserRepository;
+use crate::signin::{PasswordRepository, SessionRepository, SignInError, check_password};
+use crate::token::hash_token;
+use kernel::{Clock, Email, Mailer, OutgoingEmail};
+use std::sync::Arc;
+use time::Duration;
+
+/// How long a reset link works.
+pub const RESET_LIFETIME: Duration = Duration::hours(1);
+
+/// What the reset needs: the stores, the hasher, the mailer and the clock.
+#[derive(Clone)]
+pub struct ResetStores {
+    pub tokens: Arc<dyn EmailTokenRepository>,
+    pub users: Arc<dyn UserRepository>,
+    pub passwords: Arc<dyn PasswordRepository>,
+    pub sessions: Arc<dyn SessionRepository>,
+    pub hasher: Arc<dyn PasswordHashing>,
+    pub mailer: Arc<dyn Mailer>,
+    pub clock: Arc<dyn Clock>,
+}
+
+#[derive(Clone)]
+pub struct PasswordReset {
+    stores: ResetStores,
+    site_name: String,
+    site_url: String,
+}
+
+impl PasswordReset {
+    pub fn new(stores: ResetStores, site_name: String, site_url: String) -> Self {
+        Self { stores, site_name, site_url }
+    }
+
+    /// E-mails a reset link when an account (not blocked) uses `email`; says nothing either way.
+    /// A malformed address is named, since that reveals nothing.
+    pub async fn request(&self, email: &str) -> Result<(), SignInError> {
+        let email = Email::parse(email).map_err(|err| SignInError::Invalid(format!("E-mail {}", err.0)))?;
+        let Some(user) = self.stores.users.find_by_email(&email).await? else { return Ok(()) };
+        if user.blocked {
+            return Ok(());
+        }
+        let token = kernel::secrets::random_token().map_err(|_| SignInError::Internal)?;
+        let now = self.stores.clock.now();
+        self.stores
+            .tokens
+            .insert_email_token(NewEmailToken {
+                user_id: user.id,
+                purpose: EmailTokenPurpose::ResetPassword,
+                token_hash: hash_token(&token),
+                created_at: now,
+                expires_at: now + RESET_LIFETIME,
+            })
+            .await?;
+        let body = format!(
+            "Hello {name},\n\nSomeone (we hope you) asked to set a new password for your account on {site}. To set one, open:\n\n\
+             {url}/account/reset/password?token={token}\n\n\
+             The link works once, for one hour. Setting a password signs you out everywhere else.\n\n\
+             If you did not ask, ignore this e-mail: your password stays as it is.\n",
+            name = user.display_name,
+            site = self.site_name,
+            url = self.site_url,
+        );
+        let mail = OutgoingEmail {
+            to: user.email.clone(),
+            subject: format!("Set a new password for {}", self.site_name),
+            body,
+            kind: "reset_password".to_owned(),
+        };
+        self.stores.mailer.send(mail).await.map_err(|_| SignInError::Internal)
+    }
+
+    /// Sets the password of the link's account. A password that breaks the rule is refused
+    /// before the link is used, so it can be tried again.
+    pub async fn reset(&self, token: &str, password: &str) -> Result<User, ResetError> {
+        check_password(password).map_err(ResetError::Password)?;
+        let now = self.stores.clock.now();
+        let user_id = self
+            .stores
+            .tokens
+            .use_email_token(EmailTokenPurpose::ResetPassword, &hash_token(token), now)
+            .await
+            .map_err(|err| ResetError::Password(err.into()))?
+            .ok_or(ResetError::InvalidLink)?;
+        let hash = self.stores.hasher.hash(password.to_owned()).await.ok_or(ResetError::Password(SignInError::Internal))?;
+        let failed = |err: kernel::RepoError| ResetError::Password(err.into());
+        self.stores.passwords.set_password_hash(user_id, &hash).await.map_err(failed)?;
+        self.stores.tokens.set_email_confirmed(user_id, now).await.map_err(failed)?;
+        self.stores.sessions.delete_sessions_of(user_id).await.map_err(failed)?;
+        self.stores.users.find_by_id(user_id).await.map_err(failed)?.ok_or(ResetError::InvalidLink)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ResetError {
+    #[error("this link is not valid: it was used already, it expired, or it was copied incompletely")]
+    InvalidLink,
+    #[error(transparent)]
+    Password(SignInError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fakes::Memory;
+    use crate::model::NewUser;
+    use crate::signin::StoredSession;
+    use kernel::{FixedClock, MemoryMailer};
+    use time::macros::datetime;
+
+    struct PlainHasher;
+
+    #[async_trait::async_trait]
+    impl PasswordHashing for PlainHasher {
+        async fn hash(&self, password: String) -> Option<String> {
+            Some(format!("plain:{password}"))
+        }
+        async fn verify(&self, password: String, phc: String) -> bool {
+            phc == format!("plain:{password}")
+        }
+    }
+
+    fn service() -> (PasswordReset, Arc<Memory>, Arc<MemoryMailer>, Arc<FixedClock>) {
+        let memory = Arc::new(Memory::default());
+        let mailer = Arc::new(MemoryMailer::default());
+        let clock = Arc::new(FixedClock::new(datetime!(2026-11-25 10:00 UTC)));
+        let stores = ResetStores {
+            tokens: memory.clone(),
+            users: memory.clone(),
+            passwords: memory.clone(),
+            sessions: memory.clone(),
+            hasher: Arc::new(PlainHasher),
+            mailer: mailer.clone(),
+            clock: clock.clone(),
+        };
+        (PasswordReset::new(stores, "Launchdir".into(), "https://launch.example".into()), memory, mailer, clock)
+    }
+
+    async fn user(memory: &Memory) -> User {
+        let new = NewUser {
+            email: Email::parse("ada@example.com").unwrap(),
+            display_name: "Ada".into(),
+            created_at: datetime!(2026-11-01 9:00 UTC),
+        };
+        memory.create(new).await.unwrap()
+    }
+
+    fn token_of(mailer: &MemoryMailer) -> String {
+        let body = mailer.sent().last().unwrap().body.clone();
+        body.split("token=").nth(1).unwrap().split_whitespace().next().unwrap().to_owned()
+    }
+
+    #[tokio::test]
+    async fn a_link_sets_the_password_once_confirms_the_address_and_signs_out_everywhere() {
+        let (reset, memory, mailer, _) = service();
+        let ada = user(&memory).await;
+        let session = StoredSession { user_id: ada.id, csrf_token: "c".into(), expires_at: datetime!(2026-12-01 0:00 UTC) };
+        memory.create_session("old", &session).await.unwrap();
+        reset.request("ada@example.com").await.unwrap();
+        let token = token_of(&mailer);
+        assert!(matches!(reset.reset(&token, "short").await, Err(ResetError::Password(SignInError::Invalid(_)))));
+        let updated = reset.reset(&token, "a new long password").await.unwrap();
+        assert!(updated.email_confirmed_at.is_some(), "the link proved the address");
+        assert_eq!(memory.password_hash(ada.id).await.unwrap().as_deref(), Some("plain:a new long password"));
+        assert!(memory.find_session("old").await.unwrap().is_none(), "signed out everywhere");
+        assert!(matches!(reset.reset(&token, "another long password").await, Err(ResetError::InvalidLink)), "once");
+    }
+
+    #[tokio::test]
+    async fn asking_says_nothing_about_unknown_addresses_and_links_expire_in_an_hour() {
+        let (reset, memory, mailer, clock) = service();
+        reset.request("nobody@example.com").await.unwrap();
+        assert!(mailer.sent().is_empty());
+        assert!(matches!(reset.request("not an address").await, Err(SignInError::Invalid(_))));
+        let ada = user(&memory).await;
+        reset.request("ada@example.com").await.unwrap();
+        clock.advance(RESET_LIFETIME + Duration::seconds(1));
+        assert!(matches!(reset.reset(&token_of(&mailer), "a new long password").await, Err(ResetError::InvalidLink)));
+        assert_eq!(memory.password_hash(ada.id).await.unwrap(), None);
+    }
+}
