@@ -13,6 +13,10 @@ use time::{Duration, OffsetDateTime};
 /// How long a confirmation link works.
 pub const CONFIRMATION_LIFETIME: Duration = Duration::hours(48);
 
+/// At most this many links of one purpose go to one account in an hour, however often they
+/// are asked for: nobody can flood an inbox through our forms.
+pub const LINKS_PER_HOUR: u64 = 3;
+
 /// What an e-mailed link is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EmailTokenPurpose {
@@ -44,6 +48,8 @@ pub struct NewEmailToken {
 #[async_trait]
 pub trait EmailTokenRepository: Send + Sync {
     async fn insert_email_token(&self, token: NewEmailToken) -> Result<(), RepoError>;
+    /// How many links of `purpose` `user` was sent since `since`.
+    async fn count_email_tokens_since(&self, user: UserId, purpose: EmailTokenPurpose, since: OffsetDateTime) -> Result<u64, RepoError>;
     /// Uses a token: one conditional write marks it used if it has `purpose`, is unused and
     /// has not expired at `now`, and returns its account; `None` otherwise. Two uses at once
     /// cannot both succeed.
@@ -59,6 +65,8 @@ pub enum ConfirmationError {
     InvalidLink,
     #[error("the e-mail could not be sent; try again in a moment")]
     NotSent(#[source] Option<kernel::MailError>),
+    #[error("we sent {LINKS_PER_HOUR} links in the last hour; use one of those, or ask again later")]
+    TooMany,
     #[error(transparent)]
     Repo(#[from] RepoError),
 }
@@ -86,10 +94,15 @@ impl EmailConfirmation {
         Self { tokens, users, mailer, clock, site_name, site_url }
     }
 
-    /// Sends `user` a new confirmation link (earlier links keep working until they expire).
+    /// Sends `user` a new confirmation link (earlier links keep working until they expire), at
+    /// most `LINKS_PER_HOUR` an hour.
     pub async fn send(&self, user: &User) -> Result<(), ConfirmationError> {
-        let token = kernel::secrets::random_token().map_err(|_| ConfirmationError::NotSent(None))?;
         let now = self.clock.now();
+        let recent = self.tokens.count_email_tokens_since(user.id, EmailTokenPurpose::ConfirmEmail, now - Duration::hours(1)).await?;
+        if recent >= LINKS_PER_HOUR {
+            return Err(ConfirmationError::TooMany);
+        }
+        let token = kernel::secrets::random_token().map_err(|_| ConfirmationError::NotSent(None))?;
         self.tokens
             .insert_email_token(NewEmailToken {
                 user_id: user.id,
@@ -183,6 +196,19 @@ mod tests {
         assert_eq!(confirmed.email_confirmed_at, Some(datetime!(2026-11-25 10:00 UTC)));
         assert!(matches!(confirmation.confirm(&token).await, Err(ConfirmationError::InvalidLink)), "single use");
         assert!(matches!(confirmation.confirm("not-a-token").await, Err(ConfirmationError::InvalidLink)));
+    }
+
+    #[tokio::test]
+    async fn at_most_three_links_an_hour() {
+        let (confirmation, memory, mailer, clock) = service();
+        let ada = user(&memory).await;
+        for _ in 0..LINKS_PER_HOUR {
+            confirmation.send(&ada).await.unwrap();
+        }
+        assert!(matches!(confirmation.send(&ada).await, Err(ConfirmationError::TooMany)));
+        assert_eq!(mailer.sent().len(), 3);
+        clock.advance(Duration::minutes(61));
+        confirmation.send(&ada).await.unwrap();
     }
 
     #[tokio::test]

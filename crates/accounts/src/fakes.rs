@@ -127,6 +127,15 @@ impl EmailTokenRepository for Memory {
         self.email_tokens.lock().unwrap().push((token, None));
         Ok(())
     }
+    async fn count_email_tokens_since(
+        &self,
+        user: UserId,
+        purpose: EmailTokenPurpose,
+        since: time::OffsetDateTime,
+    ) -> Result<u64, RepoError> {
+        let tokens = self.email_tokens.lock().unwrap();
+        Ok(tokens.iter().filter(|(t, _)| t.user_id == user && t.purpose == purpose && t.created_at >= since).count() as u64)
+    }
     async fn use_email_token(
         &self,
         purpose: EmailTokenPurpose,

@@ -18,7 +18,7 @@ pub use model::{ApiKey, Credential, NewUser, Principal, Scope, Scopes, User};
 pub use oauth::{OAuthError, OAuthService};
 pub use passwords::PasswordHashing;
 pub use ports::{ApiKeyRepository, UserRepository};
-pub use reset::{PasswordReset, ResetError, ResetStores};
+pub use reset::{PasswordReset, ResetError, ResetStores, Sent};
 pub use service::{AccountsError, AccountsService, AuthError, CreatedApiKey};
 pub use signin::{SignInError, SignInService};
 pub use token::{ApiKeySecret, hash_token};

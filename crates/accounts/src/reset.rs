@@ -3,7 +3,7 @@
 //! link proved it), and ends every session of the account. Asking never says whether an
 //! account exists. Accounts made without a password (the CLI) get their first one this way.
 
-use crate::confirmation::{EmailTokenPurpose, EmailTokenRepository, NewEmailToken};
+use crate::confirmation::{EmailTokenPurpose, EmailTokenRepository, LINKS_PER_HOUR, NewEmailToken};
 use crate::model::User;
 use crate::passwords::PasswordHashing;
 use crate::ports::UserRepository;
@@ -40,16 +40,34 @@ impl PasswordReset {
         Self { stores, site_name, site_url }
     }
 
-    /// E-mails a reset link when an account (not blocked) uses `email`; says nothing either way.
-    /// A malformed address is named, since that reveals nothing.
-    pub async fn request(&self, email: &str) -> Result<(), SignInError> {
+    /// E-mails a reset link when an account (not blocked) uses `email`, at most
+    /// `LINKS_PER_HOUR` an hour; the answer is the same either way, and an e-mail that could not
+    /// be handed over comes back as `Sent::Failed` for the caller to log, never to show. A
+    /// malformed address is named, since that reveals nothing.
+    pub async fn request(&self, email: &str) -> Result<Sent, SignInError> {
         let email = Email::parse(email).map_err(|err| SignInError::Invalid(format!("E-mail {}", err.0)))?;
-        let Some(user) = self.stores.users.find_by_email(&email).await? else { return Ok(()) };
+        match self.send(&email).await {
+            Ok(()) => Ok(Sent::AsFarAsWeKnow),
+            Err(reason) => Ok(Sent::Failed(reason)),
+        }
+    }
+
+    async fn send(&self, email: &Email) -> Result<(), String> {
+        let Some(user) = self.stores.users.find_by_email(email).await.map_err(|err| err.to_string())? else { return Ok(()) };
         if user.blocked {
             return Ok(());
         }
-        let token = kernel::secrets::random_token().map_err(|_| SignInError::Internal)?;
         let now = self.stores.clock.now();
+        let recent = self
+            .stores
+            .tokens
+            .count_email_tokens_since(user.id, EmailTokenPurpose::ResetPassword, now - Duration::hours(1))
+            .await
+            .map_err(|err| err.to_string())?;
+        if recent >= LINKS_PER_HOUR {
+            return Ok(());
+        }
+        let token = kernel::secrets::random_token().map_err(|err| err.to_string())?;
         self.stores
             .tokens
             .insert_email_token(NewEmailToken {
@@ -59,7 +77,8 @@ impl PasswordReset {
                 created_at: now,
                 expires_at: now + RESET_LIFETIME,
             })
-            .await?;
+            .await
+            .map_err(|err| err.to_string())?;
         let body = format!(
             "Hello {name},\n\nSomeone (we hope you) asked to set a new password for your account on {site}. To set one, open:\n\n\
              {url}/account/reset/password?token={token}\n\n\
@@ -75,7 +94,7 @@ impl PasswordReset {
             body,
             kind: "reset_password".to_owned(),
         };
-        self.stores.mailer.send(mail).await.map_err(|_| SignInError::Internal)
+        self.stores.mailer.send(mail).await.map_err(|err| err.to_string())
     }
 
     /// Sets the password of the link's account. A password that breaks the rule is refused
@@ -97,6 +116,15 @@ impl PasswordReset {
         self.stores.sessions.delete_sessions_of(user_id).await.map_err(failed)?;
         self.stores.users.find_by_id(user_id).await.map_err(failed)?.ok_or(ResetError::InvalidLink)
     }
+}
+
+/// What became of a reset request, for the log only: the person sees the same page either way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sent {
+    /// Sent when an account uses the address (and it had fewer than three links this hour).
+    AsFarAsWeKnow,
+    /// Something failed on our side; why, for the log.
+    Failed(String),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -175,9 +203,19 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn at_most_three_reset_links_an_hour_and_the_answer_does_not_change() {
+        let (reset, memory, mailer, _) = service();
+        user(&memory).await;
+        for _ in 0..5 {
+            assert_eq!(reset.request("ada@example.com").await.unwrap(), Sent::AsFarAsWeKnow);
+        }
+        assert_eq!(mailer.sent().len(), 3);
+    }
+
+    #[tokio::test]
     async fn asking_says_nothing_about_unknown_addresses_and_links_expire_in_an_hour() {
         let (reset, memory, mailer, clock) = service();
-        reset.request("nobody@example.com").await.unwrap();
+        assert_eq!(reset.request("nobody@example.com").await.unwrap(), Sent::AsFarAsWeKnow);
         assert!(mailer.sent().is_empty());
         assert!(matches!(reset.request("not an address").await, Err(SignInError::Invalid(_))));
         let ada = user(&memory).await;

@@ -71,8 +71,8 @@ pub trait VoteRepository: Send + Sync {
     async fn withdraw(&self, listing: &Slug, user: UserId) -> Result<Option<VoteState>, RepoError>;
     /// Which of `listings` `user` has voted for.
     async fn voted_among(&self, user: UserId, listings: &[Slug]) -> Result<HashSet<Slug>, RepoError>;
-    /// Votes cast since `since` that do not count, or that came from a network from which at
-    /// least `burst` accounts voted within `window` of each other, newest first.
+    /// Votes cast since `since` that `flag_suspicious` keeps (uncounted or discounted votes,
+    /// bursts from one network, accounts made together voting for one listing), newest first.
     async fn suspicious(&self, since: OffsetDateTime, burst: u32, window: Duration) -> Result<Vec<VoteRecord>, RepoError>;
     /// Stops a vote from counting (and takes it off `votes_count`); `false` when no such vote
     /// counts any more.

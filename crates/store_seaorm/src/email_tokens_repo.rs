@@ -6,7 +6,7 @@ use accounts::{EmailTokenPurpose, EmailTokenRepository, NewEmailToken};
 use async_trait::async_trait;
 use kernel::{RepoError, UserId};
 use sea_orm::sea_query::Expr;
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, Set};
 use time::OffsetDateTime;
 
 #[async_trait]
@@ -25,6 +25,16 @@ impl EmailTokenRepository for SeaStore {
         .await
         .map_err(repo_err)?;
         Ok(())
+    }
+
+    async fn count_email_tokens_since(&self, user_id: UserId, purpose: EmailTokenPurpose, since: OffsetDateTime) -> Result<u64, RepoError> {
+        email_token::Entity::find()
+            .filter(email_token::Column::UserId.eq(user_id.get()))
+            .filter(email_token::Column::Purpose.eq(purpose.as_str()))
+            .filter(email_token::Column::CreatedAt.gte(utc(since)))
+            .count(&self.db)
+            .await
+            .map_err(repo_err)
     }
 
     async fn use_email_token(

@@ -76,7 +76,26 @@ impl VoteRepository for SeaStore {
             .exec(&txn)
             .await
             .map_err(repo_err)?;
-        if matches!(inserted, TryInsertResult::Inserted(_)) && new.counted {
+        let adds_one = match inserted {
+            TryInsertResult::Inserted(_) => new.counted,
+            // Voted before, while the account was young: a vote now, from an account old enough,
+            // makes that vote count (a discounted vote stays discounted).
+            _ if new.counted => {
+                vote::Entity::update_many()
+                    .col_expr(vote::Column::Counted, Expr::value(true))
+                    .filter(vote::Column::ListingId.eq(listing.id))
+                    .filter(vote::Column::UserId.eq(new.user.get()))
+                    .filter(vote::Column::Counted.eq(false))
+                    .filter(vote::Column::DiscountedAt.is_null())
+                    .exec(&txn)
+                    .await
+                    .map_err(repo_err)?
+                    .rows_affected
+                    == 1
+            }
+            _ => false,
+        };
+        if adds_one {
             add_to_count(&txn, listing.id, 1).await?;
         }
         let state = state(&txn, listing.id, new.user).await?;
@@ -127,14 +146,13 @@ impl VoteRepository for SeaStore {
             .await
             .map_err(repo_err)?;
         let user_ids: HashSet<i64> = rows.iter().map(|(vote, _)| vote.user_id).collect();
-        let created: HashMap<i64, OffsetDateTime> = user::Entity::find()
-            .filter(user::Column::Id.is_in(user_ids))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?
-            .into_iter()
-            .map(|user| (user.id, user.created_at))
-            .collect();
+        let user_ids: Vec<i64> = user_ids.into_iter().collect();
+        let mut created: HashMap<i64, OffsetDateTime> = HashMap::new();
+        // In chunks: SQLite binds at most 32,766 values in one statement.
+        for chunk in user_ids.chunks(1000) {
+            let users = user::Entity::find().filter(user::Column::Id.is_in(chunk.iter().copied())).all(&self.db).await.map_err(repo_err)?;
+            created.extend(users.into_iter().map(|user| (user.id, user.created_at)));
+        }
         let mut records = Vec::new();
         for (vote, listing) in rows {
             let Some(listing) = listing else { continue };

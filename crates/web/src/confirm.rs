@@ -70,6 +70,12 @@ pub async fn resend(state: web::Data<WebState>, request: HttpRequest, form: web:
             "Check your e-mail",
             &format!("We sent a new link to {}. It works once, for 48 hours.", session.user.email),
         ),
+        Err(ConfirmationError::TooMany) => message(
+            &state,
+            StatusCode::TOO_MANY_REQUESTS,
+            "Links sent already",
+            "We sent you three links in the last hour. Use the newest one, or ask again in an hour.",
+        ),
         Err(err) => {
             tracing::warn!(error = %err, "a confirmation link could not be sent");
             message(&state, StatusCode::SERVICE_UNAVAILABLE, "Not sent", "The e-mail could not be sent; please try again in a moment.")

@@ -117,10 +117,12 @@ struct Message<'a> {
     site_name: &'a str,
     heading: &'a str,
     message: &'a str,
+    /// A good outcome is a status message; anything else is announced as an alert.
+    success: bool,
 }
 
 fn message(state: &WebState, status: actix_web::http::StatusCode, heading: &str, text: &str) -> HttpResponse {
-    html(status, &Message { site_name: &state.app.site.name, heading, message: text })
+    html(status, &Message { site_name: &state.app.site.name, heading, message: text, success: status.is_success() })
 }
 
 /// `next` values are local paths only (no open redirects).

@@ -4,7 +4,7 @@
 
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd, html};
 
-/// Renders Markdown (CommonMark with tables, footnotes and strikethrough) and cleans the result.
+/// Renders Markdown (CommonMark with tables and strikethrough) and cleans the result.
 pub fn to_safe_html(markdown: &str) -> String {
     render(markdown, false)
 }
@@ -26,7 +26,8 @@ fn lower(level: HeadingLevel) -> HeadingLevel {
 }
 
 fn render(markdown: &str, below_title: bool) -> String {
-    let options = Options::ENABLE_TABLES | Options::ENABLE_FOOTNOTES | Options::ENABLE_STRIKETHROUGH;
+    // No footnotes: their links point at ids, which the cleaning removes.
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     let events = Parser::new_ext(markdown, options).map(|event| match event {
         Event::Start(Tag::Heading { level, id, classes, attrs }) if below_title => {
             Event::Start(Tag::Heading { level: lower(level), id, classes, attrs })

@@ -52,15 +52,20 @@ pub async fn request(state: web::Data<WebState>, request: HttpRequest, form: web
         return request_form(&state, StatusCode::FORBIDDEN, &form.email, Some("The form expired; please try again.".into()));
     }
     match state.app.reset.request(&form.email).await {
-        Ok(()) => message(
-            &state,
-            StatusCode::OK,
-            "Check your e-mail",
-            &format!(
-                "If an account uses {}, we sent it a link to set a new password. The link works once, for one hour.",
-                form.email.trim()
-            ),
-        ),
+        Ok(sent) => {
+            if let accounts::Sent::Failed(reason) = sent {
+                tracing::warn!(reason, "a reset link could not be sent");
+            }
+            message(
+                &state,
+                StatusCode::OK,
+                "Check your e-mail",
+                &format!(
+                    "If an account uses {}, we sent it a link to set a new password. The link works once, for one hour.",
+                    form.email.trim()
+                ),
+            )
+        }
         Err(SignInError::Invalid(text)) => request_form(&state, StatusCode::BAD_REQUEST, &form.email, Some(text)),
         Err(err) => {
             tracing::error!(error = %err, "a reset link could not be sent");

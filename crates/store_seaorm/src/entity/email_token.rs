@@ -8,7 +8,7 @@ pub struct Model {
     #[sea_orm(primary_key)]
     pub id: i64,
     pub user_id: i64,
-    /// `confirm_email`.
+    /// `confirm_email` or `reset_password`.
     pub purpose: String,
     #[sea_orm(unique)]
     pub token_hash: String,

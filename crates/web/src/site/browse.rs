@@ -332,6 +332,7 @@ struct SearchPage<'a> {
     stage: String,
     country: String,
     pricing_model: String,
+    domain: String,
     /// Errors by field, shown beside the field they concern.
     errors: Vec<FieldError>,
     searched: bool,
@@ -348,7 +349,7 @@ impl SearchPage<'_> {
 
     /// Errors about fields the form does not show (a bad page number in a shared link).
     fn other_errors(&self) -> Vec<&FieldError> {
-        const SHOWN: [&str; 7] = ["q", "category", "stage", "country", "pricing_model", "sort", "status"];
+        const SHOWN: [&str; 8] = ["q", "category", "stage", "country", "pricing_model", "domain", "sort", "status"];
         self.errors.iter().filter(|error| !SHOWN.contains(&error.field.as_str())).collect()
     }
 }
@@ -361,7 +362,7 @@ fn flatten(nodes: &[CategoryNode], depth: usize, chosen: &str, out: &mut Vec<Cho
     }
 }
 
-const FILTERS: [&str; 9] = ["q", "category", "stage", "country", "pricing_model", "status", "sort", "page", "per_page"];
+const FILTERS: [&str; 10] = ["q", "category", "stage", "country", "pricing_model", "domain", "status", "sort", "page", "per_page"];
 
 pub async fn search(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
     let who = caller(&request);
@@ -431,6 +432,7 @@ pub async fn search(state: web::Data<WebState>, request: HttpRequest) -> HttpRes
         stage: chosen("stage"),
         country: chosen("country"),
         pricing_model: chosen("pricing_model"),
+        domain: chosen("domain"),
         errors,
         searched,
         total,

@@ -121,7 +121,7 @@ pub async fn vote(state: web::Data<WebState>, request: HttpRequest, path: web::P
         Ok(_) => HttpResponse::SeeOther().insert_header((LOCATION, back)).finish(),
         Err(VoteError::NotConfirmed) => {
             let detail = format!(
-                "Votes come from people with a confirmed e-mail address. We sent a link to {}: open it, then vote again.",
+                "Votes come from people with a confirmed e-mail address. Open the link we e-mailed to {} when you signed up, or ask for a new one below; then vote again.",
                 session.user.email
             );
             refused(&state, &request, StatusCode::FORBIDDEN, "Confirm your e-mail address first", detail, Some(session.csrf_token), &back)
