@@ -10,6 +10,7 @@ mod idempotency;
 mod ids;
 mod jobs;
 mod mail;
+pub mod markup;
 mod money;
 mod paging;
 mod rate_limit;

@@ -5,8 +5,9 @@ use crate::wire::ListingSlug;
 use crate::{App, Caller, InputPart, OpError};
 use async_trait::async_trait;
 use garde::Validate;
+use kernel::markup::escape;
 use kernel::{Slug, Week};
-use listings::{BadgeStyle, Mode, Shape, Size, badges::escape};
+use listings::{BadgeStyle, Mode, Shape, Size};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -6,30 +6,13 @@ use super::{caller, refusal, respond, run};
 use crate::WebState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
+use kernel::markup::escape as xml;
 use listings::{Board, CategoryNode, SitemapFile};
 use ops::OpError;
 use ops::operations::blog::ListBlogPosts;
 use ops::operations::categories::ListCategories;
 use ops::operations::feeds::{FeedMetricView, ListLaunches};
 use std::fmt::Write;
-
-/// Text for XML content and attribute values.
-fn xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // XML 1.0 forbids most control characters even escaped.
-            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 pub async fn robots(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
     let body = format!(
