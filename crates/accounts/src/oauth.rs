@@ -105,6 +105,20 @@ pub struct NewToken {
     pub expires_at: OffsetDateTime,
 }
 
+/// An app a person let in: a client holding live tokens of theirs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConnectedApp {
+    pub client_id: String,
+    /// The client's registered name (its id when it has none on record).
+    pub client_name: String,
+    /// Every scope its live tokens carry.
+    pub scopes: Scopes,
+    /// When its oldest live token was issued.
+    pub since: OffsetDateTime,
+    /// When one of its tokens was last used, if ever.
+    pub last_used_at: Option<OffsetDateTime>,
+}
+
 /// Where OAuth state is kept.
 #[async_trait]
 pub trait OAuthRepository: Send + Sync {
@@ -121,6 +135,11 @@ pub trait OAuthRepository: Send + Sync {
     /// Revokes every token of a family.
     async fn revoke_family(&self, family: &str, now: OffsetDateTime) -> Result<(), RepoError>;
     async fn revoke_token(&self, id: i64, now: OffsetDateTime) -> Result<(), RepoError>;
+    /// The clients holding tokens of `user` that are neither revoked nor expired at `now`,
+    /// by name.
+    async fn connected_apps(&self, user: UserId, now: OffsetDateTime) -> Result<Vec<ConnectedApp>, RepoError>;
+    /// Revokes every token of `user` issued to `client_id`; returns how many were live.
+    async fn revoke_client_tokens(&self, user: UserId, client_id: &str, now: OffsetDateTime) -> Result<u64, RepoError>;
 }
 
 /// An OAuth error as RFC 6749 names it.
@@ -507,6 +526,17 @@ impl OAuthService {
             }
         }
         Ok(())
+    }
+
+    /// The apps `user` let in that can still act for them.
+    pub async fn connected_apps(&self, user: UserId) -> Result<Vec<ConnectedApp>, RepoError> {
+        self.repo.connected_apps(user, self.clock.now()).await
+    }
+
+    /// Disconnects an app: every token of `user` it holds stops working at once. `false` when
+    /// it held none (another person's app, or one already disconnected).
+    pub async fn disconnect(&self, user: UserId, client_id: &str) -> Result<bool, RepoError> {
+        Ok(self.repo.revoke_client_tokens(user, client_id, self.clock.now()).await? > 0)
     }
 
     /// The live access token `token` is, if any.

@@ -3,7 +3,7 @@
 use crate::entity::{oauth_client, oauth_code, oauth_token, user, web_session};
 use crate::{SeaStore, repo_err, utc};
 use accounts::Scopes;
-use accounts::oauth::{CodeTake, NewToken, OAuthClient, OAuthRepository, StoredCode, StoredToken, TokenKind};
+use accounts::oauth::{CodeTake, ConnectedApp, NewToken, OAuthClient, OAuthRepository, StoredCode, StoredToken, TokenKind};
 use accounts::signin::{PasswordRepository, SessionRepository, StoredSession};
 use async_trait::async_trait;
 use kernel::{RepoError, UserId};
@@ -161,6 +161,57 @@ impl OAuthRepository for SeaStore {
             .await
             .map_err(repo_err)?;
         Ok(())
+    }
+
+    async fn connected_apps(&self, user_id: UserId, now: OffsetDateTime) -> Result<Vec<ConnectedApp>, RepoError> {
+        let live = oauth_token::Entity::find()
+            .filter(oauth_token::Column::UserId.eq(user_id.get()))
+            .filter(oauth_token::Column::RevokedAt.is_null())
+            .filter(oauth_token::Column::ExpiresAt.gt(utc(now)))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let mut apps: Vec<ConnectedApp> = Vec::new();
+        for token in live {
+            let scopes = scopes(&token.scopes)?;
+            match apps.iter_mut().find(|app| app.client_id == token.client_id) {
+                Some(app) => {
+                    app.scopes = app.scopes.iter().chain(scopes.iter()).collect();
+                    app.since = app.since.min(token.created_at);
+                    app.last_used_at = app.last_used_at.max(token.used_at);
+                }
+                None => apps.push(ConnectedApp {
+                    client_name: token.client_id.clone(),
+                    client_id: token.client_id,
+                    scopes,
+                    since: token.created_at,
+                    last_used_at: token.used_at,
+                }),
+            }
+        }
+        let ids: Vec<String> = apps.iter().map(|app| app.client_id.clone()).collect();
+        let clients =
+            oauth_client::Entity::find().filter(oauth_client::Column::ClientId.is_in(ids)).all(&self.db).await.map_err(repo_err)?;
+        for app in &mut apps {
+            if let Some(client) = clients.iter().find(|client| client.client_id == app.client_id) {
+                app.client_name = client.client_name.clone();
+            }
+        }
+        apps.sort_by_key(|app| app.client_name.to_lowercase());
+        Ok(apps)
+    }
+
+    async fn revoke_client_tokens(&self, user_id: UserId, client_id: &str, now: OffsetDateTime) -> Result<u64, RepoError> {
+        let revoked = oauth_token::Entity::update_many()
+            .col_expr(oauth_token::Column::RevokedAt, Expr::value(utc(now)))
+            .filter(oauth_token::Column::UserId.eq(user_id.get()))
+            .filter(oauth_token::Column::ClientId.eq(client_id))
+            .filter(oauth_token::Column::RevokedAt.is_null())
+            .filter(oauth_token::Column::ExpiresAt.gt(utc(now)))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(revoked.rows_affected)
     }
 }
 

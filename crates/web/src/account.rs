@@ -1,5 +1,6 @@
 //! The account page (`/account`): the address and whether it is confirmed, API keys (create
-//! with chosen scopes, the key shown once; list with prefix and last use; revoke) and signing
+//! with chosen scopes, the key shown once; list with prefix and last use; revoke), connected
+//! apps (OAuth clients holding live tokens: name, scopes, last use; disconnect) and signing
 //! out everywhere. Every change is a POST with the session's CSRF token from this site.
 
 use crate::{WebState, message, session};
@@ -40,6 +41,27 @@ impl KeyRow {
     }
 }
 
+/// A connected app as the page lists it.
+struct AppRow {
+    client_id: String,
+    name: String,
+    scopes: String,
+    since: String,
+    last_used: String,
+}
+
+impl AppRow {
+    fn of(app: &accounts::oauth::ConnectedApp) -> Self {
+        Self {
+            client_id: app.client_id.clone(),
+            name: app.client_name.clone(),
+            scopes: app.scopes.iter().map(Scope::as_str).collect::<Vec<_>>().join(", "),
+            since: day(app.since),
+            last_used: app.last_used_at.map_or_else(|| "never".to_owned(), day),
+        }
+    }
+}
+
 #[derive(Template)]
 #[template(path = "account.html")]
 struct AccountPage<'a> {
@@ -48,6 +70,7 @@ struct AccountPage<'a> {
     confirmed: bool,
     csrf: String,
     keys: Vec<KeyRow>,
+    apps: Vec<AppRow>,
     scopes: [&'static str; 3],
     /// A key just created: shown once.
     new_key: Option<String>,
@@ -67,12 +90,11 @@ async fn render(
     let Some(session) = session(state, request).await else {
         return HttpResponse::SeeOther().insert_header(("Location", "/signin?next=%2Faccount")).finish();
     };
-    let keys = match state.app.accounts.list_api_keys(&session.user.email).await {
-        Ok(keys) => keys,
-        Err(err) => {
-            tracing::error!(error = %err, "the account's keys could not be read");
-            return message(state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.");
-        }
+    let (keys, apps) = tokio::join!(state.app.accounts.list_api_keys(&session.user.email), state.app.oauth.connected_apps(session.user.id));
+    let (keys, apps) = match (keys, apps) {
+        (Ok(keys), Ok(apps)) => (keys, apps),
+        (Err(err), _) => return failed(state, &err),
+        (_, Err(err)) => return failed(state, &err),
     };
     let page = AccountPage {
         site_name: &state.app.site.name,
@@ -80,12 +102,18 @@ async fn render(
         confirmed: session.user.email_confirmed_at.is_some(),
         csrf: session.csrf_token,
         keys: keys.iter().map(KeyRow::of).collect(),
+        apps: apps.iter().map(AppRow::of).collect(),
         scopes: Scope::ALL.map(Scope::as_str),
         new_key,
         name: name.to_owned(),
         error,
     };
     crate::html(status, &page)
+}
+
+fn failed(state: &WebState, err: &dyn std::fmt::Display) -> HttpResponse {
+    tracing::error!(error = %err, "the account page could not be read");
+    message(state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.")
 }
 
 pub async fn show(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
@@ -168,5 +196,25 @@ pub async fn sign_out_everywhere(state: web::Data<WebState>, request: HttpReques
             tracing::error!(error = %err, "sessions could not be ended");
             message(&state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.")
         }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct DisconnectForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    client_id: String,
+}
+
+pub async fn disconnect_app(state: web::Data<WebState>, request: HttpRequest, form: web::Form<DisconnectForm>) -> HttpResponse {
+    let session = match checked(&state, &request, &form.csrf).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    match state.app.oauth.disconnect(session.user.id, &form.client_id).await {
+        Ok(true) => HttpResponse::SeeOther().insert_header(("Location", "/account")).finish(),
+        Ok(false) => message(&state, StatusCode::NOT_FOUND, "No such app", "No app you connected has this name."),
+        Err(err) => failed(&state, &err),
     }
 }

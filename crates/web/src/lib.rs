@@ -44,6 +44,7 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             .service(resource("/account").route(web::get().to(account::show)))
             .service(resource("/account/keys").route(web::post().to(account::create_key)))
             .service(resource("/account/keys/{id}/revoke").route(web::post().to(account::revoke_key)))
+            .service(resource("/account/apps/disconnect").route(web::post().to(account::disconnect_app)))
             .service(resource("/account/signout-everywhere").route(web::post().to(account::sign_out_everywhere)))
             .service(resource("/account/confirm").route(web::get().to(confirm::confirm_page)).route(web::post().to(confirm::confirm)))
             .service(resource("/account/confirm/resend").route(web::post().to(confirm::resend)))

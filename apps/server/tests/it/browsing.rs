@@ -178,7 +178,7 @@ async fn a_person_signs_up_confirms_the_address_and_upvotes_then_withdraws() {
 }
 
 #[tokio::test]
-async fn a_person_creates_an_api_key_on_the_account_page_uses_it_and_revokes_it() {
+async fn a_person_manages_api_keys_and_connected_apps_on_the_account_page() {
     let app = crate::helpers::spawn_empty_app_with(|settings| settings.site_url = None).await;
     let email = format!("keys-{}@example.com", uuid::Uuid::new_v4().simple());
     app.services.app.signin.sign_up(&email, "Key Maker", "a long enough password").await.unwrap();
@@ -206,6 +206,39 @@ async fn a_person_creates_an_api_key_on_the_account_page_uses_it_and_revokes_it(
             browser.driver.find(By::Css("button[aria-label^='Revoke the key My agent']")).await.unwrap().click().await.unwrap();
             browser.wait_for_text("revoked").await;
             assert_eq!(app.get_with_token("/api/v1/me", &secret).await.status, 401, "a revoked key stops working");
+
+            // An agent this person let in through OAuth sign-in, disconnected from the same page.
+            let registered = app
+                .send(
+                    app.client
+                        .post(app.url("/oauth/register"))
+                        .json(&serde_json::json!({"client_name": "Helpful Agent", "redirect_uris": ["http://localhost:9999/cb"]})),
+                )
+                .await;
+            let client_id = registered.body["client_id"].as_str().unwrap().to_owned();
+            let user = app.services.app.accounts.user_by_email(&kernel::Email::parse(&email).unwrap()).await.unwrap();
+            let token = format!("lda_{}", uuid::Uuid::new_v4().simple());
+            let now = time::OffsetDateTime::now_utc();
+            let new = accounts::oauth::NewToken {
+                token_hash: accounts::hash_token(&token),
+                kind: accounts::oauth::TokenKind::Access,
+                client_id,
+                user_id: user.id,
+                scopes: accounts::Scopes::all(),
+                // The running server's API address (the test's own services know no port).
+                resource: app.get("/api/v1/site").await.body["api_base_url"].as_str().unwrap().to_owned(),
+                family: "fam_browser".into(),
+                created_at: now,
+                expires_at: now + time::Duration::hours(1),
+            };
+            accounts::oauth::OAuthRepository::insert_token(&app.services.store, &new).await.unwrap();
+            assert_eq!(app.get_with_token("/api/v1/me", &token).await.status, 200, "the agent's token works");
+            browser.driver.goto(&app.url("/account")).await.unwrap();
+            browser.wait_for_text("Helpful Agent").await;
+            browser.assert_accessible().await;
+            browser.driver.find(By::Css("button[aria-label='Disconnect Helpful Agent']")).await.unwrap().click().await.unwrap();
+            browser.wait_for_text("No app is connected.").await;
+            assert_eq!(app.get_with_token("/api/v1/me", &token).await.status, 401, "a disconnected app's token stops working");
         })
         .await;
 }

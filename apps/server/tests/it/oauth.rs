@@ -511,3 +511,31 @@ async fn sign_in_is_throttled_and_forms_need_their_csrf_token() {
     assert_eq!(status, 429);
     assert!(page.contains("too many failed attempts"));
 }
+
+#[tokio::test]
+async fn a_person_disconnects_an_app_on_the_account_page_and_its_tokens_stop_working() {
+    let app = spawn_app().await;
+    let (mut browser, client_id) = signed_in(&app).await;
+    let tokens = tokens_for(&app, &mut browser, &client_id, MCP_RESOURCE).await;
+    let access = tokens["access_token"].as_str().unwrap();
+    assert_eq!(mcp_status(&app, "get_account", json!({}), access).await.0, 200);
+    let (status, _, page) = browser.get(&app.url("/account")).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("Connected apps") && page.contains(&format!("value=\"{client_id}\"")), "the app is listed");
+    assert!(page.contains("account:read"), "with the scopes it holds");
+    let csrf = hidden(&page, "csrf");
+    // Someone else's app, or a made-up one: not found, nothing revoked.
+    let (status, _, _) = browser.post_form(&app.url("/account/apps/disconnect"), &[("csrf", &csrf), ("client_id", "ldcl_not-mine")]).await;
+    assert_eq!(status, 404);
+    let (status, _, _) = browser.post_form(&app.url("/account/apps/disconnect"), &[("csrf", "forged"), ("client_id", &client_id)]).await;
+    assert_eq!(status, 403);
+    assert_eq!(mcp_status(&app, "get_account", json!({}), access).await.0, 200, "still connected");
+    let (status, headers, _) = browser.post_form(&app.url("/account/apps/disconnect"), &[("csrf", &csrf), ("client_id", &client_id)]).await;
+    assert_eq!((status, location(&headers).as_str()), (303, "/account"));
+    assert_eq!(mcp_status(&app, "get_account", json!({}), access).await.0, 401, "its access token stops working at once");
+    let refresh = tokens["refresh_token"].as_str().unwrap();
+    let (status, _) = token(&app, &[("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", &client_id)]).await;
+    assert_eq!(status, 400, "and so does its refresh token");
+    let (_, _, page) = browser.get(&app.url("/account")).await;
+    assert!(page.contains("No app is connected."));
+}

@@ -53,6 +53,12 @@ impl OAuthRepository for Empty {
     async fn revoke_token(&self, _: i64, _: OffsetDateTime) -> Result<(), RepoError> {
         Ok(())
     }
+    async fn connected_apps(&self, _: UserId, _: OffsetDateTime) -> Result<Vec<ConnectedApp>, RepoError> {
+        Ok(Vec::new())
+    }
+    async fn revoke_client_tokens(&self, _: UserId, _: &str, _: OffsetDateTime) -> Result<u64, RepoError> {
+        Ok(0)
+    }
 }
 
 struct Document(serde_json::Value);
