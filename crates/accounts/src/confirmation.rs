@@ -71,6 +71,34 @@ pub enum ConfirmationError {
     Repo(#[from] RepoError),
 }
 
+/// What issuing a link gave.
+pub(crate) enum Issued {
+    /// The token to put in the link (only its hash was stored).
+    Token(String),
+    /// `LINKS_PER_HOUR` links of this purpose went to the account in the last hour already.
+    TooMany,
+}
+
+/// Issues an e-mailed link's token for `user`: at most `LINKS_PER_HOUR` of one purpose an
+/// hour, only its SHA-256 stored, valid for `lifetime`. Confirmation and reset links both come
+/// from here.
+pub(crate) async fn issue_link(
+    tokens: &dyn EmailTokenRepository,
+    clock: &dyn Clock,
+    user: UserId,
+    purpose: EmailTokenPurpose,
+    lifetime: Duration,
+) -> Result<Issued, ConfirmationError> {
+    let now = clock.now();
+    if tokens.count_email_tokens_since(user, purpose, now - Duration::hours(1)).await? >= LINKS_PER_HOUR {
+        return Ok(Issued::TooMany);
+    }
+    let token = kernel::secrets::random_token().map_err(|_| ConfirmationError::NotSent(None))?;
+    let stored = NewEmailToken { user_id: user, purpose, token_hash: hash_token(&token), created_at: now, expires_at: now + lifetime };
+    tokens.insert_email_token(stored).await?;
+    Ok(Issued::Token(token))
+}
+
 #[derive(Clone)]
 pub struct EmailConfirmation {
     tokens: Arc<dyn EmailTokenRepository>,
@@ -97,21 +125,8 @@ impl EmailConfirmation {
     /// Sends `user` a new confirmation link (earlier links keep working until they expire), at
     /// most `LINKS_PER_HOUR` an hour.
     pub async fn send(&self, user: &User) -> Result<(), ConfirmationError> {
-        let now = self.clock.now();
-        let recent = self.tokens.count_email_tokens_since(user.id, EmailTokenPurpose::ConfirmEmail, now - Duration::hours(1)).await?;
-        if recent >= LINKS_PER_HOUR {
-            return Err(ConfirmationError::TooMany);
-        }
-        let token = kernel::secrets::random_token().map_err(|_| ConfirmationError::NotSent(None))?;
-        self.tokens
-            .insert_email_token(NewEmailToken {
-                user_id: user.id,
-                purpose: EmailTokenPurpose::ConfirmEmail,
-                token_hash: hash_token(&token),
-                created_at: now,
-                expires_at: now + CONFIRMATION_LIFETIME,
-            })
-            .await?;
+        let issued = issue_link(&*self.tokens, &*self.clock, user.id, EmailTokenPurpose::ConfirmEmail, CONFIRMATION_LIFETIME).await?;
+        let Issued::Token(token) = issued else { return Err(ConfirmationError::TooMany) };
         let link = format!("{}/account/confirm?token={token}", self.site_url);
         let body = format!(
             "Hello {name},\n\nPlease confirm that this is your e-mail address for your account on {site}:\n\n{link}\n\n\

@@ -3,7 +3,7 @@
 //! link proved it), and ends every session of the account. Asking never says whether an
 //! account exists. Accounts made without a password (the CLI) get their first one this way.
 
-use crate::confirmation::{EmailTokenPurpose, EmailTokenRepository, LINKS_PER_HOUR, NewEmailToken};
+use crate::confirmation::{EmailTokenPurpose, EmailTokenRepository, Issued, issue_link};
 use crate::model::User;
 use crate::passwords::PasswordHashing;
 use crate::ports::UserRepository;
@@ -57,28 +57,10 @@ impl PasswordReset {
         if user.blocked {
             return Ok(());
         }
-        let now = self.stores.clock.now();
-        let recent = self
-            .stores
-            .tokens
-            .count_email_tokens_since(user.id, EmailTokenPurpose::ResetPassword, now - Duration::hours(1))
+        let issued = issue_link(&*self.stores.tokens, &*self.stores.clock, user.id, EmailTokenPurpose::ResetPassword, RESET_LIFETIME)
             .await
             .map_err(|err| err.to_string())?;
-        if recent >= LINKS_PER_HOUR {
-            return Ok(());
-        }
-        let token = kernel::secrets::random_token().map_err(|err| err.to_string())?;
-        self.stores
-            .tokens
-            .insert_email_token(NewEmailToken {
-                user_id: user.id,
-                purpose: EmailTokenPurpose::ResetPassword,
-                token_hash: hash_token(&token),
-                created_at: now,
-                expires_at: now + RESET_LIFETIME,
-            })
-            .await
-            .map_err(|err| err.to_string())?;
+        let Issued::Token(token) = issued else { return Ok(()) };
         let body = format!(
             "Hello {name},\n\nSomeone (we hope you) asked to set a new password for your account on {site}. To set one, open:\n\n\
              {url}/account/reset/password?token={token}\n\n\

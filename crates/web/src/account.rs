@@ -125,7 +125,7 @@ async fn checked(state: &WebState, request: &HttpRequest, csrf: &str) -> Result<
     let Some(session) = session(state, request).await else {
         return Err(HttpResponse::SeeOther().insert_header(("Location", "/signin?next=%2Faccount")).finish());
     };
-    if !crate::site::same_site(state, request) || csrf.is_empty() || csrf != session.csrf_token {
+    if !crate::signed_form_ok(state, request, &session, csrf) {
         return Err(message(state, StatusCode::FORBIDDEN, "Nothing changed", "The form expired; go back, reload the page and try again."));
     }
     Ok(session)

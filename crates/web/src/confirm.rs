@@ -57,7 +57,7 @@ pub async fn resend(state: web::Data<WebState>, request: HttpRequest, form: web:
     let Some(session) = session(&state, &request).await else {
         return HttpResponse::SeeOther().insert_header(("Location", "/signin")).finish();
     };
-    if !crate::site::same_site(&state, &request) || form.csrf.is_empty() || form.csrf != session.csrf_token {
+    if !crate::signed_form_ok(&state, &request, &session, &form.csrf) {
         return message(&state, StatusCode::FORBIDDEN, "Not sent", "The form expired; go back, reload the page and try again.");
     }
     if session.user.email_confirmed_at.is_some() {

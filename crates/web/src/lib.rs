@@ -93,6 +93,12 @@ async fn session(state: &WebState, request: &HttpRequest) -> Option<accounts::si
     state.app.signin.session(&token).await.ok().flatten()
 }
 
+/// Whether a signed-in form post may change something: it carries the session's CSRF token and
+/// comes from this site's own pages (`Sec-Fetch-Site`, else `Origin`).
+fn signed_form_ok(state: &WebState, request: &HttpRequest, session: &accounts::signin::Session, csrf: &str) -> bool {
+    site::same_site(state, request) && !csrf.is_empty() && csrf == session.csrf_token
+}
+
 /// An HTML page.
 fn html(status: actix_web::http::StatusCode, page: &impl Template) -> HttpResponse {
     match page.render() {

@@ -32,7 +32,12 @@ pub(crate) fn params(request: &HttpRequest, known: &[&'static str]) -> Vec<(&'st
     known.iter().filter_map(|name| pairs.iter().rev().find(|(key, _)| key == name).map(|(_, value)| (*name, value.clone()))).collect()
 }
 
-fn param<'a>(params: &'a [(&str, String)], name: &str) -> &'a str {
+/// The parameters a list's page links keep: all but `page`.
+pub(crate) fn all_but_page(params: &[(&'static str, String)]) -> Vec<(&'static str, String)> {
+    params.iter().filter(|(name, _)| *name != "page").cloned().collect()
+}
+
+pub(crate) fn param<'a>(params: &'a [(&str, String)], name: &str) -> &'a str {
     params.iter().find(|(key, _)| *key == name).map_or("", |(_, value)| value.as_str())
 }
 
@@ -410,8 +415,7 @@ pub async fn search(state: web::Data<WebState>, request: HttpRequest) -> HttpRes
     );
     let (total, mut cards, pager) = match results {
         Some(results) => {
-            let keep: Vec<(&str, String)> = query.iter().filter(|(name, _)| *name != "page").cloned().collect();
-            let pager = Pager::new("/search", &keep, results.page, results.per_page, results.total);
+            let pager = Pager::new("/search", &all_but_page(&query), results.page, results.per_page, results.total);
             meta = meta.paged(&state, &pager);
             meta.canonical = format!("{}{}", state.site_url, pager.this);
             let start = (results.page.saturating_sub(1)) * results.per_page;

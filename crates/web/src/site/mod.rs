@@ -242,6 +242,13 @@ pub(crate) fn page(request: &HttpRequest, status: StatusCode, template: &impl Te
     }
 }
 
+/// A short hash of a body, for its ETag.
+fn content_hash(body: &str) -> String {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    body.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}
+
 /// Whether the client takes gzip (`Accept-Encoding: gzip`, not `gzip;q=0`).
 fn accepts_gzip(request: &HttpRequest) -> bool {
     request.headers().get_all(actix_web::http::header::ACCEPT_ENCODING).filter_map(|value| value.to_str().ok()).any(|value| {
@@ -266,9 +273,7 @@ fn gzip(body: &[u8]) -> Option<Vec<u8>> {
 /// gzip-compressed for clients that take it. The ETag is weak: the plain and the compressed
 /// answer are the same page.
 pub(crate) fn respond(request: &HttpRequest, status: StatusCode, content_type: &str, body: String) -> HttpResponse {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    body.hash(&mut hasher);
-    let etag = format!("W/\"{:016x}\"", hasher.finish());
+    let etag = format!("W/\"{}\"", content_hash(&body));
     let fresh = status == StatusCode::OK
         && request
             .headers()
@@ -302,11 +307,7 @@ const STYLESHEET: &str = include_str!("../../assets/site.css");
 /// `/assets/site.css`: cached by browsers for an hour, then revalidated by its ETag. Not rate
 /// limited: every page needs it, and it costs next to nothing.
 async fn stylesheet(request: HttpRequest) -> HttpResponse {
-    static TAG: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        STYLESHEET.hash(&mut hasher);
-        format!("\"{:016x}\"", hasher.finish())
-    });
+    static TAG: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| format!("\"{}\"", content_hash(STYLESHEET)));
     let fresh = request
         .headers()
         .get(IF_NONE_MATCH)

@@ -1,6 +1,6 @@
 //! Leaderboards and awards, founders, the blog, and the pages about submitting and the API.
 
-use super::browse::params;
+use super::browse::{all_but_page, param, params};
 use super::{Card, Meta, Pager, VoteButtons, caller, page, plural, refusal, run, vote_buttons};
 use crate::WebState;
 use crate::markdown::{to_safe_html, to_safe_html_below_title};
@@ -103,8 +103,7 @@ pub async fn leaderboard(state: web::Data<WebState>, request: HttpRequest, path:
     };
     let (title, about) = board_words(board);
     let base = format!("/leaderboards/{}", view.board);
-    let keep: Vec<(&str, String)> = query.iter().filter(|(name, _)| *name != "page").cloned().collect();
-    let pager = Pager::new(&base, &keep, view.page, view.per_page, view.total);
+    let pager = Pager::new(&base, &all_but_page(&query), view.page, view.per_page, view.total);
     let title_text = if view.paid { format!("{title} (paid ranking)") } else { format!("{title} leaderboard") };
     let meta = Meta::new(&state, &base, title_text, about).paged(&state, &pager);
     let mut cards = view
@@ -148,8 +147,7 @@ pub async fn awards(state: web::Data<WebState>, request: HttpRequest) -> HttpRes
         Ok(list) => list,
         Err(error) => return refusal(&state, &request, error),
     };
-    let keep: Vec<(&str, String)> = query.iter().filter(|(name, _)| *name != "page").cloned().collect();
-    let pager = Pager::new("/awards", &keep, list.page, list.per_page, list.total);
+    let pager = Pager::new("/awards", &all_but_page(&query), list.page, list.per_page, list.total);
     let meta = Meta::new(
         &state,
         "/awards",
@@ -190,12 +188,11 @@ pub async fn founders(state: web::Data<WebState>, request: HttpRequest) -> HttpR
         Ok(list) => list,
         Err(error) => return refusal(&state, &request, error),
     };
-    let keep: Vec<(&str, String)> = query.iter().filter(|(name, _)| *name != "page").cloned().collect();
-    let pager = Pager::new("/founders", &keep, list.page, list.per_page, list.total);
+    let pager = Pager::new("/founders", &all_but_page(&query), list.page, list.per_page, list.total);
     let meta =
         Meta::new(&state, "/founders", "Founders", "The people who make the products in the directory, with the companies they founded.")
             .paged(&state, &pager);
-    let q = query.iter().find(|(name, _)| *name == "q").map(|(_, value)| value.clone()).unwrap_or_default();
+    let q = param(&query, "q").to_owned();
     page(
         &request,
         StatusCode::OK,
@@ -245,11 +242,10 @@ pub async fn blog(state: web::Data<WebState>, request: HttpRequest) -> HttpRespo
         Ok(list) => list,
         Err(error) => return refusal(&state, &request, error),
     };
-    let keep: Vec<(&str, String)> = query.iter().filter(|(name, _)| *name != "page").cloned().collect();
-    let pager = Pager::new("/blog", &keep, list.page, list.per_page, list.total);
+    let pager = Pager::new("/blog", &all_but_page(&query), list.page, list.per_page, list.total);
     let meta =
         Meta::new(&state, "/blog", "Blog", format!("News, guides and founder stories from {}.", state.app.site.name)).paged(&state, &pager);
-    let q = query.iter().find(|(name, _)| *name == "q").map(|(_, value)| value.clone()).unwrap_or_default();
+    let q = param(&query, "q").to_owned();
     page(&request, StatusCode::OK, &BlogPage { site_name: &state.app.site.name, meta, q, posts: list.items, pager })
 }
 

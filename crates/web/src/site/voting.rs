@@ -82,7 +82,7 @@ pub async fn vote(state: web::Data<WebState>, request: HttpRequest, path: web::P
         let next = crate::percent_encode(&back);
         return HttpResponse::SeeOther().insert_header((LOCATION, format!("/signin?next={next}"))).finish();
     };
-    if !same_site(&state, &request) || form.csrf.is_empty() || form.csrf != session.csrf_token {
+    if !crate::signed_form_ok(&state, &request, &session, &form.csrf) {
         let detail = "The form expired or came from another site. Go back, reload the page and press the button again.".to_owned();
         return refused(&state, &request, StatusCode::FORBIDDEN, "Not counted", detail, None, &back);
     }
