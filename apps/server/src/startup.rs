@@ -160,7 +160,10 @@ impl Services {
             votes: listings::VoteService::new(
                 store.votes(),
                 clock.clone(),
-                listings::VotePolicy { min_account_age: time::Duration::hours(i64::from(settings.vote_min_account_age_hours)) },
+                listings::VotePolicy {
+                    min_account_age: time::Duration::hours(i64::from(settings.vote_min_account_age_hours)),
+                    launch_offset: settings.launch_offset()?,
+                },
             ),
             oauth,
             directory: DirectoryService::new(store.categories(), store.listings(), clock.clone()),

@@ -43,8 +43,8 @@ pub use owner::{
 };
 pub use ports::{CategoryRepository, ListingRepository, LiveCounts};
 pub use profile::{
-    CommunityRating, DomainRating, FounderCard, Link, ListingCategory, ListingProfile, ListingUpdate, Media, Milestone, ProfileError,
-    ProfileRepository, ProfileService, Unlocked, ViewTally,
+    CommunityRating, DomainRating, FounderCard, Link, ListingCategory, ListingProfile, ListingUpdate, MOMENTUM_WEEKS, Media, Milestone,
+    ProfileError, ProfileRepository, ProfileService, Unlocked, ViewTally, VoteMomentum,
 };
 pub use purchases::{LaunchOutcome, PAID_SECTIONS, PurchaseFacts, PurchaseRepository, PurchaseService};
 pub use rankings::{Board, BoardEntry, Leaderboard, LeaderboardError, LeaderboardService, Metric, RankingRepository};

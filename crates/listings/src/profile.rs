@@ -82,9 +82,9 @@ pub struct Link {
     pub url: String,
 }
 
-/// The community rating from genuine reviews only: written by a signed-in person whose account
-/// is not blocked, who is not the listing's owner, and whose review was not hidden by
-/// moderation.
+/// The community rating from genuine reviews only: written by a person whose e-mail address is
+/// confirmed and whose account is not blocked, who is not the listing's owner, and whose review
+/// was not hidden by moderation.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CommunityRating {
     /// Mean of the ratings (1 to 5); `None` without any genuine review.
@@ -93,6 +93,20 @@ pub struct CommunityRating {
     /// How many genuine reviews gave 1, 2, 3, 4 and 5 stars.
     pub distribution: [u64; 5],
 }
+
+/// How a listing's counted votes came in over time; no voter is named.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VoteMomentum {
+    /// Counted votes per launch week they were cast in, newest week first, at most
+    /// [`MOMENTUM_WEEKS`] weeks.
+    pub by_week: Vec<(kernel::Week, u64)>,
+    /// When the earliest and the latest counted vote standing now were cast.
+    pub first_vote_at: Option<OffsetDateTime>,
+    pub last_vote_at: Option<OffsetDateTime>,
+}
+
+/// How many weeks `VoteMomentum::by_week` holds at most: a year of momentum.
+pub const MOMENTUM_WEEKS: usize = 52;
 
 /// Domain Rating with its previous reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,6 +150,7 @@ pub struct ListingProfile {
     pub founders: Vec<FounderCard>,
     pub latest_updates: Vec<ListingUpdate>,
     pub rating: CommunityRating,
+    pub momentum: VoteMomentum,
     pub domain_rating: Option<DomainRating>,
     pub not_found_on_website: Vec<String>,
     pub launched_at: Option<OffsetDateTime>,

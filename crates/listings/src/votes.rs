@@ -5,16 +5,18 @@
 //! The site team can discount a vote later (a burst from one network, accounts made together).
 
 use async_trait::async_trait;
-use kernel::{Clock, RepoError, Slug, UserId};
+use kernel::{Clock, RepoError, Slug, UserId, Week};
 use std::collections::HashSet;
 use std::sync::Arc;
-use time::{Duration, OffsetDateTime};
+use time::{Duration, OffsetDateTime, UtcOffset};
 
 /// Vote rules from settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VotePolicy {
     /// Votes of accounts younger than this are kept but not counted.
     pub min_account_age: Duration,
+    /// The launch time zone's offset: a vote belongs to the launch week it was cast in.
+    pub launch_offset: UtcOffset,
 }
 
 /// Who is voting, as the site knows them.
@@ -32,6 +34,8 @@ pub struct Voter {
 pub struct NewVote {
     pub user: UserId,
     pub at: OffsetDateTime,
+    /// The launch week `at` falls in.
+    pub week: Week,
     pub counted: bool,
     pub network: String,
 }
@@ -108,7 +112,8 @@ impl VoteService {
         }
         let at = self.clock.now();
         let counted = at - voter.account_created_at >= self.policy.min_account_age;
-        let vote = NewVote { user: voter.user, at, counted, network: voter.network.clone() };
+        let week = Week::at(at, self.policy.launch_offset);
+        let vote = NewVote { user: voter.user, at, week, counted, network: voter.network.clone() };
         self.repo.cast(listing, vote).await?.ok_or(VoteError::NotLive)
     }
 
@@ -215,7 +220,7 @@ mod tests {
 
     fn service() -> (VoteService, Arc<Votes>) {
         let votes = Arc::new(Votes::default());
-        let policy = VotePolicy { min_account_age: Duration::hours(24) };
+        let policy = VotePolicy { min_account_age: Duration::hours(24), launch_offset: UtcOffset::UTC };
         (VoteService::new(votes.clone(), Arc::new(FixedClock::new(NOW)), policy), votes)
     }
 

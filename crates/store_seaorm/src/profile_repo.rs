@@ -82,7 +82,7 @@ impl ProfileRepository for SeaStore {
             .map(|u| ListingUpdate { title: u.title, body: u.body, posted_at: u.created_at })
             .collect();
 
-        // Genuine reviews: a signed-in person, not blocked, not the owner, not hidden.
+        // Genuine reviews: a person with a confirmed e-mail address, not blocked, not the owner, not hidden.
         let mut genuine = review::Entity::find()
             .select_only()
             .column(review::Column::Rating)
@@ -95,6 +95,7 @@ impl ProfileRepository for SeaStore {
                         .column(user::Column::Id)
                         .from(user::Entity)
                         .and_where(Expr::col(user::Column::Blocked).eq(false))
+                        .and_where(Expr::col(user::Column::EmailConfirmedAt).is_not_null())
                         .to_owned(),
                 ),
             )
@@ -117,6 +118,7 @@ impl ProfileRepository for SeaStore {
         let domain_rating = metrics.as_ref().and_then(|m| {
             Some(DomainRating { value: m.domain_rating?, previous: m.domain_rating_previous, checked_at: m.domain_rating_checked_at })
         });
+        let momentum = crate::votes_repo::momentum(db, id).await?;
         let followers =
             listing_follow::Entity::find().filter(listing_follow::Column::ListingId.eq(id)).count(db).await.map_err(repo_err)?;
 
@@ -198,6 +200,7 @@ impl ProfileRepository for SeaStore {
             founders,
             latest_updates: latest,
             rating,
+            momentum,
             domain_rating,
             not_found_on_website,
             followers,

@@ -8,6 +8,7 @@
 use crate::entity::{
     category, founder, interview_question, listing, listing_category, listing_follow, listing_founder, product, user, vote,
 };
+use crate::votes_repo::utc_week;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait,
 };
@@ -372,6 +373,7 @@ async fn seed_voters(db: &impl sea_orm::ConnectionTrait, now: OffsetDateTime, re
             display_name: Set(format!("Demo voter {}", n + 1)),
             blocked: Set(false),
             created_at: Set(now - Duration::days(400)),
+            email_confirmed_at: Set(Some(now - Duration::days(400))),
             ..Default::default()
         })
         .collect();
@@ -580,7 +582,13 @@ async fn seed_listings(
                 // Most votes come on launch day, fewer over the following week.
                 let minutes = (vote_rng.below(60 * 24 * 7) * vote_rng.below(100) / 100) as i64;
                 let at = (launched_at + Duration::minutes(minutes)).min(now);
-                votes.push(vote::ActiveModel { listing_id: Set(row.id), user_id: Set(voter), created_at: Set(at), ..Default::default() });
+                votes.push(vote::ActiveModel {
+                    listing_id: Set(row.id),
+                    user_id: Set(voter),
+                    created_at: Set(at),
+                    launch_week: Set(utc_week(at)),
+                    ..Default::default()
+                });
                 // About one voter in four also follows the listing.
                 if n % 4 == 0 {
                     follows.push(listing_follow::ActiveModel { listing_id: Set(row.id), user_id: Set(voter), created_at: Set(at) });
@@ -695,7 +703,13 @@ pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: 
             for k in 0..*vote_count {
                 let voter = voters[(start + k * 7) % voters.len()];
                 let at = (*launched_at + Duration::minutes(rng.below(60 * 24 * 6) as i64)).min(now);
-                votes.push(vote::ActiveModel { listing_id: Set(id), user_id: Set(voter), created_at: Set(at), ..Default::default() });
+                votes.push(vote::ActiveModel {
+                    listing_id: Set(id),
+                    user_id: Set(voter),
+                    created_at: Set(at),
+                    launch_week: Set(utc_week(at)),
+                    ..Default::default()
+                });
                 if k % 4 == 0 {
                     follows.push(listing_follow::ActiveModel { listing_id: Set(id), user_id: Set(voter), created_at: Set(at) });
                 }

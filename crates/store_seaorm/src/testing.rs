@@ -182,6 +182,7 @@ pub mod fixtures {
             blocked: Set(false),
             password_hash: Set(None),
             created_at: Set(OffsetDateTime::now_utc()),
+            email_confirmed_at: Set(Some(OffsetDateTime::now_utc())),
             ..Default::default()
         }
         .insert(db)
@@ -277,10 +278,16 @@ pub mod fixtures {
 
     /// A vote at `at`, keeping the listing's `votes_count` in step.
     pub async fn vote(db: &DatabaseConnection, listing_id: i64, user_id: i64, at: OffsetDateTime) {
-        vote::ActiveModel { listing_id: Set(listing_id), user_id: Set(user_id), created_at: Set(at), ..Default::default() }
-            .insert(db)
-            .await
-            .expect("insert vote");
+        vote::ActiveModel {
+            listing_id: Set(listing_id),
+            user_id: Set(user_id),
+            created_at: Set(at),
+            launch_week: Set(crate::votes_repo::utc_week(at)),
+            ..Default::default()
+        }
+        .insert(db)
+        .await
+        .expect("insert vote");
         listing::Entity::update_many()
             .col_expr(listing::Column::VotesCount, Expr::col(listing::Column::VotesCount).add(1))
             .filter(listing::Column::Id.eq(listing_id))

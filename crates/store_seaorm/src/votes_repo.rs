@@ -4,15 +4,48 @@
 use crate::entity::{listing, user, vote};
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
-use kernel::{RepoError, Slug, UserId};
-use listings::{NewVote, VoteRecord, VoteRepository, VoteState};
+use kernel::{RepoError, Slug, UserId, Week};
+use listings::{MOMENTUM_WEEKS, NewVote, VoteMomentum, VoteRecord, VoteRepository, VoteState};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait, TryInsertResult};
 use std::collections::{HashMap, HashSet};
-use time::{Duration, OffsetDateTime};
+use time::{Date, Duration, OffsetDateTime, UtcOffset};
 
 /// The most votes `suspicious` reads: a review list, not an export.
 const SUSPICIOUS_SCAN: u64 = 50_000;
+
+/// The launch week of a vote the seeds write (they use the default launch time zone, UTC).
+pub(crate) fn utc_week(at: OffsetDateTime) -> Date {
+    Week::at(at, UtcOffset::UTC).monday()
+}
+
+/// A listing's counted votes per launch week, first and last, from `idx_votes_listing_momentum`
+/// (its own counted votes only: the cost is the listing's, not the directory's).
+pub(crate) async fn momentum(db: &impl ConnectionTrait, listing_id: i64) -> Result<VoteMomentum, RepoError> {
+    let weeks: Vec<(Date, i64, OffsetDateTime, OffsetDateTime)> = vote::Entity::find()
+        .select_only()
+        .column(vote::Column::LaunchWeek)
+        .column_as(Expr::col(vote::Column::Id).count(), "votes")
+        .column_as(Expr::col(vote::Column::CreatedAt).min(), "first")
+        .column_as(Expr::col(vote::Column::CreatedAt).max(), "last")
+        .filter(vote::Column::ListingId.eq(listing_id))
+        .filter(vote::Column::Counted.eq(true))
+        .group_by(vote::Column::LaunchWeek)
+        .order_by_desc(vote::Column::LaunchWeek)
+        .into_tuple()
+        .all(db)
+        .await
+        .map_err(repo_err)?;
+    Ok(VoteMomentum {
+        first_vote_at: weeks.iter().map(|(_, _, first, _)| *first).min(),
+        last_vote_at: weeks.iter().map(|(_, _, _, last)| *last).max(),
+        by_week: weeks
+            .iter()
+            .take(MOMENTUM_WEEKS)
+            .map(|(monday, votes, _, _)| (Week::containing(*monday), u64::try_from(*votes).unwrap_or(0)))
+            .collect(),
+    })
+}
 
 async fn live_listing(db: &impl ConnectionTrait, slug: &Slug) -> Result<Option<listing::Model>, RepoError> {
     listing::Entity::find()
@@ -69,6 +102,7 @@ impl VoteRepository for SeaStore {
             counted: Set(new.counted),
             client_network: Set(Some(new.network)),
             discounted_at: Set(None),
+            launch_week: Set(new.week.monday()),
             ..Default::default()
         };
         let inserted = vote::Entity::insert(row)

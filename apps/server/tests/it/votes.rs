@@ -142,6 +142,61 @@ async fn young_accounts_vote_without_counting_in_rankings_and_the_site_team_can_
 }
 
 #[tokio::test]
+async fn get_listing_charts_counted_votes_per_week_with_the_first_and_last_vote_and_names_no_voter() {
+    let app = app_with_min_age(24).await;
+    let listing = live_listing(&app, "charted").await;
+    let db = app.services.store.connection();
+    let now = OffsetDateTime::now_utc();
+    let this_week = Week::containing(now.date());
+    // Two votes three weeks back, one last week (cast before today's votes).
+    let three_back = this_week.plus_weeks(-3).starts_at(time::UtcOffset::UTC) + time::Duration::hours(5);
+    let last_week = this_week.plus_weeks(-1).starts_at(time::UtcOffset::UTC) + time::Duration::hours(30);
+    for (n, at) in [three_back, three_back + time::Duration::hours(1), last_week].into_iter().enumerate() {
+        let voter = fixtures::user(db, &format!("earlier{n}@example.com")).await;
+        fixtures::vote(db, listing, voter, at).await;
+    }
+    // This week: one counted vote from the page, one kept but not counted (a young account).
+    let old = person(&app, 0, true, time::Duration::days(30)).await;
+    let young = person(&app, 1, true, time::Duration::hours(1)).await;
+    assert_eq!(press(&app, &old, "charted", "vote").await.status(), 303);
+    assert_eq!(press(&app, &young, "charted", "vote").await.status(), 303);
+
+    let view = app.get("/api/v1/listings/charted").await.body;
+    let weeks: Vec<(String, u64)> = view["votes_by_week"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|week| (week["week"].as_str().unwrap().to_owned(), week["votes"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        weeks,
+        [(this_week.to_string(), 1), (this_week.plus_weeks(-1).to_string(), 1), (this_week.plus_weeks(-3).to_string(), 2)],
+        "newest first, counted votes only, empty weeks left out"
+    );
+    assert_eq!(parse_at(&view["first_vote_at"]), three_back.unix_timestamp());
+    assert!(
+        parse_at(&view["last_vote_at"]) >= (now - time::Duration::minutes(1)).unix_timestamp(),
+        "the page's vote is the last counted one"
+    );
+    let text = view.to_string();
+    assert!(!text.contains("voter0-") && !text.contains("earlier0@"), "no voter is named");
+
+    // Withdrawing this week's counted vote takes the week off the chart.
+    assert_eq!(press(&app, &old, "charted", "withdraw").await.status(), 303);
+    let view = app.get("/api/v1/listings/charted").await.body;
+    assert_eq!(view["votes_by_week"][0]["week"], this_week.plus_weeks(-1).to_string());
+    assert_eq!(parse_at(&view["last_vote_at"]), last_week.unix_timestamp());
+    // A listing without votes has an empty chart.
+    live_listing(&app, "quiet").await;
+    let quiet = app.get("/api/v1/listings/quiet").await.body;
+    assert_eq!((quiet["votes_by_week"].as_array().unwrap().len(), &quiet["first_vote_at"]), (0, &serde_json::Value::Null));
+}
+
+fn parse_at(value: &serde_json::Value) -> i64 {
+    OffsetDateTime::parse(value.as_str().unwrap(), &time::format_description::well_known::Rfc3339).unwrap().unix_timestamp()
+}
+
+#[tokio::test]
 async fn a_vote_needs_the_forms_token_this_sites_origin_and_a_signed_in_person() {
     let app = app_with_min_age(0).await;
     let listing = live_listing(&app, "guarded").await;

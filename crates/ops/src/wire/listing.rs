@@ -108,7 +108,15 @@ pub struct ListingView {
     pub domain_rating: Option<DomainRatingView>,
     /// Facts the company's own website did not state, left blank on purpose.
     pub not_found_on_website: Vec<String>,
+    /// Counted votes (see `docs/api.md`, Votes).
     pub votes: u64,
+    /// Counted votes per launch week they were cast in, newest week first, at most 52 weeks;
+    /// weeks without votes are left out. No voter is named.
+    pub votes_by_week: Vec<WeekVotesView>,
+    /// When the earliest counted vote standing now was cast (RFC 3339); null without votes.
+    pub first_vote_at: Option<String>,
+    /// When the latest counted vote standing now was cast (RFC 3339); null without votes.
+    pub last_vote_at: Option<String>,
     pub views: u64,
     pub followers: u64,
     pub launch_week: Option<Week>,
@@ -126,6 +134,14 @@ pub struct ListingView {
     pub media: Option<Vec<MediaView>>,
     /// The listing's page on the site.
     pub page_url: String,
+}
+
+/// One launch week's counted votes.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct WeekVotesView {
+    /// The week's Monday, `YYYY-MM-DD`.
+    pub week: Week,
+    pub votes: u64,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -189,6 +205,9 @@ impl ListingView {
                 checked_at: dr.checked_at.map(rfc3339),
             }),
             not_found_on_website: p.not_found_on_website,
+            votes_by_week: p.momentum.by_week.into_iter().map(|(week, votes)| WeekVotesView { week, votes }).collect(),
+            first_vote_at: p.momentum.first_vote_at.map(rfc3339),
+            last_vote_at: p.momentum.last_vote_at.map(rfc3339),
             views: p.views,
             followers: p.followers,
             launched_at: p.launched_at.map(rfc3339),

@@ -15,6 +15,8 @@ pub struct Model {
     /// The client network it came from (IPv4 address, IPv6 /64); null for votes from before.
     pub client_network: Option<String>,
     pub discounted_at: Option<TimeDateTimeWithTimeZone>,
+    /// The Monday of the launch week it was cast in (for votes per week).
+    pub launch_week: TimeDate,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
