@@ -57,7 +57,10 @@ pub enum Command {
     Tasks(crate::cli_orders::TasksCommand),
     /// Votes the fraud rules flag, and discounting one.
     #[command(subcommand)]
-    Votes(crate::cli_votes::VotesCommand),
+    Votes(crate::cli_moderation::VotesCommand),
+    /// Recent reviews, and hiding one from the site and the rating (or showing it again).
+    #[command(subcommand)]
+    Reviews(crate::cli_moderation::ReviewsCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -181,7 +184,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::VatRates(command) => crate::cli_orders::vat_rates(&services(&settings).await?, command).await,
         Command::Orders(command) => crate::cli_orders::orders(&services(&settings).await?, command).await,
         Command::Tasks(command) => crate::cli_orders::tasks(&services(&settings).await?, command).await,
-        Command::Votes(command) => crate::cli_votes::votes(&services(&settings).await?, command).await,
+        Command::Votes(command) => crate::cli_moderation::votes(&services(&settings).await?, command).await,
+        Command::Reviews(command) => crate::cli_moderation::reviews(&services(&settings).await?, command).await,
         Command::Edits(command) => {
             let services = services(&settings).await?;
             match command {

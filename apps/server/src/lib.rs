@@ -3,8 +3,8 @@
 //! run against the same code as production.
 
 pub mod cli;
+mod cli_moderation;
 mod cli_orders;
-mod cli_votes;
 mod orders_wiring;
 pub mod settings;
 mod startup;

@@ -165,6 +165,7 @@ impl Services {
                     launch_offset: settings.launch_offset()?,
                 },
             ),
+            reviews: listings::ReviewService::new(store.reviews(), clock.clone()),
             oauth,
             directory: DirectoryService::new(store.categories(), store.listings(), clock.clone()),
             founders: listings::FoundersService::new(store.founders(), clock.clone()),

@@ -19,6 +19,7 @@ pub mod ports;
 pub mod profile;
 pub mod purchases;
 pub mod rankings;
+pub mod reviews;
 pub mod search;
 pub mod service;
 pub mod sitemap;
@@ -48,6 +49,7 @@ pub use profile::{
 };
 pub use purchases::{LaunchOutcome, PAID_SECTIONS, PurchaseFacts, PurchaseRepository, PurchaseService};
 pub use rankings::{Board, BoardEntry, Leaderboard, LeaderboardError, LeaderboardService, Metric, RankingRepository};
+pub use reviews::{FieldProblem, ListingReviews, Member, Review, ReviewError, ReviewRepository, ReviewService, ReviewText, Saved};
 pub use search::{
     Candidate, DbOrder, MAX_MATCHES, SearchChanges, SearchDoc, SearchError, SearchFilter, SearchIndex, SearchRequest, SearchService,
     SearchSource, SortBy,

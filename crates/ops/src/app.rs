@@ -66,6 +66,8 @@ pub struct App {
     pub confirmation: accounts::EmailConfirmation,
     /// Votes, cast on the site's pages only (no operation casts one).
     pub votes: listings::VoteService,
+    /// Reviews and follows, written on the site's pages only.
+    pub reviews: listings::ReviewService,
     /// The daily purge of rows whose use has ended.
     pub housekeeper: crate::housekeeping::Housekeeper,
 }

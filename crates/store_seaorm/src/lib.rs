@@ -24,6 +24,7 @@ mod owner_repo;
 mod profile_repo;
 mod purchases_repo;
 mod rankings_repo;
+mod reviews_repo;
 mod search_repo;
 pub mod seed;
 mod seed_content;
@@ -107,6 +108,10 @@ impl SeaStore {
     }
 
     pub fn email_tokens(&self) -> Arc<dyn accounts::EmailTokenRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn reviews(&self) -> Arc<dyn listings::ReviewRepository> {
         Arc::new(self.clone())
     }
 

@@ -47,7 +47,7 @@ pub(crate) async fn momentum(db: &impl ConnectionTrait, listing_id: i64) -> Resu
     })
 }
 
-async fn live_listing(db: &impl ConnectionTrait, slug: &Slug) -> Result<Option<listing::Model>, RepoError> {
+pub(crate) async fn live_listing(db: &impl ConnectionTrait, slug: &Slug) -> Result<Option<listing::Model>, RepoError> {
     listing::Entity::find()
         .filter(listing::Column::Slug.eq(slug.as_str()))
         .filter(listing::Column::Status.eq("live"))

@@ -274,6 +274,7 @@ impl Settings {
             (Policy::McpInitialize, &limits.mcp_initialize),
             (Policy::Vote, &limits.vote),
             (Policy::VoteNetwork, &limits.vote_network),
+            (Policy::Review, &limits.review),
         ] {
             let quota = kernel::RateQuota::parse(text).map_err(|why| anyhow::anyhow!("rate_limits.{}: {why}", policy.name()))?;
             quotas.set(policy, quota);

@@ -32,6 +32,8 @@ declare_settings! {
         vote: String = "60/hour".into(), env "LAUNCHDIR_RATE_LIMITS_VOTE";
         /// votes and withdrawals on the site, per client address (every account behind it together)
         vote_network: String = "300/hour".into(), env "LAUNCHDIR_RATE_LIMITS_VOTE_NETWORK";
+        /// writing, editing or deleting a review, and following, on the site, per account
+        review: String = "30/hour".into(), env "LAUNCHDIR_RATE_LIMITS_REVIEW";
     }
 }
 

@@ -30,6 +30,7 @@ mod owner;
 mod pages;
 mod payments;
 mod ratelimits;
+mod reviews;
 mod routes;
 mod search;
 mod security;

@@ -11,13 +11,13 @@ use store_seaorm::testing::fixtures;
 use time::OffsetDateTime;
 
 /// Someone signed in on the site.
-struct Person {
-    session: String,
-    csrf: String,
-    user: UserId,
+pub(crate) struct Person {
+    pub session: String,
+    pub csrf: String,
+    pub user: UserId,
 }
 
-async fn app_with_min_age(hours: u32) -> TestApp {
+pub(crate) async fn app_with_min_age(hours: u32) -> TestApp {
     spawn_empty_app_with(|settings| {
         settings.vote_min_account_age_hours = hours;
         // Fifty presses in a burst are the point of some tests here.
@@ -27,12 +27,12 @@ async fn app_with_min_age(hours: u32) -> TestApp {
 }
 
 /// A live listing launched this week.
-async fn live_listing(app: &TestApp, slug: &str) -> i64 {
+pub(crate) async fn live_listing(app: &TestApp, slug: &str) -> i64 {
     let now = OffsetDateTime::now_utc();
     fixtures::listing(app.services.store.connection(), slug, "live", Week::containing(now.date()), now).await
 }
 
-async fn person(app: &TestApp, n: usize, confirmed: bool, age: time::Duration) -> Person {
+pub(crate) async fn person(app: &TestApp, n: usize, confirmed: bool, age: time::Duration) -> Person {
     let email = format!("voter{n}-{}@example.com", uuid::Uuid::new_v4().simple());
     let session = app.services.app.signin.sign_up(&email, "Voter", "a long enough password").await.unwrap();
     let db = app.services.store.connection();

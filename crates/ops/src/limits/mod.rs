@@ -46,6 +46,8 @@ pub enum RateClass {
     Vote,
     /// The same, per client address: every account behind one network together.
     VoteNetwork,
+    /// Writing, editing or deleting a review, and following or unfollowing, per account.
+    Review,
 }
 
 impl RateClass {
@@ -63,6 +65,7 @@ impl RateClass {
             Self::McpInitialize => Policy::McpInitialize,
             Self::Vote => Policy::Vote,
             Self::VoteNetwork => Policy::VoteNetwork,
+            Self::Review => Policy::Review,
         }
     }
 
@@ -89,10 +92,11 @@ pub enum Policy {
     McpInitialize,
     Vote,
     VoteNetwork,
+    Review,
 }
 
 impl Policy {
-    pub const ALL: [Policy; 11] = [
+    pub const ALL: [Policy; 12] = [
         Policy::Read,
         Policy::ReadAnonymous,
         Policy::Write,
@@ -104,6 +108,7 @@ impl Policy {
         Policy::McpInitialize,
         Policy::Vote,
         Policy::VoteNetwork,
+        Policy::Review,
     ];
 
     /// The name headers, settings and the OpenAPI document use.
@@ -120,6 +125,7 @@ impl Policy {
             Self::McpInitialize => "mcp_initialize",
             Self::Vote => "vote",
             Self::VoteNetwork => "vote_network",
+            Self::Review => "review",
         }
     }
 
@@ -142,6 +148,7 @@ impl Policy {
             Self::McpInitialize => RateQuota::per_minute(60),
             Self::Vote => RateQuota::per_hour(60),
             Self::VoteNetwork => RateQuota::per_hour(300),
+            Self::Review => RateQuota::per_hour(30),
         }
     }
 
@@ -152,7 +159,7 @@ impl Policy {
 
 /// The quota of every policy.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RateQuotas([RateQuota; 11]);
+pub struct RateQuotas([RateQuota; 12]);
 
 impl Default for RateQuotas {
     fn default() -> Self {
@@ -374,7 +381,8 @@ mod tests {
                 "sign_in 10/minute",
                 "mcp_initialize 60/minute",
                 "vote 60/hour",
-                "vote_network 300/hour"
+                "vote_network 300/hour",
+                "review 30/hour"
             ]
         );
     }

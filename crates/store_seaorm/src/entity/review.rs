@@ -14,9 +14,20 @@ pub struct Model {
     /// Hidden by moderation: not genuine, not counted.
     pub hidden: bool,
     pub created_at: TimeDateTimeWithTimeZone,
+    /// When its author last edited it.
+    pub updated_at: Option<TimeDateTimeWithTimeZone>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
-pub enum Relation {}
+pub enum Relation {
+    #[sea_orm(belongs_to = "super::listing::Entity", from = "Column::ListingId", to = "super::listing::Column::Id")]
+    Listing,
+}
+
+impl Related<super::listing::Entity> for Entity {
+    fn to() -> RelationDef {
+        Relation::Listing.def()
+    }
+}
 
 impl ActiveModelBehavior for ActiveModel {}

@@ -1,7 +1,7 @@
 //! A listing's page: the full profile `get_listing` returns, its badges with their embed code,
 //! its alternatives, and JSON-LD for search engines.
 
-use super::{Card, Meta, VoteButtons, caller, page, refusal, run, vote_buttons};
+use super::{Card, Meta, VoteButtons, caller, page, refusal, run, vote_buttons_for};
 use crate::WebState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -33,6 +33,59 @@ struct ListingPage<'a> {
     /// Whether the person looking has voted for it.
     voted: bool,
     vote: VoteButtons,
+    /// Whether the person looking follows it.
+    following: bool,
+    /// Whether the person looking has a confirmed e-mail address (their review counts).
+    confirmed: bool,
+    reviews: Vec<ReviewRow>,
+    /// How many visible reviews there are (the page shows the newest).
+    reviews_total: u64,
+    /// The person's own review, when they wrote one.
+    mine: Option<ReviewRow>,
+    draft: ReviewDraft,
+}
+
+/// A review as the page lists it.
+pub(crate) struct ReviewRow {
+    author: String,
+    rating: u8,
+    body: String,
+    /// `YYYY-MM-DD`.
+    written: String,
+    edited: bool,
+    genuine: bool,
+    hidden: bool,
+}
+
+impl ReviewRow {
+    fn of(review: &listings::Review) -> Self {
+        Self {
+            author: review.author.clone(),
+            rating: review.rating,
+            body: review.body.clone(),
+            written: review.written_at.date().to_string(),
+            edited: review.edited_at.is_some(),
+            genuine: review.genuine,
+            hidden: review.hidden,
+        }
+    }
+}
+
+/// What the review form holds: the person's saved review, or what they sent with what was
+/// wrong with it.
+#[derive(Default)]
+pub(crate) struct ReviewDraft {
+    pub rating: String,
+    pub body: String,
+    pub rating_error: Option<String>,
+    pub body_error: Option<String>,
+}
+
+impl ReviewDraft {
+    /// The five choices, with whether each is the one chosen.
+    fn stars(&self) -> Vec<(u8, bool)> {
+        (1..=5).map(|stars: u8| (stars, self.rating == stars.to_string())).collect()
+    }
 }
 
 impl ListingPage<'_> {
@@ -96,17 +149,43 @@ fn json_ld(listing: &ListingView) -> String {
 }
 
 pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
-    let who = caller(&request);
-    let slug = [("slug", path.as_str())];
+    render(&state, &request, &path, None, StatusCode::OK).await
+}
+
+/// The listing's page; `draft` is a review form sent back with what was wrong with it.
+pub(crate) async fn render(
+    state: &WebState,
+    request: &HttpRequest,
+    slug: &str,
+    draft: Option<ReviewDraft>,
+    http_status: StatusCode,
+) -> HttpResponse {
+    let who = caller(request);
+    let session = crate::session(state, request).await;
+    let slug = [("slug", slug)];
     let (listing, badges, alternatives) = tokio::join!(
-        run(GetListing, &state, &who, &slug, &[]),
-        run(GetBadges, &state, &who, &slug, &[]),
-        run(GetAlternatives, &state, &who, &slug, &[]),
+        run(GetListing, state, &who, &slug, &[]),
+        run(GetBadges, state, &who, &slug, &[]),
+        run(GetAlternatives, state, &who, &slug, &[]),
     );
     let (listing, badges, alternatives) = match (listing, badges, alternatives) {
         (Ok(listing), Ok(badges), Ok(alternatives)) => (listing, badges, alternatives),
-        (Err(error), ..) | (_, Err(error), _) | (.., Err(error)) => return refusal(&state, &request, error),
+        (Err(error), ..) | (_, Err(error), _) | (.., Err(error)) => return refusal(state, request, error),
     };
+    let viewer = session.as_ref().map(|session| session.user.id);
+    let reviews = match state.app.reviews.of_listing(&listing.slug, viewer).await {
+        Ok(reviews) => reviews,
+        Err(err) => {
+            // The page still shows; only the reviews are missing.
+            tracing::warn!(error = %err, "could not read a listing's reviews");
+            listings::ListingReviews::default()
+        }
+    };
+    let mine = reviews.mine.as_ref().map(ReviewRow::of);
+    let draft = draft.unwrap_or_else(|| match &reviews.mine {
+        Some(review) => ReviewDraft { rating: review.rating.to_string(), body: review.body.clone(), ..Default::default() },
+        None => ReviewDraft::default(),
+    });
     let description = listing
         .short_description
         .clone()
@@ -116,7 +195,7 @@ pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::P
         Some(tagline) => format!("{}: {tagline}", listing.name),
         None => listing.name.clone(),
     };
-    let mut meta = Meta::new(&state, &format!("/listings/{}", listing.slug), title, description);
+    let mut meta = Meta::new(state, &format!("/listings/{}", listing.slug), title, description);
     meta.og_type = "product";
     meta.json_ld = Some(json_ld(&listing));
     let rating = listing.community_rating.average.map(|average| {
@@ -140,8 +219,14 @@ pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::P
         alternatives.items.iter().map(|alt| Card::of(&alt.listing).noted(alt.approved.then(|| "named by the maker".to_owned()))).collect();
     // The listing itself rides along with its alternatives to learn whether it was voted for.
     let mut this = vec![Card::listing(&listing.slug, &listing.name, listing.tagline.as_deref(), listing.votes, listing.status)];
-    let vote = vote_buttons(&state, &request, &mut [&mut this, &mut alternatives]).await;
+    let vote = vote_buttons_for(state, request, session.as_ref(), &mut [&mut this, &mut alternatives]).await;
     let listing_page = ListingPage {
+        following: reviews.following,
+        confirmed: session.as_ref().is_some_and(|session| session.user.email_confirmed_at.is_some()),
+        reviews: reviews.shown.iter().map(ReviewRow::of).collect(),
+        reviews_total: reviews.total,
+        mine,
+        draft,
         live: this[0].live,
         voted: this[0].voted,
         vote,
@@ -156,5 +241,5 @@ pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::P
         rating,
         domain_trend,
     };
-    page(&request, StatusCode::OK, &listing_page)
+    page(request, http_status, &listing_page)
 }

@@ -3,6 +3,7 @@
 //! typed output with askama. No page reads a repository.
 
 mod browse;
+mod community;
 mod findable;
 mod listing;
 mod people;
@@ -47,7 +48,9 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         .service(page("/blog/{slug}").route(web::get().to(people::blog_post)))
         .service(page("/submit").route(web::get().to(people::submit)))
         .service(page("/docs/api").route(web::get().to(people::api_docs)))
-        .service(page("/listings/{slug}/vote").route(web::post().to(voting::vote)));
+        .service(page("/listings/{slug}/vote").route(web::post().to(voting::vote)))
+        .service(page("/listings/{slug}/follow").route(web::post().to(community::follow)))
+        .service(page("/listings/{slug}/review").route(web::post().to(community::review)));
 }
 
 /// What the layout shows about a page: its title, description, canonical address, OpenGraph
@@ -183,11 +186,22 @@ pub(crate) struct VoteButtons {
 /// The upvote buttons of a page: for a signed-in person, which of the page's listings they
 /// voted for (one query, after the page's operations).
 pub(crate) async fn vote_buttons(state: &WebState, request: &HttpRequest, lists: &mut [&mut Vec<Card>]) -> VoteButtons {
+    let session = crate::session(state, request).await;
+    vote_buttons_for(state, request, session.as_ref(), lists).await
+}
+
+/// [`vote_buttons`] for a page that has read the session already.
+pub(crate) async fn vote_buttons_for(
+    state: &WebState,
+    request: &HttpRequest,
+    session: Option<&accounts::signin::Session>,
+    lists: &mut [&mut Vec<Card>],
+) -> VoteButtons {
     let back = match request.query_string() {
         "" => request.path().to_owned(),
         query => format!("{}?{query}", request.path()),
     };
-    let Some(session) = crate::session(state, request).await else {
+    let Some(session) = session else {
         return VoteButtons { signed_in: false, csrf: String::new(), back };
     };
     let slugs: Vec<kernel::Slug> =
@@ -201,7 +215,7 @@ pub(crate) async fn vote_buttons(state: &WebState, request: &HttpRequest, lists:
         // The page still shows; only the pressed state is missing.
         Err(err) => tracing::warn!(error = %err, "could not read the viewer's votes"),
     }
-    VoteButtons { signed_in: true, csrf: session.csrf_token, back }
+    VoteButtons { signed_in: true, csrf: session.csrf_token.clone(), back }
 }
 
 /// `1 vote`, `12 votes`.

@@ -40,7 +40,7 @@ struct VoteRefused<'a> {
     back: String,
 }
 
-fn refused(
+pub(super) fn refused(
     state: &WebState,
     request: &HttpRequest,
     status: StatusCode,

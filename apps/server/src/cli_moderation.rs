@@ -1,5 +1,7 @@
-//! The site team's vote commands: `votes suspicious` lists what the fraud rules flag, `votes
-//! discount ID` stops a vote from counting. Both go through the listings domain's vote use case.
+//! The site team's moderation commands: `votes suspicious` lists what the fraud rules flag,
+//! `votes discount ID` stops a vote from counting; `reviews recent` lists the newest reviews,
+//! `reviews hide ID` takes one off the site and the rating (`reviews show ID` undoes it). All go
+//! through the listings domain's vote and review use cases.
 
 use crate::startup::Services;
 use clap::Subcommand;
@@ -55,6 +57,50 @@ pub async fn votes(services: &Services, command: VotesCommand) -> anyhow::Result
                 Ok(())
             } else {
                 anyhow::bail!("no counted vote has id {id}")
+            }
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ReviewsCommand {
+    /// The newest reviews, hidden ones included: id, listing, when, rating, author, state, text.
+    Recent {
+        #[arg(long, default_value_t = 50)]
+        limit: u64,
+    },
+    /// Hides a review from everyone but its author; it stops counting toward the rating.
+    Hide { id: i64 },
+    /// Shows a hidden review again.
+    Show { id: i64 },
+}
+
+pub async fn reviews(services: &Services, command: ReviewsCommand) -> anyhow::Result<()> {
+    match command {
+        ReviewsCommand::Recent { limit } => {
+            let reviews = services.app.reviews.recent(limit.clamp(1, 1000)).await?;
+            if reviews.is_empty() {
+                println!("no reviews yet");
+            }
+            for (listing, review) in reviews {
+                let at = review.written_at.format(&Rfc3339).unwrap_or_default();
+                let state = match (review.hidden, review.genuine) {
+                    (true, _) => "hidden",
+                    (false, true) => "counted",
+                    (false, false) => "shown, not counted",
+                };
+                let text: String = review.body.chars().take(80).collect();
+                println!("{}	{listing}	{at}	{}/5	{}	{state}	{text}", review.id, review.rating, review.author);
+            }
+            Ok(())
+        }
+        ReviewsCommand::Hide { id } | ReviewsCommand::Show { id } => {
+            let hide = matches!(command, ReviewsCommand::Hide { .. });
+            if services.app.reviews.set_hidden(id, hide).await? {
+                println!("review {id} is {}", if hide { "hidden" } else { "shown again" });
+                Ok(())
+            } else {
+                anyhow::bail!("no review has id {id}")
             }
         }
     }

@@ -1,0 +1,182 @@
+//! `ReviewRepository` over SeaORM: one review per person per listing (`uq_reviews_listing_user`),
+//! written or edited in one statement each, and follows (`listing_follows`' key makes a second
+//! follow change nothing). Which reviews are genuine is decided here as in `profile_repo`'s
+//! rating: a confirmed, unblocked reviewer who does not own the listing, and not hidden.
+
+use crate::entity::{listing, listing_follow, review, user};
+use crate::votes_repo::live_listing;
+use crate::{SeaStore, repo_err, utc};
+use async_trait::async_trait;
+use kernel::{RepoError, Slug, UserId};
+use listings::{ListingReviews, Review, ReviewRepository, ReviewText, Saved};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set, TryInsertResult};
+use std::collections::HashMap;
+use time::OffsetDateTime;
+
+fn to_review(row: review::Model, author: Option<&user::Model>, owner: Option<i64>) -> Review {
+    let genuine =
+        !row.hidden && owner != Some(row.user_id) && author.is_some_and(|author| !author.blocked && author.email_confirmed_at.is_some());
+    Review {
+        id: row.id,
+        author: author.map_or_else(|| "A former member".to_owned(), |author| author.display_name.clone()),
+        rating: u8::try_from(row.rating).unwrap_or(0),
+        body: row.body.unwrap_or_default(),
+        written_at: row.created_at,
+        edited_at: row.updated_at,
+        genuine,
+        hidden: row.hidden,
+    }
+}
+
+#[async_trait]
+impl ReviewRepository for SeaStore {
+    async fn save(&self, slug: &Slug, user: UserId, text: &ReviewText, at: OffsetDateTime) -> Result<Option<Saved>, RepoError> {
+        let Some(listing) = live_listing(&self.db, slug).await? else { return Ok(None) };
+        let row = review::ActiveModel {
+            listing_id: Set(listing.id),
+            user_id: Set(user.get()),
+            rating: Set(i16::from(text.rating)),
+            body: Set(Some(text.body.clone())),
+            hidden: Set(false),
+            created_at: Set(utc(at)),
+            updated_at: Set(None),
+            ..Default::default()
+        };
+        let inserted = review::Entity::insert(row)
+            .on_conflict_do_nothing_on([review::Column::ListingId, review::Column::UserId])
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        if let TryInsertResult::Inserted(_) = inserted {
+            return Ok(Some(Saved::Written));
+        }
+        // Written before: an edit keeps the first writing's time and moderation.
+        review::Entity::update_many()
+            .col_expr(review::Column::Rating, Expr::value(i16::from(text.rating)))
+            .col_expr(review::Column::Body, Expr::value(text.body.clone()))
+            .col_expr(review::Column::UpdatedAt, Expr::value(utc(at)))
+            .filter(review::Column::ListingId.eq(listing.id))
+            .filter(review::Column::UserId.eq(user.get()))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(Some(Saved::Edited))
+    }
+
+    async fn delete(&self, slug: &Slug, user: UserId) -> Result<bool, RepoError> {
+        let Some(listing) = live_listing(&self.db, slug).await? else { return Ok(false) };
+        let gone = review::Entity::delete_many()
+            .filter(review::Column::ListingId.eq(listing.id))
+            .filter(review::Column::UserId.eq(user.get()))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(gone.rows_affected > 0)
+    }
+
+    async fn of_listing(&self, slug: &Slug, viewer: Option<UserId>, shown: u64) -> Result<ListingReviews, RepoError> {
+        let Some(listing) =
+            listing::Entity::find().filter(listing::Column::Slug.eq(slug.as_str())).one(&self.db).await.map_err(repo_err)?
+        else {
+            return Ok(ListingReviews::default());
+        };
+        let visible = || review::Entity::find().filter(review::Column::ListingId.eq(listing.id)).filter(review::Column::Hidden.eq(false));
+        let total = visible().count(&self.db).await.map_err(repo_err)?;
+        let mut rows = visible()
+            .order_by_desc(review::Column::CreatedAt)
+            .order_by_desc(review::Column::Id)
+            .limit(shown)
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let mut following = false;
+        let mut mine_id = None;
+        if let Some(viewer) = viewer {
+            let own = review::Entity::find()
+                .filter(review::Column::ListingId.eq(listing.id))
+                .filter(review::Column::UserId.eq(viewer.get()))
+                .one(&self.db)
+                .await
+                .map_err(repo_err)?;
+            if let Some(own) = own {
+                mine_id = Some(own.id);
+                if !rows.iter().any(|row| row.id == own.id) {
+                    rows.push(own);
+                }
+            }
+            following = listing_follow::Entity::find_by_id((listing.id, viewer.get())).one(&self.db).await.map_err(repo_err)?.is_some();
+        }
+        let authors: HashMap<i64, user::Model> = user::Entity::find()
+            .filter(user::Column::Id.is_in(rows.iter().map(|row| row.user_id)))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?
+            .into_iter()
+            .map(|author| (author.id, author))
+            .collect();
+        let mut reviews = ListingReviews { total, following, ..Default::default() };
+        for row in rows {
+            let author = authors.get(&row.user_id);
+            let review = to_review(row, author, listing.owner_user_id);
+            if Some(review.id) == mine_id {
+                reviews.mine = Some(review.clone());
+            }
+            if !review.hidden {
+                reviews.shown.push(review);
+            }
+        }
+        Ok(reviews)
+    }
+
+    async fn recent(&self, limit: u64) -> Result<Vec<(Slug, Review)>, RepoError> {
+        let rows: Vec<(review::Model, Option<listing::Model>)> = review::Entity::find()
+            .find_also_related(listing::Entity)
+            .order_by_desc(review::Column::CreatedAt)
+            .order_by_desc(review::Column::Id)
+            .limit(limit)
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let authors: HashMap<i64, user::Model> = user::Entity::find()
+            .filter(user::Column::Id.is_in(rows.iter().map(|(row, _)| row.user_id)))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?
+            .into_iter()
+            .map(|author| (author.id, author))
+            .collect();
+        let mut reviews = Vec::new();
+        for (row, listing) in rows {
+            let Some(listing) = listing else { continue };
+            let author = authors.get(&row.user_id);
+            reviews.push((Slug::parse(&listing.slug).map_err(RepoError::backend)?, to_review(row, author, listing.owner_user_id)));
+        }
+        Ok(reviews)
+    }
+
+    async fn set_hidden(&self, review_id: i64, hidden: bool) -> Result<bool, RepoError> {
+        let changed = review::Entity::update_many()
+            .col_expr(review::Column::Hidden, Expr::value(hidden))
+            .filter(review::Column::Id.eq(review_id))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(changed.rows_affected == 1)
+    }
+
+    async fn set_following(&self, slug: &Slug, user: UserId, follow: bool, at: OffsetDateTime) -> Result<Option<()>, RepoError> {
+        let Some(listing) = live_listing(&self.db, slug).await? else { return Ok(None) };
+        if follow {
+            let row = listing_follow::ActiveModel { listing_id: Set(listing.id), user_id: Set(user.get()), created_at: Set(utc(at)) };
+            listing_follow::Entity::insert(row)
+                .on_conflict_do_nothing_on([listing_follow::Column::ListingId, listing_follow::Column::UserId])
+                .exec(&self.db)
+                .await
+                .map_err(repo_err)?;
+        } else {
+            listing_follow::Entity::delete_by_id((listing.id, user.get())).exec(&self.db).await.map_err(repo_err)?;
+        }
+        Ok(Some(()))
+    }
+}
