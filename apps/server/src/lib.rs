@@ -6,6 +6,7 @@ pub mod cli;
 mod cli_moderation;
 mod cli_orders;
 mod orders_wiring;
+mod periodic;
 pub mod settings;
 mod startup;
 pub mod telemetry;

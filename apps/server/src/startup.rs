@@ -124,7 +124,7 @@ impl Services {
             clock.clone(),
             time::Duration::hours(i64::from(settings.trending_half_life_hours)),
         );
-        // One hasher for sign-in and resets: its cap on concurrent hashes is the server's.
+        // One hasher for sign-in, resets and password changes: its cap on concurrent hashes is the server's.
         let hasher: Arc<dyn accounts::PasswordHashing> = Arc::new(ops::passwords::BlockingArgon2::half_the_cores());
         let app = App {
             site: SiteConfig {
@@ -135,6 +135,13 @@ impl Services {
             },
             accounts: AccountsService::new(store.users(), store.api_keys(), clock.clone()).with_oauth(oauth.clone()),
             signin: accounts::SignInService::new(store.users(), store.passwords(), store.sessions(), hasher.clone(), clock.clone()),
+            own_account: accounts::OwnAccount::new(
+                store.passwords(),
+                store.sessions(),
+                hasher.clone(),
+                store.account_closer(),
+                clock.clone(),
+            ),
             reset: accounts::PasswordReset::new(
                 accounts::ResetStores {
                     tokens: store.email_tokens(),
@@ -294,15 +301,15 @@ impl Application {
         let indexed = services.app.search.sync().await.context("cannot build the search index")?;
         tracing::info!(listings = indexed, elapsed_ms = started.elapsed().as_millis() as u64, "built the search index");
         let mut jobs = vec![
-            tokio::spawn(sync_search_periodically(services.app.search.clone())),
-            tokio::spawn(enqueue_periodic_jobs(
+            tokio::spawn(crate::periodic::sync_search(services.app.search.clone())),
+            tokio::spawn(crate::periodic::enqueue_jobs(
                 services.app.lifecycle.clone(),
                 services.store.jobs(),
                 services.clock.clone(),
                 settings.scheduler_seconds,
                 time::Duration::minutes(i64::try_from(settings.payments.reconcile_every_minutes).unwrap_or(180)),
             )),
-            tokio::spawn(flush_views_periodically(services.app.profiles.clone(), settings.view_flush_seconds)),
+            tokio::spawn(crate::periodic::flush_views(services.app.profiles.clone(), settings.view_flush_seconds)),
         ];
         let registry = Arc::new(ops::JobRegistry::of(&services.app));
         let mut workers = Vec::new();
@@ -439,58 +446,6 @@ async fn about_the_bot() -> HttpResponse {
         "<p>To keep it out, add <code>User-agent: LaunchdirBot</code> and <code>Disallow: /</code> to your robots.txt.</p>",
         "</body></html>"
     ))
-}
-
-/// Enqueues the periodic jobs (week start, week end, badge sweep, the daily purge, the order
-/// expiry and the payment reconciliation) at start-up
-/// (catching up after downtime) and then every `every_seconds`. Every process does; each job's
-/// key names its period, so each runs once whichever process's workers claim it.
-async fn enqueue_periodic_jobs(
-    lifecycle: listings::LifecycleService,
-    queue: Arc<dyn kernel::JobQueue>,
-    clock: Arc<dyn Clock>,
-    every_seconds: u64,
-    reconcile_every: time::Duration,
-) {
-    loop {
-        match lifecycle.enqueue_periodic().await {
-            Ok(0) => {}
-            Ok(added) => tracing::debug!(added, "enqueued periodic jobs"),
-            Err(err) => tracing::warn!(error = %err, "could not enqueue the periodic jobs; will try again"),
-        }
-        if let Err(err) = queue.enqueue(kernel::Purge::of_day(clock.now())).await {
-            tracing::warn!(error = %err, "could not enqueue the daily purge; will try again");
-        }
-        for job in orders::periodic_jobs(clock.now(), reconcile_every) {
-            if let Err(err) = queue.enqueue(job).await {
-                tracing::warn!(error = %err, "could not enqueue a periodic order job; will try again");
-            }
-        }
-        tokio::time::sleep(std::time::Duration::from_secs(every_seconds.max(1))).await;
-    }
-}
-
-/// How often each server reads listing changes from the database into its own search index.
-const SEARCH_SYNC_PERIOD: std::time::Duration = std::time::Duration::from_millis(500);
-
-async fn sync_search_periodically(search: listings::SearchService) {
-    loop {
-        tokio::time::sleep(SEARCH_SYNC_PERIOD).await;
-        if let Err(err) = search.sync().await {
-            tracing::warn!(error = %err, "could not update the search index; will try again");
-        }
-    }
-}
-
-/// Writes counted page views every `every_seconds`: one batched write per period, never one
-/// per view.
-async fn flush_views_periodically(profiles: listings::ProfileService, every_seconds: u64) {
-    loop {
-        tokio::time::sleep(std::time::Duration::from_secs(every_seconds.max(1))).await;
-        if let Err(err) = profiles.flush_views().await {
-            tracing::warn!(error = %err, "could not write page views; they are kept for the next flush");
-        }
-    }
 }
 
 async fn readyz(db: web::Data<DatabaseConnection>) -> HttpResponse {

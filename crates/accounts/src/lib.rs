@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod closure;
 pub mod confirmation;
 #[cfg(test)]
 mod fakes;
@@ -13,6 +14,7 @@ pub mod signin;
 pub mod throttle;
 mod token;
 
+pub use closure::{AccountCloser, Closed, OwnAccount, OwnAccountError};
 pub use confirmation::{ConfirmationError, EmailConfirmation, EmailTokenPurpose, EmailTokenRepository, NewEmailToken};
 pub use model::{ApiKey, Credential, NewUser, Principal, Scope, Scopes, User};
 pub use oauth::{OAuthError, OAuthService};

@@ -133,6 +133,9 @@ pub enum Credential {
         resource: String,
         expires_at: OffsetDateTime,
     },
+    /// A person signed in on the site's own pages with their password: the pages run the same
+    /// operations as the API on their behalf, with every scope.
+    SiteSession,
 }
 
 /// Who a request acts as, and what its credential allows.

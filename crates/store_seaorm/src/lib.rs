@@ -5,6 +5,7 @@ mod alternatives_repo;
 mod blog_repo;
 mod calendar_repo;
 mod catalog_repo;
+mod closure_repo;
 mod db;
 mod directory_repo;
 mod drafts_repo;
@@ -108,6 +109,10 @@ impl SeaStore {
     }
 
     pub fn email_tokens(&self) -> Arc<dyn accounts::EmailTokenRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn account_closer(&self) -> Arc<dyn accounts::AccountCloser> {
         Arc::new(self.clone())
     }
 

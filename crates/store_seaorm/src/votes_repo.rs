@@ -66,6 +66,24 @@ async fn add_to_count(db: &impl ConnectionTrait, listing_id: i64, by: i64) -> Re
     Ok(())
 }
 
+/// Withdraws every vote of `user` inside `txn` (closing an account), taking each counted one
+/// off its listing's `votes_count`; returns how many votes there were.
+pub(crate) async fn withdraw_all_of(txn: &impl ConnectionTrait, user: UserId) -> Result<u64, RepoError> {
+    let counted: Vec<i64> = vote::Entity::find()
+        .select_only()
+        .column(vote::Column::ListingId)
+        .filter(vote::Column::UserId.eq(user.get()))
+        .filter(vote::Column::Counted.eq(true))
+        .into_tuple()
+        .all(txn)
+        .await
+        .map_err(repo_err)?;
+    for listing_id in counted {
+        add_to_count(txn, listing_id, -1).await?;
+    }
+    Ok(vote::Entity::delete_many().filter(vote::Column::UserId.eq(user.get())).exec(txn).await.map_err(repo_err)?.rows_affected)
+}
+
 /// The voter's view after a change: their vote (if any) and the listing's counted votes.
 async fn state(db: &impl ConnectionTrait, listing_id: i64, user: UserId) -> Result<VoteState, RepoError> {
     let mine = vote::Entity::find()

@@ -1,10 +1,12 @@
-//! The account page (`/account`): the address and whether it is confirmed, API keys (create
-//! with chosen scopes, the key shown once; list with prefix and last use; revoke), connected
-//! apps (OAuth clients holding live tokens: name, scopes, last use; disconnect) and signing
-//! out everywhere. Every change is a POST with the session's CSRF token from this site.
+//! The account page (`/account`): the address and whether it is confirmed, what the person owns
+//! (listings, drafts, orders: `mine`), API keys (create with chosen scopes, the key shown once;
+//! list with prefix and last use; revoke), connected apps (OAuth clients holding live tokens:
+//! name, scopes, last use; disconnect), changing the password, signing out everywhere and
+//! closing the account. Every change is a POST with the session's CSRF token from this site.
 
+use crate::site::plural;
 use crate::{WebState, message, session};
-use accounts::{AccountsError, ApiKey, Scope, Scopes};
+use accounts::{AccountsError, ApiKey, OwnAccountError, Scope, Scopes};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -77,6 +79,15 @@ struct AccountPage<'a> {
     /// The key name the form was sent with, and what was wrong with it.
     name: String,
     error: Option<String>,
+    owned: crate::mine::Owned,
+    /// What was wrong with the password change or the closing, by field.
+    problems: Vec<(&'static str, String)>,
+}
+
+impl AccountPage<'_> {
+    fn problem(&self, field: &str) -> Option<&str> {
+        self.problems.iter().find(|(name, _)| *name == field).map(|(_, message)| message.as_str())
+    }
 }
 
 async fn render(
@@ -87,14 +98,32 @@ async fn render(
     name: &str,
     error: Option<String>,
 ) -> HttpResponse {
+    render_with(state, request, status, new_key, name, error, Vec::new()).await
+}
+
+async fn render_with(
+    state: &WebState,
+    request: &HttpRequest,
+    status: StatusCode,
+    new_key: Option<String>,
+    name: &str,
+    error: Option<String>,
+    problems: Vec<(&'static str, String)>,
+) -> HttpResponse {
     let Some(session) = session(state, request).await else {
         return HttpResponse::SeeOther().insert_header(("Location", "/signin?next=%2Faccount")).finish();
     };
-    let (keys, apps) = tokio::join!(state.app.accounts.list_api_keys(&session.user.email), state.app.oauth.connected_apps(session.user.id));
-    let (keys, apps) = match (keys, apps) {
-        (Ok(keys), Ok(apps)) => (keys, apps),
-        (Err(err), _) => return failed(state, &err),
-        (_, Err(err)) => return failed(state, &err),
+    let person = crate::mine::as_person(&session, request);
+    let (keys, apps, owned) = tokio::join!(
+        state.app.accounts.list_api_keys(&session.user.email),
+        state.app.oauth.connected_apps(session.user.id),
+        crate::mine::owned(state, &person),
+    );
+    let (keys, apps, owned) = match (keys, apps, owned) {
+        (Ok(keys), Ok(apps), Ok(owned)) => (keys, apps, owned),
+        (Err(err), ..) => return failed(state, &err),
+        (_, Err(err), _) => return failed(state, &err),
+        (.., Err(err)) => return failed(state, &err),
     };
     let page = AccountPage {
         site_name: &state.app.site.name,
@@ -107,6 +136,8 @@ async fn render(
         new_key,
         name: name.to_owned(),
         error,
+        owned,
+        problems,
     };
     crate::html(status, &page)
 }
@@ -121,7 +152,7 @@ pub async fn show(state: web::Data<WebState>, request: HttpRequest) -> HttpRespo
 }
 
 /// The signed-in session of a form post from this site with its CSRF token, else the answer.
-async fn checked(state: &WebState, request: &HttpRequest, csrf: &str) -> Result<accounts::signin::Session, HttpResponse> {
+pub(crate) async fn checked(state: &WebState, request: &HttpRequest, csrf: &str) -> Result<accounts::signin::Session, HttpResponse> {
     let Some(session) = session(state, request).await else {
         return Err(HttpResponse::SeeOther().insert_header(("Location", "/signin?next=%2Faccount")).finish());
     };
@@ -187,9 +218,7 @@ pub async fn sign_out_everywhere(state: web::Data<WebState>, request: HttpReques
                 "Signed out everywhere",
                 &format!("{ended} signed-in {} ended, this one included.", if ended == 1 { "session" } else { "sessions" }),
             );
-            let mut gone = crate::cookie(&state, crate::SESSION_COOKIE, String::new());
-            gone.make_removal();
-            let _ = response.add_cookie(&gone);
+            signed_out(&state, &mut response);
             response
         }
         Err(err) => {
@@ -217,4 +246,92 @@ pub async fn disconnect_app(state: web::Data<WebState>, request: HttpRequest, fo
         Ok(false) => message(&state, StatusCode::NOT_FOUND, "No such app", "No app you connected has this name."),
         Err(err) => failed(&state, &err),
     }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct PasswordForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    current_password: String,
+    #[serde(default)]
+    new_password: String,
+}
+
+/// Sets a new password: every session ends, this one too, and the person signs in again.
+pub async fn change_password(state: web::Data<WebState>, request: HttpRequest, form: web::Form<PasswordForm>) -> HttpResponse {
+    let session = match checked(&state, &request, &form.csrf).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    match state.app.own_account.change_password(&session.user, &form.current_password, &form.new_password).await {
+        Ok(_) => {
+            let mut response = message(
+                &state,
+                StatusCode::OK,
+                "Your password is changed",
+                "Every session of your account has ended, this one too. Sign in with your new password.",
+            );
+            signed_out(&state, &mut response);
+            response
+        }
+        Err(OwnAccountError::Internal) => failed(&state, &"a password could not be changed"),
+        Err(problem) => {
+            let problems = vec![(problem.field(), sentence(&problem.to_string()))];
+            render_with(&state, &request, StatusCode::BAD_REQUEST, None, "", None, problems).await
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct CloseForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    password: String,
+}
+
+/// Closes the account after its password is given again.
+pub async fn close(state: web::Data<WebState>, request: HttpRequest, form: web::Form<CloseForm>) -> HttpResponse {
+    let session = match checked(&state, &request, &form.csrf).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    match state.app.own_account.close(&session.user, &form.password).await {
+        Ok(closed) => {
+            tracing::info!(user = session.user.id.get(), votes = closed.votes_withdrawn, "an account was closed by its owner");
+            let text = format!(
+                "Your account is closed. {} withdrawn, {} deleted; {} the site without an owner. Orders stay in our books, as the law asks.",
+                plural(closed.votes_withdrawn, "vote", "votes"),
+                plural(closed.reviews_deleted, "review", "reviews"),
+                match closed.listings_kept {
+                    0 => "no listing stays on".to_owned(),
+                    1 => "your listing stays on".to_owned(),
+                    n => format!("your {n} listings stay on"),
+                },
+            );
+            let mut response = message(&state, StatusCode::OK, "Account closed", &text);
+            signed_out(&state, &mut response);
+            response
+        }
+        Err(OwnAccountError::Internal) => failed(&state, &"an account could not be closed"),
+        Err(_) => {
+            let problems = vec![("close_password", "This is not your password: nothing was closed.".to_owned())];
+            render_with(&state, &request, StatusCode::BAD_REQUEST, None, "", None, problems).await
+        }
+    }
+}
+
+/// `this is wrong` as a sentence: `This is wrong.`
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    let first: String = chars.next().map(|c| c.to_uppercase().collect()).unwrap_or_default();
+    format!("{first}{}.", chars.as_str().trim_end_matches('.'))
+}
+
+/// Removes the session cookie from the browser.
+fn signed_out(state: &WebState, response: &mut HttpResponse) {
+    let mut gone = crate::cookie(state, crate::SESSION_COOKIE, String::new());
+    gone.make_removal();
+    let _ = response.add_cookie(&gone);
 }

@@ -5,6 +5,7 @@ mod checkout;
 mod confirm;
 mod limits;
 mod markdown;
+mod mine;
 mod oauth;
 mod pages;
 mod reset;
@@ -43,8 +44,12 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             .service(resource("/signout").route(web::post().to(pages::signout)))
             .service(resource("/account").route(web::get().to(account::show)))
             .service(resource("/account/keys").route(web::post().to(account::create_key)))
+            .service(resource("/account/listings/{id}").route(web::get().to(mine::show)).route(web::post().to(mine::edit)))
+            .service(resource("/account/listings/{id}/updates").route(web::post().to(mine::post_update)))
             .service(resource("/account/keys/{id}/revoke").route(web::post().to(account::revoke_key)))
             .service(resource("/account/apps/disconnect").route(web::post().to(account::disconnect_app)))
+            .service(resource("/account/password").route(web::post().to(account::change_password)))
+            .service(resource("/account/close").route(web::post().to(account::close)))
             .service(resource("/account/signout-everywhere").route(web::post().to(account::sign_out_everywhere)))
             .service(resource("/account/confirm").route(web::get().to(confirm::confirm_page)).route(web::post().to(confirm::confirm)))
             .service(resource("/account/confirm/resend").route(web::post().to(confirm::resend)))

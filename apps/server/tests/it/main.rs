@@ -23,6 +23,7 @@ mod leaderboards;
 mod lifecycle;
 mod listing;
 mod mcp;
+mod my_account;
 mod oauth;
 mod orders;
 mod own_account;

@@ -20,7 +20,7 @@ async fn app() -> TestApp {
 }
 
 /// Sends a listing page's form as a browser on this site would.
-async fn send(app: &TestApp, who: &Person, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+pub(crate) async fn send(app: &TestApp, who: &Person, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
     let mut fields = fields.to_vec();
     fields.push(("csrf", &who.csrf));
     no_redirects()
@@ -34,7 +34,7 @@ async fn send(app: &TestApp, who: &Person, path: &str, fields: &[(&str, &str)]) 
         .unwrap()
 }
 
-async fn page_of(app: &TestApp, who: &Person, slug: &str) -> String {
+pub(crate) async fn page_of(app: &TestApp, who: &Person, slug: &str) -> String {
     no_redirects()
         .get(app.url(&format!("/listings/{slug}")))
         .header("Cookie", format!("ld_session={}", who.session))
@@ -46,7 +46,7 @@ async fn page_of(app: &TestApp, who: &Person, slug: &str) -> String {
         .unwrap()
 }
 
-async fn count(app: &TestApp, sql: &str) -> i64 {
+pub(crate) async fn count(app: &TestApp, sql: &str) -> i64 {
     let db = app.services.store.connection();
     let row = db.query_one_raw(Statement::from_string(db.get_database_backend(), sql.to_owned())).await.unwrap().unwrap();
     row.try_get_by_index(0).unwrap()

@@ -244,6 +244,20 @@ pub(crate) fn run<'a, T: Operation>(
     async move { ops::run_typed(&op, &state.app, caller, raw?).await }
 }
 
+/// [`run`] with a JSON body, for the forms of the account pages.
+pub(crate) async fn run_with_body<T: Operation>(
+    op: T,
+    state: &WebState,
+    caller: &Caller,
+    path: &[(&str, &str)],
+    body: serde_json::Value,
+) -> Result<T::Output, OpError> {
+    let path = path.iter().map(|(name, value)| ((*name).to_owned(), (*value).to_owned())).collect();
+    let mut raw = ops::params::raw_input(&op, path, Vec::new())?;
+    raw.body = Some(body);
+    ops::run_typed(&op, &state.app, caller, raw).await
+}
+
 /// A rendered page, with an ETag so a browser's revalidation costs no body. Pages are never
 /// shared-cached: they change with every vote, and show the viewer's own votes.
 pub(crate) fn page(request: &HttpRequest, status: StatusCode, template: &impl Template) -> HttpResponse {

@@ -1,0 +1,57 @@
+//! What every server does in the background while it runs: enqueue the periodic jobs, read
+//! listing changes into its search index, and write counted page views in batches.
+
+use kernel::Clock;
+use std::sync::Arc;
+
+/// Enqueues the periodic jobs (week start, week end, badge sweep, the daily purge, the order
+/// expiry and the payment reconciliation) at start-up
+/// (catching up after downtime) and then every `every_seconds`. Every process does; each job's
+/// key names its period, so each runs once whichever process's workers claim it.
+pub(crate) async fn enqueue_jobs(
+    lifecycle: listings::LifecycleService,
+    queue: Arc<dyn kernel::JobQueue>,
+    clock: Arc<dyn Clock>,
+    every_seconds: u64,
+    reconcile_every: time::Duration,
+) {
+    loop {
+        match lifecycle.enqueue_periodic().await {
+            Ok(0) => {}
+            Ok(added) => tracing::debug!(added, "enqueued periodic jobs"),
+            Err(err) => tracing::warn!(error = %err, "could not enqueue the periodic jobs; will try again"),
+        }
+        if let Err(err) = queue.enqueue(kernel::Purge::of_day(clock.now())).await {
+            tracing::warn!(error = %err, "could not enqueue the daily purge; will try again");
+        }
+        for job in orders::periodic_jobs(clock.now(), reconcile_every) {
+            if let Err(err) = queue.enqueue(job).await {
+                tracing::warn!(error = %err, "could not enqueue a periodic order job; will try again");
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(every_seconds.max(1))).await;
+    }
+}
+
+/// How often each server reads listing changes from the database into its own search index.
+const SEARCH_SYNC_PERIOD: std::time::Duration = std::time::Duration::from_millis(500);
+
+pub(crate) async fn sync_search(search: listings::SearchService) {
+    loop {
+        tokio::time::sleep(SEARCH_SYNC_PERIOD).await;
+        if let Err(err) = search.sync().await {
+            tracing::warn!(error = %err, "could not update the search index; will try again");
+        }
+    }
+}
+
+/// Writes counted page views every `every_seconds`: one batched write per period, never one
+/// per view.
+pub(crate) async fn flush_views(profiles: listings::ProfileService, every_seconds: u64) {
+    loop {
+        tokio::time::sleep(std::time::Duration::from_secs(every_seconds.max(1))).await;
+        if let Err(err) = profiles.flush_views().await {
+            tracing::warn!(error = %err, "could not write page views; they are kept for the next flush");
+        }
+    }
+}

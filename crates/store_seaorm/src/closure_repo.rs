@@ -1,0 +1,60 @@
+//! `AccountCloser` over SeaORM: one transaction closes an account. Votes go through
+//! `votes_repo` (which keeps `votes_count` in step); the user row stays, with placeholders for
+//! the address and name, so orders keep their customer for the bookkeeping.
+
+use crate::entity::{api_key, email_token, listing, listing_follow, oauth_code, oauth_token, review, user, web_session};
+use crate::{SeaStore, repo_err, utc};
+use accounts::{AccountCloser, Closed};
+use async_trait::async_trait;
+use kernel::{RepoError, UserId};
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, TransactionTrait};
+use time::OffsetDateTime;
+
+#[async_trait]
+impl AccountCloser for SeaStore {
+    async fn close_account(&self, user: UserId, at: OffsetDateTime) -> Result<Closed, RepoError> {
+        let id = user.get();
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        let votes_withdrawn = crate::votes_repo::withdraw_all_of(&txn, user).await?;
+        let reviews_deleted =
+            review::Entity::delete_many().filter(review::Column::UserId.eq(id)).exec(&txn).await.map_err(repo_err)?.rows_affected;
+        listing_follow::Entity::delete_many().filter(listing_follow::Column::UserId.eq(id)).exec(&txn).await.map_err(repo_err)?;
+        let listings_kept = listing::Entity::update_many()
+            .col_expr(listing::Column::OwnerUserId, Expr::value(Option::<i64>::None))
+            .filter(listing::Column::OwnerUserId.eq(id))
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?
+            .rows_affected;
+        web_session::Entity::delete_many().filter(web_session::Column::UserId.eq(id)).exec(&txn).await.map_err(repo_err)?;
+        email_token::Entity::delete_many().filter(email_token::Column::UserId.eq(id)).exec(&txn).await.map_err(repo_err)?;
+        oauth_code::Entity::delete_many().filter(oauth_code::Column::UserId.eq(id)).exec(&txn).await.map_err(repo_err)?;
+        oauth_token::Entity::update_many()
+            .col_expr(oauth_token::Column::RevokedAt, Expr::value(utc(at)))
+            .filter(oauth_token::Column::UserId.eq(id))
+            .filter(oauth_token::Column::RevokedAt.is_null())
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?;
+        api_key::Entity::update_many()
+            .col_expr(api_key::Column::RevokedAt, Expr::value(utc(at)))
+            .filter(api_key::Column::UserId.eq(id))
+            .filter(api_key::Column::RevokedAt.is_null())
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?;
+        user::Entity::update_many()
+            .col_expr(user::Column::Email, Expr::value(format!("closed-{id}@closed.invalid")))
+            .col_expr(user::Column::DisplayName, Expr::value("Closed account"))
+            .col_expr(user::Column::PasswordHash, Expr::value(Option::<String>::None))
+            .col_expr(user::Column::EmailConfirmedAt, Expr::value(Option::<OffsetDateTime>::None))
+            .col_expr(user::Column::Blocked, Expr::value(true))
+            .filter(user::Column::Id.eq(id))
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?;
+        txn.commit().await.map_err(repo_err)?;
+        Ok(Closed { votes_withdrawn, reviews_deleted, listings_kept })
+    }
+}

@@ -1,0 +1,338 @@
+//! What a signed-in person owns, on the account pages: their listings (status, launch week, the
+//! last badge check), drafts and orders on `/account`, and one listing's page
+//! (`/account/listings/<id>`) to edit its profile and post an update. Every read and change
+//! runs the operation the API runs (`list_my_listings`, `get_my_listing`, `update_my_listing`,
+//! `post_listing_update`, `list_my_drafts`, `list_my_orders`) as the person, so the bounds,
+//! errors and history are the API's; someone else's listing is 404.
+
+use crate::account::checked;
+use crate::site::{run, run_with_body};
+use crate::{WebState, message, session};
+use accounts::signin::Session;
+use accounts::{Credential, Principal, Scopes};
+use actix_web::http::StatusCode;
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use askama::Template;
+use kernel::FieldError;
+use ops::operations::drafts::ListMyDrafts;
+use ops::operations::orders::ListMyOrders;
+use ops::operations::owner::{GetMyListing, ListMyListings, PostListingUpdate, UpdateMyListing};
+use ops::wire::MyListingView;
+use ops::{Caller, OpError};
+use serde_json::{Value, json};
+
+/// The caller the account pages run operations as: the signed-in person, with every scope.
+pub(crate) fn as_person(session: &Session, request: &HttpRequest) -> Caller {
+    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    let principal = Principal { user: session.user.clone(), credential: Credential::SiteSession, scopes: Scopes::all() };
+    Caller { principal: Some(principal), client: Some(client) }
+}
+
+/// A wire value's name (`awaiting_badge`) in words.
+fn words(value: impl serde::Serialize) -> String {
+    serde_json::to_value(value).ok().and_then(|value| value.as_str().map(|text| text.replace('_', " "))).unwrap_or_default()
+}
+
+/// One of the person's listings as `/account` lists it.
+pub(crate) struct ListingRow {
+    pub id: i64,
+    pub name: String,
+    pub status: String,
+    pub week: Option<String>,
+    /// The last badge check in words, when there was one.
+    pub badge: Option<String>,
+    pub public_url: Option<String>,
+}
+
+pub(crate) struct DraftRow {
+    pub name: String,
+    pub url: String,
+    pub status: String,
+    pub completeness: u8,
+}
+
+pub(crate) struct OrderRow {
+    pub number: String,
+    pub status: String,
+    pub total: String,
+    pub created: String,
+}
+
+/// What the person owns, for `/account`: the newest 50 of each.
+#[derive(Default)]
+pub(crate) struct Owned {
+    pub listings: Vec<ListingRow>,
+    pub drafts: Vec<DraftRow>,
+    pub orders: Vec<OrderRow>,
+}
+
+pub(crate) async fn owned(state: &WebState, caller: &Caller) -> Result<Owned, OpError> {
+    let page = [("per_page", "50".to_owned())];
+    let (listings, drafts, orders) = tokio::join!(
+        run(ListMyListings, state, caller, &[], &page),
+        run(ListMyDrafts, state, caller, &[], &page),
+        run(ListMyOrders, state, caller, &[], &page),
+    );
+    Ok(Owned {
+        listings: listings?
+            .items
+            .into_iter()
+            .map(|listing| ListingRow {
+                id: listing.id,
+                name: listing.name,
+                status: listing.status.replace('_', " "),
+                week: listing.launch_week,
+                badge: listing.badge_check.map(|check| format!("{} on {}", words(&check.result), day(&check.checked_at))),
+                public_url: listing.public_url,
+            })
+            .collect(),
+        drafts: drafts?
+            .items
+            .into_iter()
+            .map(|draft| DraftRow {
+                name: draft.name.unwrap_or_else(|| draft.url.clone()),
+                url: draft.url,
+                status: words(draft.status),
+                completeness: draft.completeness,
+            })
+            .collect(),
+        orders: orders?
+            .items
+            .into_iter()
+            .map(|order| OrderRow {
+                total: kernel::Cents::new(order.total_cents).to_string(),
+                status: words(order.status),
+                created: day(&order.created_at),
+                number: order.number,
+            })
+            .collect(),
+    })
+}
+
+/// `2026-11-24` of an RFC 3339 time.
+fn day(rfc3339: &str) -> String {
+    rfc3339.chars().take(10).collect()
+}
+
+/// The profile fields the listing's page edits, with their labels; the rest (contact e-mail,
+/// SEO texts, socials, FAQs) stay with the API.
+const EDITED: [(&str, &str, Input); 14] = [
+    ("tagline", "Tagline", Input::Line),
+    ("headline", "Headline", Input::Line),
+    ("short_description", "Short description", Input::Text),
+    ("description", "Description", Input::Text),
+    ("summary", "Long summary", Input::Text),
+    ("pricing_model", "Pricing model (free, freemium, subscription, ...)", Input::Line),
+    ("pricing_summary", "Pricing", Input::Line),
+    ("country", "Country (two-letter code, such as DE)", Input::Line),
+    ("city", "City", Input::Line),
+    ("founded_year", "Year founded", Input::Year),
+    ("demo_video_url", "Demo video (an https link)", Input::Line),
+    ("features", "Features (one per line)", Input::List),
+    ("usps", "What sets it apart (one per line)", Input::List),
+    ("keywords", "Keywords (one per line)", Input::List),
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Input {
+    Line,
+    Text,
+    Year,
+    List,
+}
+
+/// A field of the edit form.
+struct FormField {
+    name: &'static str,
+    label: &'static str,
+    value: String,
+    multiline: bool,
+    error: Option<String>,
+}
+
+/// The listing's current values, as the form shows them.
+fn current(view: &MyListingView) -> Vec<(&'static str, String)> {
+    let p = &view.profile;
+    let text = |value: &Option<String>| value.clone().unwrap_or_default();
+    let list = |items: &Vec<String>| items.join("\n");
+    vec![
+        ("tagline", text(&p.tagline)),
+        ("headline", text(&p.headline)),
+        ("short_description", text(&p.short_description)),
+        ("description", text(&p.description)),
+        ("summary", text(&p.summary)),
+        ("pricing_model", text(&p.pricing.model)),
+        ("pricing_summary", text(&p.pricing.summary)),
+        ("country", text(&p.country)),
+        ("city", text(&p.city)),
+        ("founded_year", p.founded_year.map(|year| year.to_string()).unwrap_or_default()),
+        ("demo_video_url", text(&p.demo_video_url)),
+        ("features", list(&p.features)),
+        ("usps", list(&p.usps)),
+        ("keywords", list(&p.keywords)),
+    ]
+}
+
+#[derive(Template)]
+#[template(path = "my_listing.html")]
+struct MyListingPage<'a> {
+    site_name: &'a str,
+    csrf: String,
+    listing: MyListingView,
+    fields: Vec<FormField>,
+    /// What was saved, shown once after a change.
+    notice: Option<String>,
+    update_title: String,
+    update_body: String,
+    update_errors: Vec<FieldError>,
+}
+
+impl MyListingPage<'_> {
+    fn update_error(&self, field: &str) -> Option<&str> {
+        self.update_errors.iter().find(|error| error.field == field).map(|error| error.message.as_str())
+    }
+}
+
+/// What the forms were sent with, and what was wrong, to show them again.
+#[derive(Default)]
+struct Sent {
+    fields: Vec<(String, String)>,
+    field_errors: Vec<FieldError>,
+    update: (String, String),
+    update_errors: Vec<FieldError>,
+}
+
+async fn render(state: &WebState, request: &HttpRequest, id: i64, status: StatusCode, notice: Option<String>, sent: Sent) -> HttpResponse {
+    let Some(session) = session(state, request).await else {
+        let next = crate::percent_encode(request.path());
+        return HttpResponse::SeeOther().insert_header(("Location", format!("/signin?next={next}"))).finish();
+    };
+    let caller = as_person(&session, request);
+    let listing = match run(GetMyListing, state, &caller, &[("listing_id", &id.to_string())], &[]).await {
+        Ok(listing) => listing,
+        Err(error) => return refused(state, error),
+    };
+    let values = current(&listing);
+    let fields = EDITED
+        .iter()
+        .map(|(name, label, input)| {
+            let sent_value = sent.fields.iter().find(|(key, _)| key == name).map(|(_, value)| value.clone());
+            let value = sent_value.or_else(|| values.iter().find(|(key, _)| key == name).map(|(_, value)| value.clone()));
+            FormField {
+                name,
+                label,
+                value: value.unwrap_or_default(),
+                multiline: matches!(input, Input::Text | Input::List),
+                error: sent
+                    .field_errors
+                    .iter()
+                    .find(|error| error.field == format!("fields.{name}") || error.field.starts_with(&format!("fields.{name}[")))
+                    .map(|error| error.message.clone()),
+            }
+        })
+        .collect();
+    let page = MyListingPage {
+        site_name: &state.app.site.name,
+        csrf: session.csrf_token.clone(),
+        listing,
+        fields,
+        notice,
+        update_title: sent.update.0,
+        update_body: sent.update.1,
+        update_errors: sent.update_errors,
+    };
+    crate::html(status, &page)
+}
+
+fn refused(state: &WebState, error: OpError) -> HttpResponse {
+    match error {
+        OpError::NotFound(_) => message(state, StatusCode::NOT_FOUND, "No such listing", "You own no listing with this number."),
+        OpError::RateLimited { retry_after } => message(
+            state,
+            StatusCode::TOO_MANY_REQUESTS,
+            "Please wait a moment",
+            &format!("You have changed a lot in a short time. Please wait {retry_after} seconds, then try again."),
+        ),
+        other => {
+            tracing::error!(error = %other, "an account page's operation failed");
+            message(state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.")
+        }
+    }
+}
+
+pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::Path<i64>) -> HttpResponse {
+    let notice = match request.query_string() {
+        "saved=1" => Some("Your changes are saved and public.".to_owned()),
+        "unchanged=1" => Some("Nothing changed: the values were already these.".to_owned()),
+        "posted=1" => Some("Your update is posted; followers are told by e-mail.".to_owned()),
+        _ => None,
+    };
+    render(&state, &request, path.into_inner(), StatusCode::OK, notice, Sent::default()).await
+}
+
+/// The `update_my_listing` body of the form: every edited field, blank ones cleared.
+fn edit_body(form: &[(String, String)]) -> Value {
+    let mut fields = serde_json::Map::new();
+    for (name, _, input) in EDITED {
+        let Some(raw) = form.iter().find(|(key, _)| key == name).map(|(_, value)| value.trim()) else { continue };
+        let value = match input {
+            _ if raw.is_empty() => Value::Null,
+            Input::List => Value::from(raw.lines().map(str::trim).filter(|line| !line.is_empty()).collect::<Vec<_>>()),
+            // A year that is not a number goes as text, so the operation names the field.
+            Input::Year => raw.parse::<i64>().map_or_else(|_| Value::from(raw), Value::from),
+            Input::Line | Input::Text => Value::from(raw),
+        };
+        fields.insert(name.to_owned(), value);
+    }
+    json!({ "fields": fields })
+}
+
+pub async fn edit(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    path: web::Path<i64>,
+    form: web::Form<Vec<(String, String)>>,
+) -> HttpResponse {
+    let id = path.into_inner();
+    let csrf = form.iter().find(|(key, _)| key == "csrf").map_or("", |(_, value)| value.as_str());
+    let session = match checked(&state, &request, csrf).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    let caller = as_person(&session, &request);
+    match run_with_body(UpdateMyListing, &state, &caller, &[("listing_id", &id.to_string())], edit_body(&form)).await {
+        Ok(updated) => {
+            let outcome = if updated.version.is_some() { "saved=1" } else { "unchanged=1" };
+            HttpResponse::SeeOther().insert_header(("Location", format!("/account/listings/{id}?{outcome}"))).finish()
+        }
+        Err(OpError::Validation(errors)) => {
+            let sent = Sent { fields: form.into_inner(), field_errors: errors, ..Sent::default() };
+            render(&state, &request, id, StatusCode::BAD_REQUEST, None, sent).await
+        }
+        Err(error) => refused(&state, error),
+    }
+}
+
+pub async fn post_update(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    path: web::Path<i64>,
+    form: web::Form<Vec<(String, String)>>,
+) -> HttpResponse {
+    let id = path.into_inner();
+    let value = |name: &str| form.iter().find(|(key, _)| key == name).map_or(String::new(), |(_, value)| value.clone());
+    let session = match checked(&state, &request, &value("csrf")).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    let caller = as_person(&session, &request);
+    let body = json!({ "title": value("title").trim(), "body": value("body").trim() });
+    match run_with_body(PostListingUpdate, &state, &caller, &[("listing_id", &id.to_string())], body).await {
+        Ok(_) => HttpResponse::SeeOther().insert_header(("Location", format!("/account/listings/{id}?posted=1"))).finish(),
+        Err(OpError::Validation(errors)) => {
+            let sent = Sent { update: (value("title"), value("body")), update_errors: errors, ..Sent::default() };
+            render(&state, &request, id, StatusCode::BAD_REQUEST, None, sent).await
+        }
+        Err(error) => refused(&state, error),
+    }
+}
