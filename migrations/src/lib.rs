@@ -16,7 +16,7 @@ mod m20261121_000010_create_oauth;
 mod m20261121_000011_create_owner_lifecycle;
 mod m20261124_000012_create_orders;
 mod m20261125_000013_confirmed_emails_and_counted_votes;
-mod m20261126_000014_vote_weeks_and_reviews;
+mod m20261126_000014_vote_weeks_reviews_and_invites;
 
 pub struct Migrator;
 
@@ -37,7 +37,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261121_000011_create_owner_lifecycle::Migration),
             Box::new(m20261124_000012_create_orders::Migration),
             Box::new(m20261125_000013_confirmed_emails_and_counted_votes::Migration),
-            Box::new(m20261126_000014_vote_weeks_and_reviews::Migration),
+            Box::new(m20261126_000014_vote_weeks_reviews_and_invites::Migration),
         ]
     }
 }

@@ -74,6 +74,14 @@ impl DraftRepository for Drafts {
     ) -> Result<InviteOutcome, RepoError> {
         Ok(InviteOutcome::Added { sent: 1 })
     }
+
+    async fn invite_by_token(&self, _: &str) -> Result<Option<crate::ports::StoredInvite>, RepoError> {
+        Ok(None)
+    }
+
+    async fn accept_invite(&self, _: i64, _: UserId, _: OffsetDateTime) -> Result<bool, RepoError> {
+        Ok(false)
+    }
 }
 
 /// A website: one page per address, or a failure.

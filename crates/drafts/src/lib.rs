@@ -4,6 +4,7 @@ pub mod edit;
 #[cfg(test)]
 mod fakes;
 pub mod grounding;
+mod invites;
 mod jobs;
 mod model;
 mod ports;
@@ -13,8 +14,9 @@ mod submission;
 
 pub use edit::DraftEdit;
 pub use grounding::{CategoryRef, Dropped, Proposal, SocialLink, ground};
+pub use invites::{AcceptedInvite, INVITE_LIFETIME, InviteState, OpenInvite};
 pub use jobs::{CompareCompetitor, CrawlDraft, RegenerateDraft};
 pub use model::*;
-pub use ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, InviteQuota, SiteReader};
+pub use ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, InviteQuota, SiteReader, StoredInvite};
 pub use service::{COMPETITOR_PAGES, DraftError, DraftsPolicy, DraftsPorts, DraftsService, Invitation, MAX_INVITES, MAX_PAGES};
 pub use site::{ReadFailure, SiteSnapshot};

@@ -17,6 +17,14 @@ impl DraftId {
     }
 }
 
+impl std::str::FromStr for DraftId {
+    type Err = uuid::Error;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        uuid::Uuid::parse_str(text).map(Self)
+    }
+}
+
 impl std::fmt::Display for DraftId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.fmt(f)

@@ -57,6 +57,22 @@ pub trait DraftRepository: Send + Sync {
         quota: InviteQuota,
         now: OffsetDateTime,
     ) -> Result<InviteOutcome, RepoError>;
+
+    /// The invitation whose token has this SHA-256.
+    async fn invite_by_token(&self, token_hash: &str) -> Result<Option<StoredInvite>, RepoError>;
+
+    /// Marks an invitation accepted by `user`, once: `false` when it was accepted before.
+    async fn accept_invite(&self, invite: i64, user: UserId, at: OffsetDateTime) -> Result<bool, RepoError>;
+}
+
+/// A co-founder invitation as stored (its token only as a hash).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredInvite {
+    pub id: i64,
+    pub draft: DraftId,
+    pub email: String,
+    pub created_at: OffsetDateTime,
+    pub accepted_at: Option<OffsetDateTime>,
 }
 
 /// How many co-founder invitations may go out. Drafts cost nothing, so the per-draft cap alone

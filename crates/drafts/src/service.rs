@@ -5,11 +5,11 @@ use crate::edit::{DraftEdit, check_field_values};
 use crate::grounding::{CategoryRef, Proposal, ground, seo_of};
 use crate::jobs::{CompareCompetitor, CrawlDraft, RegenerateDraft};
 use crate::model::{ComparisonRow, Competitor, Draft, DraftId, DraftStatus, FailureReason, FieldName, FieldState, FieldValue, Section};
-use crate::ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, InviteQuota, SiteReader};
+use crate::ports::{DraftCategories, DraftRepository, Drafter, DrafterError, SiteReader};
 use crate::site::SiteSnapshot;
 use crate::submission::submission_of;
 use kernel::WebUrl;
-use kernel::{Clock, Email, FieldError, Job, ListingId, MailError, Mailer, NewJob, OutgoingEmail, PageRequest, Paged, RepoError, UserId};
+use kernel::{Clock, Email, FieldError, Job, ListingId, MailError, Mailer, NewJob, PageRequest, Paged, RepoError, UserId};
 use listings::{SubmissionError, SubmissionService};
 use std::sync::Arc;
 
@@ -84,14 +84,14 @@ pub struct DraftsPolicy {
 
 #[derive(Clone)]
 pub struct DraftsService {
-    repo: Arc<dyn DraftRepository>,
+    pub(crate) repo: Arc<dyn DraftRepository>,
     reader: Arc<dyn SiteReader>,
     drafter: Arc<dyn Drafter>,
     categories: Arc<dyn DraftCategories>,
     listings: SubmissionService,
-    mailer: Arc<dyn Mailer>,
-    clock: Arc<dyn Clock>,
-    policy: DraftsPolicy,
+    pub(crate) mailer: Arc<dyn Mailer>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) policy: DraftsPolicy,
 }
 
 /// The ports a `DraftsService` runs against.
@@ -132,7 +132,7 @@ impl DraftsService {
         Ok(self.load_owned(owner, id).await?.0)
     }
 
-    async fn load_owned(&self, owner: UserId, id: DraftId) -> Result<(Draft, u64), DraftError> {
+    pub(crate) async fn load_owned(&self, owner: UserId, id: DraftId) -> Result<(Draft, u64), DraftError> {
         match self.repo.get(id).await? {
             Some((draft, version)) if draft.owner == owner => Ok((draft, version)),
             _ => Err(DraftError::NotFound),
@@ -252,59 +252,6 @@ impl DraftsService {
             job = Some(RegenerateDraft { draft_id: draft.id, fields: draft.regenerating.clone(), competitor_url }.new_job(now));
         }
         Ok(job)
-    }
-
-    /// `invite_cofounder`: e-mails an invitation; at most ten per draft, each address once, and
-    /// within the account's and the recipient's daily quotas.
-    pub async fn invite(&self, owner: UserId, id: DraftId, email: Email, inviter: &str) -> Result<Invitation, DraftError> {
-        let (draft, _) = self.load_owned(owner, id).await?;
-        let token = kernel::secrets::random_token().map_err(|err| DraftError::Repo(RepoError::backend(err)))?;
-        let quota = InviteQuota {
-            per_draft: MAX_INVITES,
-            per_account_per_day: self.policy.invites_per_account_per_day,
-            per_recipient_per_day: self.policy.invites_per_recipient_per_day,
-        };
-        let now = self.clock.now();
-        // Seconds until the oldest counted invitation is a day old.
-        let wait =
-            |oldest: time::OffsetDateTime| u32::try_from((oldest + time::Duration::DAY - now).whole_seconds().max(1)).unwrap_or(u32::MAX);
-        // The repository counts and inserts in one transaction, so the limits hold under races.
-        let sent = match self.repo.add_invite(id, owner, email.as_str(), &kernel::secrets::sha256_hex(&token), quota, now).await? {
-            InviteOutcome::Added { sent } => sent,
-            InviteOutcome::Duplicate => return Err(DraftError::field("email", "this address was invited to this draft already")),
-            InviteOutcome::LimitReached => {
-                return Err(DraftError::field("email", format!("a draft can send at most {MAX_INVITES} invitations")));
-            }
-            InviteOutcome::AccountDaily { oldest } => {
-                return Err(DraftError::RateLimited {
-                    retry_after: wait(oldest),
-                    detail: format!("an account can send at most {} invitations a day", quota.per_account_per_day),
-                });
-            }
-            InviteOutcome::RecipientDaily { oldest } => {
-                return Err(DraftError::RateLimited {
-                    retry_after: wait(oldest),
-                    detail: format!("an address can receive at most {} invitations a day", quota.per_recipient_per_day),
-                });
-            }
-        };
-        let product = draft.text(FieldName::Name).map_or_else(|| draft.url.to_string(), str::to_owned);
-        let site = &self.policy;
-        self.mailer
-            .send(OutgoingEmail {
-                to: email.clone(),
-                // Only our own words in the subject: the draft's name and the inviter's name are
-                // anyone's text, and a subject line is where a phishing lure would go.
-                subject: format!("An invitation to add your founder profile on {}", site.site_name),
-                body: format!(
-                    "Hello,\n\n{inviter} is listing {product} on {} and invites you, as a co-founder, to add your own founder profile.\n\nAccept the invitation here:\n{}/invites/{token}\n\nIf you do not know {product}, ignore this e-mail.\n",
-                    site.site_name, site.site_url
-                ),
-                kind: "draft_invite".into(),
-            })
-            .await?;
-        self.modify(id, |draft| draft.invites = draft.invites.max(sent)).await?;
-        Ok(Invitation { email, invites_sent: sent, invites_left: MAX_INVITES.saturating_sub(sent) })
     }
 
     /// `submit_draft`: saves the draft as a listing in status `draft` (not published), or
@@ -490,7 +437,7 @@ impl DraftsService {
     }
 
     /// Read-modify-write of a draft by a job, retried when the caller wrote it meanwhile.
-    async fn modify(&self, id: DraftId, change: impl Fn(&mut Draft)) -> Result<(), DraftError> {
+    pub(crate) async fn modify(&self, id: DraftId, change: impl Fn(&mut Draft)) -> Result<(), DraftError> {
         // Jobs try harder than callers: a person can retry a 409, a job would only back off.
         for _ in 0..2 * WRITE_TRIES {
             let Some((mut draft, version)) = self.repo.get(id).await? else { return Ok(()) };

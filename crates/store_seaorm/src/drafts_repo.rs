@@ -4,7 +4,7 @@ use crate::entity::{category, draft, draft_invite};
 use crate::jobs_repo::job_row;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
-use drafts::{CategoryRef, Draft, DraftCategories, DraftId, DraftRepository, InviteOutcome, InviteQuota, SiteSnapshot};
+use drafts::{CategoryRef, Draft, DraftCategories, DraftId, DraftRepository, InviteOutcome, InviteQuota, SiteSnapshot, StoredInvite};
 use kernel::{NewJob, PageRequest, Paged, RepoError, UserId};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait};
@@ -166,6 +166,28 @@ impl DraftRepository for SeaStore {
             Err(RepoError::Duplicate(_)) => Ok(InviteOutcome::Duplicate),
             Err(err) => Err(err),
         }
+    }
+
+    async fn invite_by_token(&self, token_hash: &str) -> Result<Option<StoredInvite>, RepoError> {
+        let Some(row) =
+            draft_invite::Entity::find().filter(draft_invite::Column::TokenHash.eq(token_hash)).one(&self.db).await.map_err(repo_err)?
+        else {
+            return Ok(None);
+        };
+        let draft = row.draft_id.parse::<DraftId>().map_err(RepoError::backend)?;
+        Ok(Some(StoredInvite { id: row.id, draft, email: row.email, created_at: row.created_at, accepted_at: row.accepted_at }))
+    }
+
+    async fn accept_invite(&self, invite: i64, user: UserId, at: OffsetDateTime) -> Result<bool, RepoError> {
+        let changed = draft_invite::Entity::update_many()
+            .col_expr(draft_invite::Column::AcceptedAt, Expr::value(at.to_offset(time::UtcOffset::UTC)))
+            .col_expr(draft_invite::Column::AcceptedBy, Expr::value(user.get()))
+            .filter(draft_invite::Column::Id.eq(invite))
+            .filter(draft_invite::Column::AcceptedAt.is_null())
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(changed.rows_affected == 1)
     }
 }
 

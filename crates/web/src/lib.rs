@@ -3,6 +3,7 @@
 mod account;
 mod checkout;
 mod confirm;
+mod invites;
 mod limits;
 mod markdown;
 mod mine;
@@ -48,6 +49,7 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             .service(resource("/account/listings/{id}/updates").route(web::post().to(mine::post_update)))
             .service(resource("/account/keys/{id}/revoke").route(web::post().to(account::revoke_key)))
             .service(resource("/account/apps/disconnect").route(web::post().to(account::disconnect_app)))
+            .service(resource("/invites/{token}").route(web::get().to(invites::show)).route(web::post().to(invites::accept)))
             .service(resource("/account/password").route(web::post().to(account::change_password)))
             .service(resource("/account/close").route(web::post().to(account::close)))
             .service(resource("/account/signout-everywhere").route(web::post().to(account::sign_out_everywhere)))

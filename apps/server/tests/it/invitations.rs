@@ -4,6 +4,7 @@
 use crate::drafts::{site, spawn};
 use crate::helpers::spawn_app_with;
 use outbound_http::testing::FixtureServer;
+use sea_orm::ConnectionTrait;
 use serde_json::{Value, json};
 
 #[tokio::test]
@@ -77,4 +78,72 @@ async fn invitations_are_bounded_per_account_and_per_recipient_each_day() {
     app.post_json(&invites_of(&draft), &token, json!({"email": target})).await.assert_problem(429, "rate_limited");
     let outbox = app.services.store.outbox(1000).await.unwrap();
     assert_eq!(outbox.iter().filter(|e| e.to.contains(&unique)).count(), 6, "nothing sent beyond the quotas");
+}
+
+/// The token of the newest invitation e-mailed to `address`.
+async fn invite_token(app: &crate::helpers::TestApp, address: &str) -> String {
+    let outbox = app.services.store.outbox(1000).await.unwrap();
+    let mail = outbox.iter().rev().find(|mail| mail.to == address).expect("an invitation in the outbox");
+    mail.body.split("/invites/").nth(1).unwrap().split_whitespace().next().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn the_invited_cofounder_adds_their_profile_once_through_the_emailed_link() {
+    let app = spawn().await;
+    let fixture = FixtureServer::site(&site("bare")).await;
+    let (_, owner_key) = app.api_key("").await;
+    let draft = app.draft_of(&fixture.url("/"), &owner_key).await;
+    let draft_path = format!("/api/v1/drafts/{}", draft["id"].as_str().unwrap());
+    let address = format!("cofounder-{}@quillnote.example", uuid::Uuid::new_v4().simple());
+    assert_eq!(app.post_json(&format!("{draft_path}/invites"), &owner_key, json!({"email": address})).await.status, 201);
+    let token = invite_token(&app, &address).await;
+    let link = format!("/invites/{token}");
+
+    // Not signed in: the page names the product and the address, and asks to sign in first.
+    let anonymous = crate::orders::no_redirects().get(app.url(&link)).send().await.unwrap();
+    assert_eq!(anonymous.status(), 200);
+    let page = anonymous.text().await.unwrap();
+    assert!(page.contains("Quillnote") && page.contains(&address), "{page}");
+    assert!(page.contains(&format!("/signin?next=%2Finvites%2F{token}")));
+
+    let cofounder = crate::votes::person(&app, 7, true, time::Duration::days(1)).await;
+    let signed_in = crate::my_account::page_of_path(&app, &cofounder, &link).await;
+    assert!(signed_in.contains("Add my founder profile"), "{signed_in}");
+    let blank = crate::reviews::send(&app, &cofounder, &link, &[("name", " "), ("title", "CTO"), ("bio", "")]).await;
+    assert_eq!(blank.status(), 400);
+    let page = blank.text().await.unwrap();
+    assert!(page.contains(r#"aria-describedby="founder-name-error""#) && page.contains(r#"value="CTO""#), "{page}");
+    let founders = |view: &Value| {
+        view["founders"]["value"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+    };
+    assert!(!founders(&app.get_with_token(&draft_path, &owner_key).await.body).contains(&"Ada Quill".to_owned()), "nothing saved");
+
+    let accepted =
+        crate::reviews::send(&app, &cofounder, &link, &[("name", "Ada Quill"), ("title", "CTO"), ("bio", "Builds the editor.")]).await;
+    assert_eq!(accepted.status(), 200);
+    assert!(accepted.text().await.unwrap().contains("Your founder profile is added"));
+    let view = app.get_with_token(&draft_path, &owner_key).await.body;
+    assert!(founders(&view).contains(&"Ada Quill".to_owned()), "{view:#}");
+    assert_ne!(view["founders"]["state"], "ai", "the section is people's word now");
+
+    // The link works once; an unknown link is 404; an old one has expired.
+    assert_eq!(crate::reviews::send(&app, &cofounder, &link, &[("name", "Ada Again")]).await.status(), 410);
+    assert_eq!(crate::orders::no_redirects().get(app.url("/invites/not-a-real-token")).send().await.unwrap().status(), 404);
+    let later = format!("late-{address}");
+    assert_eq!(app.post_json(&format!("{draft_path}/invites"), &owner_key, json!({"email": later})).await.status, 201);
+    let old = invite_token(&app, &later).await;
+    let db = app.services.store.connection();
+    let sql = match db.get_database_backend() {
+        sea_orm::DatabaseBackend::Postgres => "UPDATE draft_invites SET created_at = $1 WHERE email = $2",
+        _ => "UPDATE draft_invites SET created_at = ? WHERE email = ?",
+    };
+    let fifteen_days_ago = time::OffsetDateTime::now_utc() - time::Duration::days(15);
+    db.execute_raw(sea_orm::Statement::from_sql_and_values(
+        db.get_database_backend(),
+        sql,
+        [fifteen_days_ago.into(), later.clone().into()],
+    ))
+    .await
+    .unwrap();
+    assert_eq!(crate::orders::no_redirects().get(app.url(&format!("/invites/{old}"))).send().await.unwrap().status(), 410);
 }

@@ -65,7 +65,7 @@ async fn the_account_page_lists_my_listings_and_edits_one_within_the_apis_bounds
     assert_eq!(app.get("/api/v1/listings/alices-tool").await.body["latest_updates"][0]["title"], "Search is here");
 }
 
-async fn page_of_path(app: &TestApp, who: &Person, path: &str) -> String {
+pub(crate) async fn page_of_path(app: &TestApp, who: &Person, path: &str) -> String {
     get(app, who, path).await.text().await.unwrap()
 }
 
@@ -133,4 +133,16 @@ async fn closing_the_account_withdraws_votes_keeps_listings_and_frees_the_addres
     assert!(!page_of(&app, &bob, "voted-for").await.contains("Great."), "her review is gone");
     // The address can sign up afresh.
     assert!(app.services.app.signin.sign_up(email.as_str(), "Alice again", PASSWORD).await.is_ok());
+}
+
+#[tokio::test]
+async fn the_page_header_offers_sign_in_to_strangers_and_the_account_to_people_signed_in() {
+    let app = app().await;
+    live_listing(&app, "headed").await;
+    let stranger = no_redirects().get(app.url("/listings/headed?x=1")).send().await.unwrap().text().await.unwrap();
+    assert!(stranger.contains(r#"<a class="account-link" href="/signin?next=%2Flistings%2Fheaded%3Fx%3D1">Sign in</a>"#), "{stranger}");
+    let alice = person(&app, 0, true, MONTH).await;
+    let signed_in = page_of(&app, &alice, "headed").await;
+    assert!(signed_in.contains(r#"<a class="account-link" href="/account">Your account</a>"#));
+    assert!(!signed_in.contains(">Sign in</a>"));
 }

@@ -11,6 +11,9 @@ pub struct Model {
     pub email: String,
     pub token_hash: String,
     pub created_at: TimeDateTimeWithTimeZone,
+    /// When the invited person added their profile (the link works once).
+    pub accepted_at: Option<TimeDateTimeWithTimeZone>,
+    pub accepted_by: Option<i64>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

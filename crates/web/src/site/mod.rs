@@ -258,11 +258,30 @@ pub(crate) async fn run_with_body<T: Operation>(
     ops::run_typed(&op, &state.app, caller, raw).await
 }
 
+/// The header's account link, as `base.html` writes it.
+const ACCOUNT_LINK: &str = r#"<a class="account-link" href="/account">Your account</a>"#;
+
+/// The one part of a public page that depends on who looks: without a session cookie, the
+/// header offers to sign in (coming back here) instead of "Your account". The page's own
+/// structs stay the viewer-free views of their operations; a stale cookie still reads "Your
+/// account", whose page then asks to sign in.
+fn with_account_link(request: &HttpRequest, body: String) -> String {
+    if request.cookie(crate::SESSION_COOKIE).is_some() {
+        return body;
+    }
+    let back = match request.query_string() {
+        "" => request.path().to_owned(),
+        query => format!("{}?{query}", request.path()),
+    };
+    let sign_in = format!(r#"<a class="account-link" href="/signin?next={}">Sign in</a>"#, crate::percent_encode(&back));
+    body.replacen(ACCOUNT_LINK, &sign_in, 1)
+}
+
 /// A rendered page, with an ETag so a browser's revalidation costs no body. Pages are never
 /// shared-cached: they change with every vote, and show the viewer's own votes.
 pub(crate) fn page(request: &HttpRequest, status: StatusCode, template: &impl Template) -> HttpResponse {
     match template.render() {
-        Ok(body) => respond(request, status, "text/html; charset=utf-8", body),
+        Ok(body) => respond(request, status, "text/html; charset=utf-8", with_account_link(request, body)),
         Err(err) => {
             tracing::error!(error = %err, "a page could not be rendered");
             HttpResponse::InternalServerError().finish()

@@ -2,7 +2,8 @@
 //! the Monday of the week it was cast in, in the launch time zone when cast), so a listing's
 //! counted votes per week, first and last vote come from one index over its own votes
 //! (`idx_votes_listing_momentum`), never from the whole table. Votes from before are given
-//! their UTC week (the default launch time zone). A review records when it was last edited.
+//! their UTC week (the default launch time zone). A review records when it was last edited. A
+//! co-founder invitation records who accepted it and when (its link works once).
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
@@ -25,6 +26,13 @@ enum Votes {
 enum Reviews {
     Table,
     UpdatedAt,
+}
+
+#[derive(DeriveIden)]
+enum DraftInvites {
+    Table,
+    AcceptedAt,
+    AcceptedBy,
 }
 
 /// The Monday of the UTC week `at` falls in.
@@ -80,12 +88,23 @@ impl MigrationTrait for Migration {
             )
             .await?;
         manager
+            .alter_table(
+                Table::alter().table(DraftInvites::Table).add_column(timestamp_with_time_zone_null(DraftInvites::AcceptedAt)).to_owned(),
+            )
+            .await?;
+        manager
+            .alter_table(Table::alter().table(DraftInvites::Table).add_column(big_integer_null(DraftInvites::AcceptedBy)).to_owned())
+            .await?;
+        manager
             .alter_table(Table::alter().table(Reviews::Table).add_column(timestamp_with_time_zone_null(Reviews::UpdatedAt)).to_owned())
             .await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         manager.alter_table(Table::alter().table(Reviews::Table).drop_column(Reviews::UpdatedAt).to_owned()).await?;
+        for column in [DraftInvites::AcceptedBy, DraftInvites::AcceptedAt] {
+            manager.alter_table(Table::alter().table(DraftInvites::Table).drop_column(column).to_owned()).await?;
+        }
         manager.drop_index(Index::drop().name("idx_votes_listing_momentum").table(Votes::Table).to_owned()).await?;
         manager.alter_table(Table::alter().table(Votes::Table).drop_column(Votes::LaunchWeek).to_owned()).await
     }

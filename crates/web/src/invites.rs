@@ -1,0 +1,137 @@
+//! The co-founder invitation's page (`/invites/<token>`, the link `invite_cofounder` e-mails):
+//! it names the product and the invited address, asks a person who is not signed in to sign in
+//! or sign up first (coming back here), and takes their founder profile (name, role, a short
+//! bio) with a POST carrying the session's CSRF token. The link works once, for 14 days; a used,
+//! expired or unknown link says so.
+
+use crate::account::checked;
+use crate::{WebState, message, percent_encode, session};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use drafts::{DraftError, DraftFounder, InviteState, OpenInvite};
+use kernel::FieldError;
+use serde::Deserialize;
+
+#[derive(Template)]
+#[template(path = "invite.html")]
+struct InvitePage<'a> {
+    site_name: &'a str,
+    invite: OpenInvite,
+    token: String,
+    /// Where signing in or up comes back to, encoded for a query.
+    here: String,
+    /// The session's CSRF token; `None` when not signed in.
+    csrf: Option<String>,
+    name: String,
+    title: String,
+    bio: String,
+    errors: Vec<FieldError>,
+}
+
+impl InvitePage<'_> {
+    fn error(&self, field: &str) -> Option<&str> {
+        self.errors.iter().find(|error| error.field == field).map(|error| error.message.as_str())
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct FounderForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    bio: String,
+}
+
+fn unusable(state: &WebState, why: InviteState) -> HttpResponse {
+    let text = match why {
+        InviteState::Accepted => {
+            "This invitation was accepted already: its link works once. Ask the person who invited you for a new one if you need it."
+        }
+        _ => "This invitation has expired: its link works for 14 days. Ask the person who invited you for a new one.",
+    };
+    message(state, StatusCode::GONE, "This invitation cannot be used", text)
+}
+
+async fn render(
+    state: &WebState,
+    request: &HttpRequest,
+    token: &str,
+    status: StatusCode,
+    sent: Option<(FounderForm, Vec<FieldError>)>,
+) -> HttpResponse {
+    let invite = match state.app.drafts.invitation(token).await {
+        Ok(Some(invite)) => invite,
+        Ok(None) => {
+            return message(
+                state,
+                StatusCode::NOT_FOUND,
+                "No such invitation",
+                "This invitation link is not valid: it may have been copied incompletely.",
+            );
+        }
+        Err(err) => {
+            tracing::error!(error = %err, "an invitation could not be read");
+            return message(state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.");
+        }
+    };
+    if invite.state != InviteState::Open {
+        return unusable(state, invite.state);
+    }
+    let session = session(state, request).await;
+    let (form, errors) = sent.unwrap_or_else(|| {
+        let name = session.as_ref().map(|session| session.user.display_name.clone()).unwrap_or_default();
+        (FounderForm { name, ..FounderForm::default() }, Vec::new())
+    });
+    let page = InvitePage {
+        site_name: &state.app.site.name,
+        invite,
+        token: token.to_owned(),
+        here: percent_encode(&format!("/invites/{token}")),
+        csrf: session.map(|session| session.csrf_token),
+        name: form.name,
+        title: form.title,
+        bio: form.bio,
+        errors,
+    };
+    crate::html(status, &page)
+}
+
+pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
+    render(&state, &request, &path, StatusCode::OK, None).await
+}
+
+pub async fn accept(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    path: web::Path<String>,
+    form: web::Form<FounderForm>,
+) -> HttpResponse {
+    let session = match checked(&state, &request, &form.csrf).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    let form = form.into_inner();
+    let founder = DraftFounder { name: form.name.clone(), title: Some(form.title.clone()), bio: Some(form.bio.clone()) };
+    match state.app.drafts.accept_invitation(&path, session.user.id, founder).await {
+        Ok(accepted) => {
+            let text = if accepted.on_listing {
+                format!("You are now a founder of {} on its listing.", accepted.product)
+            } else {
+                format!("You are now a founder on the draft of {}; you appear on its listing once it is published.", accepted.product)
+            };
+            message(&state, StatusCode::OK, "Your founder profile is added", &text)
+        }
+        Err(DraftError::Invalid(errors)) if errors.iter().any(|error| error.field == "token") => unusable(&state, InviteState::Accepted),
+        Err(DraftError::Invalid(errors)) => render(&state, &request, &path, StatusCode::BAD_REQUEST, Some((form, errors))).await,
+        Err(DraftError::NotFound) => message(&state, StatusCode::NOT_FOUND, "No such invitation", "This invitation link is not valid."),
+        Err(err) => {
+            tracing::error!(error = %err, "an invitation could not be accepted");
+            message(&state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.")
+        }
+    }
+}
