@@ -227,7 +227,8 @@ async fn render(state: &WebState, request: &HttpRequest, id: i64, status: Status
                     .field_errors
                     .iter()
                     .find(|error| error.field == format!("fields.{name}") || error.field.starts_with(&format!("fields.{name}[")))
-                    .map(|error| error.message.clone()),
+                    // The API's words for an empty value are JSON's; a form's is a blank field.
+                    .map(|error| error.message.replace(" or null", ", or blank")),
             }
         })
         .collect();

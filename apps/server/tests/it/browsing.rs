@@ -23,6 +23,17 @@ async fn assert_fits_a_small_phone(browser: &Browser) {
     assert!(width <= 360, "the page is {width} px wide at 360 px");
 }
 
+/// Waits (up to five seconds) until the listing's vote count reads `expected`.
+async fn wait_for_count(browser: &Browser, expected: &str) {
+    for _ in 0..50 {
+        if browser.driver.find(By::Css("#votes strong")).await.unwrap().text().await.unwrap() == expected {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the vote count never read {expected}");
+}
+
 #[tokio::test]
 async fn a_person_follows_a_listing_pages_a_category_and_walks_the_weeks() {
     let app = app().await;
@@ -122,7 +133,7 @@ async fn a_person_finds_a_listing_despite_a_typo_and_sees_the_billboard_is_paid(
 }
 
 #[tokio::test]
-async fn a_person_signs_up_confirms_the_address_and_upvotes_then_withdraws() {
+async fn a_person_signs_up_confirms_the_address_upvotes_in_place_withdraws_follows_and_reviews() {
     let app = crate::helpers::spawn_empty_app_with(|settings| {
         settings.site_url = None;
         settings.vote_min_account_age_hours = 0;
@@ -161,18 +172,32 @@ async fn a_person_signs_up_confirms_the_address_and_upvotes_then_withdraws() {
             let button = browser.driver.find(By::Css("button[aria-label='Upvote UPVOTABLE']")).await.unwrap();
             assert_eq!(button.attr("aria-pressed").await.unwrap().as_deref(), Some("false"));
             assert_eq!(browser.driver.find(By::Css("#votes strong")).await.unwrap().text().await.unwrap(), "0");
+            // A mark on this page: it is still there after the vote, so the page was not reloaded.
+            browser.driver.execute("window.stillThisPage = true;", Vec::new()).await.unwrap();
             button.click().await.unwrap();
-            browser.wait_for_text("Visit UPVOTABLE").await;
-            assert_eq!(browser.driver.find(By::Css("#votes strong")).await.unwrap().text().await.unwrap(), "1");
+            wait_for_count(&browser, "1").await;
+            let same = browser.driver.execute("return window.stillThisPage === true;", Vec::new()).await.unwrap();
+            assert_eq!(same.json(), &serde_json::json!(true), "the count changed in place, without a reload");
+            assert_eq!(button.attr("aria-pressed").await.unwrap().as_deref(), Some("true"), "pressed in place");
             assert_eq!(app.get("/api/v1/listings/upvotable").await.body["votes"], 1, "get_listing agrees");
             browser.driver.refresh().await.unwrap();
             let pressed = browser.driver.find(By::Css("button[aria-label='Upvote UPVOTABLE']")).await.unwrap();
             assert_eq!(pressed.attr("aria-pressed").await.unwrap().as_deref(), Some("true"), "pressed after a reload");
             browser.assert_accessible_light_and_dark().await;
             pressed.click().await.unwrap();
-            browser.wait_for_text("Visit UPVOTABLE").await;
-            assert_eq!(browser.driver.find(By::Css("#votes strong")).await.unwrap().text().await.unwrap(), "0");
+            wait_for_count(&browser, "0").await;
+            assert_eq!(pressed.attr("aria-pressed").await.unwrap().as_deref(), Some("false"));
             assert_eq!(app.get("/api/v1/listings/upvotable").await.body["votes"], 0, "withdrawn");
+
+            // Follow it and review it, through the forms' labels and buttons.
+            browser.button("Follow UPVOTABLE").await.click().await.unwrap();
+            browser.wait_for_text("its updates come to you by e-mail").await;
+            browser.driver.find(By::XPath("//label[normalize-space()='4 stars']")).await.unwrap().click().await.unwrap();
+            browser.field("Your review").await.send_keys("Clear and quick.").await.unwrap();
+            browser.button("Publish my review").await.click().await.unwrap();
+            browser.wait_for_text("Clear and quick.").await;
+            assert_eq!(app.get("/api/v1/listings/upvotable").await.body["followers"], 1);
+            browser.assert_accessible_light_and_dark().await;
         })
         .await;
 }
@@ -239,6 +264,51 @@ async fn a_person_manages_api_keys_and_connected_apps_on_the_account_page() {
             browser.driver.find(By::Css("button[aria-label='Disconnect Helpful Agent']")).await.unwrap().click().await.unwrap();
             browser.wait_for_text("No app is connected.").await;
             assert_eq!(app.get_with_token("/api/v1/me", &token).await.status, 401, "a disconnected app's token stops working");
+        })
+        .await;
+}
+
+#[tokio::test]
+async fn an_owner_edits_a_listing_and_posts_an_update_from_the_account_page() {
+    let app = crate::helpers::spawn_empty_app_with(|settings| settings.site_url = None).await;
+    let email = format!("owner-{}@example.com", uuid::Uuid::new_v4().simple());
+    let session = app.services.app.signin.sign_up(&email, "Owner", "a long enough password").await.unwrap();
+    let now = time::OffsetDateTime::now_utc();
+    let db = app.services.store.connection();
+    let listing = store_seaorm::testing::fixtures::listing(db, "owned", "live", kernel::Week::containing(now.date()), now).await;
+    store_seaorm::testing::fixtures::set_owner(db, listing, session.user.id.get()).await;
+    let browser = Browser::start().await;
+    browser
+        .run("owner_edits_listing", async {
+            browser.driver.goto(&app.url("/account")).await.unwrap();
+            browser.field("E-mail").await.send_keys(&email).await.unwrap();
+            browser.field("Password").await.send_keys("a long enough password").await.unwrap();
+            browser.button("Sign in").await.click().await.unwrap();
+            browser.wait_for_text("Your listings").await;
+            browser.assert_accessible_light_and_dark().await;
+            link(&browser, "OWNED").await.click().await.unwrap();
+            browser.wait_for_text("Edit the profile").await;
+            browser.assert_accessible().await;
+            let tagline = browser.field("Tagline").await;
+            tagline.clear().await.unwrap();
+            tagline.send_keys("Notes that file themselves").await.unwrap();
+            browser.field("Year founded").await.send_keys("someday").await.unwrap();
+            browser.button("Save the profile").await.click().await.unwrap();
+            // The year is refused beside its field, and nothing is saved.
+            browser.wait_for_text("must be an integer year, or blank").await;
+            let year = browser.field("Year founded").await;
+            assert_eq!(year.attr("aria-invalid").await.unwrap().as_deref(), Some("true"));
+            browser.assert_accessible().await;
+            assert_ne!(app.get("/api/v1/listings/owned").await.body["tagline"], "Notes that file themselves");
+            year.clear().await.unwrap();
+            browser.button("Save the profile").await.click().await.unwrap();
+            browser.wait_for_text("Your changes are saved").await;
+            assert_eq!(app.get("/api/v1/listings/owned").await.body["tagline"], "Notes that file themselves");
+            browser.field("Title").await.send_keys("Tags arrive").await.unwrap();
+            browser.field("What is new").await.send_keys("Notes now tag themselves.").await.unwrap();
+            browser.button("Post the update").await.click().await.unwrap();
+            browser.wait_for_text("Your update is posted").await;
+            assert_eq!(app.get("/api/v1/listings/owned").await.body["latest_updates"][0]["title"], "Tags arrive");
         })
         .await;
 }

@@ -273,3 +273,25 @@ async fn an_unconfirmed_account_is_asked_to_confirm_and_the_link_in_the_outbox_c
     assert_eq!(press(&app, &who, "patient", "vote").await.status(), 303);
     assert_eq!(tallies(&app, listing).await, (1, 1, 1));
 }
+
+#[tokio::test]
+async fn the_pages_script_gets_the_new_state_as_json_and_runs_under_a_strict_policy() {
+    let app = app_with_min_age(0).await;
+    live_listing(&app, "scripted").await;
+    let who = person(&app, 0, true, time::Duration::days(30)).await;
+    let voted =
+        press_with(&app, &who, "scripted", "vote", &who.csrf, &[("Sec-Fetch-Site", "same-origin"), ("Accept", "application/json")]).await;
+    assert_eq!(voted.status(), 200);
+    assert_eq!(voted.json::<serde_json::Value>().await.unwrap(), serde_json::json!({"voted": true, "votes": 1, "counted": true}));
+    let refused =
+        press_with(&app, &who, "scripted", "vote", "stale", &[("Sec-Fetch-Site", "same-origin"), ("Accept", "application/json")]).await;
+    assert_eq!(refused.status(), 403, "a refusal stays a page, which the script then shows");
+
+    let page = no_redirects().get(app.url("/listings/scripted")).send().await.unwrap();
+    let policy = page.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    assert!(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline") && !policy.contains("unsafe-eval"), "{policy}");
+    assert!(page.text().await.unwrap().contains(r#"<script src="/assets/site.js" defer></script>"#));
+    let script = no_redirects().get(app.url("/assets/site.js")).send().await.unwrap();
+    assert_eq!(script.headers()["content-type"], "text/javascript; charset=utf-8");
+    assert!(script.text().await.unwrap().contains("form.votes"));
+}

@@ -32,6 +32,7 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         .service(page("/sitemap.xml").route(web::get().to(findable::sitemap_index)))
         .service(page("/sitemaps/{file}").route(web::get().to(findable::sitemap)))
         .service(web::resource("/assets/site.css").route(web::get().to(stylesheet)))
+        .service(web::resource("/assets/site.js").route(web::get().to(script)))
         .service(page("/").route(web::get().to(browse::home)))
         .service(page("/launches").route(web::get().to(browse::launches)))
         .service(page("/launches/weeks/{week}").route(web::get().to(browse::week)))
@@ -335,7 +336,7 @@ pub(crate) fn respond(request: &HttpRequest, status: StatusCode, content_type: &
         .insert_header(("X-Frame-Options", "DENY"))
         .insert_header((
             "Content-Security-Policy",
-            "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+            "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
         ));
     if fresh {
         return response.finish();
@@ -348,21 +349,32 @@ pub(crate) fn respond(request: &HttpRequest, status: StatusCode, content_type: &
     }
 }
 
-/// The site's one stylesheet, part of the binary.
+/// The site's one stylesheet and one script, part of the binary.
 const STYLESHEET: &str = include_str!("../../assets/site.css");
+const SCRIPT: &str = include_str!("../../assets/site.js");
 
 /// `/assets/site.css`: cached by browsers for an hour, then revalidated by its ETag. Not rate
 /// limited: every page needs it, and it costs next to nothing.
 async fn stylesheet(request: HttpRequest) -> HttpResponse {
     static TAG: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| format!("\"{}\"", content_hash(STYLESHEET)));
+    asset(&request, &TAG, "text/css; charset=utf-8", STYLESHEET)
+}
+
+/// `/assets/site.js`, as the stylesheet.
+async fn script(request: HttpRequest) -> HttpResponse {
+    static TAG: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| format!("\"{}\"", content_hash(SCRIPT)));
+    asset(&request, &TAG, "text/javascript; charset=utf-8", SCRIPT)
+}
+
+fn asset(request: &HttpRequest, tag: &str, content_type: &str, body: &'static str) -> HttpResponse {
     let fresh = request
         .headers()
         .get(IF_NONE_MATCH)
         .and_then(|value| value.to_str().ok())
-        .is_some_and(|value| value.split(',').any(|tag| tag.trim() == TAG.as_str()));
+        .is_some_and(|value| value.split(',').any(|candidate| candidate.trim() == tag));
     let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
-    response.insert_header((ETAG, TAG.as_str())).insert_header((CACHE_CONTROL, "public, max-age=3600"));
-    if fresh { response.finish() } else { response.content_type("text/css; charset=utf-8").body(STYLESHEET) }
+    response.insert_header((ETAG, tag)).insert_header((CACHE_CONTROL, "public, max-age=3600"));
+    if fresh { response.finish() } else { response.content_type(content_type.to_owned()).body(body) }
 }
 
 #[cfg(test)]

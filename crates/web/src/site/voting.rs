@@ -67,6 +67,15 @@ pub(crate) fn same_site(state: &WebState, request: &HttpRequest) -> bool {
     }
 }
 
+/// Whether the vote came from the page's script, which takes the new state as JSON.
+fn wants_json(request: &HttpRequest) -> bool {
+    request
+        .headers()
+        .get(actix_web::http::header::ACCEPT)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|accept| accept.starts_with("application/json"))
+}
+
 /// `https://launch.example` of `https://launch.example/anything`.
 fn site_origin(site_url: &str) -> &str {
     let after_scheme = site_url.find("://").map_or(0, |i| i + 3);
@@ -118,6 +127,10 @@ pub async fn vote(state: web::Data<WebState>, request: HttpRequest, path: web::P
         _ => state.app.votes.vote(&voter, &slug).await,
     };
     match outcome {
+        // The page's script asks for the new state, to update the button in place.
+        Ok(state) if wants_json(&request) => {
+            HttpResponse::Ok().json(serde_json::json!({"voted": state.voted, "votes": state.votes, "counted": state.counted}))
+        }
         Ok(_) => HttpResponse::SeeOther().insert_header((LOCATION, back)).finish(),
         Err(VoteError::NotConfirmed) => {
             let detail = format!(

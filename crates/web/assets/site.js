@@ -1,0 +1,41 @@
+// Launchdir's one script: upvote buttons update in place. The vote form is sent in the
+// background (with its CSRF token, as the page would send it) and the button's pressed state
+// and the count change where they are. Without this script, or when the answer is anything but
+// the new state (not signed in, not confirmed, too many votes), the form is submitted as usual
+// and the page that explains comes back.
+"use strict";
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.matches("form.votes[method='post']") || !window.fetch) {
+    return;
+  }
+  event.preventDefault();
+  var button = form.querySelector("button");
+  var choice = form.querySelector("input[name='action']");
+  var count = form.querySelector(".count");
+  var unit = form.querySelector(".count + .muted");
+  // `form.action` would be the form's input named "action": read the attribute.
+  fetch(form.getAttribute("action"), {
+    method: "POST",
+    body: new URLSearchParams(new FormData(form)),
+    headers: { Accept: "application/json" },
+    credentials: "same-origin",
+    redirect: "manual"
+  })
+    .then(function (response) {
+      var type = response.headers.get("Content-Type") || "";
+      if (!response.ok || type.indexOf("application/json") !== 0) {
+        throw new Error("not the new state");
+      }
+      return response.json();
+    })
+    .then(function (state) {
+      choice.value = state.voted ? "withdraw" : "vote";
+      button.setAttribute("aria-pressed", state.voted ? "true" : "false");
+      count.textContent = String(state.votes);
+      unit.textContent = state.votes === 1 ? "vote" : "votes";
+    })
+    .catch(function () {
+      form.submit();
+    });
+});
