@@ -16,7 +16,8 @@
 //!   `bench --pages`: every kind of page's req/s beside its API operation's and `/healthz`'s;
 //!   `bench --compare BINARY`: the public reads of this build against another build, in one run;
 //!   `bench --sign-in`: a plain read's median latency alone and during a spray of wrong passwords;
-//!   `bench --orders`: `quote_order` and `get_order` latency beside `get_site_info`, one client.
+//!   `bench --orders`: `quote_order` and `get_order` latency beside `get_site_info`, one client;
+//!   `bench --votes`: votes a second on the site beside `get_listing` and `/healthz`.
 
 mod bench;
 mod conformance;
@@ -44,6 +45,8 @@ fn main() -> anyhow::Result<()> {
         Some("bench") if args.iter().any(|a| a == "--drafts") => measurement("measure_drafting_on_the_fixtures"),
         // quote_order and get_order beside get_site_info, one client, in one run.
         Some("bench") if args.iter().any(|a| a == "--orders") => measurement("measure_order_reads_against_site_info"),
+        // Votes a second (page form posts, each a write) beside get_listing and /healthz.
+        Some("bench") if args.iter().any(|a| a == "--votes") => measurement("measure_votes_per_second_beside_a_read"),
         // A plain read's latency while wrong passwords are sprayed at /signin.
         Some("bench") if args.iter().any(|a| a == "--sign-in") => bench::sign_in_spray(&root),
         Some("bench") => {
@@ -66,7 +69,7 @@ fn main() -> anyhow::Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --pages | --compare BINARY] | bench --drafts | bench --mcp | bench --orders | bench --sign-in | conformance | contract>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --pages | --compare BINARY] | bench --drafts | bench --mcp | bench --orders | bench --votes | bench --sign-in | conformance | contract>"
             );
             bail!("unknown command")
         }

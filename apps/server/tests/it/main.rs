@@ -37,4 +37,5 @@ mod search;
 mod security;
 mod settings;
 mod site;
+mod vote_bursts;
 mod votes;

@@ -35,6 +35,15 @@ pub(crate) async fn live_listing(app: &TestApp, slug: &str) -> i64 {
 pub(crate) async fn person(app: &TestApp, n: usize, confirmed: bool, age: time::Duration) -> Person {
     let email = format!("voter{n}-{}@example.com", uuid::Uuid::new_v4().simple());
     let session = app.services.app.signin.sign_up(&email, "Voter", "a long enough password").await.unwrap();
+    set_account_age(app, session.user.id, age).await;
+    if confirmed {
+        app.services.store.email_tokens().set_email_confirmed(session.user.id, OffsetDateTime::now_utc()).await.unwrap();
+    }
+    Person { session: session.token, csrf: session.csrf_token, user: session.user.id }
+}
+
+/// Makes an account `age` old.
+pub(crate) async fn set_account_age(app: &TestApp, user: UserId, age: time::Duration) {
     let db = app.services.store.connection();
     let created = OffsetDateTime::now_utc() - age;
     db.execute_raw(Statement::from_sql_and_values(
@@ -44,14 +53,10 @@ pub(crate) async fn person(app: &TestApp, n: usize, confirmed: bool, age: time::
         } else {
             "UPDATE users SET created_at = ? WHERE id = ?"
         },
-        [created.into(), session.user.id.get().into()],
+        [created.into(), user.get().into()],
     ))
     .await
     .unwrap();
-    if confirmed {
-        app.services.store.email_tokens().set_email_confirmed(session.user.id, OffsetDateTime::now_utc()).await.unwrap();
-    }
-    Person { session: session.token, csrf: session.csrf_token, user: session.user.id }
 }
 
 /// Presses the upvote button of `slug` as the listing page's form sends it.
