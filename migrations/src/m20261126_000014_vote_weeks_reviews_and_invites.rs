@@ -7,15 +7,20 @@
 
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
-use sea_orm_migration::sea_orm::{ConnectionTrait, Statement};
+use sea_orm_migration::sea_orm::ConnectionTrait;
+use std::collections::BTreeMap;
 use time::{Date, Duration, OffsetDateTime, UtcOffset};
 
 #[derive(DeriveMigrationName)]
 pub struct Migration;
 
+/// Votes read at a time by the backfill.
+const BACKFILL_WINDOW: u64 = 5000;
+
 #[derive(DeriveIden)]
 enum Votes {
     Table,
+    Id,
     ListingId,
     Counted,
     LaunchWeek,
@@ -47,32 +52,37 @@ impl MigrationTrait for Migration {
         manager
             .alter_table(Table::alter().table(Votes::Table).add_column(date(Votes::LaunchWeek).default(Expr::val("1970-01-05"))).to_owned())
             .await?;
-        // Existing votes get their UTC week: one update per week between the first vote and the
-        // last, each over a range of `created_at` (all stored in UTC, so ranges compare).
+        // Existing votes get their UTC week, computed here from each row's instant (on SQLite a
+        // timestamp is text whose fractional seconds vary in length, so ranges of text would
+        // misplace the first second of a week), a window of ids at a time.
         let db = manager.get_connection();
-        let bounds = db
-            .query_one_raw(Statement::from_string(
-                db.get_database_backend(),
-                "SELECT MIN(created_at) AS first, MAX(created_at) AS last FROM votes",
-            ))
-            .await?;
-        if let Some(row) = bounds {
-            let first: Option<OffsetDateTime> = row.try_get("", "first")?;
-            let last: Option<OffsetDateTime> = row.try_get("", "last")?;
-            if let (Some(first), Some(last)) = (first, last) {
-                let mut monday = utc_monday(first);
-                while monday <= last.to_offset(UtcOffset::UTC).date() {
-                    let starts = monday.midnight().assume_utc();
-                    let ends = starts + Duration::weeks(1);
-                    let update = Query::update()
-                        .table(Votes::Table)
-                        .value(Votes::LaunchWeek, monday)
-                        .and_where(Expr::col(Votes::CreatedAt).gte(starts))
-                        .and_where(Expr::col(Votes::CreatedAt).lt(ends))
-                        .to_owned();
-                    manager.exec_stmt(update).await?;
-                    monday += Duration::weeks(1);
-                }
+        let mut after = 0i64;
+        loop {
+            let window = Query::select()
+                .columns([Votes::Id, Votes::CreatedAt])
+                .from(Votes::Table)
+                .and_where(Expr::col(Votes::Id).gt(after))
+                .order_by(Votes::Id, Order::Asc)
+                .limit(BACKFILL_WINDOW)
+                .to_owned();
+            let rows = db.query_all(&window).await?;
+            if rows.is_empty() {
+                break;
+            }
+            let mut by_week: BTreeMap<Date, Vec<i64>> = BTreeMap::new();
+            for row in &rows {
+                let id: i64 = row.try_get("", "id")?;
+                let at: OffsetDateTime = row.try_get("", "created_at")?;
+                by_week.entry(utc_monday(at)).or_default().push(id);
+                after = Ord::max(after, id);
+            }
+            for (monday, ids) in by_week {
+                let update = Query::update()
+                    .table(Votes::Table)
+                    .value(Votes::LaunchWeek, monday)
+                    .and_where(Expr::col(Votes::Id).is_in(ids))
+                    .to_owned();
+                manager.exec_stmt(update).await?;
             }
         }
         manager

@@ -82,6 +82,10 @@ impl DraftRepository for Drafts {
     async fn accept_invite(&self, _: i64, _: UserId, _: OffsetDateTime) -> Result<bool, RepoError> {
         Ok(false)
     }
+
+    async fn reopen_invite(&self, _: i64) -> Result<(), RepoError> {
+        Ok(())
+    }
 }
 
 /// A website: one page per address, or a failure.

@@ -37,7 +37,7 @@ pub struct OpenInvite {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AcceptedInvite {
     pub product: String,
-    /// Whether the draft was submitted already (then its listing shows the founder too).
+    /// Whether the draft was submitted already (then its listing takes the founder too).
     pub on_listing: bool,
 }
 
@@ -122,27 +122,48 @@ impl DraftsService {
     }
 
     /// Adds `founder` (checked: a name of 1 to 100 characters, a role up to 100, a bio up to
-    /// 1,000) to the invitation's draft on behalf of `user`; the link works once.
-    pub async fn accept_invitation(&self, token: &str, user: UserId, founder: DraftFounder) -> Result<AcceptedInvite, DraftError> {
+    /// 1,000) to the invitation's draft on behalf of `user`, whose address must be the invited
+    /// one (a forwarded link makes no one else a founder); the link works once. A founder of the
+    /// same name already on the draft (drafted from the site) takes the role and bio given.
+    pub async fn accept_invitation(
+        &self,
+        token: &str,
+        user: UserId,
+        user_email: &str,
+        founder: DraftFounder,
+    ) -> Result<AcceptedInvite, DraftError> {
         let founder = checked_founder(founder)?;
         let Some((invite, draft)) = self.invite_and_draft(token).await? else { return Err(DraftError::NotFound) };
+        if !invite.email.eq_ignore_ascii_case(user_email) {
+            return Err(DraftError::field("email", format!("this invitation went to {}: sign in with that address", invite.email)));
+        }
         let now = self.clock.now();
         if state_of(&invite, now) != InviteState::Open || !self.repo.accept_invite(invite.id, user, now).await? {
             return Err(DraftError::field("token", "this invitation was used already or has expired"));
         }
-        self.modify(invite.draft, |draft| {
-            let founders = &mut draft.founders;
-            if !founders.value.iter().any(|known| known.name.eq_ignore_ascii_case(&founder.name)) {
-                founders.value.push(founder.clone());
-            }
-            // Drafted founders keep their quotes; the section as a whole is now partly people's word.
-            founders.state = match founders.state {
-                FieldState::Ai | FieldState::Edited => FieldState::Edited,
-                FieldState::Override => FieldState::Override,
-                _ => FieldState::Manual,
-            };
-        })
-        .await?;
+        let added = self
+            .modify(invite.draft, |draft| {
+                let founders = &mut draft.founders;
+                match founders.value.iter_mut().find(|known| known.name.eq_ignore_ascii_case(&founder.name)) {
+                    Some(known) => {
+                        known.title = founder.title.clone().or(known.title.take());
+                        known.bio = founder.bio.clone().or(known.bio.take());
+                    }
+                    None => founders.value.push(founder.clone()),
+                }
+                // Drafted founders keep their quotes; the section is now partly people's word.
+                founders.state = match founders.state {
+                    FieldState::Ai | FieldState::Edited => FieldState::Edited,
+                    FieldState::Override => FieldState::Override,
+                    _ => FieldState::Manual,
+                };
+            })
+            .await;
+        if let Err(error) = added {
+            // The founder was not saved: the link works again.
+            self.repo.reopen_invite(invite.id).await?;
+            return Err(error);
+        }
         Ok(AcceptedInvite {
             product: draft.text(FieldName::Name).map_or_else(|| draft.url.to_string(), str::to_owned),
             on_listing: draft.listing_id.is_some(),

@@ -63,6 +63,9 @@ pub trait DraftRepository: Send + Sync {
 
     /// Marks an invitation accepted by `user`, once: `false` when it was accepted before.
     async fn accept_invite(&self, invite: i64, user: UserId, at: OffsetDateTime) -> Result<bool, RepoError>;
+
+    /// Makes an accepted invitation usable again (its founder could not be saved).
+    async fn reopen_invite(&self, invite: i64) -> Result<(), RepoError>;
 }
 
 /// A co-founder invitation as stored (its token only as a hash).

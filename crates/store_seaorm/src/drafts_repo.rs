@@ -189,6 +189,17 @@ impl DraftRepository for SeaStore {
             .map_err(repo_err)?;
         Ok(changed.rows_affected == 1)
     }
+
+    async fn reopen_invite(&self, invite: i64) -> Result<(), RepoError> {
+        draft_invite::Entity::update_many()
+            .col_expr(draft_invite::Column::AcceptedAt, Expr::value(Option::<OffsetDateTime>::None))
+            .col_expr(draft_invite::Column::AcceptedBy, Expr::value(Option::<i64>::None))
+            .filter(draft_invite::Column::Id.eq(invite))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(())
+    }
 }
 
 #[async_trait]

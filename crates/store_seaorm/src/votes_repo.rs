@@ -67,21 +67,22 @@ async fn add_to_count(db: &impl ConnectionTrait, listing_id: i64, by: i64) -> Re
 }
 
 /// Withdraws every vote of `user` inside `txn` (closing an account), taking each counted one
-/// off its listing's `votes_count`; returns how many votes there were.
+/// off its listing's `votes_count`; returns how many votes there were. As in `withdraw`, the
+/// counted votes are deleted by a statement that matches counted votes only and the count drops
+/// for exactly the rows it deleted, so a discount or a vote from another tab at the same moment
+/// cannot put the count out of step.
 pub(crate) async fn withdraw_all_of(txn: &impl ConnectionTrait, user: UserId) -> Result<u64, RepoError> {
-    let counted: Vec<i64> = vote::Entity::find()
-        .select_only()
-        .column(vote::Column::ListingId)
+    let counted = vote::Entity::delete_many()
         .filter(vote::Column::UserId.eq(user.get()))
         .filter(vote::Column::Counted.eq(true))
-        .into_tuple()
-        .all(txn)
+        .exec_with_returning(txn)
         .await
         .map_err(repo_err)?;
-    for listing_id in counted {
-        add_to_count(txn, listing_id, -1).await?;
+    for gone in &counted {
+        add_to_count(txn, gone.listing_id, -1).await?;
     }
-    Ok(vote::Entity::delete_many().filter(vote::Column::UserId.eq(user.get())).exec(txn).await.map_err(repo_err)?.rows_affected)
+    let rest = vote::Entity::delete_many().filter(vote::Column::UserId.eq(user.get())).exec(txn).await.map_err(repo_err)?.rows_affected;
+    Ok(counted.len() as u64 + rest)
 }
 
 /// The voter's view after a change: their vote (if any) and the listing's counted votes.

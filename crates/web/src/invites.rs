@@ -21,8 +21,10 @@ struct InvitePage<'a> {
     token: String,
     /// Where signing in or up comes back to, encoded for a query.
     here: String,
-    /// The session's CSRF token; `None` when not signed in.
+    /// The session's CSRF token; `None` when not signed in (or signed in with another address).
     csrf: Option<String>,
+    /// Signed in with an address the invitation did not go to.
+    signed_in_elsewhere: bool,
     name: String,
     title: String,
     bio: String,
@@ -83,6 +85,8 @@ async fn render(
         return unusable(state, invite.state);
     }
     let session = session(state, request).await;
+    // Only the invited address may accept: anyone else signed in is told which address to use.
+    let invited = session.as_ref().is_none_or(|session| session.user.email.as_str().eq_ignore_ascii_case(&invite.email));
     let (form, errors) = sent.unwrap_or_else(|| {
         let name = session.as_ref().map(|session| session.user.display_name.clone()).unwrap_or_default();
         (FounderForm { name, ..FounderForm::default() }, Vec::new())
@@ -92,7 +96,8 @@ async fn render(
         invite,
         token: token.to_owned(),
         here: percent_encode(&format!("/invites/{token}")),
-        csrf: session.map(|session| session.csrf_token),
+        signed_in_elsewhere: !invited,
+        csrf: session.filter(|_| invited).map(|session| session.csrf_token),
         name: form.name,
         title: form.title,
         bio: form.bio,
@@ -117,16 +122,20 @@ pub async fn accept(
     };
     let form = form.into_inner();
     let founder = DraftFounder { name: form.name.clone(), title: Some(form.title.clone()), bio: Some(form.bio.clone()) };
-    match state.app.drafts.accept_invitation(&path, session.user.id, founder).await {
+    match state.app.drafts.accept_invitation(&path, session.user.id, session.user.email.as_str(), founder).await {
         Ok(accepted) => {
             let text = if accepted.on_listing {
-                format!("You are now a founder of {} on its listing.", accepted.product)
+                format!("You are now a founder of {}: on its draft, and its listing takes the change.", accepted.product)
             } else {
                 format!("You are now a founder on the draft of {}; you appear on its listing once it is published.", accepted.product)
             };
             message(&state, StatusCode::OK, "Your founder profile is added", &text)
         }
         Err(DraftError::Invalid(errors)) if errors.iter().any(|error| error.field == "token") => unusable(&state, InviteState::Accepted),
+        Err(DraftError::Invalid(errors)) if errors.iter().any(|error| error.field == "email") => {
+            let why = errors.iter().find(|error| error.field == "email").map(|error| error.message.clone()).unwrap_or_default();
+            message(&state, StatusCode::FORBIDDEN, "Sign in with the invited address", &format!("{}.", capitalised(&why)))
+        }
         Err(DraftError::Invalid(errors)) => render(&state, &request, &path, StatusCode::BAD_REQUEST, Some((form, errors))).await,
         Err(DraftError::NotFound) => message(&state, StatusCode::NOT_FOUND, "No such invitation", "This invitation link is not valid."),
         Err(err) => {
@@ -134,4 +143,9 @@ pub async fn accept(
             message(&state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.")
         }
     }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }

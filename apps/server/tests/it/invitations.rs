@@ -106,7 +106,15 @@ async fn the_invited_cofounder_adds_their_profile_once_through_the_emailed_link(
     assert!(page.contains("Quillnote") && page.contains(&address), "{page}");
     assert!(page.contains(&format!("/signin?next=%2Finvites%2F{token}")));
 
-    let cofounder = crate::votes::person(&app, 7, true, time::Duration::days(1)).await;
+    // Someone signed in with another address (a forwarded link) is told which address to use.
+    let stranger = crate::votes::person(&app, 8, true, time::Duration::days(1)).await;
+    let elsewhere = crate::my_account::page_of_path(&app, &stranger, &link).await;
+    assert!(elsewhere.contains("signed in with another address") && !elsewhere.contains("Add my founder profile"), "{elsewhere}");
+    let refused = crate::reviews::send(&app, &stranger, &link, &[("name", "Mallory"), ("title", ""), ("bio", "")]).await;
+    assert_eq!(refused.status(), 403);
+
+    let session = app.services.app.signin.sign_up(&address, "Ada", "a long enough password").await.unwrap();
+    let cofounder = crate::votes::Person { session: session.token, csrf: session.csrf_token, user: session.user.id };
     let signed_in = crate::my_account::page_of_path(&app, &cofounder, &link).await;
     assert!(signed_in.contains("Add my founder profile"), "{signed_in}");
     let blank = crate::reviews::send(&app, &cofounder, &link, &[("name", " "), ("title", "CTO"), ("bio", "")]).await;
@@ -125,6 +133,26 @@ async fn the_invited_cofounder_adds_their_profile_once_through_the_emailed_link(
     let view = app.get_with_token(&draft_path, &owner_key).await.body;
     assert!(founders(&view).contains(&"Ada Quill".to_owned()), "{view:#}");
     assert_ne!(view["founders"]["state"], "ai", "the section is people's word now");
+
+    assert!(!founders(&view).contains(&"Mallory".to_owned()));
+
+    // Once the draft is submitted, a founder who accepts later reaches its listing too.
+    let categorised = app.patch_json(&draft_path, &owner_key, json!({"fields": {"categories": ["productivity"]}})).await;
+    assert_eq!(categorised.status, 200, "{:#}", categorised.body);
+    let submitted = app.post_json(&format!("{draft_path}/submit"), &owner_key, json!({})).await;
+    assert!(submitted.status.is_success(), "{:#}", submitted.body);
+    let listing_id = submitted.body["listing_id"].as_i64().unwrap();
+    let second = format!("second-{address}");
+    assert_eq!(app.post_json(&format!("{draft_path}/invites"), &owner_key, json!({"email": second})).await.status, 201);
+    let second_link = format!("/invites/{}", invite_token(&app, &second).await);
+    let session = app.services.app.signin.sign_up(&second, "Grace", "a long enough password").await.unwrap();
+    let grace = crate::votes::Person { session: session.token, csrf: session.csrf_token, user: session.user.id };
+    let accepted = crate::reviews::send(&app, &grace, &second_link, &[("name", "Grace Quill"), ("title", "CEO"), ("bio", "")]).await;
+    assert_eq!(accepted.status(), 200);
+    assert!(accepted.text().await.unwrap().contains("its listing takes the change"));
+    let mine = app.get_with_token(&format!("/api/v1/me/listings/{listing_id}"), &owner_key).await.body;
+    let on_listing: Vec<&str> = mine["profile"]["founders"].as_array().unwrap().iter().map(|f| f["name"].as_str().unwrap()).collect();
+    assert!(on_listing.contains(&"Grace Quill") && on_listing.contains(&"Ada Quill"), "{on_listing:?}");
 
     // The link works once; an unknown link is 404; an old one has expired.
     assert_eq!(crate::reviews::send(&app, &cofounder, &link, &[("name", "Ada Again")]).await.status(), 410);

@@ -123,6 +123,8 @@ async fn a_review_without_stars_or_words_comes_back_beside_its_fields_and_nothin
     assert_eq!(reply.status(), 400);
     let page = reply.text().await.unwrap();
     assert!(page.contains("at most 2,000 characters") && page.contains(r#"value="3" checked"#), "what was sent is kept");
+    // The page's other forms still return to the listing, not to the address the review went to.
+    assert!(page.contains(r#"name="back" value="/listings/picky""#) && !page.contains(r#"value="/listings/picky/review""#), "{page}");
     assert_eq!(count(&app, &format!("SELECT COUNT(*) FROM reviews WHERE listing_id = {listing}")).await, 0);
 }
 

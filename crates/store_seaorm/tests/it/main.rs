@@ -5,4 +5,5 @@ mod accounts;
 mod catalog;
 mod directory;
 mod jobs;
+mod migrations;
 mod pragmas;

@@ -219,7 +219,10 @@ pub(crate) async fn render(
         alternatives.items.iter().map(|alt| Card::of(&alt.listing).noted(alt.approved.then(|| "named by the maker".to_owned()))).collect();
     // The listing itself rides along with its alternatives to learn whether it was voted for.
     let mut this = vec![Card::listing(&listing.slug, &listing.name, listing.tagline.as_deref(), listing.votes, listing.status)];
-    let vote = vote_buttons_for(state, request, session.as_ref(), &mut [&mut this, &mut alternatives]).await;
+    let mut vote = vote_buttons_for(state, request, session.as_ref(), &mut [&mut this, &mut alternatives]).await;
+    // A review sent back with its problems is answered at `/listings/<slug>/review`: the page's
+    // other forms return to the listing itself.
+    vote.back = format!("/listings/{}", listing.slug);
     let listing_page = ListingPage {
         following: reviews.following,
         confirmed: session.as_ref().is_some_and(|session| session.user.email_confirmed_at.is_some()),
