@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use kernel::{RepoError, Slug, UserId};
 use listings::{ListingReviews, Review, ReviewRepository, ReviewText, Saved};
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set, TryInsertResult};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set, TryInsertResult};
 use std::collections::HashMap;
 use time::OffsetDateTime;
 
@@ -27,6 +27,12 @@ fn to_review(row: review::Model, author: Option<&user::Model>, owner: Option<i64
         genuine,
         hidden: row.hidden,
     }
+}
+
+/// The reviewers among `ids`, by id.
+async fn authors_of(db: &impl ConnectionTrait, ids: impl Iterator<Item = i64>) -> Result<HashMap<i64, user::Model>, RepoError> {
+    let authors = user::Entity::find().filter(user::Column::Id.is_in(ids)).all(db).await.map_err(repo_err)?;
+    Ok(authors.into_iter().map(|author| (author.id, author)).collect())
 }
 
 #[async_trait]
@@ -107,14 +113,7 @@ impl ReviewRepository for SeaStore {
             }
             following = listing_follow::Entity::find_by_id((listing.id, viewer.get())).one(&self.db).await.map_err(repo_err)?.is_some();
         }
-        let authors: HashMap<i64, user::Model> = user::Entity::find()
-            .filter(user::Column::Id.is_in(rows.iter().map(|row| row.user_id)))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?
-            .into_iter()
-            .map(|author| (author.id, author))
-            .collect();
+        let authors = authors_of(&self.db, rows.iter().map(|row| row.user_id)).await?;
         let mut reviews = ListingReviews { total, following, ..Default::default() };
         for row in rows {
             let author = authors.get(&row.user_id);
@@ -138,14 +137,7 @@ impl ReviewRepository for SeaStore {
             .all(&self.db)
             .await
             .map_err(repo_err)?;
-        let authors: HashMap<i64, user::Model> = user::Entity::find()
-            .filter(user::Column::Id.is_in(rows.iter().map(|(row, _)| row.user_id)))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?
-            .into_iter()
-            .map(|author| (author.id, author))
-            .collect();
+        let authors = authors_of(&self.db, rows.iter().map(|(row, _)| row.user_id)).await?;
         let mut reviews = Vec::new();
         for (row, listing) in rows {
             let Some(listing) = listing else { continue };

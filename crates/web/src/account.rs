@@ -90,18 +90,8 @@ impl AccountPage<'_> {
     }
 }
 
+/// The account page; `problems` are the password and closing forms' errors, by field.
 async fn render(
-    state: &WebState,
-    request: &HttpRequest,
-    status: StatusCode,
-    new_key: Option<String>,
-    name: &str,
-    error: Option<String>,
-) -> HttpResponse {
-    render_with(state, request, status, new_key, name, error, Vec::new()).await
-}
-
-async fn render_with(
     state: &WebState,
     request: &HttpRequest,
     status: StatusCode,
@@ -148,7 +138,7 @@ fn failed(state: &WebState, err: &dyn std::fmt::Display) -> HttpResponse {
 }
 
 pub async fn show(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
-    render(&state, &request, StatusCode::OK, None, "", None).await
+    render(&state, &request, StatusCode::OK, None, "", None, Vec::new()).await
 }
 
 /// The signed-in session of a form post from this site with its CSRF token, else the answer.
@@ -170,12 +160,21 @@ pub async fn create_key(state: web::Data<WebState>, request: HttpRequest, form: 
     };
     let chosen: Option<Scopes> = form.iter().filter(|(key, _)| key == "scope").map(|(_, value)| Scope::parse(value)).collect();
     let Some(scopes) = chosen.filter(|scopes| !scopes.is_empty()) else {
-        return render(&state, &request, StatusCode::BAD_REQUEST, None, value("name"), Some("Choose at least one scope.".into())).await;
+        return render(
+            &state,
+            &request,
+            StatusCode::BAD_REQUEST,
+            None,
+            value("name"),
+            Some("Choose at least one scope.".into()),
+            Vec::new(),
+        )
+        .await;
     };
     match state.app.accounts.create_api_key(&session.user.email, Some(value("name")), scopes).await {
-        Ok(created) => render(&state, &request, StatusCode::CREATED, Some(created.secret.expose().to_owned()), "", None).await,
+        Ok(created) => render(&state, &request, StatusCode::CREATED, Some(created.secret.expose().to_owned()), "", None, Vec::new()).await,
         Err(AccountsError::Invalid { message, .. }) => {
-            render(&state, &request, StatusCode::BAD_REQUEST, None, value("name"), Some(format!("The name {message}."))).await
+            render(&state, &request, StatusCode::BAD_REQUEST, None, value("name"), Some(format!("The name {message}.")), Vec::new()).await
         }
         Err(err) => {
             tracing::error!(error = %err, "an API key could not be created");
@@ -278,7 +277,7 @@ pub async fn change_password(state: web::Data<WebState>, request: HttpRequest, f
         Err(OwnAccountError::Internal) => failed(&state, &"a password could not be changed"),
         Err(problem) => {
             let problems = vec![(problem.field(), sentence(&problem.to_string()))];
-            render_with(&state, &request, StatusCode::BAD_REQUEST, None, "", None, problems).await
+            render(&state, &request, StatusCode::BAD_REQUEST, None, "", None, problems).await
         }
     }
 }
@@ -317,7 +316,7 @@ pub async fn close(state: web::Data<WebState>, request: HttpRequest, form: web::
         Err(OwnAccountError::Internal) => failed(&state, &"an account could not be closed"),
         Err(_) => {
             let problems = vec![("close_password", "This is not your password: nothing was closed.".to_owned())];
-            render_with(&state, &request, StatusCode::BAD_REQUEST, None, "", None, problems).await
+            render(&state, &request, StatusCode::BAD_REQUEST, None, "", None, problems).await
         }
     }
 }

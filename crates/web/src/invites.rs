@@ -33,7 +33,7 @@ struct InvitePage<'a> {
 
 impl InvitePage<'_> {
     fn error(&self, field: &str) -> Option<&str> {
-        self.errors.iter().find(|error| error.field == field).map(|error| error.message.as_str())
+        crate::error_of(&self.errors, field)
     }
 }
 

@@ -139,6 +139,11 @@ fn message(state: &WebState, status: actix_web::http::StatusCode, heading: &str,
     html(status, &Message { site_name: &state.app.site.name, heading, message: text, success: status.is_success() })
 }
 
+/// The message of the error about `field`, to show beside it on a form.
+fn error_of<'a>(errors: &'a [kernel::FieldError], field: &str) -> Option<&'a str> {
+    errors.iter().find(|error| error.field == field).map(|error| error.message.as_str())
+}
+
 /// `next` values are local paths only (no open redirects).
 fn safe_next(next: &str) -> &str {
     // Browsers drop tabs and newlines and read `\` as `/`, so `/\t/evil.example` would be

@@ -189,7 +189,7 @@ struct MyListingPage<'a> {
 
 impl MyListingPage<'_> {
     fn update_error(&self, field: &str) -> Option<&str> {
-        self.update_errors.iter().find(|error| error.field == field).map(|error| error.message.as_str())
+        crate::error_of(&self.update_errors, field)
     }
 }
 
@@ -271,6 +271,13 @@ pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::P
     render(&state, &request, path.into_inner(), StatusCode::OK, notice, Sent::default()).await
 }
 
+/// The person a form post of these pages acts as: signed in, the form's CSRF token, this site.
+async fn signed_in(state: &WebState, request: &HttpRequest, form: &[(String, String)]) -> Result<Caller, HttpResponse> {
+    let csrf = form.iter().find(|(key, _)| key == "csrf").map_or("", |(_, value)| value.as_str());
+    let session = checked(state, request, csrf).await?;
+    Ok(as_person(&session, request))
+}
+
 /// The `update_my_listing` body of the form: every edited field, blank ones cleared.
 fn edit_body(form: &[(String, String)]) -> Value {
     let mut fields = serde_json::Map::new();
@@ -295,12 +302,10 @@ pub async fn edit(
     form: web::Form<Vec<(String, String)>>,
 ) -> HttpResponse {
     let id = path.into_inner();
-    let csrf = form.iter().find(|(key, _)| key == "csrf").map_or("", |(_, value)| value.as_str());
-    let session = match checked(&state, &request, csrf).await {
-        Ok(session) => session,
+    let caller = match signed_in(&state, &request, &form).await {
+        Ok(caller) => caller,
         Err(answer) => return answer,
     };
-    let caller = as_person(&session, &request);
     match run_with_body(UpdateMyListing, &state, &caller, &[("listing_id", &id.to_string())], edit_body(&form)).await {
         Ok(updated) => {
             let outcome = if updated.version.is_some() { "saved=1" } else { "unchanged=1" };
@@ -322,11 +327,10 @@ pub async fn post_update(
 ) -> HttpResponse {
     let id = path.into_inner();
     let value = |name: &str| form.iter().find(|(key, _)| key == name).map_or(String::new(), |(_, value)| value.clone());
-    let session = match checked(&state, &request, &value("csrf")).await {
-        Ok(session) => session,
+    let caller = match signed_in(&state, &request, &form).await {
+        Ok(caller) => caller,
         Err(answer) => return answer,
     };
-    let caller = as_person(&session, &request);
     let body = json!({ "title": value("title").trim(), "body": value("body").trim() });
     match run_with_body(PostListingUpdate, &state, &caller, &[("listing_id", &id.to_string())], body).await {
         Ok(_) => HttpResponse::SeeOther().insert_header(("Location", format!("/account/listings/{id}?posted=1"))).finish(),

@@ -4,7 +4,7 @@
 //! problem beside its field, and nothing is saved.
 
 use super::listing::{ReviewDraft, render};
-use super::voting::refused;
+use super::voting::{ButtonForm, refused};
 use crate::{WebState, safe_next, session};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{LOCATION, RETRY_AFTER};
@@ -13,17 +13,6 @@ use kernel::Slug;
 use listings::{Member, ReviewError, ReviewText};
 use ops::RateClass;
 use serde::Deserialize;
-
-#[derive(Debug, Deserialize)]
-pub struct FollowForm {
-    #[serde(default)]
-    csrf: String,
-    #[serde(default)]
-    back: String,
-    /// `follow` or `unfollow`: what the button showed when pressed.
-    #[serde(default)]
-    action: String,
-}
 
 #[derive(Debug, Deserialize)]
 pub struct ReviewForm {
@@ -113,7 +102,7 @@ pub async fn follow(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<String>,
-    form: web::Form<FollowForm>,
+    form: web::Form<ButtonForm>,
 ) -> HttpResponse {
     let back = safe_next(&form.back).to_owned();
     let (session, slug) = match admitted(&state, &request, &form.csrf, &path, &back).await {

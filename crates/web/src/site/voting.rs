@@ -15,17 +15,18 @@ use listings::{VoteError, Voter};
 use ops::RateClass;
 use serde::Deserialize;
 
+/// The form of a toggle button on a page (upvote, follow).
 #[derive(Debug, Deserialize)]
-pub struct VoteForm {
+pub struct ButtonForm {
     #[serde(default)]
-    csrf: String,
+    pub(super) csrf: String,
     /// The page to return to.
     #[serde(default)]
-    back: String,
-    /// `vote` or `withdraw`: what the button showed when it was pressed, so a stale second tab
-    /// never turns a vote into a withdrawal.
+    pub(super) back: String,
+    /// What the button showed when it was pressed (`vote` or `withdraw`, `follow` or
+    /// `unfollow`), so a stale second tab never undoes what the person meant to do.
     #[serde(default)]
-    action: String,
+    pub(super) action: String,
 }
 
 #[derive(Template)]
@@ -85,7 +86,7 @@ fn site_origin(site_url: &str) -> &str {
     }
 }
 
-pub async fn vote(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>, form: web::Form<VoteForm>) -> HttpResponse {
+pub async fn vote(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>, form: web::Form<ButtonForm>) -> HttpResponse {
     let back = safe_next(&form.back).to_owned();
     let Some(session) = session(&state, &request).await else {
         let next = crate::percent_encode(&back);
