@@ -53,6 +53,8 @@ pub struct FixtureServer {
     addr: SocketAddr,
     received: Arc<Mutex<Vec<Received>>>,
     routes: Arc<Mutex<HashMap<String, Route>>>,
+    /// `true` while answers are held back (`hold`), to see what a client shows meanwhile.
+    held: Arc<tokio::sync::watch::Sender<bool>>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -72,12 +74,17 @@ impl FixtureServer {
         let routes = Arc::new(Mutex::new(routes));
         let served = routes.clone();
         let log = received.clone();
+        let held = Arc::new(tokio::sync::watch::Sender::new(false));
+        let gate = held.clone();
         let task = tokio::spawn(async move {
             while let Ok((mut stream, _)) = listener.accept().await {
                 let routes = served.clone();
                 let log = log.clone();
+                let mut open = gate.subscribe();
                 tokio::spawn(async move {
                     let Some(request) = read_request(&mut stream).await else { return };
+                    // Held: the request waits (it is already read) until `release`.
+                    let _ = open.wait_for(|held| !held).await;
                     // The exact path and query first, then the path alone (queries that vary).
                     let path = request.target.split('?').next().unwrap_or_default().to_owned();
                     let route = {
@@ -102,7 +109,17 @@ impl FixtureServer {
                 });
             }
         });
-        Self { addr, received, routes, task }
+        Self { addr, received, routes, held, task }
+    }
+
+    /// Holds every answer back until `release`: a slow site, to see what a client shows while
+    /// it waits.
+    pub fn hold(&self) {
+        self.held.send_replace(true);
+    }
+
+    pub fn release(&self) {
+        self.held.send_replace(false);
     }
 
     /// Serves a fixture site from a directory: `index.html` at `/`, `name.html` at `/name`,

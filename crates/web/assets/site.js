@@ -39,3 +39,33 @@ document.addEventListener("submit", function (event) {
       form.submit();
     });
 });
+
+// A draft's page while the website is read and drafted: the progress line follows the draft,
+// and the page reloads once it is ready. Without this script a link checks again.
+(function () {
+  var progress = document.querySelector("[data-draft-status]");
+  if (!progress || !window.fetch) {
+    return;
+  }
+  function poll() {
+    fetch(progress.getAttribute("data-draft-status"), { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (response) {
+        return response.ok ? response.json() : null;
+      })
+      .then(function (state) {
+        if (!state) {
+          return;
+        }
+        if (state.done) {
+          window.location.reload();
+          return;
+        }
+        progress.textContent = state.message;
+        window.setTimeout(poll, 1000);
+      })
+      .catch(function () {
+        window.setTimeout(poll, 3000);
+      });
+  }
+  window.setTimeout(poll, 1000);
+})();

@@ -11,6 +11,7 @@ mod oauth;
 mod pages;
 mod reset;
 mod site;
+mod submit;
 
 pub use site::{not_found, wants_html};
 
@@ -76,6 +77,7 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             // Providers sign their webhooks; the signature is checked before anything is read or
             // written, and a provider's retries must not be refused by a per-address quota.
             .service(web::resource("/webhooks/payments/{provider}").route(web::post().to(checkout::webhook)))
+            .configure(submit::configure)
             .configure(site::configure);
     }
 }
@@ -137,6 +139,11 @@ struct Message<'a> {
 
 fn message(state: &WebState, status: actix_web::http::StatusCode, heading: &str, text: &str) -> HttpResponse {
     html(status, &Message { site_name: &state.app.site.name, heading, message: text, success: status.is_success() })
+}
+
+/// A wire value's name (`awaiting_badge`) in words.
+fn words(value: impl serde::Serialize) -> String {
+    serde_json::to_value(value).ok().and_then(|value| value.as_str().map(|text| text.replace('_', " "))).unwrap_or_default()
 }
 
 /// The message of the error about `field`, to show beside it on a form.

@@ -7,7 +7,7 @@
 
 use crate::account::checked;
 use crate::site::{run, run_with_body};
-use crate::{WebState, message, session};
+use crate::{WebState, message, session, words};
 use accounts::signin::Session;
 use accounts::{Credential, Principal, Scopes};
 use actix_web::http::StatusCode;
@@ -26,11 +26,6 @@ pub(crate) fn as_person(session: &Session, request: &HttpRequest) -> Caller {
     let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
     let principal = Principal { user: session.user.clone(), credential: Credential::SiteSession, scopes: Scopes::all() };
     Caller { principal: Some(principal), client: Some(client) }
-}
-
-/// A wire value's name (`awaiting_badge`) in words.
-fn words(value: impl serde::Serialize) -> String {
-    serde_json::to_value(value).ok().and_then(|value| value.as_str().map(|text| text.replace('_', " "))).unwrap_or_default()
 }
 
 /// One of the person's listings as `/account` lists it.

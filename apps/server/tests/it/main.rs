@@ -37,5 +37,6 @@ mod search;
 mod security;
 mod settings;
 mod site;
+mod submitting;
 mod vote_bursts;
 mod votes;

@@ -47,7 +47,6 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         .service(page("/founders/{slug}").route(web::get().to(people::founder)))
         .service(page("/blog").route(web::get().to(people::blog)))
         .service(page("/blog/{slug}").route(web::get().to(people::blog_post)))
-        .service(page("/submit").route(web::get().to(people::submit)))
         .service(page("/docs/api").route(web::get().to(people::api_docs)))
         .service(page("/listings/{slug}/vote").route(web::post().to(voting::vote)))
         .service(page("/listings/{slug}/follow").route(web::post().to(community::follow)))

@@ -282,27 +282,6 @@ pub async fn blog_post(state: web::Data<WebState>, request: HttpRequest, path: w
 }
 
 #[derive(Template)]
-#[template(path = "site/submit.html")]
-struct SubmitPage<'a> {
-    site_name: &'a str,
-    meta: Meta,
-    api_base: &'a str,
-    mcp: String,
-}
-
-pub async fn submit(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
-    let meta = Meta::new(
-        &state,
-        "/submit",
-        "Submit a product",
-        "How to submit a product: give its website address through the API or an AI agent, check the draft, then launch free or paid.",
-    );
-    let submit_page =
-        SubmitPage { site_name: &state.app.site.name, meta, api_base: &state.app.site.base_url, mcp: format!("{}/mcp", state.site_url) };
-    page(&request, StatusCode::OK, &submit_page)
-}
-
-#[derive(Template)]
 #[template(path = "site/docs.html")]
 struct DocsPage<'a> {
     site_name: &'a str,

@@ -1,0 +1,183 @@
+//! Submission in the browser, in headless Chromium, as a maker does it: the website's address,
+//! the draft's progress while the (held back) fixture site is read, the quote behind a value,
+//! an edit and a lock, submitting, then the free queue with its week and badge embed code, or
+//! a paid launch that lands on the order's checkout page.
+
+use crate::browser::Browser;
+use crate::drafts::site;
+use crate::helpers::{TestApp, spawn_app_with};
+use outbound_http::testing::FixtureServer;
+use thirtyfour::prelude::*;
+
+async fn app() -> TestApp {
+    spawn_app_with(|settings| {
+        settings.site_url = None;
+        settings.crawler.allow_private_networks = true;
+        settings.job_workers = 2;
+        settings.job_lease_seconds = 5;
+    })
+    .await
+}
+
+/// Signs `email` up (through the service) and in (through the sign-in page), landing on /submit.
+async fn sign_in_to_submit(app: &TestApp, browser: &Browser, email: &str) {
+    app.services.app.signin.sign_up(email, "Maker", "a long enough password").await.unwrap();
+    browser.driver.goto(&app.url("/signin?next=%2Fsubmit")).await.unwrap();
+    browser.field("E-mail").await.send_keys(email).await.unwrap();
+    browser.field("Password").await.send_keys("a long enough password").await.unwrap();
+    browser.button("Sign in").await.click().await.unwrap();
+    browser.wait_for_text("Your product's website").await;
+}
+
+#[tokio::test]
+async fn a_maker_submits_a_website_edits_the_draft_and_queues_a_free_launch() {
+    let app = app().await;
+    let fixture = FixtureServer::site(&site("saas")).await;
+    let email = format!("maker-{}@example.com", uuid::Uuid::new_v4().simple());
+    let browser = Browser::start().await;
+    browser
+        .run("submit_free", async {
+            sign_in_to_submit(&app, &browser, &email).await;
+            browser.assert_accessible().await;
+            // The site answers slowly: the page shows the draft's progress meanwhile.
+            fixture.hold();
+            browser.field("Your product's website").await.send_keys(fixture.url("/")).await.unwrap();
+            browser.button("Read my website").await.click().await.unwrap();
+            browser.wait_for_text("Reading your website").await;
+            browser.assert_accessible().await;
+            fixture.release();
+            // The page follows the draft by itself and shows the editor once it is ready.
+            browser.wait_for_text("Save the draft").await;
+            browser.assert_accessible_light_and_dark().await;
+
+            // Why the tagline is what it is: the website's own words, and the page they are on.
+            let why = browser
+                .driver
+                .find(By::XPath("//summary[normalize-space()='Why: what your website says about the tagline']"))
+                .await
+                .unwrap();
+            why.click().await.unwrap();
+            let quote = browser.driver.find(By::Css("#f-tagline ~ details blockquote")).await.unwrap().text().await.unwrap();
+            let drafted = browser.field("Tagline").await.value().await.unwrap().unwrap_or_default();
+            assert!(!quote.is_empty() && !drafted.is_empty(), "a drafted tagline with its quote");
+            let index = std::fs::read_to_string(site("saas").join("index.html")).unwrap();
+            let first_words: String = quote.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
+            assert!(index.contains(&first_words), "the quote {quote:?} is from the site");
+
+            let tagline = browser.field("Tagline").await;
+            tagline.clear().await.unwrap();
+            tagline.send_keys("Analytics that respect your visitors").await.unwrap();
+            browser.driver.find(By::XPath("//label[normalize-space()='Lock the name']")).await.unwrap().click().await.unwrap();
+            browser.button("Save the draft").await.click().await.unwrap();
+            browser.wait_for_text("Your changes are saved").await;
+            assert_eq!(browser.field("Tagline").await.value().await.unwrap().as_deref(), Some("Analytics that respect your visitors"));
+            let page = browser.text().await;
+            assert!(page.contains("changed by you") && page.contains("locked by you"), "the states say what the person did");
+
+            browser.button("Submit the draft").await.click().await.unwrap();
+            browser.wait_for_text("Free launch").await;
+            browser.assert_accessible().await;
+            browser.button("Launch for free").await.click().await.unwrap();
+            let queued = browser.wait_for_text("Put our badge on your homepage").await;
+            let week = regex_week(&queued).expect("the launch week is shown");
+            assert!(kernel::Week::parse_date(&week).is_some(), "{week}");
+            let embed = browser.driver.find(By::Css("textarea.embed")).await.unwrap().value().await.unwrap().unwrap_or_default();
+            assert!(embed.contains("<a ") && embed.contains("<img "), "the badge's embed code: {embed}");
+            browser.assert_accessible_light_and_dark().await;
+        })
+        .await;
+}
+
+/// The first `YYYY-MM-DD` in `text`.
+fn regex_week(text: &str) -> Option<String> {
+    text.char_indices().find_map(|(at, _)| {
+        let candidate = text.get(at..at + 10)?;
+        let bytes = candidate.as_bytes();
+        let shape = bytes.iter().enumerate().all(|(i, b)| if i == 4 || i == 7 { *b == b'-' } else { b.is_ascii_digit() });
+        shape.then(|| candidate.to_owned())
+    })
+}
+
+#[tokio::test]
+async fn a_maker_who_pays_lands_on_the_checkout_page_of_their_order() {
+    let app = app().await;
+    let fixture = FixtureServer::site(&site("saas")).await;
+    let email = format!("payer-{}@example.com", uuid::Uuid::new_v4().simple());
+    let browser = Browser::start().await;
+    browser
+        .run("submit_paid", async {
+            sign_in_to_submit(&app, &browser, &email).await;
+            browser.field("Your product's website").await.send_keys(fixture.url("/")).await.unwrap();
+            browser.button("Read my website").await.click().await.unwrap();
+            browser.wait_for_text("Save the draft").await;
+            browser.button("Submit the draft").await.click().await.unwrap();
+            browser.wait_for_text("Paid launch").await;
+            browser.button("Launch paid").await.click().await.unwrap();
+            let checkout = browser.wait_for_text("What you are buying").await;
+            assert!(browser.driver.current_url().await.unwrap().path().starts_with("/checkout/"));
+            assert!(checkout.contains("Launch"), "the order's line: {checkout}");
+            browser.assert_accessible().await;
+        })
+        .await;
+}
+
+/// A person signed in (through the service), as the forms' helpers take them.
+async fn maker(app: &TestApp, name: &str) -> crate::votes::Person {
+    let email = format!("{name}-{}@example.com", uuid::Uuid::new_v4().simple());
+    let session = app.services.app.signin.sign_up(&email, name, "a long enough password").await.unwrap();
+    crate::votes::Person { session: session.token, csrf: session.csrf_token, user: session.user.id }
+}
+
+/// Waits until the draft at `path` is no longer being read or drafted.
+async fn ready(app: &TestApp, who: &crate::votes::Person, path: &str) -> String {
+    for _ in 0..100 {
+        let page = crate::my_account::page_of_path(app, who, path).await;
+        if page.contains("Save the draft") {
+            return page;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the draft never became ready");
+}
+
+#[tokio::test]
+async fn the_editor_sends_only_what_changed_answers_bad_input_beside_its_field_and_keeps_drafts_private() {
+    let app = app().await;
+    let fixture = FixtureServer::site(&site("saas")).await;
+    let (alice, bob) = (maker(&app, "alice").await, maker(&app, "bob").await);
+    let bad = crate::reviews::send(&app, &alice, "/submit", &[("url", "not a website")]).await;
+    assert_eq!(bad.status(), 400);
+    assert!(bad.text().await.unwrap().contains(r#"aria-describedby="submit-url-error""#));
+
+    let started = crate::reviews::send(&app, &alice, "/submit", &[("url", &fixture.url("/"))]).await;
+    assert_eq!(started.status(), 303);
+    let path = started.headers()["location"].to_str().unwrap().to_owned();
+    let before = ready(&app, &alice, &path).await;
+    let peek =
+        crate::orders::no_redirects().get(app.url(&path)).header("Cookie", format!("ld_session={}", bob.session)).send().await.unwrap();
+    assert_eq!(peek.status(), 404, "bob cannot open alice's draft");
+    assert_eq!(crate::reviews::send(&app, &bob, &path, &[("f.tagline", "Mine now")]).await.status(), 404);
+    let drafted_states = before.matches("drafted from your website").count();
+    assert!(drafted_states > 3, "{before}");
+
+    // A founder without a name, then an over-long tagline: each beside its box, nothing saved.
+    let refused = crate::reviews::send(&app, &alice, &path, &[("founders", " | CTO"), ("action", "save")]).await;
+    assert_eq!(refused.status(), 400);
+    let page = refused.text().await.unwrap();
+    assert!(page.contains(r#"aria-describedby="s-founders-error""#) && page.contains("founders[0].name"), "{page}");
+    assert!(page.contains(" | CTO"), "what was sent is kept");
+    let long = "x".repeat(501);
+    let refused = crate::reviews::send(&app, &alice, &path, &[("f.tagline", &long), ("action", "save")]).await;
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.unwrap().contains(r#"aria-describedby="f-tagline-error""#));
+    let after = crate::my_account::page_of_path(&app, &alice, &path).await;
+    assert_eq!(after.matches("drafted from your website").count(), drafted_states, "nothing was saved");
+
+    // Saving one changed field leaves every other drafted value as drafted.
+    let saved = crate::reviews::send(&app, &alice, &path, &[("f.city", "Porto"), ("action", "save")]).await;
+    assert_eq!(saved.status(), 303);
+    let after = crate::my_account::page_of_path(&app, &alice, &path).await;
+    assert!(after.contains(r#"value="Porto""#));
+    let still_drafted = after.matches("drafted from your website").count();
+    assert!(still_drafted + 1 >= drafted_states, "only the city changed state: {still_drafted} of {drafted_states}");
+}

@@ -1,0 +1,403 @@
+//! The draft editor: each of the 18 fields with its value, its state in words and the quotes
+//! from the website behind it (a person sees why a value is there), a lock, and buttons to
+//! restore the drafted value or redraft it from the website; then FAQs, founders, the company's
+//! links, the story and milestones as plain text, one item a line. Saving sends `update_draft`
+//! only what changed, so untouched drafted values keep their state and quotes.
+
+use super::{draft_of, errors_under, in_progress, progress_message, refused, see_other};
+use crate::site::{Meta, page, run_with_body};
+use crate::{WebState, account::checked};
+use accounts::signin::Session;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use drafts::{FieldKind, FieldName, FieldState, FieldValue};
+use kernel::FieldError;
+use ops::OpError;
+use ops::operations::drafts::UpdateDraft;
+use ops::wire::DraftView;
+use serde_json::{Map, Value, json};
+
+/// What the form was sent with, and what was wrong, to show them again.
+#[derive(Default)]
+pub(crate) struct Sent {
+    pub values: Vec<(String, String)>,
+    pub errors: Vec<FieldError>,
+}
+
+impl Sent {
+    fn value(&self, name: &str) -> Option<&str> {
+        self.values.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str())
+    }
+}
+
+/// A quote from the website and the page it is on.
+struct Quote {
+    text: String,
+    url: String,
+}
+
+/// One of the 18 fields as the editor shows it.
+struct FieldRow {
+    name: &'static str,
+    label: String,
+    value: String,
+    multiline: bool,
+    /// The state in words.
+    state: &'static str,
+    locked: bool,
+    /// Whether there is a drafted value to go back to.
+    restorable: bool,
+    quotes: Vec<Quote>,
+    error: Option<String>,
+}
+
+/// A section (FAQs, founders, ...) as a text area.
+struct SectionRow {
+    name: &'static str,
+    label: &'static str,
+    /// How to write it.
+    hint: &'static str,
+    value: String,
+    state: &'static str,
+    quotes: Vec<Quote>,
+    error: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "site/draft_editor.html")]
+struct EditorPage<'a> {
+    site_name: &'a str,
+    meta: Meta,
+    draft: DraftView,
+    csrf: String,
+    fields: Vec<FieldRow>,
+    sections: Vec<SectionRow>,
+    notice: Option<String>,
+    /// Errors of the whole draft (a submission refused for a missing category).
+    problems: Vec<String>,
+    /// While fields are redrafted: what the progress line says.
+    progress: Option<String>,
+}
+
+fn state_words(state: FieldState) -> &'static str {
+    match state {
+        FieldState::Ai => "drafted from your website",
+        FieldState::NotFound => "not stated on your website",
+        FieldState::Edited => "changed by you",
+        FieldState::Manual => "written by you",
+        FieldState::Override => "locked by you",
+        FieldState::Deleted => "removed by you",
+    }
+}
+
+fn quotes(evidence: &[drafts::Evidence]) -> Vec<Quote> {
+    evidence.iter().map(|quote| Quote { text: quote.quote.clone(), url: quote.url.clone() }).collect()
+}
+
+fn field_text(value: Option<&FieldValue>) -> String {
+    match value {
+        Some(FieldValue::Text(text)) => text.clone(),
+        Some(FieldValue::List(items)) => items.join("\n"),
+        None => String::new(),
+    }
+}
+
+fn label_of(name: FieldName) -> String {
+    let words = name.as_str().replace('_', " ");
+    let mut chars = words.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// The sections as text, one item a line, in the order the editor shows them.
+fn section_texts(draft: &DraftView) -> [(&'static str, String); 6] {
+    let faqs = draft.faqs.value.iter().map(|faq| format!("{}\n{}", faq.question, faq.answer)).collect::<Vec<_>>().join("\n\n");
+    let founders = draft
+        .founders
+        .value
+        .iter()
+        .map(|founder| {
+            let mut parts = vec![founder.name.clone()];
+            if founder.title.is_some() || founder.bio.is_some() {
+                parts.push(founder.title.clone().unwrap_or_default());
+            }
+            if let Some(bio) = &founder.bio {
+                parts.push(bio.clone());
+            }
+            parts.join(" | ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let socials = draft.company_socials.value.iter().map(|(platform, link)| format!("{platform} {link}")).collect::<Vec<_>>().join("\n");
+    let story = draft.story.value.story.clone().unwrap_or_default();
+    let why = draft.story.value.why_started.clone().unwrap_or_default();
+    let milestones = draft
+        .milestones
+        .value
+        .iter()
+        .map(|milestone| match &milestone.url {
+            Some(url) => format!("{} | {} | {url}", milestone.date, milestone.title),
+            None => format!("{} | {}", milestone.date, milestone.title),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    [
+        ("faqs", faqs),
+        ("founders", founders),
+        ("company_socials", socials),
+        ("story", story),
+        ("why_started", why),
+        ("milestones", milestones),
+    ]
+}
+
+pub(crate) fn editor_page(
+    state: &WebState,
+    request: &HttpRequest,
+    session: &Session,
+    draft: DraftView,
+    status: StatusCode,
+    notice: Option<String>,
+    sent: Sent,
+) -> HttpResponse {
+    let fields = FieldName::ALL
+        .iter()
+        .map(|name| {
+            let shown = draft.fields.get(name.as_str());
+            let field_state = shown.map_or(FieldState::NotFound, |field| field.state);
+            FieldRow {
+                name: name.as_str(),
+                label: label_of(*name),
+                value: sent
+                    .value(&format!("f.{}", name.as_str()))
+                    .map_or_else(|| field_text(shown.and_then(|field| field.value.as_ref())), str::to_owned),
+                multiline: matches!(name.kind(), FieldKind::List(_)) || *name == FieldName::Description,
+                state: state_words(field_state),
+                locked: field_state == FieldState::Override,
+                restorable: matches!(field_state, FieldState::Edited | FieldState::Deleted | FieldState::Override),
+                quotes: shown.map(|field| quotes(&field.evidence)).unwrap_or_default(),
+                error: errors_under(&sent.errors, &format!("fields.{}", name.as_str())),
+            }
+        })
+        .collect();
+    let texts = section_texts(&draft);
+    let text = |name: &str| {
+        sent.value(name)
+            .map_or_else(|| texts.iter().find(|(key, _)| *key == name).map(|(_, text)| text.clone()).unwrap_or_default(), str::to_owned)
+    };
+    let sections = vec![
+        SectionRow {
+            name: "faqs",
+            label: "Questions and answers",
+            hint: "A question on one line, its answer on the next; a blank line between pairs.",
+            value: text("faqs"),
+            state: state_words(draft.faqs.state),
+            quotes: quotes(&draft.faqs.evidence),
+            error: errors_under(&sent.errors, "faqs"),
+        },
+        SectionRow {
+            name: "founders",
+            label: "Founders",
+            hint: "One a line: name | role | a short bio (role and bio optional).",
+            value: text("founders"),
+            state: state_words(draft.founders.state),
+            quotes: quotes(&draft.founders.evidence),
+            error: errors_under(&sent.errors, "founders"),
+        },
+        SectionRow {
+            name: "company_socials",
+            label: "The company's profiles elsewhere",
+            hint: "One a line: the platform, a space, the https link (github https://github.com/acme).",
+            value: text("company_socials"),
+            state: state_words(draft.company_socials.state),
+            quotes: quotes(&draft.company_socials.evidence),
+            error: errors_under(&sent.errors, "company_socials"),
+        },
+        SectionRow {
+            name: "story",
+            label: "Your story",
+            hint: "How the product came to be, in your words.",
+            value: text("story"),
+            state: state_words(draft.story.state),
+            quotes: quotes(&draft.story.evidence),
+            error: errors_under(&sent.errors, "story"),
+        },
+        SectionRow {
+            name: "why_started",
+            label: "Why you started",
+            hint: "",
+            value: text("why_started"),
+            state: state_words(draft.story.state),
+            quotes: Vec::new(),
+            error: None,
+        },
+        SectionRow {
+            name: "milestones",
+            label: "Milestones",
+            hint: "One a line: YYYY-MM-DD | what happened | an https link (optional).",
+            value: text("milestones"),
+            state: state_words(draft.milestones.state),
+            quotes: quotes(&draft.milestones.evidence),
+            error: errors_under(&sent.errors, "milestones"),
+        },
+    ];
+    let handled = |field: &str| {
+        ["fields", "faqs", "founders", "company_socials", "story", "milestones"]
+            .iter()
+            .any(|prefix| field == *prefix || field.starts_with(&format!("{prefix}.")) || field.starts_with(&format!("{prefix}[")))
+    };
+    let problems =
+        sent.errors.iter().filter(|error| !handled(&error.field)).map(|error| format!("{}: {}", error.field, error.message)).collect();
+    let title = format!("Your draft of {}", field_text(draft.fields.get("name").and_then(|field| field.value.as_ref())));
+    let meta = Meta::new(state, request.path(), title, "Check and edit your product's draft.".to_owned());
+    let progress = in_progress(&draft).then(|| progress_message(&draft));
+    let editor = EditorPage {
+        site_name: &state.app.site.name,
+        meta,
+        csrf: session.csrf_token.clone(),
+        fields,
+        sections,
+        notice,
+        problems,
+        progress,
+        draft,
+    };
+    page(request, status, &editor)
+}
+
+/// The `update_draft` body of what the form changed.
+fn changes(draft: &DraftView, form: &[(String, String)]) -> Map<String, Value> {
+    let sent = |name: &str| form.iter().find(|(key, _)| key == name).map(|(_, value)| value.replace("\r\n", "\n"));
+    let all = |name: &str| form.iter().filter(|(key, _)| key == name).map(|(_, value)| value.clone()).collect::<Vec<_>>();
+    let (restore, regenerate) = (all("restore"), all("regenerate"));
+    let mut body = Map::new();
+    let mut fields = Map::new();
+    for name in FieldName::ALL {
+        let key = name.as_str();
+        let Some(text) = sent(&format!("f.{key}")) else { continue };
+        let current = draft.fields.get(key);
+        let current_text = field_text(current.and_then(|field| field.value.as_ref()));
+        // A field being restored or redrafted takes that, not the text in its box.
+        if text.trim() == current_text.trim() || restore.iter().chain(&regenerate).any(|chosen| chosen == key) {
+            continue;
+        }
+        let value = match name.kind() {
+            _ if text.trim().is_empty() => Value::Null,
+            FieldKind::List(_) => Value::from(text.lines().map(str::trim).filter(|line| !line.is_empty()).collect::<Vec<_>>()),
+            FieldKind::Text(_) => Value::from(text.trim()),
+        };
+        fields.insert(key.to_owned(), value);
+    }
+    if !fields.is_empty() {
+        body.insert("fields".into(), Value::Object(fields));
+    }
+    let locks: Vec<String> =
+        all("lock").into_iter().filter(|name| draft.fields.get(name).is_some_and(|field| field.state != FieldState::Override)).collect();
+    for (key, names) in [("lock_fields", locks), ("restore", restore), ("regenerate", regenerate)] {
+        if !names.is_empty() {
+            body.insert(key.into(), json!(names));
+        }
+    }
+    let texts = section_texts(draft);
+    let changed = |name: &str| {
+        let now = texts.iter().find(|(key, _)| *key == name).map(|(_, text)| text.trim().to_owned()).unwrap_or_default();
+        sent(name).map(|text| text.trim().to_owned()).filter(|text| *text != now)
+    };
+    if let Some(text) = changed("faqs") {
+        let faqs: Vec<Value> = text
+            .split("\n\n")
+            .map(str::trim)
+            .filter(|block| !block.is_empty())
+            .map(|block| {
+                let (question, answer) = block.split_once('\n').unwrap_or((block, ""));
+                json!({"question": question.trim(), "answer": answer.trim()})
+            })
+            .collect();
+        body.insert("faqs".into(), Value::from(faqs));
+    }
+    if let Some(text) = changed("founders") {
+        let founders: Vec<Value> = text
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .map(|line| {
+                let mut parts = line.splitn(3, '|').map(str::trim);
+                let name = parts.next().unwrap_or_default();
+                let optional = |part: Option<&str>| part.filter(|text| !text.is_empty()).map(str::to_owned);
+                json!({"name": name, "title": optional(parts.next()), "bio": optional(parts.next())})
+            })
+            .collect();
+        body.insert("founders".into(), Value::from(founders));
+    }
+    if let Some(text) = changed("company_socials") {
+        let mut socials = Map::new();
+        for line in text.lines().map(str::trim).filter(|line| !line.is_empty()) {
+            let (platform, link) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+            socials.insert(platform.to_ascii_lowercase(), Value::from(link.trim()));
+        }
+        body.insert("company_socials".into(), Value::Object(socials));
+    }
+    let (story, why) = (changed("story"), changed("why_started"));
+    if story.is_some() || why.is_some() {
+        let mut whole = serde_json::to_value(&draft.story.value).unwrap_or_else(|_| json!({}));
+        let blank_to_null = |text: String| if text.is_empty() { Value::Null } else { Value::from(text) };
+        if let Some(text) = story {
+            whole["story"] = blank_to_null(text);
+        }
+        if let Some(text) = why {
+            whole["why_started"] = blank_to_null(text);
+        }
+        body.insert("story".into(), whole);
+    }
+    if let Some(text) = changed("milestones") {
+        let milestones: Vec<Value> = text
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .map(|line| {
+                let mut parts = line.splitn(3, '|').map(str::trim);
+                let (date, title) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
+                // The description is not edited here: a milestone kept keeps its own.
+                let known = draft.milestones.value.iter().find(|milestone| milestone.date == date && milestone.title == title);
+                json!({
+                    "date": date,
+                    "title": title,
+                    "url": parts.next().filter(|url| !url.is_empty()),
+                    "description": known.and_then(|milestone| milestone.description.clone()),
+                })
+            })
+            .collect();
+        body.insert("milestones".into(), Value::from(milestones));
+    }
+    body
+}
+
+pub async fn edit(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    path: web::Path<String>,
+    form: web::Form<Vec<(String, String)>>,
+) -> HttpResponse {
+    let csrf = form.iter().find(|(key, _)| key == "csrf").map_or("", |(_, value)| value.as_str());
+    let session = match checked(&state, &request, csrf).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    let caller = crate::mine::as_person(&session, &request);
+    let draft = match draft_of(&state, &caller, &path).await {
+        Ok(draft) => draft,
+        Err(error) => return refused(&state, &request, error),
+    };
+    let body = changes(&draft, &form);
+    if body.is_empty() {
+        return see_other(&format!("/submit/drafts/{}?saved=1", draft.id));
+    }
+    match run_with_body(UpdateDraft, &state, &caller, &[("id", &draft.id)], Value::Object(body)).await {
+        Ok(updated) => see_other(&format!("/submit/drafts/{}?saved=1", updated.id)),
+        Err(OpError::Validation(errors)) => {
+            let sent = Sent { values: form.into_inner(), errors };
+            editor_page(&state, &request, &session, draft, StatusCode::BAD_REQUEST, None, sent)
+        }
+        Err(error) => refused(&state, &request, error),
+    }
+}

@@ -1,0 +1,223 @@
+//! Submission in the browser: `/submit` takes a website address (signed in; a stranger is asked
+//! to sign in first), `/submit/drafts/<id>` shows the draft's progress while the site is read and
+//! drafted (the page's script polls `/submit/drafts/<id>/status`; without it, a link checks
+//! again), then the editor (`editor`), and `launch` submits the draft and takes the free queue or
+//! a paid launch. Every step runs the operation the API runs (`submit_listing`, `get_draft`,
+//! `update_draft`, `submit_draft`, `choose_free_listing`, `create_checkout`, `get_badges`) as the
+//! person, so a draft of someone else is 404 here too.
+
+mod editor;
+mod launch;
+
+use crate::mine::as_person;
+use crate::site::{Meta, page, run, run_with_body};
+use crate::{WebState, account::checked, session, words};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+use drafts::DraftStatus;
+use kernel::FieldError;
+use ops::operations::drafts::{GetDraft, ListMyDrafts, SubmitListing};
+use ops::wire::DraftView;
+use ops::{Caller, OpError};
+
+pub(crate) use editor::{edit, editor_page};
+pub(crate) use launch::{choose_free, choose_paid, launch_page, submit_draft};
+
+/// Registers the submission pages (each counted by the rate limits).
+pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
+    let resource = |path: &str| web::resource(path).wrap(actix_web::middleware::from_fn(crate::limits::limit));
+    cfg.service(resource("/submit").route(web::get().to(start_page)).route(web::post().to(start)))
+        .service(resource("/submit/drafts/{id}").route(web::get().to(draft_page)).route(web::post().to(edit)))
+        .service(resource("/submit/drafts/{id}/status").route(web::get().to(status)))
+        .service(resource("/submit/drafts/{id}/submit").route(web::post().to(submit_draft)))
+        .service(resource("/submit/drafts/{id}/launch").route(web::get().to(launch_page)))
+        .service(resource("/submit/drafts/{id}/free").route(web::post().to(choose_free)))
+        .service(resource("/submit/drafts/{id}/paid").route(web::post().to(choose_paid)));
+}
+
+/// A draft of the person's, as `/submit` lists it.
+struct DraftRow {
+    id: String,
+    name: String,
+    status: String,
+}
+
+#[derive(Template)]
+#[template(path = "site/submit.html")]
+struct StartPage<'a> {
+    site_name: &'a str,
+    meta: Meta,
+    api_base: &'a str,
+    mcp: String,
+    /// The session's CSRF token; `None` when not signed in.
+    csrf: Option<String>,
+    url: String,
+    error: Option<String>,
+    drafts: Vec<DraftRow>,
+}
+
+async fn render_start(state: &WebState, request: &HttpRequest, status: StatusCode, url: &str, error: Option<String>) -> HttpResponse {
+    let session = session(state, request).await;
+    let mut drafts = Vec::new();
+    if let Some(session) = &session {
+        let caller = as_person(session, request);
+        match run(ListMyDrafts, state, &caller, &[], &[("per_page", "20".to_owned())]).await {
+            Ok(page) => {
+                drafts = page
+                    .items
+                    .into_iter()
+                    .map(|draft| DraftRow { name: draft.name.unwrap_or(draft.url), status: words(draft.status), id: draft.id })
+                    .collect();
+            }
+            Err(err) => tracing::warn!(error = %err, "could not list the person's drafts"),
+        }
+    }
+    let meta = Meta::new(
+        state,
+        "/submit",
+        "Submit a product",
+        "Submit a product: give its website address, check the draft we write from it, then launch free or paid.",
+    );
+    let start = StartPage {
+        site_name: &state.app.site.name,
+        meta,
+        api_base: &state.app.site.base_url,
+        mcp: format!("{}/mcp", state.site_url),
+        csrf: session.map(|session| session.csrf_token),
+        url: url.to_owned(),
+        error,
+        drafts,
+    };
+    page(request, status, &start)
+}
+
+pub async fn start_page(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+    render_start(&state, &request, StatusCode::OK, "", None).await
+}
+
+#[derive(Debug, serde::Deserialize)]
+pub struct StartForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    url: String,
+}
+
+pub async fn start(state: web::Data<WebState>, request: HttpRequest, form: web::Form<StartForm>) -> HttpResponse {
+    let session = match checked(&state, &request, &form.csrf).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    let caller = as_person(&session, &request);
+    match run_with_body(SubmitListing, &state, &caller, &[], serde_json::json!({"url": form.url.trim()})).await {
+        Ok(draft) => see_other(&format!("/submit/drafts/{}", draft.id)),
+        Err(OpError::Validation(errors)) => {
+            let message = crate::error_of(&errors, "url").or_else(|| errors.first().map(|error| error.message.as_str()));
+            render_start(&state, &request, StatusCode::BAD_REQUEST, &form.url, message.map(str::to_owned)).await
+        }
+        Err(error) => refused(&state, &request, error),
+    }
+}
+
+fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther().insert_header(("Location", location.to_owned())).finish()
+}
+
+/// Someone else's draft, a bad id or a refusal: the site's refusal page.
+fn refused(state: &WebState, request: &HttpRequest, error: OpError) -> HttpResponse {
+    crate::site::refusal(state, request, error)
+}
+
+/// The signed-in person and their caller, or the sign-in page (coming back here).
+async fn person(state: &WebState, request: &HttpRequest) -> Result<(accounts::signin::Session, Caller), HttpResponse> {
+    let Some(session) = session(state, request).await else {
+        let next = crate::percent_encode(request.path());
+        return Err(see_other(&format!("/signin?next={next}")));
+    };
+    let caller = as_person(&session, request);
+    Ok((session, caller))
+}
+
+pub(crate) async fn draft_of(state: &WebState, caller: &Caller, id: &str) -> Result<DraftView, OpError> {
+    run(GetDraft, state, caller, &[("id", id)], &[]).await
+}
+
+/// Whether the draft is still being read or drafted (the page polls).
+fn in_progress(draft: &DraftView) -> bool {
+    matches!(draft.status, DraftStatus::Crawling | DraftStatus::Drafting) || !draft.regenerating.is_empty()
+}
+
+/// What the progress line says.
+fn progress_message(draft: &DraftView) -> String {
+    match draft.status {
+        DraftStatus::Crawling => {
+            format!("Reading your website: {} read so far.", crate::site::plural(draft.pages_read.len() as u64, "page", "pages"))
+        }
+        DraftStatus::Drafting => format!("Writing the draft from {}.", crate::site::plural(draft.pages_read.len() as u64, "page", "pages")),
+        _ if !draft.regenerating.is_empty() => {
+            format!(
+                "Redrafting from your website: {}.",
+                draft.regenerating.iter().map(|name| name.as_str().replace('_', " ")).collect::<Vec<_>>().join(", ")
+            )
+        }
+        _ => "The draft is ready.".to_owned(),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "site/draft_progress.html")]
+struct ProgressPage<'a> {
+    site_name: &'a str,
+    meta: Meta,
+    draft: DraftView,
+    message: String,
+}
+
+pub async fn draft_page(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
+    let (session, caller) = match person(&state, &request).await {
+        Ok(person) => person,
+        Err(answer) => return answer,
+    };
+    let draft = match draft_of(&state, &caller, &path).await {
+        Ok(draft) => draft,
+        Err(error) => return refused(&state, &request, error),
+    };
+    if matches!(draft.status, DraftStatus::Crawling | DraftStatus::Drafting | DraftStatus::Failed) {
+        let meta = Meta::new(&state, request.path(), "Your draft", "Your product's draft.");
+        let message = progress_message(&draft);
+        return page(&request, StatusCode::OK, &ProgressPage { site_name: &state.app.site.name, meta, draft, message });
+    }
+    let notice = match request.query_string() {
+        "saved=1" => Some("Your changes are saved.".to_owned()),
+        _ => None,
+    };
+    editor_page(&state, &request, &session, draft, StatusCode::OK, notice, editor::Sent::default())
+}
+
+/// `/submit/drafts/<id>/status`: what the progress page's script polls.
+pub async fn status(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
+    let (_, caller) = match person(&state, &request).await {
+        Ok(person) => person,
+        Err(answer) => return answer,
+    };
+    match draft_of(&state, &caller, &path).await {
+        Ok(draft) => HttpResponse::Ok()
+            .insert_header(("Cache-Control", "no-store"))
+            .json(serde_json::json!({"status": draft.status, "done": !in_progress(&draft), "message": progress_message(&draft)})),
+        Err(error) => refused(&state, &request, error),
+    }
+}
+
+/// The errors of `prefix` (`faqs`, `founders[1].name`, `fields.tagline`) in one line.
+pub(crate) fn errors_under(errors: &[FieldError], prefix: &str) -> Option<String> {
+    let found: Vec<String> = errors
+        .iter()
+        .filter(|error| {
+            error.field == prefix || error.field.starts_with(&format!("{prefix}.")) || error.field.starts_with(&format!("{prefix}["))
+        })
+        // A part of a section (`faqs[1].answer`) is named, so the person finds the line.
+        .map(|error| if error.field == prefix { error.message.clone() } else { format!("{}: {}", error.field, error.message) })
+        .collect();
+    (!found.is_empty()).then(|| found.join("; "))
+}
