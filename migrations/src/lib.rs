@@ -17,6 +17,7 @@ mod m20261121_000011_create_owner_lifecycle;
 mod m20261124_000012_create_orders;
 mod m20261125_000013_confirmed_emails_and_counted_votes;
 mod m20261126_000014_vote_weeks_reviews_and_invites;
+mod m20261127_000015_admins_and_audit;
 
 pub struct Migrator;
 
@@ -38,6 +39,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261124_000012_create_orders::Migration),
             Box::new(m20261125_000013_confirmed_emails_and_counted_votes::Migration),
             Box::new(m20261126_000014_vote_weeks_reviews_and_invites::Migration),
+            Box::new(m20261127_000015_admins_and_audit::Migration),
         ]
     }
 }

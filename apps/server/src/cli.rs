@@ -109,6 +109,16 @@ pub enum UserCommand {
         #[arg(long)]
         name: Option<String>,
     },
+    /// Give an account the admin role: the site team's pages under /admin.
+    GrantAdmin {
+        #[arg(long)]
+        email: String,
+    },
+    /// Take the admin role away.
+    RevokeAdmin {
+        #[arg(long)]
+        email: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -177,6 +187,19 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let email = parse_email(&email)?;
             let user = services.app.accounts.create_user(&email, name.as_deref()).await.map_err(describe)?;
             println!("created user {} <{}>", user.id, user.email);
+            Ok(())
+        }
+        Command::User(role @ (UserCommand::GrantAdmin { .. } | UserCommand::RevokeAdmin { .. })) => {
+            let (grant, email) = match role {
+                UserCommand::GrantAdmin { email } => (true, email),
+                UserCommand::RevokeAdmin { email } | UserCommand::Create { email, .. } => (false, email),
+            };
+            let services = services(&settings).await?;
+            let address = parse_email(&email)?;
+            if !services.app.admin.set_admin(&address, grant).await? {
+                anyhow::bail!("no account uses {address}; `launchdir user create` makes one");
+            }
+            println!("{address} {}", if grant { "is an admin now: /admin" } else { "is no longer an admin" });
             Ok(())
         }
         Command::ApiKey(command) => api_key(&settings, command).await,

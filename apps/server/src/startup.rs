@@ -135,6 +135,7 @@ impl Services {
             },
             accounts: AccountsService::new(store.users(), store.api_keys(), clock.clone()).with_oauth(oauth.clone()),
             signin: accounts::SignInService::new(store.users(), store.passwords(), store.sessions(), hasher.clone(), clock.clone()),
+            admin: accounts::AdminService::new(store.admin(), clock.clone()),
             own_account: accounts::OwnAccount::new(
                 store.passwords(),
                 store.sessions(),

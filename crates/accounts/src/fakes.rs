@@ -34,6 +34,7 @@ impl UserRepository for Memory {
             created_at: new.created_at,
             blocked: false,
             email_confirmed_at: None,
+            is_admin: false,
         };
         users.push(user.clone());
         Ok(user)

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod admin;
 pub mod closure;
 pub mod confirmation;
 #[cfg(test)]
@@ -14,6 +15,7 @@ pub mod signin;
 pub mod throttle;
 mod token;
 
+pub use admin::{AdminRepository, AdminService, AuditEntry, NewAuditEntry};
 pub use closure::{AccountCloser, Closed, OwnAccount, OwnAccountError};
 pub use confirmation::{ConfirmationError, EmailConfirmation, EmailTokenPurpose, EmailTokenRepository, NewEmailToken};
 pub use model::{ApiKey, Credential, NewUser, Principal, Scope, Scopes, User};

@@ -93,6 +93,8 @@ pub struct User {
     pub blocked: bool,
     /// When the account proved its e-mail address (the link it was sent); `None` until then.
     pub email_confirmed_at: Option<OffsetDateTime>,
+    /// The site team: opens the admin pages.
+    pub is_admin: bool,
 }
 
 /// What is needed to create a user.

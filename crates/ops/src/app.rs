@@ -60,6 +60,8 @@ pub struct App {
     pub oauth: accounts::OAuthService,
     /// Signing in on the site.
     pub signin: accounts::SignInService,
+    /// The site team's accounts and the audit log of their actions.
+    pub admin: accounts::AdminService,
     /// Changing one's password while signed in, and closing one's account.
     pub own_account: accounts::OwnAccount,
     /// Setting a new password through an e-mailed link.

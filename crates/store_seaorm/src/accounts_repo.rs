@@ -9,7 +9,7 @@ use kernel::{ApiKeyId, Email, RepoError, UserId};
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 use time::OffsetDateTime;
 
-fn to_user(row: user::Model) -> Result<User, RepoError> {
+pub(crate) fn to_user(row: user::Model) -> Result<User, RepoError> {
     let email = Email::parse(&row.email).map_err(RepoError::backend)?;
     Ok(User {
         id: UserId::new(row.id),
@@ -18,6 +18,7 @@ fn to_user(row: user::Model) -> Result<User, RepoError> {
         created_at: row.created_at,
         blocked: row.blocked,
         email_confirmed_at: row.email_confirmed_at,
+        is_admin: row.is_admin,
     })
 }
 

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod accounts_repo;
+mod admin_repo;
 mod alternatives_repo;
 mod blog_repo;
 mod calendar_repo;
@@ -109,6 +110,10 @@ impl SeaStore {
     }
 
     pub fn email_tokens(&self) -> Arc<dyn accounts::EmailTokenRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn admin(&self) -> Arc<dyn accounts::AdminRepository> {
         Arc::new(self.clone())
     }
 

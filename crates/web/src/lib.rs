@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod account;
+mod admin;
 mod checkout;
 mod confirm;
 mod invites;
@@ -78,6 +79,7 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             // written, and a provider's retries must not be refused by a per-address quota.
             .service(web::resource("/webhooks/payments/{provider}").route(web::post().to(checkout::webhook)))
             .configure(submit::configure)
+            .configure(admin::configure)
             .configure(site::configure);
     }
 }

@@ -2,6 +2,7 @@
 //! `LAUNCHDIR_TEST_DATABASE_URL` selects (SQLite by default).
 
 mod account;
+mod admin;
 mod awards;
 mod badges;
 mod blog;

@@ -1,5 +1,6 @@
 //! SeaORM entities, one module per table. They never leave this crate.
 
+pub mod admin_audit;
 pub mod api_key;
 pub mod award;
 pub mod award_week;

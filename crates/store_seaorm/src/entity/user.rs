@@ -16,6 +16,8 @@ pub struct Model {
     pub created_at: TimeDateTimeWithTimeZone,
     /// When the account proved its e-mail address.
     pub email_confirmed_at: Option<TimeDateTimeWithTimeZone>,
+    /// Opens the admin pages.
+    pub is_admin: bool,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -1,0 +1,150 @@
+//! The site team's pages over HTTP: 404 for everyone without the admin role (every address,
+//! GET and POST alike), bad input beside its field with nothing changed, blocking an account
+//! stops its keys, and every change lands in the audit log with who and when.
+
+use crate::helpers::TestApp;
+use crate::orders::{Shop, no_redirects, paid_event, shop_with};
+use crate::reviews::send;
+use crate::votes::Person;
+use serde_json::json;
+
+/// Someone signed in (through the service); an admin when `admin`.
+pub(crate) async fn someone(app: &TestApp, name: &str, admin: bool) -> (Person, String) {
+    let email = format!("{name}-{}@example.com", uuid::Uuid::new_v4().simple());
+    let session = app.services.app.signin.sign_up(&email, name, "a long enough password").await.unwrap();
+    if admin {
+        assert!(app.services.app.admin.set_admin(&kernel::Email::parse(&email).unwrap(), true).await.unwrap());
+    }
+    (Person { session: session.token, csrf: session.csrf_token, user: session.user.id }, email)
+}
+
+async fn get(app: &TestApp, who: Option<&Person>, path: &str) -> reqwest::Response {
+    let mut request = no_redirects().get(app.url(path)).header("Accept", "text/html");
+    if let Some(who) = who {
+        request = request.header("Cookie", format!("ld_session={}", who.session));
+    }
+    request.send().await.unwrap()
+}
+
+/// A paid `ai_review` order of the shop's owner, and the task its fulfilment opened.
+pub(crate) async fn order_with_a_task(shop: &Shop, slug: &str) -> (String, i64) {
+    let id = shop.listing(slug, "draft", None).await;
+    let created = shop.checkout(json!({"items": [{"product": "ai_review", "listing_id": id}], "billing_country": "US"})).await;
+    let number = created.body["order"]["number"].as_str().unwrap().to_owned();
+    let (body, signature) = paid_event(&number, &format!("cs_{slug}"), created.body["order"]["total_cents"].as_i64().unwrap(), "usd");
+    assert_eq!(shop.webhook(&body, &signature).await, 200);
+    for _ in 0..300 {
+        let tasks = shop.app.services.app.orders.tasks(true).await.unwrap();
+        if let Some(task) = tasks.iter().find(|task| task.order_number.as_str() == number) {
+            return (number, task.id);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the fulfilment job never opened the task");
+}
+
+/// What a launch costs in a quote now (before VAT).
+pub(crate) async fn launch_price(shop: &Shop, slug: &str) -> serde_json::Value {
+    let id = shop.listing(slug, "draft", None).await;
+    shop.quote(json!({"items": [{"product": "launch", "listing_id": id}]})).await.body["subtotal_cents"].clone()
+}
+
+const PAGES: [&str; 10] = [
+    "/admin",
+    "/admin/prices",
+    "/admin/vat-rates",
+    "/admin/edits",
+    "/admin/votes",
+    "/admin/reviews",
+    "/admin/orders",
+    "/admin/users",
+    "/admin/audit",
+    "/admin/no-such-page",
+];
+
+#[tokio::test]
+async fn nobody_but_an_admin_sees_that_the_admin_pages_exist() {
+    let shop = shop_with(|_| {}).await;
+    let app = &shop.app;
+    let (person, _) = someone(app, "person", false).await;
+    let (admin, _) = someone(app, "admin", true).await;
+    for path in PAGES {
+        assert_eq!(get(app, None, path).await.status(), 404, "{path} for a stranger");
+        assert_eq!(get(app, Some(&person), path).await.status(), 404, "{path} for a person without the role");
+        let expected = if path.ends_with("no-such-page") { 404 } else { 200 };
+        assert_eq!(get(app, Some(&admin), path).await.status(), expected, "{path} for the admin");
+    }
+    for path in [
+        "/admin/prices/launch",
+        "/admin/vat-rates",
+        "/admin/votes/1/discount",
+        "/admin/reviews/1/hide",
+        "/admin/tasks/1/done",
+        "/admin/users/1/block",
+    ] {
+        let refused = send(app, &person, path, &[("cents", "1"), ("country", "DE"), ("percent", "1"), ("from", "2030-01-01")]).await;
+        assert_eq!(refused.status(), 404, "{path} posted by a person without the role");
+    }
+    assert_eq!(launch_price(&shop, "unchanged").await, 4900, "no price changed");
+    let page = get(app, Some(&admin), "/admin").await.text().await.unwrap();
+    assert!(page.contains(r#"<a href="/admin/audit">Audit log</a>"#));
+}
+
+#[tokio::test]
+async fn every_admin_change_is_checked_made_through_its_domain_and_logged_with_who_and_when() {
+    let shop = shop_with(|settings| settings.job_workers = 1).await;
+    let app = &shop.app;
+    let (admin, admin_email) = someone(app, "admin", true).await;
+
+    // Bad input beside its field, nothing changed, nothing logged.
+    let bad = send(app, &admin, "/admin/prices/launch", &[("cents", "a lot")]).await;
+    assert_eq!(bad.status(), 400);
+    assert!(bad.text().await.unwrap().contains(r#"aria-describedby="price-launch-error""#));
+    let bad = send(app, &admin, "/admin/vat-rates", &[("country", "XX1"), ("percent", "120"), ("from", "soon")]).await;
+    assert_eq!(bad.status(), 400);
+    let page = bad.text().await.unwrap();
+    for field in ["vat-country", "vat-percent", "vat-from"] {
+        assert!(page.contains(&format!(r#"aria-describedby="{field}-error""#)), "{field}");
+    }
+    assert_eq!(app.services.app.admin.audit(None, kernel::PageRequest::default()).await.unwrap().total, 0);
+
+    // A price: the next quote uses it.
+    let set = send(app, &admin, "/admin/prices/launch", &[("cents", "6900")]).await;
+    assert_eq!(set.status(), 303);
+    assert_eq!(launch_price(&shop, "repriced").await, 6900);
+    assert_eq!(send(app, &admin, "/admin/vat-rates", &[("country", "DE"), ("percent", "20"), ("from", "2020-06-01")]).await.status(), 303);
+
+    // A task: done, and its order line fulfilled.
+    let (number, task) = order_with_a_task(&shop, "admin-shop").await;
+    assert_eq!(send(app, &admin, &format!("/admin/tasks/{task}/done"), &[]).await.status(), 303);
+    assert_eq!(shop.order(&number).await["status"], "fulfilled");
+
+    // An account blocked: its key stops working; unblocked, it works again.
+    let (_, customer_email) = someone(app, "customer", false).await;
+    let customer = app.services.app.accounts.user_by_email(&kernel::Email::parse(&customer_email).unwrap()).await.unwrap();
+    let key = app
+        .services
+        .app
+        .accounts
+        .create_api_key(&customer.email, Some("k"), accounts::Scopes::all())
+        .await
+        .unwrap()
+        .secret
+        .expose()
+        .to_owned();
+    assert_eq!(send(app, &admin, &format!("/admin/users/{}/block", customer.id), &[]).await.status(), 303);
+    assert_eq!(app.get_with_token("/api/v1/me", &key).await.status, 403);
+    assert_eq!(send(app, &admin, &format!("/admin/users/{}/unblock", customer.id), &[]).await.status(), 303);
+    assert_eq!(app.get_with_token("/api/v1/me", &key).await.status, 200);
+    let users = get(app, Some(&admin), &format!("/admin/users?q={}", &customer_email[..12])).await.text().await.unwrap();
+    assert!(users.contains(&customer_email), "the search finds the account");
+
+    // The log: every change, with who and when, searchable.
+    let log = app.services.app.admin.audit(None, kernel::PageRequest::default()).await.unwrap();
+    let actions: Vec<&str> = log.items.iter().map(|entry| entry.action.as_str()).collect();
+    assert_eq!(actions, ["user.unblock", "user.block", "task.done", "vat_rate.set", "price.set"], "newest first");
+    assert!(log.items.iter().all(|entry| entry.actor_email == admin_email && entry.at <= time::OffsetDateTime::now_utc()));
+    assert_eq!(log.items[4].detail, "$49.00 -> $69.00");
+    let page = get(app, Some(&admin), "/admin/audit?q=price").await.text().await.unwrap();
+    assert!(page.contains("price.set") && !page.contains("task.done"), "the search narrows the log");
+}

@@ -1,0 +1,142 @@
+//! The site team's pages under `/admin`, for accounts with the admin role. Anyone else gets the
+//! ordinary 404 page on every admin address (their existence is not advertised). Every page
+//! lists with paging and a search box; every change is a POST with the session's CSRF token from
+//! this site, counted by the rate limits, goes through the owning domain's use case (prices and
+//! VAT rates, votes, reviews, tasks, accounts) and is written to the audit log with who did it,
+//! what changed and when (`/admin/audit`).
+
+mod pages;
+
+use crate::site::{Meta, Pager};
+use crate::{WebState, session};
+use accounts::signin::Session;
+use actix_web::{HttpRequest, HttpResponse, web};
+use askama::Template;
+
+/// Registers the admin pages.
+pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
+    let resource = |path: &str| web::resource(path).wrap(actix_web::middleware::from_fn(crate::limits::limit));
+    cfg.service(resource("/admin").route(web::get().to(pages::index)))
+        .service(resource("/admin/prices").route(web::get().to(pages::prices)))
+        .service(resource("/admin/prices/{code}").route(web::post().to(pages::set_price)))
+        .service(resource("/admin/vat-rates").route(web::get().to(pages::vat_rates)).route(web::post().to(pages::set_vat_rate)))
+        .service(resource("/admin/edits").route(web::get().to(pages::edits)))
+        .service(resource("/admin/votes").route(web::get().to(pages::votes)))
+        .service(resource("/admin/votes/{id}/discount").route(web::post().to(pages::discount_vote)))
+        .service(resource("/admin/reviews").route(web::get().to(pages::reviews)))
+        .service(resource("/admin/reviews/{id}/{choice}").route(web::post().to(pages::moderate_review)))
+        .service(resource("/admin/orders").route(web::get().to(pages::orders)))
+        .service(resource("/admin/tasks/{id}/done").route(web::post().to(pages::finish_task)))
+        .service(resource("/admin/users").route(web::get().to(pages::users)))
+        .service(resource("/admin/users/{id}/{choice}").route(web::post().to(pages::block_user)))
+        .service(resource("/admin/audit").route(web::get().to(pages::audit)))
+        .service(web::resource("/admin/{rest:.*}").to(hidden));
+}
+
+/// Any other address under `/admin`: the ordinary 404 page.
+async fn hidden(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+    crate::site::not_found(state, request).await
+}
+
+/// The admin signed in, or the 404 page for everyone else.
+pub(crate) async fn admin(state: &web::Data<WebState>, request: &HttpRequest) -> Result<Session, HttpResponse> {
+    match session(state, request).await {
+        Some(session) if session.user.is_admin => Ok(session),
+        _ => Err(crate::site::not_found(state.clone(), request.clone()).await),
+    }
+}
+
+/// An admin's form post: the admin role, the form's token, this site. Anyone else: 404.
+pub(crate) async fn admin_post(state: &web::Data<WebState>, request: &HttpRequest, csrf: &str) -> Result<Session, HttpResponse> {
+    let session = admin(state, request).await?;
+    if !crate::signed_form_ok(state, request, &session, csrf) {
+        return Err(crate::message(
+            state,
+            actix_web::http::StatusCode::FORBIDDEN,
+            "Nothing changed",
+            "The form expired or came from another site; go back, reload the page and try again.",
+        ));
+    }
+    Ok(session)
+}
+
+/// A button (or a small form) on a row.
+pub(crate) struct Action {
+    /// A form posting to `url` (with the CSRF token), or a plain link when `false`.
+    pub post: bool,
+    pub url: String,
+    /// What the button says; `aria` names it fully (`Discount vote 12`).
+    pub label: String,
+    pub aria: String,
+    /// One labelled input sent with the button (a new price), when the action takes one.
+    pub input: Option<Input>,
+}
+
+pub(crate) struct Input {
+    pub id: String,
+    pub name: &'static str,
+    pub label: String,
+    pub value: String,
+    pub error: Option<String>,
+}
+
+pub(crate) struct Row {
+    pub cells: Vec<String>,
+    pub actions: Vec<Action>,
+}
+
+/// A form above the list (a new VAT rate).
+pub(crate) struct FreeForm {
+    pub url: String,
+    pub button: String,
+    pub inputs: Vec<Input>,
+}
+
+#[derive(Template)]
+#[template(path = "admin/list.html")]
+pub(crate) struct ListPage<'a> {
+    pub site_name: &'a str,
+    pub meta: Meta,
+    /// This list's address, for the search form.
+    pub path: String,
+    pub heading: String,
+    pub intro: String,
+    pub csrf: String,
+    pub columns: Vec<&'static str>,
+    pub rows: Vec<Row>,
+    /// Whether any row has actions (the table then has a column for them).
+    pub has_actions: bool,
+    /// The search box's value; `None` for a list without one.
+    pub search: Option<String>,
+    pub pager: Option<Pager>,
+    pub notice: Option<String>,
+    pub form: Option<FreeForm>,
+}
+
+/// `?q=` and `?page=` of a list.
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct ListQuery {
+    #[serde(default)]
+    pub q: String,
+    #[serde(default)]
+    pub page: Option<u32>,
+    /// What the last change did, shown once (`?done=`).
+    #[serde(default)]
+    pub done: String,
+}
+
+pub(crate) const PER_PAGE: u32 = 25;
+
+/// One page of `items` that match `q` (a list the domain hands over whole, bounded by it).
+pub(crate) fn page_of<T>(items: Vec<T>, query: &ListQuery, path: &str, matches: impl Fn(&T) -> bool) -> (Vec<T>, Pager) {
+    let found: Vec<T> = items.into_iter().filter(|item| query.q.trim().is_empty() || matches(item)).collect();
+    let page = query.page.unwrap_or(1).clamp(1, kernel::PageRequest::MAX_PAGE);
+    let pager = Pager::new(path, &[("q", query.q.clone())], page, PER_PAGE, found.len() as u64);
+    let shown = found.into_iter().skip(((page - 1) * PER_PAGE) as usize).take(PER_PAGE as usize).collect();
+    (shown, pager)
+}
+
+/// Whether `text` contains `q`, ignoring case.
+pub(crate) fn has(text: &str, q: &str) -> bool {
+    text.to_lowercase().contains(&q.trim().to_lowercase())
+}
