@@ -148,3 +148,91 @@ async fn every_admin_change_is_checked_made_through_its_domain_and_logged_with_w
     let page = get(app, Some(&admin), "/admin/audit?q=price").await.text().await.unwrap();
     assert!(page.contains("price.set") && !page.contains("task.done"), "the search narrows the log");
 }
+
+#[tokio::test]
+async fn an_admin_reprices_discounts_a_vote_hides_a_review_and_finishes_a_task_in_the_browser() {
+    use thirtyfour::prelude::*;
+    let shop = shop_with(|settings| {
+        settings.site_url = None;
+        settings.job_workers = 1;
+        settings.vote_min_account_age_hours = 0;
+    })
+    .await;
+    let app = &shop.app;
+    // This week's top listing, voted for by five accounts from one address within minutes.
+    let listing = crate::votes::live_listing(app, "boardtop").await;
+    for n in 0..5 {
+        let voter = crate::votes::person(app, n, true, time::Duration::days(30)).await;
+        assert_eq!(send(app, &voter, "/listings/boardtop/vote", &[("back", "/"), ("action", "vote")]).await.status(), 303);
+    }
+    let weekly = || async {
+        let board = app.get("/api/v1/leaderboards/community-weekly").await.body;
+        board["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|item| item["listing"]["slug"] == "boardtop")
+            .map(|item| item["metric"]["value"].clone())
+    };
+    assert_eq!(weekly().await, Some(json!(5)));
+    // Two reviews: 2 and 4 stars, a rating of 3.
+    let db = app.services.store.connection();
+    for (n, stars) in [(0, 2), (1, 4)] {
+        let reviewer =
+            store_seaorm::testing::fixtures::user(db, &format!("reviewer{n}-{}@example.com", uuid::Uuid::new_v4().simple())).await;
+        store_seaorm::testing::fixtures::review(db, listing, reviewer, stars, false).await;
+    }
+    let rating = || async { app.get("/api/v1/listings/boardtop").await.body["community_rating"]["average"].clone() };
+    assert_eq!(rating().await, json!(3.0));
+    let low = app.services.app.reviews.recent(10).await.unwrap().into_iter().find(|(_, review)| review.rating == 2).unwrap().1.id;
+    let (number, task) = order_with_a_task(&shop, "browser-shop").await;
+    let (_, email) = someone(app, "admin", true).await;
+
+    let browser = crate::browser::Browser::start().await;
+    browser
+        .run("admin_pages", async {
+            browser.driver.goto(&app.url("/signin?next=%2Fadmin")).await.unwrap();
+            browser.field("E-mail").await.send_keys(&email).await.unwrap();
+            browser.field("Password").await.send_keys("a long enough password").await.unwrap();
+            browser.button("Sign in").await.click().await.unwrap();
+            browser.wait_for_text("The site team's pages").await;
+            browser.assert_accessible().await;
+
+            browser.driver.find(By::LinkText("Prices")).await.unwrap().click().await.unwrap();
+            browser.wait_for_text("The next quote uses a new price").await;
+            let price = browser.field("New price of Paid launch (US cents, before VAT)").await;
+            price.clear().await.unwrap();
+            price.send_keys("7900").await.unwrap();
+            browser.driver.find(By::Css("button[aria-label='Set the price of Paid launch']")).await.unwrap().click().await.unwrap();
+            browser.wait_for_text("Paid launch now costs $79.00").await;
+            browser.assert_accessible_light_and_dark().await;
+            assert_eq!(launch_price(&shop, "after-the-change").await, 7900, "the next quote uses the new price");
+
+            browser.driver.goto(&app.url("/admin/votes")).await.unwrap();
+            browser.wait_for_text("bursts from one network").await;
+            browser.driver.find(By::Css("button[aria-label^='Discount vote']")).await.unwrap().click().await.unwrap();
+            browser.wait_for_text("no longer counts").await;
+            browser.assert_accessible().await;
+            assert_eq!(weekly().await, Some(json!(4)), "the weekly board follows");
+
+            browser.driver.goto(&app.url("/admin/reviews")).await.unwrap();
+            browser.driver.find(By::Css(&format!("button[aria-label='Hide review {low}']"))).await.unwrap().click().await.unwrap();
+            browser.wait_for_text(&format!("Review {low} is hidden")).await;
+            assert_eq!(rating().await, json!(4.0), "the rating follows");
+
+            browser.driver.goto(&app.url("/admin/orders")).await.unwrap();
+            browser.driver.find(By::Css(&format!("button[aria-label='Mark task {task} done']"))).await.unwrap().click().await.unwrap();
+            browser.wait_for_text("its order line is fulfilled").await;
+            assert_eq!(shop.order(&number).await["status"], "fulfilled");
+            browser.assert_accessible().await;
+
+            browser.driver.goto(&app.url("/admin/audit")).await.unwrap();
+            let log = browser.wait_for_text("Every admin action").await;
+            for action in ["price.set", "vote.discount", "review.hide", "task.done"] {
+                assert!(log.contains(action), "{action} is in the audit log: {log}");
+            }
+            assert!(log.contains(&email), "with who did it");
+            browser.assert_accessible_light_and_dark().await;
+        })
+        .await;
+}

@@ -180,4 +180,21 @@ async fn the_editor_sends_only_what_changed_answers_bad_input_beside_its_field_a
     assert!(after.contains(r#"value="Porto""#));
     let still_drafted = after.matches("drafted from your website").count();
     assert!(still_drafted + 1 >= drafted_states, "only the city changed state: {still_drafted} of {drafted_states}");
+
+    // An edited tagline restored: the drafted value and its state come back.
+    let drafted_tagline = value_of(&before, "f-tagline");
+    assert_eq!(crate::reviews::send(&app, &alice, &path, &[("f.tagline", "Something else")]).await.status(), 303);
+    assert_eq!(value_of(&crate::my_account::page_of_path(&app, &alice, &path).await, "f-tagline"), "Something else");
+    assert_eq!(crate::reviews::send(&app, &alice, &path, &[("f.tagline", "Something else"), ("restore", "tagline")]).await.status(), 303);
+    let restored = crate::my_account::page_of_path(&app, &alice, &path).await;
+    assert_eq!(value_of(&restored, "f-tagline"), drafted_tagline);
+    // Redrafting a field runs in the background; the page says so while it does.
+    assert_eq!(crate::reviews::send(&app, &alice, &path, &[("regenerate", "short_description")]).await.status(), 303);
+}
+
+/// The value of the input with this id in a page.
+fn value_of(page: &str, id: &str) -> String {
+    let start = page.find(&format!(r#"id="{id}""#)).unwrap_or_else(|| panic!("no input {id}"));
+    let rest = &page[start..];
+    rest.split("value=\"").nth(1).unwrap().split('"').next().unwrap().to_owned()
 }
