@@ -96,7 +96,7 @@ pub async fn reviews(services: &Services, command: ReviewsCommand) -> anyhow::Re
         }
         ReviewsCommand::Hide { id } | ReviewsCommand::Show { id } => {
             let hide = matches!(command, ReviewsCommand::Hide { .. });
-            if services.app.reviews.set_hidden(id, hide).await? {
+            if services.app.reviews.set_hidden(id, hide).await?.is_some() {
                 println!("review {id} is {}", if hide { "hidden" } else { "shown again" });
                 Ok(())
             } else {

@@ -189,7 +189,7 @@ pub async fn tasks(services: &Services, command: TasksCommand) -> anyhow::Result
             }
         }
         TasksCommand::Done { id } => {
-            let task = services.app.orders.finish_task(id).await.map_err(|err| match err {
+            let (task, _) = services.app.orders.finish_task(id).await.map_err(|err| match err {
                 OrderError::NotFound => anyhow::anyhow!("there is no task {id}; `launchdir tasks list` shows them"),
                 other => anyhow::Error::new(other),
             })?;

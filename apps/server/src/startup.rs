@@ -330,7 +330,11 @@ impl Application {
         let (queue, clock) = (services.store.jobs(), services.clock.clone());
         let profiles = services.app.profiles.clone();
         let rest = Arc::new(api_rest::RestState::new(services.app.clone()));
-        let pages = ::web::configure(::web::WebState { app: services.app.clone(), site_url: settings.site_url() });
+        let pages = ::web::configure(::web::WebState {
+            app: services.app.clone(),
+            site_url: settings.site_url(),
+            api_not_found: api_rest::problem::route_not_found,
+        });
         let mcp = api_mcp::configure(
             services.app.clone(),
             api_mcp::McpConfig {
@@ -429,8 +433,8 @@ impl Application {
 /// An address nothing answers: the page for people to a browser, problem+json to an API client.
 async fn not_found(request: actix_web::HttpRequest, pages: Option<web::Data<::web::WebState>>) -> HttpResponse {
     match pages {
-        Some(pages) if ::web::wants_html(&request) => ::web::not_found(pages, request).await,
-        _ => api_rest::not_found().await,
+        Some(pages) => ::web::unknown_address(pages, request).await,
+        None => api_rest::not_found().await,
     }
 }
 

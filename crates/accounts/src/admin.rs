@@ -38,7 +38,7 @@ pub struct NewAuditEntry {
 pub trait AdminRepository: Send + Sync {
     /// Grants or takes the admin role; `false` when no account has this address.
     async fn set_admin(&self, email: &Email, admin: bool) -> Result<bool, RepoError>;
-    /// Blocks or unblocks an account; `false` when there is none.
+    /// Blocks or unblocks an account; `false` when there is none or it was so already.
     async fn set_blocked(&self, user: UserId, blocked: bool) -> Result<bool, RepoError>;
     /// Accounts whose address or name contains `search`, newest first.
     async fn users(&self, search: Option<&str>, page: PageRequest) -> Result<Paged<User>, RepoError>;
@@ -74,7 +74,8 @@ impl AdminService {
         self.repo.record(entry).await
     }
 
-    /// Blocks (or unblocks) `user` and logs it; an admin cannot block themselves.
+    /// Blocks (or unblocks) `user` and logs it; an admin cannot block themselves. `false` when
+    /// nothing changed (no such account, or it was so already): nothing is logged then.
     pub async fn set_blocked(&self, actor: &User, user: UserId, blocked: bool) -> Result<bool, RepoError> {
         if actor.id == user || !self.repo.set_blocked(user, blocked).await? {
             return Ok(false);

@@ -93,9 +93,9 @@ pub trait ReviewRepository: Send + Sync {
     async fn of_listing(&self, listing: &Slug, viewer: Option<UserId>, shown: u64) -> Result<ListingReviews, RepoError>;
     /// The newest reviews of any listing, hidden ones included, with their listing's slug.
     async fn recent(&self, limit: u64) -> Result<Vec<(Slug, Review)>, RepoError>;
-    /// Hides a review from everyone but its author (and from the rating), or shows it again;
-    /// `false` when there is no such review.
-    async fn set_hidden(&self, review: i64, hidden: bool) -> Result<bool, RepoError>;
+    /// Hides a review from everyone but its author (and from the rating), or shows it again:
+    /// whether that changed it (`false`: it was so already), `None` when there is no such review.
+    async fn set_hidden(&self, review: i64, hidden: bool) -> Result<Option<bool>, RepoError>;
     /// Starts or stops `user` following the live listing `listing`; `None` when there is none.
     async fn set_following(&self, listing: &Slug, user: UserId, follow: bool, at: OffsetDateTime) -> Result<Option<()>, RepoError>;
 }
@@ -157,7 +157,7 @@ impl ReviewService {
     }
 
     /// The site team hides a review (or shows it again).
-    pub async fn set_hidden(&self, review: i64, hidden: bool) -> Result<bool, RepoError> {
+    pub async fn set_hidden(&self, review: i64, hidden: bool) -> Result<Option<bool>, RepoError> {
         self.repo.set_hidden(review, hidden).await
     }
 

@@ -129,10 +129,12 @@ impl OrdersService {
     }
 
     /// The site team marks a task done; its line is fulfilled when no task of it is open.
-    pub async fn finish_task(&self, id: i64) -> Result<OrderTask, OrderError> {
-        let task = self.orders.finish_task(id, self.clock.now()).await?.ok_or(OrderError::NotFound)?;
+    /// Marks a task done and fulfils its line; `true` when this call finished it (`false`: it
+    /// was done before, nothing changed).
+    pub async fn finish_task(&self, id: i64) -> Result<(OrderTask, bool), OrderError> {
+        let (task, finished) = self.orders.finish_task(id, self.clock.now()).await?.ok_or(OrderError::NotFound)?;
         self.fulfil_line(task.order_line_id).await?;
-        Ok(task)
+        Ok((task, finished))
     }
 }
 

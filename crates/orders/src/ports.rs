@@ -119,8 +119,9 @@ pub trait OrderRepository: Send + Sync {
     async fn open_task(&self, line_id: i64, kind: &str, now: OffsetDateTime) -> Result<(), RepoError>;
     /// Tasks, open ones first, newest first.
     async fn tasks(&self, open_only: bool) -> Result<Vec<OrderTask>, RepoError>;
-    /// Marks a task done; the task as it is now, none if unknown.
-    async fn finish_task(&self, id: i64, now: OffsetDateTime) -> Result<Option<OrderTask>, RepoError>;
+    /// Marks a task done; the task as it is now and whether this call finished it (`false`: it
+    /// was done before), none if unknown.
+    async fn finish_task(&self, id: i64, now: OffsetDateTime) -> Result<Option<(OrderTask, bool)>, RepoError>;
     /// Whether the line has tasks still open.
     async fn open_tasks_of_line(&self, line_id: i64) -> Result<u64, RepoError>;
     /// Pending orders whose time is up become `expired`; how many.

@@ -33,6 +33,7 @@ impl AdminRepository for SeaStore {
         let changed = user::Entity::update_many()
             .col_expr(user::Column::Blocked, Expr::value(blocked))
             .filter(user::Column::Id.eq(user_id.get()))
+            .filter(user::Column::Blocked.ne(blocked))
             .exec(&self.db)
             .await
             .map_err(repo_err)?;

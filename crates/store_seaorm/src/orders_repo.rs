@@ -521,17 +521,19 @@ impl OrderRepository for SeaStore {
         Ok(tasks)
     }
 
-    async fn finish_task(&self, id: i64, now: OffsetDateTime) -> Result<Option<OrderTask>, RepoError> {
-        order_task::Entity::update_many()
+    async fn finish_task(&self, id: i64, now: OffsetDateTime) -> Result<Option<(OrderTask, bool)>, RepoError> {
+        let finished = order_task::Entity::update_many()
             .col_expr(order_task::Column::Status, Expr::value("done"))
             .col_expr(order_task::Column::DoneAt, Expr::value(utc(now)))
             .filter(order_task::Column::Id.eq(id))
             .filter(order_task::Column::Status.eq("open"))
             .exec(&self.db)
             .await
-            .map_err(repo_err)?;
+            .map_err(repo_err)?
+            .rows_affected
+            == 1;
         let Some(row) = order_task::Entity::find_by_id(id).one(&self.db).await.map_err(repo_err)? else { return Ok(None) };
-        Ok(Some(self.task_of(row).await?))
+        Ok(Some((self.task_of(row).await?, finished)))
     }
 
     async fn open_tasks_of_line(&self, line_id: i64) -> Result<u64, RepoError> {

@@ -147,14 +147,19 @@ impl ReviewRepository for SeaStore {
         Ok(reviews)
     }
 
-    async fn set_hidden(&self, review_id: i64, hidden: bool) -> Result<bool, RepoError> {
+    async fn set_hidden(&self, review_id: i64, hidden: bool) -> Result<Option<bool>, RepoError> {
         let changed = review::Entity::update_many()
             .col_expr(review::Column::Hidden, Expr::value(hidden))
             .filter(review::Column::Id.eq(review_id))
+            .filter(review::Column::Hidden.ne(hidden))
             .exec(&self.db)
             .await
             .map_err(repo_err)?;
-        Ok(changed.rows_affected == 1)
+        if changed.rows_affected == 1 {
+            return Ok(Some(true));
+        }
+        let exists = review::Entity::find_by_id(review_id).one(&self.db).await.map_err(repo_err)?.is_some();
+        Ok(exists.then_some(false))
     }
 
     async fn set_following(&self, slug: &Slug, user: UserId, follow: bool, at: OffsetDateTime) -> Result<Option<()>, RepoError> {

@@ -41,7 +41,9 @@ document.addEventListener("submit", function (event) {
 });
 
 // A draft's page while the website is read and drafted: the progress line follows the draft,
-// and the page reloads once it is ready. Without this script a link checks again.
+// and the page reloads once it is ready. On the editor (`data-when-done="tell"`, fields being
+// redrafted) it only says so: a reload would throw away what the person typed meanwhile.
+// Without this script a link checks again.
 (function () {
   var progress = document.querySelector("[data-draft-status]");
   if (!progress || !window.fetch) {
@@ -57,7 +59,11 @@ document.addEventListener("submit", function (event) {
           return;
         }
         if (state.done) {
-          window.location.reload();
+          if (progress.getAttribute("data-when-done") === "tell") {
+            progress.textContent = "The redraft is ready: save your changes, then reload the page to see it.";
+          } else {
+            window.location.reload();
+          }
           return;
         }
         progress.textContent = state.message;

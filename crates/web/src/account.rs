@@ -141,10 +141,22 @@ pub async fn show(state: web::Data<WebState>, request: HttpRequest) -> HttpRespo
     render(&state, &request, StatusCode::OK, None, "", None, Vec::new()).await
 }
 
-/// The signed-in session of a form post from this site with its CSRF token, else the answer.
+/// The signed-in session of a form post from this site with its CSRF token, else the answer
+/// (signing in comes back to the account page).
 pub(crate) async fn checked(state: &WebState, request: &HttpRequest, csrf: &str) -> Result<accounts::signin::Session, HttpResponse> {
+    checked_back(state, request, csrf, "/account").await
+}
+
+/// [`checked`], signing in coming back to the page `back` instead.
+pub(crate) async fn checked_back(
+    state: &WebState,
+    request: &HttpRequest,
+    csrf: &str,
+    back: &str,
+) -> Result<accounts::signin::Session, HttpResponse> {
     let Some(session) = session(state, request).await else {
-        return Err(HttpResponse::SeeOther().insert_header(("Location", "/signin?next=%2Faccount")).finish());
+        let next = crate::percent_encode(back);
+        return Err(HttpResponse::SeeOther().insert_header(("Location", format!("/signin?next={next}"))).finish());
     };
     if !crate::signed_form_ok(state, request, &session, csrf) {
         return Err(message(state, StatusCode::FORBIDDEN, "Nothing changed", "The form expired; go back, reload the page and try again."));

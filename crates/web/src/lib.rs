@@ -14,7 +14,7 @@ mod reset;
 mod site;
 mod submit;
 
-pub use site::{not_found, wants_html};
+pub use site::{not_found, unknown_address, wants_html};
 
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::middleware::from_fn;
@@ -27,6 +27,10 @@ pub struct WebState {
     pub app: ops::App,
     /// The site address, without a trailing slash; also the OAuth issuer.
     pub site_url: String,
+    /// The application's answer for an address nothing serves, to a client that is not a
+    /// browser (problem+json); the admin pages give it to anyone without the role, so they
+    /// answer exactly as an unknown address does.
+    pub api_not_found: fn() -> HttpResponse,
 }
 
 impl WebState {

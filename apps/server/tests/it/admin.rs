@@ -86,6 +86,19 @@ async fn nobody_but_an_admin_sees_that_the_admin_pages_exist() {
         assert_eq!(refused.status(), 404, "{path} posted by a person without the role");
     }
     assert_eq!(launch_price(&shop, "unchanged").await, 4900, "no price changed");
+    // To anyone without the role an admin address answers as an unknown one does: no 405 for the
+    // wrong method, no extractor's error, no rate-limit headers, problem+json to an API client.
+    let unknown = no_redirects().get(app.url("/no-such-address")).send().await.unwrap();
+    for (method, path) in
+        [("GET", "/admin/prices/launch"), ("POST", "/admin"), ("GET", "/admin/users?page=x"), ("POST", "/admin/votes/abc/discount")]
+    {
+        let request =
+            no_redirects().request(method.parse().unwrap(), app.url(path)).header("Cookie", format!("ld_session={}", person.session));
+        let answer = request.send().await.unwrap();
+        assert_eq!(answer.status(), 404, "{method} {path}");
+        assert_eq!(answer.headers().get("content-type"), unknown.headers().get("content-type"), "{method} {path}");
+        assert!(answer.headers().get("ratelimit").is_none(), "{method} {path} tells nothing about limits");
+    }
     let page = get(app, Some(&admin), "/admin").await.text().await.unwrap();
     assert!(page.contains(r#"<a href="/admin/audit">Audit log</a>"#));
 }
@@ -137,7 +150,23 @@ async fn every_admin_change_is_checked_made_through_its_domain_and_logged_with_w
     assert_eq!(send(app, &admin, &format!("/admin/users/{}/unblock", customer.id), &[]).await.status(), 303);
     assert_eq!(app.get_with_token("/api/v1/me", &key).await.status, 200);
     let users = get(app, Some(&admin), &format!("/admin/users?q={}", &customer_email[..12])).await.text().await.unwrap();
-    assert!(users.contains(&customer_email), "the search finds the account");
+    assert!(users.contains(&customer_email) && !users.contains(&admin_email), "the search finds the account, and only it");
+
+    // A repeated action changes nothing and logs nothing; a form without its token is refused.
+    let again = send(app, &admin, &format!("/admin/tasks/{task}/done"), &[]).await;
+    assert_eq!(again.status(), 303);
+    assert!(again.headers()["location"].to_str().unwrap().contains("done+already"));
+    let forged = no_redirects()
+        .post(app.url("/admin/prices/launch"))
+        .header("Cookie", format!("ld_session={}", admin.session))
+        .header("Sec-Fetch-Site", "same-origin")
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .body("csrf=stale&cents=100")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(forged.status(), 403);
+    assert_eq!(launch_price(&shop, "still").await, 6900);
 
     // The log: every change, with who and when, searchable.
     let log = app.services.app.admin.audit(None, kernel::PageRequest::default()).await.unwrap();
@@ -216,12 +245,12 @@ async fn an_admin_reprices_discounts_a_vote_hides_a_review_and_finishes_a_task_i
             assert_eq!(weekly().await, Some(json!(4)), "the weekly board follows");
 
             browser.driver.goto(&app.url("/admin/reviews")).await.unwrap();
-            browser.driver.find(By::Css(&format!("button[aria-label='Hide review {low}']"))).await.unwrap().click().await.unwrap();
+            browser.driver.find(By::Css(format!("button[aria-label='Hide review {low}']"))).await.unwrap().click().await.unwrap();
             browser.wait_for_text(&format!("Review {low} is hidden")).await;
             assert_eq!(rating().await, json!(4.0), "the rating follows");
 
             browser.driver.goto(&app.url("/admin/orders")).await.unwrap();
-            browser.driver.find(By::Css(&format!("button[aria-label='Mark task {task} done']"))).await.unwrap().click().await.unwrap();
+            browser.driver.find(By::Css(format!("button[aria-label='Mark task {task} done']"))).await.unwrap().click().await.unwrap();
             browser.wait_for_text("its order line is fulfilled").await;
             assert_eq!(shop.order(&number).await["status"], "fulfilled");
             browser.assert_accessible().await;

@@ -95,7 +95,8 @@ async fn one_review_per_person_edited_and_deleted_and_only_genuine_ones_make_the
     // The site team hides bob's review: gone from the rating and from others' pages; bob is told.
     let recent = app.services.app.reviews.recent(10).await.unwrap();
     let bobs = recent.iter().find(|(_, review)| review.rating == 5).unwrap().1.id;
-    assert!(app.services.app.reviews.set_hidden(bobs, true).await.unwrap());
+    assert_eq!(app.services.app.reviews.set_hidden(bobs, true).await.unwrap(), Some(true));
+    assert_eq!(app.services.app.reviews.set_hidden(bobs, true).await.unwrap(), Some(false), "hidden already: nothing changes");
     let rating = app.get("/api/v1/listings/rated").await.body["community_rating"].clone();
     assert_eq!((rating["average"].as_f64(), &rating["count"]), (Some(2.0), &serde_json::json!(1)));
     assert!(page_of(&app, &bob, "rated").await.contains("The site team hid your review"));

@@ -13,29 +13,51 @@ use accounts::signin::Session;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 
-/// Registers the admin pages.
+/// Registers the admin pages in one scope whose gate runs before anything else: to anyone
+/// without the admin role every address under `/admin` (any method, any input) answers exactly as
+/// an unknown address does, with no rate-limit headers, no 405 and no extractor's error.
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     let resource = |path: &str| web::resource(path).wrap(actix_web::middleware::from_fn(crate::limits::limit));
-    cfg.service(resource("/admin").route(web::get().to(pages::index)))
-        .service(resource("/admin/prices").route(web::get().to(pages::prices)))
-        .service(resource("/admin/prices/{code}").route(web::post().to(pages::set_price)))
-        .service(resource("/admin/vat-rates").route(web::get().to(pages::vat_rates)).route(web::post().to(pages::set_vat_rate)))
-        .service(resource("/admin/edits").route(web::get().to(pages::edits)))
-        .service(resource("/admin/votes").route(web::get().to(pages::votes)))
-        .service(resource("/admin/votes/{id}/discount").route(web::post().to(pages::discount_vote)))
-        .service(resource("/admin/reviews").route(web::get().to(pages::reviews)))
-        .service(resource("/admin/reviews/{id}/{choice}").route(web::post().to(pages::moderate_review)))
-        .service(resource("/admin/orders").route(web::get().to(pages::orders)))
-        .service(resource("/admin/tasks/{id}/done").route(web::post().to(pages::finish_task)))
-        .service(resource("/admin/users").route(web::get().to(pages::users)))
-        .service(resource("/admin/users/{id}/{choice}").route(web::post().to(pages::block_user)))
-        .service(resource("/admin/audit").route(web::get().to(pages::audit)))
-        .service(web::resource("/admin/{rest:.*}").to(hidden));
+    cfg.service(
+        web::scope("/admin")
+            .wrap(actix_web::middleware::from_fn(gate))
+            .service(resource("").route(web::get().to(pages::index)))
+            .service(resource("/prices").route(web::get().to(pages::prices)))
+            .service(resource("/prices/{code}").route(web::post().to(pages::set_price)))
+            .service(resource("/vat-rates").route(web::get().to(pages::vat_rates)).route(web::post().to(pages::set_vat_rate)))
+            .service(resource("/edits").route(web::get().to(pages::edits)))
+            .service(resource("/votes").route(web::get().to(pages::votes)))
+            .service(resource("/votes/{id}/discount").route(web::post().to(pages::discount_vote)))
+            .service(resource("/reviews").route(web::get().to(pages::reviews)))
+            .service(resource("/reviews/{id}/{choice}").route(web::post().to(pages::moderate_review)))
+            .service(resource("/orders").route(web::get().to(pages::orders)))
+            .service(resource("/tasks/{id}/done").route(web::post().to(pages::finish_task)))
+            .service(resource("/users").route(web::get().to(pages::users)))
+            .service(resource("/users/{id}/{choice}").route(web::post().to(pages::block_user)))
+            .service(resource("/audit").route(web::get().to(pages::audit)))
+            .default_service(web::to(crate::site::unknown_address)),
+    );
 }
 
-/// Any other address under `/admin`: the ordinary 404 page.
-async fn hidden(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
-    crate::site::not_found(state, request).await
+/// Lets an admin through; answers everyone else as an unknown address.
+async fn gate(
+    request: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
+    let state = request.app_data::<web::Data<WebState>>().cloned();
+    let is_admin = match &state {
+        Some(state) => session(state, request.request()).await.is_some_and(|session| session.user.is_admin),
+        None => false,
+    };
+    if is_admin {
+        return next.call(request).await.map(actix_web::dev::ServiceResponse::map_into_boxed_body);
+    }
+    let (http, _) = request.into_parts();
+    let answer = match state {
+        Some(state) => crate::site::unknown_address(state, http.clone()).await,
+        None => HttpResponse::NotFound().finish(),
+    };
+    Ok(actix_web::dev::ServiceResponse::new(http, answer))
 }
 
 /// The admin signed in, or the 404 page for everyone else.

@@ -183,6 +183,9 @@ pub async fn set_price(
     let Some(before) = before else {
         return message(&state, StatusCode::NOT_FOUND, "No such product", "There is no product with this code.");
     };
+    if before.product.price == cents {
+        return done("/admin/prices", &format!("{} costs {cents} already; nothing changed.", before.product.name));
+    }
     match state.app.catalog.set_price(&code, cents).await {
         Ok(true) => {
             if let Err(answer) =
@@ -522,14 +525,17 @@ pub async fn moderate_review(
         _ => return crate::site::not_found(state, request).await,
     };
     match state.app.reviews.set_hidden(id, hide).await {
-        Ok(true) => {
+        Ok(Some(false)) => {
+            done("/admin/reviews", &format!("Review {id} was {} already; nothing changed.", if hide { "hidden" } else { "shown" }))
+        }
+        Ok(Some(true)) => {
             let (action, detail) = if hide { ("review.hide", "shown -> hidden") } else { ("review.show", "hidden -> shown") };
             if let Err(answer) = log(&state, &session, action, &format!("review {id}"), detail).await {
                 return answer;
             }
             done("/admin/reviews", &format!("Review {id} is {}.", if hide { "hidden" } else { "shown again" }))
         }
-        Ok(false) => message(&state, StatusCode::NOT_FOUND, "No such review", "No review has this number."),
+        Ok(None) => message(&state, StatusCode::NOT_FOUND, "No such review", "No review has this number."),
         Err(err) => failed(&state, &err),
     }
 }
@@ -610,7 +616,8 @@ pub async fn finish_task(
     };
     let id = path.into_inner();
     match state.app.orders.finish_task(id).await {
-        Ok(task) => {
+        Ok((_, false)) => done("/admin/orders", &format!("Task {id} was done already; nothing changed.")),
+        Ok((task, true)) => {
             let target = format!("task {} of order {}", task.id, task.order_number);
             if let Err(answer) = log(&state, &session, "task.done", &target, &format!("{}: open -> done, line fulfilled", task.kind)).await
             {
@@ -708,7 +715,7 @@ pub async fn block_user(
     };
     match state.app.admin.set_blocked(&session.user, UserId::new(id), blocked).await {
         Ok(true) => done("/admin/users", &format!("Account {id} is {}.", if blocked { "blocked" } else { "unblocked" })),
-        Ok(false) => message(&state, StatusCode::NOT_FOUND, "No such account", "No other account has this number."),
+        Ok(false) => message(&state, StatusCode::NOT_FOUND, "Nothing changed", "No other account has this number, or it was so already."),
         Err(err) => failed(&state, &err),
     }
 }

@@ -446,6 +446,12 @@ pub fn wants_html(request: &HttpRequest) -> bool {
         .is_some_and(|accept| accept.split(',').any(|range| range.trim().starts_with("text/html")))
 }
 
+/// What an address nothing serves answers: the page for people to a browser, problem+json to
+/// an API client.
+pub async fn unknown_address(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+    if wants_html(&request) { not_found(state, request).await } else { (state.api_not_found)() }
+}
+
 /// The 404 page for people.
 pub async fn not_found(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
     refusal(&state, &request, OpError::NotFound(format!("There is no page at {}.", request.path())))

@@ -6,7 +6,7 @@
 
 use super::{draft_of, errors_under, in_progress, progress_message, refused, see_other};
 use crate::site::{Meta, page, run_with_body};
-use crate::{WebState, account::checked};
+use crate::{WebState, account::checked_back};
 use accounts::signin::Session;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -103,6 +103,18 @@ fn field_text(value: Option<&FieldValue>) -> String {
     }
 }
 
+/// Text with every run of white space as one space: what a form box may have changed of a value
+/// without the person changing it.
+fn folded(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// One line of a section's text: line breaks inside a value become spaces, so a bio or an
+/// answer never splits into two items.
+fn one_line(text: &str) -> String {
+    text.lines().map(str::trim).filter(|line| !line.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
 fn label_of(name: FieldName) -> String {
     let words = name.as_str().replace('_', " ");
     let mut chars = words.chars();
@@ -111,18 +123,24 @@ fn label_of(name: FieldName) -> String {
 
 /// The sections as text, one item a line, in the order the editor shows them.
 fn section_texts(draft: &DraftView) -> [(&'static str, String); 6] {
-    let faqs = draft.faqs.value.iter().map(|faq| format!("{}\n{}", faq.question, faq.answer)).collect::<Vec<_>>().join("\n\n");
+    let faqs = draft
+        .faqs
+        .value
+        .iter()
+        .map(|faq| format!("{}\n{}", one_line(&faq.question), one_line(&faq.answer)))
+        .collect::<Vec<_>>()
+        .join("\n\n");
     let founders = draft
         .founders
         .value
         .iter()
         .map(|founder| {
-            let mut parts = vec![founder.name.clone()];
+            let mut parts = vec![one_line(&founder.name)];
             if founder.title.is_some() || founder.bio.is_some() {
-                parts.push(founder.title.clone().unwrap_or_default());
+                parts.push(one_line(founder.title.as_deref().unwrap_or_default()));
             }
             if let Some(bio) = &founder.bio {
-                parts.push(bio.clone());
+                parts.push(one_line(bio));
             }
             parts.join(" | ")
         })
@@ -171,7 +189,10 @@ pub(crate) fn editor_page(
                 value: sent
                     .value(&format!("f.{}", name.as_str()))
                     .map_or_else(|| field_text(shown.and_then(|field| field.value.as_ref())), str::to_owned),
-                multiline: matches!(name.kind(), FieldKind::List(_)) || *name == FieldName::Description,
+                // A value with line breaks needs a text area: a one-line box would drop them.
+                multiline: matches!(name.kind(), FieldKind::List(_))
+                    || *name == FieldName::Description
+                    || field_text(shown.and_then(|field| field.value.as_ref())).contains('\n'),
                 state: state_words(field_state),
                 locked: field_state == FieldState::Override,
                 restorable: matches!(field_state, FieldState::Edited | FieldState::Deleted | FieldState::Override),
@@ -220,7 +241,11 @@ pub(crate) fn editor_page(
             value: text("story"),
             state: state_words(draft.story.state),
             quotes: quotes(&draft.story.evidence),
-            error: errors_under(&sent.errors, "story"),
+            // The story's other parts than "why you started" (its own box).
+            error: errors_under(
+                &sent.errors.iter().filter(|error| !error.field.starts_with("story.why_started")).cloned().collect::<Vec<_>>(),
+                "story",
+            ),
         },
         SectionRow {
             name: "why_started",
@@ -229,7 +254,7 @@ pub(crate) fn editor_page(
             value: text("why_started"),
             state: state_words(draft.story.state),
             quotes: Vec::new(),
-            error: None,
+            error: errors_under(&sent.errors, "story.why_started"),
         },
         SectionRow {
             name: "milestones",
@@ -278,7 +303,7 @@ fn changes(draft: &DraftView, form: &[(String, String)]) -> Map<String, Value> {
         let current = draft.fields.get(key);
         let current_text = field_text(current.and_then(|field| field.value.as_ref()));
         // A field being restored or redrafted takes that, not the text in its box.
-        if text.trim() == current_text.trim() || restore.iter().chain(&regenerate).any(|chosen| chosen == key) {
+        if folded(&text) == folded(&current_text) || restore.iter().chain(&regenerate).any(|chosen| chosen == key) {
             continue;
         }
         let value = match name.kind() {
@@ -304,14 +329,19 @@ fn changes(draft: &DraftView, form: &[(String, String)]) -> Map<String, Value> {
         sent(name).map(|text| text.trim().to_owned()).filter(|text| *text != now)
     };
     if let Some(text) = changed("faqs") {
-        let faqs: Vec<Value> = text
-            .split("\n\n")
-            .map(str::trim)
+        // Pairs are separated by a line with nothing but white space on it.
+        let mut blocks: Vec<Vec<&str>> = vec![Vec::new()];
+        for line in text.lines() {
+            match (line.trim().is_empty(), blocks.last_mut()) {
+                (true, Some(block)) if !block.is_empty() => blocks.push(Vec::new()),
+                (false, Some(block)) => block.push(line.trim()),
+                _ => {}
+            }
+        }
+        let faqs: Vec<Value> = blocks
+            .into_iter()
             .filter(|block| !block.is_empty())
-            .map(|block| {
-                let (question, answer) = block.split_once('\n').unwrap_or((block, ""));
-                json!({"question": question.trim(), "answer": answer.trim()})
-            })
+            .map(|block| json!({"question": block[0], "answer": block[1..].join("\n")}))
             .collect();
         body.insert("faqs".into(), Value::from(faqs));
     }
@@ -354,11 +384,18 @@ fn changes(draft: &DraftView, form: &[(String, String)]) -> Map<String, Value> {
             .lines()
             .map(str::trim)
             .filter(|line| !line.is_empty())
-            .map(|line| {
+            .enumerate()
+            .map(|(position, line)| {
                 let mut parts = line.splitn(3, '|').map(str::trim);
                 let (date, title) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
-                // The description is not edited here: a milestone kept keeps its own.
-                let known = draft.milestones.value.iter().find(|milestone| milestone.date == date && milestone.title == title);
+                // The description is not edited here: a milestone keeps its own, found by its
+                // date and title, else by its place (a title corrected keeps it too).
+                let known = draft
+                    .milestones
+                    .value
+                    .iter()
+                    .find(|milestone| milestone.date == date && milestone.title == title)
+                    .or_else(|| draft.milestones.value.get(position));
                 json!({
                     "date": date,
                     "title": title,
@@ -379,7 +416,7 @@ pub async fn edit(
     form: web::Form<Vec<(String, String)>>,
 ) -> HttpResponse {
     let csrf = form.iter().find(|(key, _)| key == "csrf").map_or("", |(_, value)| value.as_str());
-    let session = match checked(&state, &request, csrf).await {
+    let session = match checked_back(&state, &request, csrf, &super::draft_back(&request)).await {
         Ok(session) => session,
         Err(answer) => return answer,
     };

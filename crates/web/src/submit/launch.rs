@@ -6,7 +6,7 @@
 use super::editor::{Sent, editor_page};
 use super::{draft_of, person, refused, see_other};
 use crate::site::{Meta, page, run, run_with_body};
-use crate::{WebState, account::checked};
+use crate::{WebState, account::checked_back};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -30,7 +30,7 @@ pub async fn submit_draft(
     path: web::Path<String>,
     form: web::Form<CsrfOnly>,
 ) -> HttpResponse {
-    let session = match checked(&state, &request, &form.csrf).await {
+    let session = match checked_back(&state, &request, &form.csrf, &super::draft_back(&request)).await {
         Ok(session) => session,
         Err(answer) => return answer,
     };
@@ -98,7 +98,7 @@ pub async fn launch_page(state: web::Data<WebState>, request: HttpRequest, path:
 
 /// The listing a submitted draft made, for the person sending the form.
 async fn listing_of(state: &WebState, request: &HttpRequest, id: &str, csrf: &str) -> Result<(ops::Caller, i64), HttpResponse> {
-    let session = checked(state, request, csrf).await?;
+    let session = checked_back(state, request, csrf, &super::draft_back(request)).await?;
     let caller = crate::mine::as_person(&session, request);
     let draft = draft_of(state, &caller, id).await.map_err(|error| refused(state, request, error))?;
     let listing = draft.listing_id.ok_or_else(|| see_other(&format!("/submit/drafts/{}", draft.id)))?;

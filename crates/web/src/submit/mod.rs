@@ -11,7 +11,7 @@ mod launch;
 
 use crate::mine::as_person;
 use crate::site::{Meta, page, run, run_with_body};
-use crate::{WebState, account::checked, session, words};
+use crate::{WebState, account::checked_back, session, words};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -105,7 +105,7 @@ pub struct StartForm {
 }
 
 pub async fn start(state: web::Data<WebState>, request: HttpRequest, form: web::Form<StartForm>) -> HttpResponse {
-    let session = match checked(&state, &request, &form.csrf).await {
+    let session = match checked_back(&state, &request, &form.csrf, "/submit").await {
         Ok(session) => session,
         Err(answer) => return answer,
     };
@@ -118,6 +118,11 @@ pub async fn start(state: web::Data<WebState>, request: HttpRequest, form: web::
         }
         Err(error) => refused(&state, &request, error),
     }
+}
+
+/// The draft's page of a post under `/submit/drafts/<id>/...`, where signing in comes back to.
+pub(crate) fn draft_back(request: &HttpRequest) -> String {
+    request.path().split('/').take(4).collect::<Vec<_>>().join("/")
 }
 
 fn see_other(location: &str) -> HttpResponse {
