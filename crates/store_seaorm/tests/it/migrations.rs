@@ -18,8 +18,6 @@ async fn votes_from_before_migration_14_get_the_utc_week_they_were_cast_in() {
         datetime!(2026-11-02 0:00 UTC),
     )
     .await;
-    // Back to the schema before migration 14, where votes have no launch week.
-    Migrator::down(db, Some(1)).await.expect("undo migration 14");
     let cast = [
         // The first instants of a Monday, with and without fractional seconds: that Monday's week.
         datetime!(2026-11-09 0:00:00.4 UTC),
@@ -33,9 +31,22 @@ async fn votes_from_before_migration_14_get_the_utc_week_they_were_cast_in() {
         sea_orm::DatabaseBackend::Postgres => "INSERT INTO votes (listing_id, user_id, created_at) VALUES ($1, $2, $3)",
         _ => "INSERT INTO votes (listing_id, user_id, created_at) VALUES (?, ?, ?)",
     };
-    for (n, at) in cast.iter().enumerate() {
-        let voter = fixtures::user(db, &format!("early{n}@example.com")).await;
-        db.execute_raw(Statement::from_sql_and_values(backend, sql, [listing.into(), voter.into(), (*at).into()])).await.unwrap();
+    let mut voters = Vec::new();
+    for n in 0..cast.len() {
+        voters.push(fixtures::user(db, &format!("early{n}@example.com")).await);
+    }
+    // Back to the schema before migration 14 (and the ones after it), where votes have no
+    // launch week.
+    let after_14 = Migrator::get_applied_migrations(db)
+        .await
+        .unwrap()
+        .iter()
+        .rev()
+        .take_while(|m| m.name() != "m20261125_000013_confirmed_emails_and_counted_votes")
+        .count();
+    Migrator::down(db, Some(after_14 as u32)).await.expect("undo migration 14 and later");
+    for (voter, at) in voters.iter().zip(cast) {
+        db.execute_raw(Statement::from_sql_and_values(backend, sql, [listing.into(), (*voter).into(), at.into()])).await.unwrap();
     }
     Migrator::up(db, None).await.expect("migration 14 again");
     let rows = db.query_all_raw(Statement::from_string(backend, "SELECT launch_week FROM votes ORDER BY id".to_owned())).await.unwrap();

@@ -5,6 +5,8 @@
 //! VAT rates, votes, reviews, tasks, accounts) and is written to the audit log with who did it,
 //! what changed and when (`/admin/audit`).
 
+mod catalog;
+mod moderation;
 mod pages;
 
 use crate::site::{Meta, Pager};
@@ -22,16 +24,16 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         web::scope("/admin")
             .wrap(actix_web::middleware::from_fn(gate))
             .service(resource("").route(web::get().to(pages::index)))
-            .service(resource("/prices").route(web::get().to(pages::prices)))
-            .service(resource("/prices/{code}").route(web::post().to(pages::set_price)))
-            .service(resource("/vat-rates").route(web::get().to(pages::vat_rates)).route(web::post().to(pages::set_vat_rate)))
+            .service(resource("/prices").route(web::get().to(catalog::prices)))
+            .service(resource("/prices/{code}").route(web::post().to(catalog::set_price)))
+            .service(resource("/vat-rates").route(web::get().to(catalog::vat_rates)).route(web::post().to(catalog::set_vat_rate)))
             .service(resource("/edits").route(web::get().to(pages::edits)))
-            .service(resource("/votes").route(web::get().to(pages::votes)))
-            .service(resource("/votes/{id}/discount").route(web::post().to(pages::discount_vote)))
-            .service(resource("/reviews").route(web::get().to(pages::reviews)))
-            .service(resource("/reviews/{id}/{choice}").route(web::post().to(pages::moderate_review)))
-            .service(resource("/orders").route(web::get().to(pages::orders)))
-            .service(resource("/tasks/{id}/done").route(web::post().to(pages::finish_task)))
+            .service(resource("/votes").route(web::get().to(moderation::votes)))
+            .service(resource("/votes/{id}/discount").route(web::post().to(moderation::discount_vote)))
+            .service(resource("/reviews").route(web::get().to(moderation::reviews)))
+            .service(resource("/reviews/{id}/{choice}").route(web::post().to(moderation::moderate_review)))
+            .service(resource("/orders").route(web::get().to(moderation::orders)))
+            .service(resource("/tasks/{id}/done").route(web::post().to(moderation::finish_task)))
             .service(resource("/users").route(web::get().to(pages::users)))
             .service(resource("/users/{id}/{choice}").route(web::post().to(pages::block_user)))
             .service(resource("/audit").route(web::get().to(pages::audit)))

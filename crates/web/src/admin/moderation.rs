@@ -1,0 +1,269 @@
+//! The admin pages of moderation and the paid work: suspicious votes (discount), reviews (hide,
+//! show), orders needing review and the site team's tasks (done).
+
+use super::pages::{CsrfForm, day, done, failed, list, log};
+use super::{Action, ListQuery, Row, admin, admin_post, has, page_of};
+use crate::{WebState, message};
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use orders::OrderStatus;
+
+pub async fn votes(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>) -> HttpResponse {
+    let session = match admin(&state, &request).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    let flagged = match state.app.votes.suspicious(30, 5, time::Duration::minutes(10)).await {
+        Ok(flagged) => flagged,
+        Err(err) => return failed(&state, &err),
+    };
+    let (shown, pager) = page_of(flagged, &query, "/admin/votes", |vote| {
+        has(vote.listing.as_str(), &query.q) || has(vote.network.as_deref().unwrap_or(""), &query.q)
+    });
+    let rows = shown
+        .into_iter()
+        .map(|vote| {
+            let state_words = match (vote.counted, vote.discounted_at) {
+                (_, Some(_)) => "discounted",
+                (true, None) => "counted",
+                (false, None) => "not counted (young account)",
+            };
+            Row {
+                cells: vec![
+                    format!("#{}", vote.id),
+                    vote.listing.to_string(),
+                    day(vote.at),
+                    format!("account {} since {}", vote.user, day(vote.account_created_at)),
+                    vote.network.unwrap_or_default(),
+                    state_words.to_owned(),
+                ],
+                actions: if vote.counted {
+                    vec![Action {
+                        post: true,
+                        url: format!("/admin/votes/{}/discount", vote.id),
+                        label: "Discount".into(),
+                        aria: format!("Discount vote {}", vote.id),
+                        input: None,
+                    }]
+                } else {
+                    Vec::new()
+                },
+            }
+        })
+        .collect();
+    let intro = "Uncounted votes, bursts from one network and accounts made together, last 30 days.";
+    list(
+        &state,
+        &request,
+        &session,
+        "Votes",
+        intro,
+        vec!["Vote", "Listing", "When", "Account", "Network", "State"],
+        rows,
+        Some(&query),
+        Some(pager),
+        None,
+        StatusCode::OK,
+    )
+}
+
+pub async fn discount_vote(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    path: web::Path<i64>,
+    form: web::Form<CsrfForm>,
+) -> HttpResponse {
+    let session = match admin_post(&state, &request, &form.csrf).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    let id = path.into_inner();
+    match state.app.votes.discount(id).await {
+        Ok(true) => {
+            if let Err(answer) = log(&state, &session, "vote.discount", &format!("vote {id}"), "counted -> discounted").await {
+                return answer;
+            }
+            done("/admin/votes", &format!("Vote {id} no longer counts."))
+        }
+        Ok(false) => message(&state, StatusCode::NOT_FOUND, "No such vote", "No counted vote has this number."),
+        Err(err) => failed(&state, &err),
+    }
+}
+
+pub async fn reviews(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>) -> HttpResponse {
+    let session = match admin(&state, &request).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    let recent = match state.app.reviews.recent(1000).await {
+        Ok(recent) => recent,
+        Err(err) => return failed(&state, &err),
+    };
+    let (shown, pager) = page_of(recent, &query, "/admin/reviews", |(listing, review)| {
+        has(listing.as_str(), &query.q) || has(&review.body, &query.q) || has(&review.author, &query.q)
+    });
+    let rows = shown
+        .into_iter()
+        .map(|(listing, review)| {
+            let (choice, label) = if review.hidden { ("show", "Show again") } else { ("hide", "Hide") };
+            let state_words = match (review.hidden, review.genuine) {
+                (true, _) => "hidden",
+                (false, true) => "counted",
+                (false, false) => "shown, not counted",
+            };
+            Row {
+                cells: vec![
+                    format!("#{}", review.id),
+                    listing.to_string(),
+                    review.author,
+                    format!("{}/5", review.rating),
+                    review.body,
+                    state_words.to_owned(),
+                ],
+                actions: vec![Action {
+                    post: true,
+                    url: format!("/admin/reviews/{}/{choice}", review.id),
+                    label: label.into(),
+                    aria: format!("{label} review {}", review.id),
+                    input: None,
+                }],
+            }
+        })
+        .collect();
+    let intro = "A hidden review leaves the page and the rating; its author still sees it, marked.";
+    list(
+        &state,
+        &request,
+        &session,
+        "Reviews",
+        intro,
+        vec!["Review", "Listing", "Author", "Rating", "Text", "State"],
+        rows,
+        Some(&query),
+        Some(pager),
+        None,
+        StatusCode::OK,
+    )
+}
+
+pub async fn moderate_review(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    path: web::Path<(i64, String)>,
+    form: web::Form<CsrfForm>,
+) -> HttpResponse {
+    let session = match admin_post(&state, &request, &form.csrf).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    let (id, choice) = path.into_inner();
+    let hide = match choice.as_str() {
+        "hide" => true,
+        "show" => false,
+        _ => return crate::site::not_found(state, request).await,
+    };
+    match state.app.reviews.set_hidden(id, hide).await {
+        Ok(Some(false)) => {
+            done("/admin/reviews", &format!("Review {id} was {} already; nothing changed.", if hide { "hidden" } else { "shown" }))
+        }
+        Ok(Some(true)) => {
+            let (action, detail) = if hide { ("review.hide", "shown -> hidden") } else { ("review.show", "hidden -> shown") };
+            if let Err(answer) = log(&state, &session, action, &format!("review {id}"), detail).await {
+                return answer;
+            }
+            done("/admin/reviews", &format!("Review {id} is {}.", if hide { "hidden" } else { "shown again" }))
+        }
+        Ok(None) => message(&state, StatusCode::NOT_FOUND, "No such review", "No review has this number."),
+        Err(err) => failed(&state, &err),
+    }
+}
+
+// --- Orders and tasks -------------------------------------------------------------------------
+
+pub async fn orders(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>) -> HttpResponse {
+    let session = match admin(&state, &request).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    let (tasks, review) = tokio::join!(state.app.orders.tasks(false), state.app.orders.all(Some(OrderStatus::NeedsReview), 1000));
+    let (tasks, review) = match (tasks, review) {
+        (Ok(tasks), Ok(review)) => (tasks, review),
+        (Err(err), _) | (_, Err(err)) => return failed(&state, &err),
+    };
+    let mut rows: Vec<Row> = review
+        .into_iter()
+        .map(|order| Row {
+            cells: vec![
+                format!("order {}", order.number),
+                "needs review".into(),
+                order.status_reason.unwrap_or_default(),
+                day(order.created_at),
+            ],
+            actions: Vec::new(),
+        })
+        .collect();
+    rows.extend(tasks.into_iter().map(|task| Row {
+        cells: vec![
+            format!("task #{} of order {}", task.id, task.order_number),
+            task.kind.clone(),
+            task.listing_id.map(|id| format!("listing {id}")).unwrap_or_default(),
+            if task.done {
+                format!("done {}", task.done_at.map(day).unwrap_or_default())
+            } else {
+                format!("open since {}", day(task.created_at))
+            },
+        ],
+        actions: if task.done {
+            Vec::new()
+        } else {
+            vec![Action {
+                post: true,
+                url: format!("/admin/tasks/{}/done", task.id),
+                label: "Mark done".into(),
+                aria: format!("Mark task {} done", task.id),
+                input: None,
+            }]
+        },
+    }));
+    let (shown, pager) = page_of(rows, &query, "/admin/orders", |row| row.cells.iter().any(|cell| has(cell, &query.q)));
+    let intro = "Orders whose payment did not match, then the work paid lines ask of the site team, open first.";
+    list(
+        &state,
+        &request,
+        &session,
+        "Orders and tasks",
+        intro,
+        vec!["What", "Kind", "About", "State"],
+        shown,
+        Some(&query),
+        Some(pager),
+        None,
+        StatusCode::OK,
+    )
+}
+
+pub async fn finish_task(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    path: web::Path<i64>,
+    form: web::Form<CsrfForm>,
+) -> HttpResponse {
+    let session = match admin_post(&state, &request, &form.csrf).await {
+        Ok(session) => session,
+        Err(answer) => return answer,
+    };
+    let id = path.into_inner();
+    match state.app.orders.finish_task(id).await {
+        Ok((_, false)) => done("/admin/orders", &format!("Task {id} was done already; nothing changed.")),
+        Ok((task, true)) => {
+            let target = format!("task {} of order {}", task.id, task.order_number);
+            if let Err(answer) = log(&state, &session, "task.done", &target, &format!("{}: open -> done, line fulfilled", task.kind)).await
+            {
+                return answer;
+            }
+            done("/admin/orders", &format!("Task {id} is done; its order line is fulfilled."))
+        }
+        Err(orders::OrderError::NotFound) => message(&state, StatusCode::NOT_FOUND, "No such task", "No task has this number."),
+        Err(err) => failed(&state, &err),
+    }
+}
