@@ -1,0 +1,216 @@
+//! A claim and its rules: the four methods, the statuses (`pending` -> `verified` | `expired`
+//! after 14 days), what the claimant publishes for each method, and which e-mail addresses may
+//! claim a listing (an address at the listing's registrable domain or a subdomain of it; never a
+//! public suffix, never a look-alike such as `acme.com.evil.example`).
+
+use kernel::{Email, UserId};
+use time::{Duration, OffsetDateTime};
+
+/// A pending claim expires after this long.
+pub const CLAIM_LIFETIME: Duration = Duration::days(14);
+/// The e-mailed link works this long.
+pub const EMAIL_LINK_LIFETIME: Duration = Duration::hours(48);
+
+/// How a claimant proves control.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ClaimMethod {
+    Dns,
+    Meta,
+    File,
+    Email,
+}
+
+impl ClaimMethod {
+    pub const ALL: [Self; 4] = [Self::Dns, Self::Meta, Self::File, Self::Email];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Dns => "dns",
+            Self::Meta => "meta",
+            Self::File => "file",
+            Self::Email => "email",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|method| method.as_str() == raw)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimStatus {
+    Pending,
+    Verified,
+    Expired,
+}
+
+impl ClaimStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::Verified => "verified",
+            Self::Expired => "expired",
+        }
+    }
+}
+
+/// A claim as the domain knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Claim {
+    pub id: i64,
+    pub listing_slug: String,
+    /// The listing's website host (`acme.com`, `www.acme.com`).
+    pub host: String,
+    pub claimant: UserId,
+    pub method: ClaimMethod,
+    pub status: ClaimStatus,
+    /// What the claimant publishes (dns, meta, file); `None` for e-mail, whose link's token is a
+    /// secret kept only as a hash.
+    pub token: Option<String>,
+    pub email: Option<Email>,
+    pub created_at: OffsetDateTime,
+}
+
+impl Claim {
+    /// The status at `now`: a pending claim past its lifetime is expired.
+    pub fn status_at(&self, now: OffsetDateTime) -> ClaimStatus {
+        match self.status {
+            ClaimStatus::Pending if now >= self.created_at + CLAIM_LIFETIME => ClaimStatus::Expired,
+            status => status,
+        }
+    }
+}
+
+/// One thing to publish.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Publish {
+    /// A TXT record `name` with the value `value`.
+    DnsTxt { name: String, value: String },
+    /// `<meta name="{name}" content="{content}">` in the homepage's head.
+    MetaTag { name: String, content: String },
+    /// A file at `url` whose body is `body`.
+    File { url: String, body: String },
+    /// A link sent to `to`.
+    EmailLink { to: String },
+}
+
+/// What the claimant does, in words and as data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instructions {
+    pub publish: Publish,
+    pub text: String,
+}
+
+/// What to publish for `claim`. `prefix` brands the names (`launchdir`); `origin` is the
+/// listing's origin (`https://acme.com`).
+pub fn instructions(claim: &Claim, prefix: &str, origin: &str) -> Instructions {
+    let token = claim.token.clone().unwrap_or_default();
+    let domain = claim.host.trim_start_matches("www.");
+    match claim.method {
+        ClaimMethod::Dns => {
+            let (name, value) = (format!("_{prefix}-verification.{domain}"), format!("{prefix}-verification={token}"));
+            let text = format!("Add a TXT record at {name} with the value {value}, then ask us to verify the claim.");
+            Instructions { publish: Publish::DnsTxt { name, value }, text }
+        }
+        ClaimMethod::Meta => {
+            let name = format!("{prefix}-verification");
+            let text = format!("Put <meta name=\"{name}\" content=\"{token}\"> in the head of {origin}/, then ask us to verify the claim.");
+            Instructions { publish: Publish::MetaTag { name, content: token }, text }
+        }
+        ClaimMethod::File => {
+            let url = format!("{origin}/.well-known/{prefix}-verification.txt");
+            let text = format!("Serve a file at {url} whose body is {token}, then ask us to verify the claim.");
+            Instructions { publish: Publish::File { url, body: token }, text }
+        }
+        ClaimMethod::Email => {
+            let to = claim.email.as_ref().map(ToString::to_string).unwrap_or_default();
+            let text = format!("We e-mailed a link to {to}; open it within 48 hours and confirm.");
+            Instructions { publish: Publish::EmailLink { to }, text }
+        }
+    }
+}
+
+/// Why an address may not claim a listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum EmailRefusal {
+    #[error("the address must be at the company's own domain")]
+    OtherDomain,
+    #[error("the company's website has no registrable domain an address could be at")]
+    NoDomain,
+}
+
+/// Whether `email` may claim a listing whose website is on `host`: its domain must be the
+/// host's registrable domain (by the Public Suffix List) or a subdomain of it. So
+/// `ceo@acme.com` and `ceo@mail.acme.com` claim `www.acme.com`, while `ceo@gmail.com`,
+/// `ceo@acme.com.evil.example` and an address at a bare public suffix do not.
+pub fn claimable_email(email: &Email, host: &str) -> Result<(), EmailRefusal> {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    let registrable = psl::domain_str(&host).ok_or(EmailRefusal::NoDomain)?;
+    let at = email.as_str().rsplit_once('@').map(|(_, domain)| domain.trim_end_matches('.').to_ascii_lowercase()).unwrap_or_default();
+    let same = at == registrable || at.ends_with(&format!(".{registrable}"));
+    // The address's own registrable domain must be the listing's: `acme.com.evil.example`
+    // ends with nothing of ours, and a public suffix has no registrable domain at all.
+    if same && psl::domain_str(&at) == Some(registrable) { Ok(()) } else { Err(EmailRefusal::OtherDomain) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claim(method: ClaimMethod) -> Claim {
+        Claim {
+            id: 1,
+            listing_slug: "acme".into(),
+            host: "www.acme.com".into(),
+            claimant: UserId::new(1),
+            method,
+            status: ClaimStatus::Pending,
+            token: (method != ClaimMethod::Email).then(|| "tok_123".to_owned()),
+            email: (method == ClaimMethod::Email).then(|| Email::parse("ceo@acme.com").unwrap()),
+            created_at: time::macros::datetime!(2026-11-01 0:00 UTC),
+        }
+    }
+
+    #[test]
+    fn each_method_says_exactly_what_to_publish_with_the_deployments_prefix() {
+        let dns = instructions(&claim(ClaimMethod::Dns), "launchdir", "https://www.acme.com");
+        assert_eq!(
+            dns.publish,
+            Publish::DnsTxt { name: "_launchdir-verification.acme.com".into(), value: "launchdir-verification=tok_123".into() }
+        );
+        let meta = instructions(&claim(ClaimMethod::Meta), "brand", "https://www.acme.com");
+        assert_eq!(meta.publish, Publish::MetaTag { name: "brand-verification".into(), content: "tok_123".into() });
+        let file = instructions(&claim(ClaimMethod::File), "launchdir", "https://www.acme.com");
+        assert_eq!(
+            file.publish,
+            Publish::File { url: "https://www.acme.com/.well-known/launchdir-verification.txt".into(), body: "tok_123".into() }
+        );
+        let email = instructions(&claim(ClaimMethod::Email), "launchdir", "https://www.acme.com");
+        assert_eq!(email.publish, Publish::EmailLink { to: "ceo@acme.com".into() });
+        assert!(email.text.contains("48 hours"));
+    }
+
+    #[test]
+    fn a_pending_claim_expires_after_fourteen_days() {
+        let pending = claim(ClaimMethod::Dns);
+        assert_eq!(pending.status_at(pending.created_at + Duration::days(13)), ClaimStatus::Pending);
+        assert_eq!(pending.status_at(pending.created_at + Duration::days(14)), ClaimStatus::Expired);
+        let verified = Claim { status: ClaimStatus::Verified, ..pending };
+        assert_eq!(verified.status_at(verified.created_at + Duration::days(400)), ClaimStatus::Verified);
+    }
+
+    #[test]
+    fn only_addresses_at_the_companys_registrable_domain_may_claim() {
+        let may = |email: &str, host: &str| claimable_email(&Email::parse(email).unwrap(), host);
+        assert_eq!(may("ceo@acme.com", "www.acme.com"), Ok(()));
+        assert_eq!(may("ceo@mail.acme.com", "acme.com"), Ok(()));
+        assert_eq!(may("ceo@ACME.com", "www.acme.com"), Ok(()));
+        assert_eq!(may("ceo@acme.co.uk", "shop.acme.co.uk"), Ok(()));
+        assert_eq!(may("ceo@gmail.com", "www.acme.com"), Err(EmailRefusal::OtherDomain), "free mail");
+        assert_eq!(may("ceo@acme.com.evil.example", "acme.com"), Err(EmailRefusal::OtherDomain), "a look-alike");
+        assert_eq!(may("ceo@notacme.com", "acme.com"), Err(EmailRefusal::OtherDomain), "a suffix of the name is not the domain");
+        assert_eq!(may("ceo@co.uk", "acme.co.uk"), Err(EmailRefusal::OtherDomain), "a public suffix");
+        assert_eq!(may("ceo@github.io", "acme.github.io"), Err(EmailRefusal::OtherDomain), "a private public suffix");
+        assert_eq!(may("ceo@other.github.io", "acme.github.io"), Err(EmailRefusal::OtherDomain), "a neighbour on a shared host");
+    }
+}
