@@ -5,7 +5,7 @@
 //! closing the account. Every change is a POST with the session's CSRF token from this site.
 
 use crate::site::plural;
-use crate::{WebState, message, session};
+use crate::{CsrfForm, WebState, message, session};
 use accounts::{AccountsError, ApiKey, OwnAccountError, Scope, Scopes};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -193,12 +193,6 @@ pub async fn create_key(state: web::Data<WebState>, request: HttpRequest, form: 
             message(&state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.")
         }
     }
-}
-
-#[derive(Debug, Deserialize)]
-pub struct CsrfForm {
-    #[serde(default)]
-    csrf: String,
 }
 
 pub async fn revoke_key(state: web::Data<WebState>, request: HttpRequest, path: web::Path<i64>, form: web::Form<CsrfForm>) -> HttpResponse {

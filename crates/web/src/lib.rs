@@ -147,6 +147,13 @@ fn message(state: &WebState, status: actix_web::http::StatusCode, heading: &str,
     html(status, &Message { site_name: &state.app.site.name, heading, message: text, success: status.is_success() })
 }
 
+/// A form whose only field is the session's CSRF token (a button that changes something).
+#[derive(Debug, serde::Deserialize)]
+pub struct CsrfForm {
+    #[serde(default)]
+    pub(crate) csrf: String,
+}
+
 /// A wire value's name (`awaiting_badge`) in words.
 fn words(value: impl serde::Serialize) -> String {
     serde_json::to_value(value).ok().and_then(|value| value.as_str().map(|text| text.replace('_', " "))).unwrap_or_default()

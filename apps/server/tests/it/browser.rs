@@ -89,6 +89,19 @@ impl Browser {
         self.driver.clone().quit().await.expect("end the browser session");
     }
 
+    /// With `LAUNCHDIR_SCREENSHOTS` set, every page checked for accessibility is also saved to
+    /// `target/screenshots/pages/<path>.png`, to look at as a visitor would.
+    async fn keep_screenshot(&self) {
+        if std::env::var_os("LAUNCHDIR_SCREENSHOTS").is_none() {
+            return;
+        }
+        let Ok(url) = self.driver.current_url().await else { return };
+        let name: String = url.path().trim_matches('/').chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).take(80).collect();
+        let dir = workspace_root().join("target/screenshots/pages");
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = self.driver.screenshot(&dir.join(format!("{}.png", if name.is_empty() { "home" } else { &name }))).await;
+    }
+
     /// The input whose label reads `label`.
     pub async fn field(&self, label: &str) -> WebElement {
         let label = self
@@ -154,6 +167,7 @@ impl Browser {
 
     /// Runs axe-core in the page; fails on any serious or critical violation.
     pub async fn assert_accessible(&self) {
+        self.keep_screenshot().await;
         let axe = std::fs::read_to_string(workspace_root().join(AXE))
             .unwrap_or_else(|_| panic!("axe-core is needed at {AXE}: `cargo xtask test` installs it (npm install axe-core)"));
         self.driver.execute(&axe, Vec::new()).await.unwrap();

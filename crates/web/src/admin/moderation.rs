@@ -1,9 +1,9 @@
 //! The admin pages of moderation and the paid work: suspicious votes (discount), reviews (hide,
 //! show), orders needing review and the site team's tasks (done).
 
-use super::pages::{CsrfForm, day, done, failed, list, log};
+use super::pages::{day, done, failed, list, log, yes_or_no};
 use super::{Action, ListQuery, Row, admin, admin_post, has, page_of};
-use crate::{WebState, message};
+use crate::{CsrfForm, WebState, message};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use orders::OrderStatus;
@@ -157,11 +157,7 @@ pub async fn moderate_review(
         Err(answer) => return answer,
     };
     let (id, choice) = path.into_inner();
-    let hide = match choice.as_str() {
-        "hide" => true,
-        "show" => false,
-        _ => return crate::site::not_found(state, request).await,
-    };
+    let Some(hide) = yes_or_no(&choice, "hide", "show") else { return crate::site::not_found(state, request).await };
     match state.app.reviews.set_hidden(id, hide).await {
         Ok(Some(false)) => {
             done("/admin/reviews", &format!("Review {id} was {} already; nothing changed.", if hide { "hidden" } else { "shown" }))

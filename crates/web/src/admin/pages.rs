@@ -5,12 +5,11 @@
 
 use super::{Action, FreeForm, ListPage, ListQuery, Row, admin, admin_post, has, page_of};
 use crate::site::{Meta, Pager, page};
-use crate::{WebState, message};
+use crate::{CsrfForm, WebState, message};
 use accounts::signin::Session;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use kernel::{PageRequest, UserId};
-use serde::Deserialize;
 
 pub(super) fn day(at: time::OffsetDateTime) -> String {
     let at = at.to_offset(time::UtcOffset::UTC);
@@ -165,13 +164,12 @@ pub async fn edits(state: web::Data<WebState>, request: HttpRequest, query: web:
     )
 }
 
-#[derive(Debug, Deserialize)]
-pub struct CsrfForm {
-    #[serde(default)]
-    pub(super) csrf: String,
-}
-
 // --- Accounts and the audit log ---------------------------------------------------------------
+
+/// One of two words of a path (`hide` or `show`) as yes or no; `None` for anything else.
+pub(super) fn yes_or_no(word: &str, yes: &str, no: &str) -> Option<bool> {
+    (word == yes || word == no).then_some(word == yes)
+}
 
 pub(super) fn page_request(query: &ListQuery) -> PageRequest {
     PageRequest::new(query.page.unwrap_or(1).clamp(1, PageRequest::MAX_PAGE), super::PER_PAGE).unwrap_or_default()
@@ -249,11 +247,7 @@ pub async fn block_user(
         Err(answer) => return answer,
     };
     let (id, choice) = path.into_inner();
-    let blocked = match choice.as_str() {
-        "block" => true,
-        "unblock" => false,
-        _ => return crate::site::not_found(state, request).await,
-    };
+    let Some(blocked) = yes_or_no(&choice, "block", "unblock") else { return crate::site::not_found(state, request).await };
     match state.app.admin.set_blocked(&session.user, UserId::new(id), blocked).await {
         Ok(true) => done("/admin/users", &format!("Account {id} is {}.", if blocked { "blocked" } else { "unblocked" })),
         Ok(false) => message(&state, StatusCode::NOT_FOUND, "Nothing changed", "No other account has this number, or it was so already."),

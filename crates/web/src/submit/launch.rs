@@ -6,7 +6,7 @@
 use super::editor::{Sent, editor_page};
 use super::{draft_of, person, refused, see_other};
 use crate::site::{Meta, page, run, run_with_body};
-use crate::{WebState, account::checked_back};
+use crate::{CsrfForm, WebState, account::checked_back};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -16,19 +16,12 @@ use ops::operations::drafts::SubmitDraft;
 use ops::operations::orders::CreateCheckout;
 use ops::operations::owner::{ChooseFreeListing, GetMyListing};
 use ops::wire::MyListingView;
-use serde::Deserialize;
-
-#[derive(Debug, Deserialize)]
-pub struct CsrfOnly {
-    #[serde(default)]
-    csrf: String,
-}
 
 pub async fn submit_draft(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<String>,
-    form: web::Form<CsrfOnly>,
+    form: web::Form<CsrfForm>,
 ) -> HttpResponse {
     let session = match checked_back(&state, &request, &form.csrf, &super::draft_back(&request)).await {
         Ok(session) => session,
@@ -109,7 +102,7 @@ pub async fn choose_free(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<String>,
-    form: web::Form<CsrfOnly>,
+    form: web::Form<CsrfForm>,
 ) -> HttpResponse {
     let (caller, listing) = match listing_of(&state, &request, &path, &form.csrf).await {
         Ok(found) => found,
@@ -125,7 +118,7 @@ pub async fn choose_paid(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<String>,
-    form: web::Form<CsrfOnly>,
+    form: web::Form<CsrfForm>,
 ) -> HttpResponse {
     let (caller, listing) = match listing_of(&state, &request, &path, &form.csrf).await {
         Ok(found) => found,
