@@ -18,6 +18,7 @@ mod m20261124_000012_create_orders;
 mod m20261125_000013_confirmed_emails_and_counted_votes;
 mod m20261126_000014_vote_weeks_reviews_and_invites;
 mod m20261127_000015_admins_and_audit;
+mod m20261128_000016_claims_and_owners;
 
 pub struct Migrator;
 
@@ -40,6 +41,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000013_confirmed_emails_and_counted_votes::Migration),
             Box::new(m20261126_000014_vote_weeks_reviews_and_invites::Migration),
             Box::new(m20261127_000015_admins_and_audit::Migration),
+            Box::new(m20261128_000016_claims_and_owners::Migration),
         ]
     }
 }

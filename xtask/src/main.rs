@@ -47,6 +47,8 @@ fn main() -> anyhow::Result<()> {
         Some("bench") if args.iter().any(|a| a == "--orders") => measurement("measure_order_reads_against_site_info"),
         // Votes a second (page form posts, each a write) beside get_listing and /healthz.
         Some("bench") if args.iter().any(|a| a == "--votes") => measurement("measure_votes_per_second_beside_a_read"),
+        // verify_claim per method (loopback DNS server and website) beside get_site_info, one client.
+        Some("bench") if args.iter().any(|a| a == "--claims") => measurement("measure_claim_verification_against_site_info"),
         // A plain read's latency while wrong passwords are sprayed at /signin.
         Some("bench") if args.iter().any(|a| a == "--sign-in") => bench::sign_in_spray(&root),
         Some("bench") => {
@@ -69,7 +71,7 @@ fn main() -> anyhow::Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --pages | --compare BINARY] | bench --drafts | bench --mcp | bench --orders | bench --votes | bench --sign-in | conformance | contract>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --pages | --compare BINARY] | bench --drafts | bench --mcp | bench --orders | bench --votes | bench --claims | bench --sign-in | conformance | contract>"
             );
             bail!("unknown command")
         }

@@ -5,7 +5,7 @@ use kernel::Clock;
 use std::sync::Arc;
 
 /// Enqueues the periodic jobs (week start, week end, badge sweep, the daily purge, the order
-/// expiry and the payment reconciliation) at start-up
+/// expiry, the payment reconciliation, the claim expiry and re-check) at start-up
 /// (catching up after downtime) and then every `every_seconds`. Every process does; each job's
 /// key names its period, so each runs once whichever process's workers claim it.
 pub(crate) async fn enqueue_jobs(
@@ -24,9 +24,9 @@ pub(crate) async fn enqueue_jobs(
         if let Err(err) = queue.enqueue(kernel::Purge::of_day(clock.now())).await {
             tracing::warn!(error = %err, "could not enqueue the daily purge; will try again");
         }
-        for job in orders::periodic_jobs(clock.now(), reconcile_every) {
+        for job in orders::periodic_jobs(clock.now(), reconcile_every).into_iter().chain(claims::periodic_jobs(clock.now())) {
             if let Err(err) = queue.enqueue(job).await {
-                tracing::warn!(error = %err, "could not enqueue a periodic order job; will try again");
+                tracing::warn!(error = %err, "could not enqueue a periodic order or claim job; will try again");
             }
         }
         tokio::time::sleep(std::time::Duration::from_secs(every_seconds.max(1))).await;

@@ -73,7 +73,8 @@ impl Services {
         let mailer = mailer(settings, &store, &clock)?;
         // The badge check shares the site reader's robots.txt cache.
         let site_reader = outbound_http::CrawlingSiteReader::new(fetcher.clone(), outbound_http::BOT_TOKEN);
-        let badge_probe = Arc::new(outbound_http::HomepageBadgeProbe::new(fetcher, site_reader.robots()));
+        let badge_probe = Arc::new(outbound_http::HomepageBadgeProbe::new(fetcher.clone(), site_reader.robots()));
+        let claims = crate::claims_wiring::claims_service(settings, &store, fetcher, mailer.clone(), &clock)?;
         let drafts = drafts::DraftsService::new(
             drafts::DraftsPorts {
                 repo: store.drafts(),
@@ -202,6 +203,7 @@ impl Services {
             calendar,
             catalog: CatalogService::new(store.products(), clock.clone(), policy),
             orders: crate::orders_wiring::orders_service(settings, &store, &clock, policy)?,
+            claims,
             interview_questions: store.interview_questions(),
             blog: content::BlogService::new(store.blog_posts(), clock.clone()),
             drafts,

@@ -1,10 +1,16 @@
 #![doc = include_str!("../README.md")]
 
 pub mod checks;
+pub mod jobs;
 pub mod model;
+pub mod ports;
+pub mod service;
 
-pub use checks::{Check, TxtLookup, dns_verdict, file_verdict, meta_verdict};
+pub use checks::{Check, Probe, TxtLookup, dns_verdict, file_verdict, meta_verdict};
+pub use jobs::{ExpireClaims, RecheckClaims, periodic_jobs};
 pub use model::{
-    CLAIM_LIFETIME, Claim, ClaimMethod, ClaimStatus, EMAIL_LINK_LIFETIME, EmailRefusal, Instructions, Publish, claimable_email,
-    instructions,
+    CLAIM_LIFETIME, CheckOutcome, CheckRecord, Claim, ClaimMethod, ClaimStatus, EMAIL_LINK_LIFETIME, EmailRefusal, Instructions, Publish,
+    claimable_email, instructions,
 };
+pub use ports::{ClaimRepository, LinkedClaim, NewClaim, SiteProbe, Stored, TeamClaim, TxtResolver};
+pub use service::{ClaimError, ClaimsPolicy, ClaimsPorts, ClaimsService, LinkError, RecheckSummary};

@@ -3,7 +3,7 @@
 //! claim a listing (an address at the listing's registrable domain or a subdomain of it; never a
 //! public suffix, never a look-alike such as `acme.com.evil.example`).
 
-use kernel::{Email, UserId};
+use kernel::{ClaimId, Email, ListingId, Slug, UserId, WebUrl};
 use time::{Duration, OffsetDateTime};
 
 /// A pending claim expires after this long.
@@ -57,27 +57,87 @@ impl ClaimStatus {
 /// A claim as the domain knows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Claim {
-    pub id: i64,
-    pub listing_slug: String,
-    /// The listing's website host (`acme.com`, `www.acme.com`).
-    pub host: String,
+    pub id: ClaimId,
+    pub listing: ListingId,
+    pub listing_slug: Slug,
+    pub listing_name: String,
+    /// The listing's website: its host names the TXT record, its origin the meta tag's page and
+    /// the file's address.
+    pub website: WebUrl,
     pub claimant: UserId,
     pub method: ClaimMethod,
+    /// As stored; [`Claim::status_at`] tells a pending claim past its lifetime as expired.
     pub status: ClaimStatus,
     /// What the claimant publishes (dns, meta, file); `None` for e-mail, whose link's token is a
     /// secret kept only as a hash.
     pub token: Option<String>,
+    /// The address the link went to (e-mail claims).
     pub email: Option<Email>,
     pub created_at: OffsetDateTime,
+    pub verified_at: Option<OffsetDateTime>,
+    /// The latest check: when, what was looked at, what was found.
+    pub last_check: Option<CheckRecord>,
+    /// A verified claim whose proof a re-check no longer found, since when (ownership stays;
+    /// the site team is told).
+    pub proof_missing_since: Option<OffsetDateTime>,
 }
 
 impl Claim {
     /// The status at `now`: a pending claim past its lifetime is expired.
     pub fn status_at(&self, now: OffsetDateTime) -> ClaimStatus {
         match self.status {
-            ClaimStatus::Pending if now >= self.created_at + CLAIM_LIFETIME => ClaimStatus::Expired,
+            ClaimStatus::Pending if now >= self.expires_at() => ClaimStatus::Expired,
             status => status,
         }
+    }
+
+    /// When a pending claim expires.
+    pub fn expires_at(&self) -> OffsetDateTime {
+        self.created_at + CLAIM_LIFETIME
+    }
+}
+
+/// What a check concluded, as a claim keeps it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckOutcome {
+    Verified,
+    NotFound,
+    CouldNotCheck,
+}
+
+impl CheckOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Verified => "verified",
+            Self::NotFound => "not_found",
+            Self::CouldNotCheck => "could_not_check",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        [Self::Verified, Self::NotFound, Self::CouldNotCheck].into_iter().find(|outcome| outcome.as_str() == raw)
+    }
+}
+
+/// One check of a claim: when, what was looked at, and what was found there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckRecord {
+    pub at: OffsetDateTime,
+    pub outcome: CheckOutcome,
+    /// "TXT records at _launchdir-verification.acme.com".
+    pub looked_at: String,
+    /// "none", "found 2 records, none matches", "the token", or why it could not be checked.
+    pub found: String,
+}
+
+impl CheckRecord {
+    pub fn of(check: &crate::Check, at: OffsetDateTime) -> Self {
+        let (outcome, looked_at, found) = match check {
+            crate::Check::Verified { looked_at } => (CheckOutcome::Verified, looked_at.clone(), "the token".to_owned()),
+            crate::Check::NotFound { looked_at, found } => (CheckOutcome::NotFound, looked_at.clone(), found.clone()),
+            crate::Check::CouldNotCheck { looked_at, why } => (CheckOutcome::CouldNotCheck, looked_at.clone(), why.clone()),
+        };
+        Self { at, outcome, looked_at, found }
     }
 }
 
@@ -101,11 +161,10 @@ pub struct Instructions {
     pub text: String,
 }
 
-/// What to publish for `claim`. `prefix` brands the names (`launchdir`); `origin` is the
-/// listing's origin (`https://acme.com`).
-pub fn instructions(claim: &Claim, prefix: &str, origin: &str) -> Instructions {
+/// What to publish for `claim`. `prefix` brands the names (`launchdir`).
+pub fn instructions(claim: &Claim, prefix: &str) -> Instructions {
     let token = claim.token.clone().unwrap_or_default();
-    let domain = claim.host.trim_start_matches("www.");
+    let (domain, origin) = (claim.website.site_domain(), claim.website.origin());
     match claim.method {
         ClaimMethod::Dns => {
             let (name, value) = (format!("_{prefix}-verification.{domain}"), format!("{prefix}-verification={token}"));
@@ -139,18 +198,17 @@ pub enum EmailRefusal {
     NoDomain,
 }
 
-/// Whether `email` may claim a listing whose website is on `host`: its domain must be the
-/// host's registrable domain (by the Public Suffix List) or a subdomain of it. So
+/// Whether `email` may claim a listing whose website is `website`: its domain must be the
+/// website's registrable domain (by the Public Suffix List) or a subdomain of it. So
 /// `ceo@acme.com` and `ceo@mail.acme.com` claim `www.acme.com`, while `ceo@gmail.com`,
 /// `ceo@acme.com.evil.example` and an address at a bare public suffix do not.
-pub fn claimable_email(email: &Email, host: &str) -> Result<(), EmailRefusal> {
-    let host = host.trim_end_matches('.').to_ascii_lowercase();
-    let registrable = psl::domain_str(&host).ok_or(EmailRefusal::NoDomain)?;
-    let at = email.as_str().rsplit_once('@').map(|(_, domain)| domain.trim_end_matches('.').to_ascii_lowercase()).unwrap_or_default();
+pub fn claimable_email(email: &Email, website: &WebUrl) -> Result<(), EmailRefusal> {
+    let registrable = website.registrable_domain().ok_or(EmailRefusal::NoDomain)?;
+    let at = email.domain().trim_end_matches('.').to_ascii_lowercase();
     let same = at == registrable || at.ends_with(&format!(".{registrable}"));
     // The address's own registrable domain must be the listing's: `acme.com.evil.example`
     // ends with nothing of ours, and a public suffix has no registrable domain at all.
-    if same && psl::domain_str(&at) == Some(registrable) { Ok(()) } else { Err(EmailRefusal::OtherDomain) }
+    if same && psl::domain_str(&at) == Some(registrable.as_str()) { Ok(()) } else { Err(EmailRefusal::OtherDomain) }
 }
 
 #[cfg(test)]
@@ -159,33 +217,38 @@ mod tests {
 
     fn claim(method: ClaimMethod) -> Claim {
         Claim {
-            id: 1,
-            listing_slug: "acme".into(),
-            host: "www.acme.com".into(),
+            id: ClaimId::new(1),
+            listing: ListingId::new(1),
+            listing_slug: Slug::parse("acme").unwrap(),
+            listing_name: "Acme".into(),
+            website: WebUrl::parse("https://www.acme.com/").unwrap(),
             claimant: UserId::new(1),
             method,
             status: ClaimStatus::Pending,
             token: (method != ClaimMethod::Email).then(|| "tok_123".to_owned()),
             email: (method == ClaimMethod::Email).then(|| Email::parse("ceo@acme.com").unwrap()),
             created_at: time::macros::datetime!(2026-11-01 0:00 UTC),
+            verified_at: None,
+            last_check: None,
+            proof_missing_since: None,
         }
     }
 
     #[test]
     fn each_method_says_exactly_what_to_publish_with_the_deployments_prefix() {
-        let dns = instructions(&claim(ClaimMethod::Dns), "launchdir", "https://www.acme.com");
+        let dns = instructions(&claim(ClaimMethod::Dns), "launchdir");
         assert_eq!(
             dns.publish,
             Publish::DnsTxt { name: "_launchdir-verification.acme.com".into(), value: "launchdir-verification=tok_123".into() }
         );
-        let meta = instructions(&claim(ClaimMethod::Meta), "brand", "https://www.acme.com");
+        let meta = instructions(&claim(ClaimMethod::Meta), "brand");
         assert_eq!(meta.publish, Publish::MetaTag { name: "brand-verification".into(), content: "tok_123".into() });
-        let file = instructions(&claim(ClaimMethod::File), "launchdir", "https://www.acme.com");
+        let file = instructions(&claim(ClaimMethod::File), "launchdir");
         assert_eq!(
             file.publish,
             Publish::File { url: "https://www.acme.com/.well-known/launchdir-verification.txt".into(), body: "tok_123".into() }
         );
-        let email = instructions(&claim(ClaimMethod::Email), "launchdir", "https://www.acme.com");
+        let email = instructions(&claim(ClaimMethod::Email), "launchdir");
         assert_eq!(email.publish, Publish::EmailLink { to: "ceo@acme.com".into() });
         assert!(email.text.contains("48 hours"));
     }
@@ -201,7 +264,8 @@ mod tests {
 
     #[test]
     fn only_addresses_at_the_companys_registrable_domain_may_claim() {
-        let may = |email: &str, host: &str| claimable_email(&Email::parse(email).unwrap(), host);
+        let may =
+            |email: &str, host: &str| claimable_email(&Email::parse(email).unwrap(), &WebUrl::parse(&format!("https://{host}/")).unwrap());
         assert_eq!(may("ceo@acme.com", "www.acme.com"), Ok(()));
         assert_eq!(may("ceo@mail.acme.com", "acme.com"), Ok(()));
         assert_eq!(may("ceo@ACME.com", "www.acme.com"), Ok(()));
@@ -211,6 +275,7 @@ mod tests {
         assert_eq!(may("ceo@notacme.com", "acme.com"), Err(EmailRefusal::OtherDomain), "a suffix of the name is not the domain");
         assert_eq!(may("ceo@co.uk", "acme.co.uk"), Err(EmailRefusal::OtherDomain), "a public suffix");
         assert_eq!(may("ceo@github.io", "acme.github.io"), Err(EmailRefusal::OtherDomain), "a private public suffix");
+        assert_eq!(may("ceo@acme.com", "127.0.0.1"), Err(EmailRefusal::NoDomain), "an address has no domain to be at");
         assert_eq!(may("ceo@other.github.io", "acme.github.io"), Err(EmailRefusal::OtherDomain), "a neighbour on a shared host");
     }
 }

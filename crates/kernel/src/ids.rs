@@ -59,3 +59,7 @@ int_id!(
     /// A founder profile.
     FounderId
 );
+int_id!(
+    /// An ownership claim on a listing.
+    ClaimId
+);

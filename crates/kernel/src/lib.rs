@@ -28,7 +28,7 @@ pub use error::{FieldError, RepoError};
 pub use faq::Faq;
 pub use housekeeping::{Housekeeping, Purge, PurgeCutoffs, Purged};
 pub use idempotency::{IdempotencyScope, IdempotencyStore, Reservation, StoredResponse};
-pub use ids::{ApiKeyId, CategoryId, FounderId, ListingId, UserId};
+pub use ids::{ApiKeyId, CategoryId, ClaimId, FounderId, ListingId, UserId};
 pub use jobs::{ClaimedJob, Job, JobHandler, JobOutcome, JobQueue, JobRun, JobState, NewJob, error_chain, retry_delay};
 #[cfg(feature = "testing")]
 pub use mail::MemoryMailer;

@@ -20,6 +20,8 @@ pub enum BadgeKind {
     LaunchOfTheWeek(u8),
     /// Featured placement was bought.
     Featured,
+    /// An owner proved control of the company by a claim.
+    Verified,
 }
 
 impl BadgeKind {
@@ -28,6 +30,7 @@ impl BadgeKind {
             Self::Listed => "listed".into(),
             Self::Launched => "launched".into(),
             Self::Featured => "featured".into(),
+            Self::Verified => "verified".into(),
             Self::LaunchOfTheWeek(rank) => format!("launch-of-the-week-{rank}"),
         }
     }
@@ -37,6 +40,7 @@ impl BadgeKind {
             "listed" => Some(Self::Listed),
             "launched" => Some(Self::Launched),
             "featured" => Some(Self::Featured),
+            "verified" => Some(Self::Verified),
             other => match other.strip_prefix("launch-of-the-week-")? {
                 "1" => Some(Self::LaunchOfTheWeek(1)),
                 "2" => Some(Self::LaunchOfTheWeek(2)),
@@ -214,8 +218,12 @@ impl BadgeService {
             return Err(BadgeError::NotFound);
         }
         let mut badges = vec![EarnedBadge { kind: BadgeKind::Listed, caption: "LISTED ON".into(), title: "Listed on".into(), week: None }];
-        if self.listings.featured_since(listing.id).await?.is_some() {
+        let marks = self.listings.marks(listing.id).await?;
+        if marks.featured_at.is_some() {
             badges.push(EarnedBadge { kind: BadgeKind::Featured, caption: "FEATURED ON".into(), title: "Featured on".into(), week: None });
+        }
+        if marks.verified_at.is_some() {
+            badges.push(EarnedBadge { kind: BadgeKind::Verified, caption: "VERIFIED ON".into(), title: "Verified on".into(), week: None });
         }
         if listing.status == ListingStatus::Live {
             badges.push(EarnedBadge { kind: BadgeKind::Launched, caption: "LAUNCHED ON".into(), title: "Launched on".into(), week: None });
@@ -244,9 +252,14 @@ mod tests {
 
     #[test]
     fn kinds_round_trip() {
-        for kind in
-            [BadgeKind::Listed, BadgeKind::Launched, BadgeKind::LaunchOfTheWeek(1), BadgeKind::LaunchOfTheWeek(3), BadgeKind::Featured]
-        {
+        for kind in [
+            BadgeKind::Listed,
+            BadgeKind::Launched,
+            BadgeKind::LaunchOfTheWeek(1),
+            BadgeKind::LaunchOfTheWeek(3),
+            BadgeKind::Featured,
+            BadgeKind::Verified,
+        ] {
             assert_eq!(BadgeKind::parse(&kind.code()), Some(kind));
         }
         assert_eq!(BadgeKind::parse("launch-of-the-week-4"), None);

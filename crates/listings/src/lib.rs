@@ -15,6 +15,7 @@ mod jobs_tests;
 pub mod lifecycle;
 pub mod model;
 pub mod owner;
+pub mod ownership;
 pub mod ports;
 pub mod profile;
 pub mod purchases;
@@ -42,7 +43,8 @@ pub use model::{Category, CategoryNode, CategoryPage, CategoryRef, Faq, ListingS
 pub use owner::{
     BadgeCheckState, FreeQueueOutcome, FreeQueuePolicy, NotifyFollowers, OwnedListing, OwnedListingRepository, OwnerError, OwnerService,
 };
-pub use ports::{CategoryRepository, ListingRepository, LiveCounts};
+pub use ownership::{ClaimableListing, Granted, OwnershipRepository, OwnershipService};
+pub use ports::{CategoryRepository, ListingMarks, ListingRepository, LiveCounts};
 pub use profile::{
     CommunityRating, DomainRating, FounderCard, Link, ListingCategory, ListingProfile, ListingUpdate, MOMENTUM_WEEKS, Media, Milestone,
     ProfileError, ProfileRepository, ProfileService, Unlocked, ViewTally, VoteMomentum,

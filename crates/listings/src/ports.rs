@@ -27,6 +27,15 @@ pub trait CategoryRepository: Send + Sync {
 }
 
 /// Where listings are kept.
+/// When a listing earned the marks its badges show.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ListingMarks {
+    /// Featured placement was bought.
+    pub featured_at: Option<time::OffsetDateTime>,
+    /// A claim on it was verified (its owner proved control of the company).
+    pub verified_at: Option<time::OffsetDateTime>,
+}
+
 #[async_trait]
 pub trait ListingRepository: Send + Sync {
     async fn count_live(&self) -> Result<u64, RepoError>;
@@ -38,6 +47,6 @@ pub trait ListingRepository: Send + Sync {
     /// ties go to the listing created first.
     async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError>;
 
-    /// When featured placement was bought for the listing (its Featured badge), if ever.
-    async fn featured_since(&self, id: kernel::ListingId) -> Result<Option<time::OffsetDateTime>, RepoError>;
+    /// The marks behind the listing's Featured and Verified badges.
+    async fn marks(&self, id: kernel::ListingId) -> Result<ListingMarks, RepoError>;
 }

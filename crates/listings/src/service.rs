@@ -155,8 +155,8 @@ mod tests {
         async fn find_by_slug(&self, _: &Slug) -> Result<Option<ListingSummary>, RepoError> {
             Ok(None)
         }
-        async fn featured_since(&self, _: ListingId) -> Result<Option<time::OffsetDateTime>, RepoError> {
-            Ok(None)
+        async fn marks(&self, _: ListingId) -> Result<crate::ports::ListingMarks, RepoError> {
+            Ok(crate::ports::ListingMarks::default())
         }
         async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
             self.asked_for.lock().unwrap().extend_from_slice(categories);

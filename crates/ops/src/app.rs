@@ -41,6 +41,8 @@ pub struct App {
     pub compare: CompareService,
     pub search: SearchService,
     pub catalog: CatalogService,
+    /// Ownership claims and their proofs.
+    pub claims: claims::ClaimsService,
     /// Quotes, orders, payments and fulfilment.
     pub orders: orders::OrdersService,
     pub interview_questions: Arc<dyn InterviewQuestionRepository>,

@@ -71,7 +71,9 @@ impl JobRegistry {
             .register::<orders::FulfilLine>(app.orders.clone())
             .register::<orders::RefundPayment>(app.orders.clone())
             .register::<orders::ExpireOrders>(app.orders.clone())
-            .register::<orders::ReconcilePayments>(app.orders.clone());
+            .register::<orders::ReconcilePayments>(app.orders.clone())
+            .register::<claims::ExpireClaims>(app.claims.clone())
+            .register::<claims::RecheckClaims>(app.claims.clone());
         jobs
     }
 

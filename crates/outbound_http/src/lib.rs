@@ -2,6 +2,7 @@
 
 pub mod address;
 pub mod badge;
+pub mod claim_probe;
 pub mod client_metadata;
 pub mod extract;
 pub mod fetcher;
@@ -13,6 +14,7 @@ pub mod testing;
 
 pub use address::AddressPolicy;
 pub use badge::HomepageBadgeProbe;
+pub use claim_probe::ClaimSiteProbe;
 pub use client_metadata::ClientMetadataFetcher;
 pub use fetcher::{FetchError, Fetched, FetcherConfig, SafeFetcher, install_crypto_provider};
 pub use reader::CrawlingSiteReader;

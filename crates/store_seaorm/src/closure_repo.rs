@@ -2,7 +2,9 @@
 //! `votes_repo` (which keeps `votes_count` in step); the user row stays, with placeholders for
 //! the address and name, so orders keep their customer for the bookkeeping.
 
-use crate::entity::{api_key, email_token, listing, listing_follow, oauth_code, oauth_token, review, user, web_session};
+use crate::entity::{
+    api_key, claim, email_token, listing, listing_follow, listing_owner, oauth_code, oauth_token, review, user, web_session,
+};
 use crate::{SeaStore, repo_err, utc};
 use accounts::{AccountCloser, Closed};
 use async_trait::async_trait;
@@ -27,6 +29,15 @@ impl AccountCloser for SeaStore {
             .await
             .map_err(repo_err)?
             .rows_affected;
+        // Ownership by claim ends with the account; its pending claims can no longer verify.
+        listing_owner::Entity::delete_many().filter(listing_owner::Column::UserId.eq(id)).exec(&txn).await.map_err(repo_err)?;
+        claim::Entity::update_many()
+            .col_expr(claim::Column::Status, Expr::value("expired"))
+            .filter(claim::Column::ClaimantUserId.eq(id))
+            .filter(claim::Column::Status.eq("pending"))
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?;
         web_session::Entity::delete_many().filter(web_session::Column::UserId.eq(id)).exec(&txn).await.map_err(repo_err)?;
         email_token::Entity::delete_many().filter(email_token::Column::UserId.eq(id)).exec(&txn).await.map_err(repo_err)?;
         oauth_code::Entity::delete_many().filter(oauth_code::Column::UserId.eq(id)).exec(&txn).await.map_err(repo_err)?;

@@ -129,8 +129,9 @@ impl ListingRepository for SeaStore {
         to_summary(row, &slugs).map(Some)
     }
 
-    async fn featured_since(&self, id: kernel::ListingId) -> Result<Option<time::OffsetDateTime>, RepoError> {
-        Ok(listing::Entity::find_by_id(id.get()).one(&self.db).await.map_err(repo_err)?.and_then(|row| row.featured_at))
+    async fn marks(&self, id: kernel::ListingId) -> Result<listings::ListingMarks, RepoError> {
+        let row = listing::Entity::find_by_id(id.get()).one(&self.db).await.map_err(repo_err)?;
+        Ok(row.map(|row| listings::ListingMarks { featured_at: row.featured_at, verified_at: row.verified_at }).unwrap_or_default())
     }
 
     async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {

@@ -82,7 +82,7 @@ impl InterviewRepository for SeaStore {
 
     async fn answering_founders(&self, user: UserId) -> Result<Vec<AnsweringFounder>, RepoError> {
         let owned = listing::Entity::find()
-            .filter(listing::Column::OwnerUserId.eq(user.get()))
+            .filter(crate::ownership_repo::owned_by(user))
             .order_by_asc(listing::Column::Id)
             .all(&self.db)
             .await

@@ -6,6 +6,7 @@ mod alternatives_repo;
 mod blog_repo;
 mod calendar_repo;
 mod catalog_repo;
+mod claims_repo;
 mod closure_repo;
 mod db;
 mod directory_repo;
@@ -23,6 +24,7 @@ mod oauth_repo;
 mod orders_repo;
 mod outbox_repo;
 mod owner_repo;
+mod ownership_repo;
 mod profile_repo;
 mod purchases_repo;
 mod rankings_repo;
@@ -198,6 +200,14 @@ impl SeaStore {
     }
 
     pub fn housekeeping(&self) -> Arc<dyn kernel::Housekeeping> {
+        Arc::new(self.clone())
+    }
+
+    pub fn claims(&self) -> Arc<dyn claims::ClaimRepository> {
+        Arc::new(self.clone())
+    }
+
+    pub fn ownership(&self) -> Arc<dyn listings::OwnershipRepository> {
         Arc::new(self.clone())
     }
 }

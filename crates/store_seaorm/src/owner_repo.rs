@@ -122,7 +122,7 @@ fn to_owned_listing(row: listing::Model) -> Result<OwnedListing, RepoError> {
 impl OwnedListingRepository for SeaStore {
     async fn owned(&self, owner: UserId, page: PageRequest) -> Result<Paged<OwnedListing>, RepoError> {
         let query = listing::Entity::find()
-            .filter(listing::Column::OwnerUserId.eq(owner.get()))
+            .filter(crate::ownership_repo::owned_by(owner))
             .order_by_desc(listing::Column::CreatedAt)
             .order_by_desc(listing::Column::Id);
         let (rows, total) = fetch_page(&self.db, query, page).await?;
@@ -131,11 +131,8 @@ impl OwnedListingRepository for SeaStore {
     }
 
     async fn owned_one(&self, owner: UserId, id: ListingId) -> Result<Option<OwnedListing>, RepoError> {
-        let row = listing::Entity::find_by_id(id.get())
-            .filter(listing::Column::OwnerUserId.eq(owner.get()))
-            .one(&self.db)
-            .await
-            .map_err(repo_err)?;
+        let row =
+            listing::Entity::find_by_id(id.get()).filter(crate::ownership_repo::owned_by(owner)).one(&self.db).await.map_err(repo_err)?;
         row.map(to_owned_listing).transpose()
     }
 

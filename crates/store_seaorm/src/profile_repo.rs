@@ -100,8 +100,9 @@ impl ProfileRepository for SeaStore {
                 ),
             )
             .group_by(review::Column::Rating);
-        if let Some(owner) = row.owner_user_id {
-            genuine = genuine.filter(review::Column::UserId.ne(owner));
+        let owners = crate::ownership_repo::owners_of(db, std::slice::from_ref(&row)).await?.remove(&row.id).unwrap_or_default();
+        if !owners.is_empty() {
+            genuine = genuine.filter(review::Column::UserId.is_not_in(owners));
         }
         let mut distribution = [0u64; 5];
         for (rating, count) in genuine.into_tuple::<(i16, i64)>().all(db).await.map_err(repo_err)? {

@@ -15,11 +15,8 @@ use time::OffsetDateTime;
 #[async_trait]
 impl PurchaseRepository for SeaStore {
     async fn facts(&self, owner: UserId, id: ListingId) -> Result<Option<PurchaseFacts>, RepoError> {
-        let Some(row) = listing::Entity::find_by_id(id.get())
-            .filter(listing::Column::OwnerUserId.eq(owner.get()))
-            .one(&self.db)
-            .await
-            .map_err(repo_err)?
+        let Some(row) =
+            listing::Entity::find_by_id(id.get()).filter(crate::ownership_repo::owned_by(owner)).one(&self.db).await.map_err(repo_err)?
         else {
             return Ok(None);
         };

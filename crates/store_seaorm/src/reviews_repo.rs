@@ -14,9 +14,10 @@ use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFi
 use std::collections::HashMap;
 use time::OffsetDateTime;
 
-fn to_review(row: review::Model, author: Option<&user::Model>, owner: Option<i64>) -> Review {
-    let genuine =
-        !row.hidden && owner != Some(row.user_id) && author.is_some_and(|author| !author.blocked && author.email_confirmed_at.is_some());
+fn to_review(row: review::Model, author: Option<&user::Model>, owners: &[i64]) -> Review {
+    let genuine = !row.hidden
+        && !owners.contains(&row.user_id)
+        && author.is_some_and(|author| !author.blocked && author.email_confirmed_at.is_some());
     Review {
         id: row.id,
         author: author.map_or_else(|| "A former member".to_owned(), |author| author.display_name.clone()),
@@ -114,10 +115,12 @@ impl ReviewRepository for SeaStore {
             following = listing_follow::Entity::find_by_id((listing.id, viewer.get())).one(&self.db).await.map_err(repo_err)?.is_some();
         }
         let authors = authors_of(&self.db, rows.iter().map(|row| row.user_id)).await?;
+        let owners =
+            crate::ownership_repo::owners_of(&self.db, std::slice::from_ref(&listing)).await?.remove(&listing.id).unwrap_or_default();
         let mut reviews = ListingReviews { total, following, ..Default::default() };
         for row in rows {
             let author = authors.get(&row.user_id);
-            let review = to_review(row, author, listing.owner_user_id);
+            let review = to_review(row, author, &owners);
             if Some(review.id) == mine_id {
                 reviews.mine = Some(review.clone());
             }
@@ -138,11 +141,14 @@ impl ReviewRepository for SeaStore {
             .await
             .map_err(repo_err)?;
         let authors = authors_of(&self.db, rows.iter().map(|(row, _)| row.user_id)).await?;
+        let listings: Vec<listing::Model> = rows.iter().filter_map(|(_, listing)| listing.clone()).collect();
+        let owners = crate::ownership_repo::owners_of(&self.db, &listings).await?;
         let mut reviews = Vec::new();
         for (row, listing) in rows {
             let Some(listing) = listing else { continue };
             let author = authors.get(&row.user_id);
-            reviews.push((Slug::parse(&listing.slug).map_err(RepoError::backend)?, to_review(row, author, listing.owner_user_id)));
+            let owners = owners.get(&listing.id).map_or(&[][..], Vec::as_slice);
+            reviews.push((Slug::parse(&listing.slug).map_err(RepoError::backend)?, to_review(row, author, owners)));
         }
         Ok(reviews)
     }

@@ -3,6 +3,7 @@
 mod account;
 mod admin;
 mod checkout;
+mod claims;
 mod confirm;
 mod invites;
 mod limits;
@@ -60,6 +61,7 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             .service(resource("/account/close").route(web::post().to(account::close)))
             .service(resource("/account/signout-everywhere").route(web::post().to(account::sign_out_everywhere)))
             .service(resource("/account/confirm").route(web::get().to(confirm::confirm_page)).route(web::post().to(confirm::confirm)))
+            .service(resource("/claims/confirm").route(web::get().to(claims::confirm_page)).route(web::post().to(claims::confirm)))
             .service(resource("/account/confirm/resend").route(web::post().to(confirm::resend)))
             .service(resource("/account/reset").route(web::get().to(reset::request_page)).route(web::post().to(reset::request)))
             .service(resource("/account/reset/password").route(web::get().to(reset::password_page)).route(web::post().to(reset::password)))

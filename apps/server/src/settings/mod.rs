@@ -103,6 +103,13 @@ declare_settings! {
         /// reverse proxies (addresses or CIDR ranges) whose `X-Forwarded-For` names the client; the right-most address no trusted
         /// proxy added is the client
         trusted_proxies: Vec<String> = Vec::new(), unset "none: the connecting address is the client", env "LAUNCHDIR_TRUSTED_PROXIES";
+        /// DNS servers (`ip:port`, comma-separated) that claim checks ask for TXT records
+        dns_nameservers: Vec<String> = Vec::new(), unset "the system's (`/etc/resolv.conf`)", env "LAUNCHDIR_DNS_NAMESERVERS";
+        /// brands what claimants publish: the TXT record `_{prefix}-verification.<domain>`, the meta tag and the file
+        /// `{prefix}-verification` (lower-case letters, digits and hyphens)
+        claim_prefix: String = "launchdir".into(), env "LAUNCHDIR_CLAIM_PREFIX";
+        /// how often a verified DNS, meta or file claim's proof is checked again (a proof gone is recorded and the site team told)
+        claim_recheck_days: u32 = 30, env "LAUNCHDIR_CLAIM_RECHECK_DAYS";
     }
     tables {
         /// How reading websites behaves.

@@ -18,7 +18,7 @@ declare_settings! {
         write: String = "120/minute".into(), env "LAUNCHDIR_RATE_LIMITS_WRITE";
         /// `submit_listing` (each reads a website), per principal
         submit_listing: String = "20/hour".into(), env "LAUNCHDIR_RATE_LIMITS_SUBMIT_LISTING";
-        /// `verify_claim`, per principal (takes effect with the claim operations)
+        /// `verify_claim`, per principal
         verify_claim: String = "30/hour".into(), env "LAUNCHDIR_RATE_LIMITS_VERIFY_CLAIM";
         /// `create_checkout`, per principal
         create_checkout: String = "30/hour".into(), env "LAUNCHDIR_RATE_LIMITS_CREATE_CHECKOUT";

@@ -18,7 +18,7 @@ pub(crate) async fn someone(app: &TestApp, name: &str, admin: bool) -> (Person, 
     (Person { session: session.token, csrf: session.csrf_token, user: session.user.id }, email)
 }
 
-async fn get(app: &TestApp, who: Option<&Person>, path: &str) -> reqwest::Response {
+pub(crate) async fn get(app: &TestApp, who: Option<&Person>, path: &str) -> reqwest::Response {
     let mut request = no_redirects().get(app.url(path)).header("Accept", "text/html");
     if let Some(who) = who {
         request = request.header("Cookie", format!("ld_session={}", who.session));
@@ -49,7 +49,7 @@ pub(crate) async fn launch_price(shop: &Shop, slug: &str) -> serde_json::Value {
     shop.quote(json!({"items": [{"product": "launch", "listing_id": id}]})).await.body["subtotal_cents"].clone()
 }
 
-const PAGES: [&str; 10] = [
+const PAGES: [&str; 11] = [
     "/admin",
     "/admin/prices",
     "/admin/vat-rates",
@@ -58,6 +58,7 @@ const PAGES: [&str; 10] = [
     "/admin/reviews",
     "/admin/orders",
     "/admin/users",
+    "/admin/claims",
     "/admin/audit",
     "/admin/no-such-page",
 ];

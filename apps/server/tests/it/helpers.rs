@@ -14,7 +14,7 @@ use store_seaorm::testing::TestDatabase;
 
 /// The demo directory, seeded once per test binary and shared by tests that only read it
 /// (tests that write make their own users, so they do not disturb each other).
-fn shared_directory() -> &'static DbConfig {
+pub fn shared_directory() -> &'static DbConfig {
     static SHARED: OnceLock<DbConfig> = OnceLock::new();
     SHARED.get_or_init(|| {
         // Its own thread and runtime: the pool used for seeding must not outlive the runtime

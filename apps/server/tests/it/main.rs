@@ -10,6 +10,7 @@ mod browser;
 mod browsing;
 mod catalog;
 mod categories;
+mod claims;
 mod cli;
 mod compare;
 mod crawling;

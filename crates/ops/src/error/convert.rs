@@ -49,6 +49,18 @@ impl From<orders::OrderError> for OpError {
     }
 }
 
+impl From<claims::ClaimError> for OpError {
+    fn from(error: claims::ClaimError) -> Self {
+        use claims::ClaimError;
+        match error {
+            ClaimError::Invalid(errors) => Self::Validation(errors),
+            ClaimError::NotFound => Self::NotFound("you have no claim with this id".into()),
+            ClaimError::Repo(err) => Self::internal(err),
+            ClaimError::Mail(err) => Self::internal(err),
+        }
+    }
+}
+
 impl From<OwnerError> for OpError {
     fn from(error: OwnerError) -> Self {
         match error {

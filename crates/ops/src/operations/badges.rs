@@ -87,7 +87,8 @@ impl BadgeQuery {
 /// A badge with everything needed to show it.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct BadgeView {
-    /// `listed`, `launched`, `launch-of-the-week-1` (2, 3).
+    /// `listed`, `launched`, `featured`, `verified` (an owner proved control by a claim),
+    /// `launch-of-the-week-1` (2, 3).
     pub kind: String,
     /// What the badge says, e.g. "Launched on Launchdir".
     pub title: String,

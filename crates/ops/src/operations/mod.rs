@@ -7,6 +7,7 @@ pub mod badges;
 pub mod blog;
 pub mod catalog;
 pub mod categories;
+pub mod claims;
 pub mod compare;
 pub mod content;
 pub mod drafts;

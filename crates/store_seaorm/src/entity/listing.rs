@@ -69,6 +69,8 @@ pub struct Model {
     pub badge_next_check_at: Option<TimeDateTimeWithTimeZone>,
     /// When featured placement was bought (the Featured badge).
     pub featured_at: Option<TimeDateTimeWithTimeZone>,
+    /// When a claim on the listing was first verified (the Verified badge).
+    pub verified_at: Option<TimeDateTimeWithTimeZone>,
     /// The order line that paid for the listing's launch (a second one is not applied).
     pub paid_launch_line_id: Option<i64>,
 }

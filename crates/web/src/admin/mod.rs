@@ -2,10 +2,11 @@
 //! ordinary 404 page on every admin address (their existence is not advertised). Every page
 //! lists with paging and a search box; every change is a POST with the session's CSRF token from
 //! this site, counted by the rate limits, goes through the owning domain's use case (prices and
-//! VAT rates, votes, reviews, tasks, accounts) and is written to the audit log with who did it,
+//! VAT rates, votes, reviews, tasks, claims, accounts) and is written to the audit log with who did it,
 //! what changed and when (`/admin/audit`).
 
 mod catalog;
+mod claims;
 mod moderation;
 mod pages;
 
@@ -34,6 +35,8 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
             .service(resource("/reviews/{id}/{choice}").route(web::post().to(moderation::moderate_review)))
             .service(resource("/orders").route(web::get().to(moderation::orders)))
             .service(resource("/tasks/{id}/done").route(web::post().to(moderation::finish_task)))
+            .service(resource("/claims").route(web::get().to(claims::claims)))
+            .service(resource("/claims/{id}/recheck").route(web::post().to(claims::recheck)))
             .service(resource("/users").route(web::get().to(pages::users)))
             .service(resource("/users/{id}/{choice}").route(web::post().to(pages::block_user)))
             .service(resource("/audit").route(web::get().to(pages::audit)))

@@ -1,0 +1,462 @@
+//! Claims against real servers on loopback: an authoritative DNS server inside the test whose
+//! records change mid-test (split strings, a CNAME, SERVFAIL), fixture websites for the meta tag
+//! and the file, the e-mailed link through the outbox and its confirmation page, expiry with a
+//! moved clock, someone else's claim, and every 400 of `claim_listing`. A verified claim makes the
+//! claimant an owner and earns the Verified badge.
+
+use crate::helpers::{TestApp, spawn_app_with, spawn_empty_app};
+use dns_txt::testing::TestDns;
+use kernel::{ClaimId, Email, FixedClock, Week};
+use launchdir_server::Services;
+use outbound_http::testing::{FixtureServer, Route};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::Arc;
+use store_seaorm::testing::fixtures;
+use time::{Duration, OffsetDateTime};
+
+async fn app_with_dns(dns: &TestDns) -> TestApp {
+    let addr = dns.addr.to_string();
+    spawn_app_with(|settings| {
+        settings.crawler.allow_private_networks = true;
+        settings.dns_nameservers = vec![addr];
+    })
+    .await
+}
+
+fn unique() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..12].to_owned()
+}
+
+/// A live listing whose website is `url`.
+async fn listing(app: &TestApp, slug: &str, url: &str) -> i64 {
+    let now = OffsetDateTime::now_utc();
+    let db = app.services.store.connection();
+    let id = fixtures::listing(db, slug, "live", Week::containing(now.date()), now).await;
+    fixtures::set_url(db, id, url).await;
+    id
+}
+
+impl TestApp {
+    async fn claim(&self, token: &str, body: Value) -> crate::helpers::Reply {
+        self.post_json("/api/v1/claims", token, body).await
+    }
+
+    async fn verify(&self, token: &str, id: &Value) -> Value {
+        let reply = self.post_json(&format!("/api/v1/claims/{id}/verify"), token, json!({})).await;
+        assert_eq!(reply.status, 200, "{:#}", reply.body);
+        reply.body
+    }
+
+    async fn owns(&self, token: &str, slug: &str) -> bool {
+        let mine = self.get_with_token("/api/v1/me/listings", token).await.body;
+        mine["items"].as_array().unwrap().iter().any(|listing| listing["slug"] == slug)
+    }
+
+    async fn badges_of(&self, slug: &str) -> Vec<String> {
+        let badges = self.get(&format!("/api/v1/listings/{slug}/badges")).await.body;
+        badges["items"].as_array().unwrap().iter().map(|badge| badge["kind"].as_str().unwrap().to_owned()).collect()
+    }
+}
+
+#[tokio::test]
+async fn a_dns_claim_verifies_once_the_record_is_published_and_the_claimant_owns_the_listing() {
+    let dns = TestDns::start().await;
+    let app = app_with_dns(&dns).await;
+    let host = format!("{}.acme.test", unique());
+    let slug = format!("dns-{}", unique());
+    listing(&app, &slug, &format!("https://www.{host}/")).await;
+    let (_, token) = app.api_key("").await;
+
+    let created = app.claim(&token, json!({"slug": slug, "method": "dns"})).await;
+    assert_eq!(created.status, 201, "{:#}", created.body);
+    let claim = created.body;
+    let record = format!("_launchdir-verification.{host}");
+    assert_eq!(claim["status"], "pending");
+    assert_eq!(claim["instructions"]["publish"]["kind"], "dns_txt");
+    assert_eq!(claim["instructions"]["publish"]["name"], record.as_str());
+    let value = claim["instructions"]["publish"]["value"].as_str().unwrap().to_owned();
+    assert!(value.starts_with("launchdir-verification=") && value.len() > 60, "{value}");
+    assert!(claim["instructions"]["text"].as_str().unwrap().contains(&record));
+
+    // Nothing published yet: not found, and pending.
+    let checked = app.verify(&token, &claim["id"]).await;
+    assert_eq!(checked["status"], "pending");
+    assert_eq!(checked["last_check"]["outcome"], "not_found");
+    assert_eq!(checked["last_check"]["looked_at"], format!("TXT records at {record}"));
+    assert_eq!(checked["last_check"]["found"], "none");
+    assert!(!app.owns(&token, &slug).await);
+
+    // A record appears mid-test, but not ours.
+    dns.add_txt(&record, &["google-site-verification=abc"]).await;
+    let checked = app.verify(&token, &claim["id"]).await;
+    assert_eq!(checked["last_check"]["found"], "found 1 record; it does not match");
+
+    // Ours, split into two strings: the strings of one record are joined.
+    let (first, second) = value.split_at(30);
+    dns.add_txt(&record, &[first, second]).await;
+    let checked = app.verify(&token, &claim["id"]).await;
+    assert_eq!(checked["status"], "verified", "{checked:#}");
+    assert_eq!(checked["last_check"]["outcome"], "verified");
+    assert!(app.owns(&token, &slug).await, "the claimant owns the listing now");
+    assert!(app.badges_of(&slug).await.contains(&"verified".to_owned()));
+
+    // Claiming again by the same method answers the claim there is; list_my_claims shows it.
+    let again = app.claim(&token, json!({"slug": slug, "method": "dns"})).await;
+    assert_eq!(again.body["id"], claim["id"]);
+    let mine = app.get_with_token("/api/v1/claims", &token).await.body;
+    assert_eq!(mine["items"][0]["id"], claim["id"], "{mine:#}");
+    assert_eq!(mine["items"][0]["instructions"]["publish"]["value"], value.as_str(), "the published token is shown again");
+
+    // The same claim over MCP as over REST.
+    let rest = app.verify(&token, &claim["id"]).await;
+    let tool = app.call_tool("verify_claim", json!({"claim_id": claim["id"]}), Some(&token)).await;
+    assert_eq!(tool["structuredContent"], rest);
+}
+
+#[tokio::test]
+async fn a_cname_is_followed_and_a_failing_server_is_could_not_check() {
+    let dns = TestDns::start().await;
+    let app = app_with_dns(&dns).await;
+    let (_, token) = app.api_key("").await;
+
+    let host = format!("{}.acme.test", unique());
+    let slug = format!("cname-{}", unique());
+    listing(&app, &slug, &format!("https://{host}/")).await;
+    let claim = app.claim(&token, json!({"slug": slug, "method": "dns"})).await.body;
+    let value = claim["instructions"]["publish"]["value"].as_str().unwrap();
+    let target = format!("_proof-{}.other.test", unique());
+    dns.add_txt(&target, &[value]).await;
+    dns.set_cname(&format!("_launchdir-verification.{host}"), &target).await;
+    assert_eq!(app.verify(&token, &claim["id"]).await["status"], "verified");
+
+    let host = format!("{}.acme.test", unique());
+    let slug = format!("servfail-{}", unique());
+    listing(&app, &slug, &format!("https://{host}/")).await;
+    let claim = app.claim(&token, json!({"slug": slug, "method": "dns"})).await.body;
+    dns.fail(&format!("_launchdir-verification.{host}"));
+    let checked = app.verify(&token, &claim["id"]).await;
+    assert_eq!(checked["status"], "pending");
+    assert_eq!(checked["last_check"]["outcome"], "could_not_check", "SERVFAIL is not 'not found': {checked:#}");
+    assert!(checked["last_check"]["found"].as_str().unwrap().contains("SERVFAIL"));
+}
+
+#[tokio::test]
+async fn meta_and_file_claims_read_the_homepage_head_and_the_well_known_file() {
+    let app = spawn_app_with(|settings| settings.crawler.allow_private_networks = true).await;
+    let (_, token) = app.api_key("").await;
+    let page = |head: &str| {
+        Route::new(
+            200,
+            "text/html; charset=utf-8",
+            format!("<!doctype html><html><head><title>Acme</title>{head}</head><body>Acme</body></html>"),
+        )
+    };
+
+    // Meta: only inside a comment (not verified), then a wrong tag, then the right one.
+    let site = FixtureServer::start(HashMap::from([("/".to_owned(), page(""))])).await;
+    let slug = format!("meta-{}", unique());
+    listing(&app, &slug, &site.url("/")).await;
+    let claim = app.claim(&token, json!({"slug": slug, "method": "meta"})).await.body;
+    let tag = claim["instructions"]["publish"]["tag"].as_str().unwrap().to_owned();
+    let content = claim["instructions"]["publish"]["content"].as_str().unwrap().to_owned();
+    site.set_route("/", page(&format!("<!-- {tag} -->")));
+    let checked = app.verify(&token, &claim["id"]).await;
+    assert_eq!((checked["status"].as_str(), checked["last_check"]["found"].as_str()), (Some("pending"), Some("none")), "{checked:#}");
+    site.set_route("/", page(r#"<meta name="launchdir-verification" content="not-the-token">"#));
+    let checked = app.verify(&token, &claim["id"]).await;
+    assert_eq!(checked["last_check"]["found"], "found 1 tag; its content does not match");
+    site.set_route("/", page(&format!(r#"<meta name="launchdir-verification" content="{content}">"#)));
+    assert_eq!(app.verify(&token, &claim["id"]).await["status"], "verified");
+    assert!(app.owns(&token, &slug).await);
+
+    // File: a redirect to another host is not verified; the token with a trailing newline is.
+    let site = FixtureServer::start(HashMap::new()).await;
+    let slug = format!("file-{}", unique());
+    listing(&app, &slug, &site.url("/")).await;
+    let claim = app.claim(&token, json!({"slug": slug, "method": "file"})).await.body;
+    let path = "/.well-known/launchdir-verification.txt";
+    assert_eq!(claim["instructions"]["publish"]["url"], site.url(path).as_str());
+    let body = claim["instructions"]["publish"]["body"].as_str().unwrap().to_owned();
+    let elsewhere = site.url(path).replace("127.0.0.1", "localhost");
+    site.set_route(path, Route::redirect(&elsewhere));
+    let checked = app.verify(&token, &claim["id"]).await;
+    assert_eq!(checked["status"], "pending");
+    assert_eq!(checked["last_check"]["found"], "a redirect to another host (localhost)");
+    site.set_route(path, Route::new(404, "text/plain", "nothing here"));
+    assert_eq!(app.verify(&token, &claim["id"]).await["last_check"]["found"], "an answer with status 404");
+    site.set_route(path, Route::new(200, "text/plain", format!("{body}\n")));
+    assert_eq!(app.verify(&token, &claim["id"]).await["status"], "verified");
+}
+
+/// Presses Confirm on the link's page, as a browser on the page (`same-origin`) or another site.
+async fn confirm(app: &TestApp, token: &str, fetch_site: &str) -> u16 {
+    let body = serde_urlencoded::to_string([("token", token)]).unwrap();
+    let request = app.client.post(app.url("/claims/confirm")).header("Sec-Fetch-Site", fetch_site);
+    let request = request.header("Content-Type", "application/x-www-form-urlencoded").body(body);
+    request.send().await.unwrap().status().as_u16()
+}
+
+#[tokio::test]
+async fn an_emailed_link_verifies_only_when_confirmed_on_its_page_and_the_earlier_owner_is_told() {
+    let app = spawn_app_with(|_| {}).await;
+    let domain = format!("acme{}.com", unique());
+    let slug = format!("mail-{}", unique());
+    let id = listing(&app, &slug, &format!("https://www.{domain}/")).await;
+    let owner = format!("founder-{}@example.com", unique());
+    let owner_id = fixtures::user(app.services.store.connection(), &owner).await;
+    fixtures::set_owner(app.services.store.connection(), id, owner_id).await;
+    let (_, token) = app.api_key("").await;
+
+    let address = format!("ceo@mail.{domain}");
+    let created = app.claim(&token, json!({"slug": slug, "method": "email", "email": address})).await;
+    assert_eq!(created.status, 201, "{:#}", created.body);
+    assert_eq!(created.body["instructions"]["publish"], json!({"kind": "email_link", "to": address}));
+    let sent = app.services.store.outbox(200).await.unwrap().into_iter().find(|mail| mail.to == address).expect("the link is e-mailed");
+    assert_eq!(sent.kind, "claim_link");
+    let link = sent.body.lines().find(|line| line.starts_with("https://launch.example/claims/confirm?token=")).expect("a link").to_owned();
+    let path = link.trim_start_matches("https://launch.example");
+    let link_token = path.split("token=").nth(1).unwrap().to_owned();
+
+    // Opening the link (as a mail scanner would) changes nothing.
+    let page = app.client.get(app.url(path)).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(html.contains("Tester") && html.contains(&address) && html.contains(&slug), "{html}");
+    assert!(html.contains(">Confirm</button>"));
+    let mine = app.get_with_token("/api/v1/claims", &token).await.body;
+    assert_eq!(mine["items"][0]["status"], "pending");
+    assert_eq!(app.verify(&token, &created.body["id"]).await["status"], "pending", "verify_claim only tells an e-mail claim's state");
+
+    // A post from another site is refused; from the page, it confirms.
+    let cross = confirm(&app, &link_token, "cross-site").await;
+    assert_eq!(cross, 403);
+    assert!(!app.owns(&token, &slug).await);
+    assert_eq!(confirm(&app, &link_token, "same-origin").await, 200);
+    assert!(app.owns(&token, &slug).await);
+    assert_eq!(app.get_with_token("/api/v1/claims", &token).await.body["items"][0]["status"], "verified");
+    assert!(app.badges_of(&slug).await.contains(&"verified".to_owned()));
+    let told = app.services.store.outbox(200).await.unwrap().into_iter().find(|mail| mail.to == owner).expect("the earlier owner is told");
+    assert_eq!(told.kind, "claim_new_owner");
+
+    // The earlier owner stays an owner; the used link says so.
+    let owner_key = app.services.app.accounts.create_api_key(&Email::parse(&owner).unwrap(), None, accounts::Scopes::all()).await.unwrap();
+    assert!(app.owns(owner_key.secret.expose(), &slug).await);
+    assert_eq!(confirm(&app, &link_token, "same-origin").await, 410);
+    assert_eq!(app.client.get(app.url(path)).send().await.unwrap().status(), 410);
+    assert_eq!(app.client.get(app.url("/claims/confirm?token=nonsense")).send().await.unwrap().status(), 404);
+}
+
+#[tokio::test]
+async fn claim_listing_names_the_field_of_every_bad_input_and_writes_nothing() {
+    let app = spawn_app_with(|_| {}).await;
+    let domain = format!("acme{}.com", unique());
+    let slug = format!("bad-{}", unique());
+    listing(&app, &slug, &format!("https://{domain}/")).await;
+    let hidden = format!("draft-{}", unique());
+    let now = OffsetDateTime::now_utc();
+    fixtures::listing(app.services.store.connection(), &hidden, "draft", Week::containing(now.date()), now).await;
+    let (_, token) = app.api_key("").await;
+    let cases = [
+        (json!({"slug": "no-such-listing-anywhere", "method": "dns"}), "slug"),
+        (json!({"slug": "Not A Slug!", "method": "dns"}), "slug"),
+        (json!({"slug": hidden, "method": "dns"}), "slug"),
+        (json!({"slug": "", "method": "dns"}), "slug"),
+        (json!({"method": "dns"}), "slug"),
+        (json!({"slug": slug}), "method"),
+        (json!({"slug": slug, "method": "fax"}), "method"),
+        (json!({"slug": slug, "method": "email"}), "email"),
+        (json!({"slug": slug, "method": "email", "email": "not an address"}), "email"),
+        (json!({"slug": slug, "method": "email", "email": "ceo@gmail.com"}), "email"),
+        (json!({"slug": slug, "method": "email", "email": format!("ceo@{domain}.evil.example")}), "email"),
+        (json!({"slug": slug, "method": "email", "email": "ceo@com"}), "email"),
+        (json!({"slug": slug, "method": "dns", "email": format!("ceo@{domain}")}), "email"),
+        (json!({"slug": slug, "method": "dns", "color": "red"}), "color"),
+    ];
+    for (body, field) in cases {
+        let reply = app.claim(&token, body.clone()).await;
+        assert_eq!(reply.status, 400, "{body}: {:#}", reply.body);
+        reply.assert_invalid(&[field]);
+    }
+    let mine = app.get_with_token("/api/v1/claims", &token).await.body;
+    assert_eq!(mine["total"], 0, "nothing was written");
+}
+
+#[tokio::test]
+async fn someone_elses_claim_is_404_and_a_pending_claim_expires_after_fourteen_days() {
+    // A database of its own: the moved clock's expiry would end other tests' pending claims.
+    let app = spawn_empty_app().await;
+    let slug = format!("exp-{}", unique());
+    listing(&app, &slug, &format!("https://acme{}.com/", unique())).await;
+    let (email, token) = app.api_key("").await;
+    let (_, stranger) = app.api_key("").await;
+    let claim = app.claim(&token, json!({"slug": slug, "method": "file"})).await.body;
+    for id in [claim["id"].clone(), json!(999_999_999)] {
+        let reply = app.post_json(&format!("/api/v1/claims/{id}/verify"), &stranger, json!({})).await;
+        assert_eq!(reply.status, 404, "{:#}", reply.body);
+    }
+    assert_eq!(app.get_with_token("/api/v1/claims", &stranger).await.body["total"], 0);
+
+    // Fifteen days on, the claim reads expired; the periodic job marks it so.
+    let later = Arc::new(FixedClock::new(OffsetDateTime::now_utc() + Duration::days(15)));
+    let db = app.services.store.connection().clone();
+    let services = Services::build(&crate::helpers::settings_for(crate::helpers::shared_directory()), db, later).unwrap();
+    let user = app.services.app.accounts.user_by_email(&email).await.unwrap();
+    let id = ClaimId::new(claim["id"].as_i64().unwrap());
+    let read = services.app.claims.verify(user.id, "Tester", id).await.unwrap();
+    assert_eq!(read.status, claims::ClaimStatus::Expired);
+    assert!(services.app.claims.expire_due().await.unwrap() >= 1);
+    assert_eq!(app.get_with_token("/api/v1/claims", &token).await.body["items"][0]["status"], "expired");
+    // A new claim may be made once the old one expired.
+    let fresh = app.claim(&token, json!({"slug": slug, "method": "file"})).await;
+    assert_eq!(fresh.status, 201);
+    assert_ne!(fresh.body["id"], claim["id"]);
+}
+
+#[tokio::test]
+async fn a_proof_that_disappears_is_recorded_and_the_site_team_told_and_the_owner_stays() {
+    // A database of its own: the moved clock re-checks every verified claim there.
+    let dns = TestDns::start().await;
+    let addr = dns.addr.to_string();
+    let app = crate::helpers::spawn_empty_app_with(|settings| settings.dns_nameservers = vec![addr.clone()]).await;
+    let host = format!("{}.acme.test", unique());
+    let slug = format!("gone-{}", unique());
+    listing(&app, &slug, &format!("https://{host}/")).await;
+    let (_, token) = app.api_key("").await;
+    let claim = app.claim(&token, json!({"slug": slug, "method": "dns"})).await.body;
+    let record = format!("_launchdir-verification.{host}");
+    dns.add_txt(&record, &[claim["instructions"]["publish"]["value"].as_str().unwrap()]).await;
+    assert_eq!(app.verify(&token, &claim["id"]).await["status"], "verified");
+    let (admin, admin_email) = crate::admin::someone(&app, "Team", true).await;
+
+    // A month on, the daily job finds the record still there; then it is removed.
+    let db = app.services.store.connection().clone();
+    let mut settings = crate::helpers::settings_for(crate::helpers::shared_directory());
+    settings.dns_nameservers = vec![addr];
+    let month_on = |days| {
+        let clock = Arc::new(FixedClock::new(OffsetDateTime::now_utc() + Duration::days(days)));
+        Services::build(&settings, db.clone(), clock).unwrap()
+    };
+    let summary = month_on(31).app.claims.recheck_due().await.unwrap();
+    assert_eq!((summary.still_there, summary.missing), (1, 0));
+    dns.clear(&record).await;
+    let summary = month_on(62).app.claims.recheck_due().await.unwrap();
+    assert_eq!((summary.still_there, summary.missing), (0, 1));
+    let told = app
+        .services
+        .store
+        .outbox(50)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|mail| mail.to.eq_ignore_ascii_case(&admin_email))
+        .collect::<Vec<_>>();
+    assert_eq!(told.len(), 1, "the site team is told once");
+    assert_eq!(told[0].kind, "claim_proof_missing");
+    assert!(app.owns(&token, &slug).await, "ownership is not removed automatically");
+    let mine = app.get_with_token("/api/v1/claims", &token).await.body;
+    assert!(mine["items"][0]["proof_missing_since"].is_string(), "{mine:#}");
+
+    // The site team sees it on /admin/claims and checks again at once: the record is back.
+    let page = crate::admin::get(&app, Some(&admin), &format!("/admin/claims?q={slug}")).await.text().await.unwrap();
+    assert!(page.contains(&slug) && page.contains("proof gone since"), "{page}");
+    dns.add_txt(&record, &[claim["instructions"]["publish"]["value"].as_str().unwrap()]).await;
+    let id = claim["id"].as_i64().unwrap();
+    let pressed = crate::reviews::send(&app, &admin, &format!("/admin/claims/{id}/recheck"), &[]).await;
+    assert_eq!(pressed.status(), 303);
+    let page = crate::admin::get(&app, Some(&admin), &format!("/admin/claims?q={slug}")).await.text().await.unwrap();
+    assert!(!page.contains("proof gone since"), "{page}");
+    let audit = crate::admin::get(&app, Some(&admin), "/admin/audit?q=claim.recheck").await.text().await.unwrap();
+    assert!(audit.contains(&format!("claim {id}")) && audit.contains("the proof is still there"), "{audit}");
+    // Someone without the role gets the unknown address's answer.
+    let (stranger, _) = crate::admin::someone(&app, "Stranger", false).await;
+    assert_eq!(crate::reviews::send(&app, &stranger, &format!("/admin/claims/{id}/recheck"), &[]).await.status(), 404);
+}
+
+/// `cargo xtask bench --claims` (release): what one `verify_claim` costs per method, against a
+/// DNS server and a website on loopback, beside `get_site_info`, one client, one request at a
+/// time, interleaved in one run. Each claim's proof is published with a wrong value, so every call
+/// does the whole check (the lookup or the fetch, the comparison, the recorded result) and the
+/// claim stays pending; the one-time grant of a successful check is not in these figures.
+#[tokio::test]
+#[ignore = "a measurement; run by `cargo xtask bench --claims`"]
+async fn measure_claim_verification_against_site_info() {
+    let dns = TestDns::start().await;
+    let addr = dns.addr.to_string();
+    let app = spawn_app_with(|settings| {
+        settings.crawler.allow_private_networks = true;
+        settings.rate_limits.enabled = false;
+        settings.dns_nameservers = vec![addr];
+    })
+    .await;
+    let (_, token) = app.api_key("").await;
+    let head = r#"<!doctype html><html><head><title>Acme</title><meta name="launchdir-verification" content="wrong"></head><body>Acme</body></html>"#;
+    let site = FixtureServer::start(HashMap::from([
+        ("/".to_owned(), Route::new(200, "text/html; charset=utf-8", head)),
+        ("/.well-known/launchdir-verification.txt".to_owned(), Route::new(200, "text/plain", "wrong\n")),
+    ]))
+    .await;
+    let host = format!("{}.acme.test", unique());
+    dns.add_txt(&format!("_launchdir-verification.{host}"), &["launchdir-verification=wrong"]).await;
+    let (dns_slug, site_slug, mail_slug) =
+        (format!("bench-dns-{}", unique()), format!("bench-site-{}", unique()), format!("bench-mail-{}", unique()));
+    listing(&app, &dns_slug, &format!("https://{host}/")).await;
+    listing(&app, &site_slug, &site.url("/")).await;
+    let domain = format!("acme{}.com", unique());
+    listing(&app, &mail_slug, &format!("https://{domain}/")).await;
+    let mut claims = Vec::new();
+    for (slug, method, email) in [
+        (&dns_slug, "dns", None),
+        (&site_slug, "meta", None),
+        (&site_slug, "file", None),
+        (&mail_slug, "email", Some(format!("ceo@{domain}"))),
+    ] {
+        let claim = app.claim(&token, json!({"slug": slug, "method": method, "email": email})).await.body;
+        claims.push((method, claim["id"].as_i64().unwrap()));
+    }
+    let timed = |request: reqwest::RequestBuilder| async move {
+        let started = std::time::Instant::now();
+        let response = request.send().await.unwrap();
+        assert!(response.status().is_success(), "{}", response.status());
+        response.bytes().await.unwrap();
+        started.elapsed().as_secs_f64() * 1000.0
+    };
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); claims.len() + 1];
+    for round in 0..550 {
+        let site_time = timed(app.client.get(app.url("/api/v1/site"))).await;
+        let mut round_times = vec![site_time];
+        for (_, id) in &claims {
+            round_times.push(timed(app.client.post(app.url(&format!("/api/v1/claims/{id}/verify"))).bearer_auth(&token)).await);
+        }
+        // The first 50 rounds warm up connections and caches.
+        if round >= 50 {
+            for (list, time) in times.iter_mut().zip(round_times) {
+                list.push(time);
+            }
+        }
+    }
+    for list in &mut times {
+        list.sort_by(f64::total_cmp);
+    }
+    let median = |list: &[f64]| list[list.len() / 2];
+    let p99 = |list: &[f64]| list[list.len() * 99 / 100];
+    let site_median = median(&times[0]);
+    eprintln!("| request | median | p99 | median / get_site_info's |");
+    eprintln!("|---|---|---|---|");
+    eprintln!("| get_site_info | {:.3} ms | {:.3} ms | 1.00 |", site_median, p99(&times[0]));
+    for ((method, _), list) in claims.iter().zip(&times[1..]) {
+        let what = match *method {
+            "dns" => "verify_claim dns (TXT lookup, loopback DNS server)",
+            "meta" => "verify_claim meta (homepage fetched and parsed)",
+            "file" => "verify_claim file (well-known file fetched)",
+            _ => "verify_claim email (state only; the link verifies)",
+        };
+        eprintln!("| {what} | {:.3} ms | {:.3} ms | {:.2} |", median(list), p99(list), median(list) / site_median);
+    }
+    let backend = if std::env::var(store_seaorm::testing::TEST_DATABASE_ENV).unwrap_or_default().starts_with("postgres") {
+        "PostgreSQL"
+    } else {
+        "SQLite"
+    };
+    eprintln!("({} rounds after 50 warm-up rounds, one client, {backend})", times[0].len());
+}

@@ -1,0 +1,297 @@
+//! `ClaimRepository` over SeaORM: the `claims` table. One pending claim per person, listing and
+//! method is a partial unique index, so two concurrent `claim_listing` calls make one claim;
+//! status changes are compare-and-set on the stored status.
+
+use crate::blog_repo::lower_contains;
+use crate::entity::{claim, listing, user};
+use crate::{SeaStore, fetch_page, repo_err, utc};
+use async_trait::async_trait;
+use claims::{CheckOutcome, CheckRecord, Claim, ClaimMethod, ClaimRepository, ClaimStatus, LinkedClaim, NewClaim, Stored, TeamClaim};
+use kernel::{ClaimId, Email, ListingId, PageRequest, Paged, RepoError, Slug, UserId, WebUrl};
+use sea_orm::sea_query::{Expr, Query};
+use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set};
+use std::collections::HashMap;
+use time::OffsetDateTime;
+
+const PENDING: &str = "pending";
+
+fn corrupt(what: &str, raw: &str) -> RepoError {
+    RepoError::Backend(format!("claims.{what} holds {raw:?}").into())
+}
+
+fn status_of(raw: &str) -> Result<ClaimStatus, RepoError> {
+    match raw {
+        "pending" => Ok(ClaimStatus::Pending),
+        "verified" => Ok(ClaimStatus::Verified),
+        "expired" => Ok(ClaimStatus::Expired),
+        other => Err(corrupt("status", other)),
+    }
+}
+
+fn to_claim(row: claim::Model, listing: &listing::Model) -> Result<Claim, RepoError> {
+    let last_check = match (row.last_checked_at, row.last_outcome.as_deref()) {
+        (Some(at), Some(outcome)) => Some(CheckRecord {
+            at,
+            outcome: CheckOutcome::parse(outcome).ok_or_else(|| corrupt("last_outcome", outcome))?,
+            looked_at: row.last_looked_at.unwrap_or_default(),
+            found: row.last_found.unwrap_or_default(),
+        }),
+        _ => None,
+    };
+    Ok(Claim {
+        id: ClaimId::new(row.id),
+        listing: ListingId::new(listing.id),
+        listing_slug: Slug::parse(&listing.slug).map_err(RepoError::backend)?,
+        listing_name: listing.name.clone(),
+        website: WebUrl::parse(&listing.url).map_err(|err| corrupt("listing url", &err))?,
+        claimant: UserId::new(row.claimant_user_id),
+        method: ClaimMethod::parse(&row.method).ok_or_else(|| corrupt("method", &row.method))?,
+        status: status_of(&row.status)?,
+        token: row.token,
+        email: row.email.as_deref().map(Email::parse).transpose().map_err(|err| corrupt("email", &err.0))?,
+        created_at: row.created_at,
+        verified_at: row.verified_at,
+        last_check,
+        proof_missing_since: row.proof_missing_since,
+    })
+}
+
+/// The claims of `rows` with their listings.
+async fn with_listings(db: &impl ConnectionTrait, rows: Vec<claim::Model>) -> Result<Vec<Claim>, RepoError> {
+    let listings: HashMap<i64, listing::Model> = listing::Entity::find()
+        .filter(listing::Column::Id.is_in(rows.iter().map(|row| row.listing_id)))
+        .all(db)
+        .await
+        .map_err(repo_err)?
+        .into_iter()
+        .map(|row| (row.id, row))
+        .collect();
+    rows.into_iter()
+        .map(|row| {
+            let listing = listings.get(&row.listing_id).ok_or_else(|| corrupt("listing_id", &row.listing_id.to_string()))?;
+            to_claim(row, listing)
+        })
+        .collect()
+}
+
+async fn one(db: &impl ConnectionTrait, row: Option<claim::Model>) -> Result<Option<Claim>, RepoError> {
+    Ok(match row {
+        Some(row) => with_listings(db, vec![row]).await?.pop(),
+        None => None,
+    })
+}
+
+/// The claimant's standing claim on the listing by the method: a verified one, else a pending one.
+async fn standing_of(db: &impl ConnectionTrait, new: &NewClaim) -> Result<Option<claim::Model>, RepoError> {
+    claim::Entity::find()
+        .filter(claim::Column::ListingId.eq(new.listing.get()))
+        .filter(claim::Column::ClaimantUserId.eq(new.claimant.get()))
+        .filter(claim::Column::Method.eq(new.method.as_str()))
+        .filter(claim::Column::Status.is_in([PENDING, "verified"]))
+        // "verified" sorts after "pending".
+        .order_by_desc(claim::Column::Status)
+        .one(db)
+        .await
+        .map_err(repo_err)
+}
+
+fn check_columns(update: sea_orm::UpdateMany<claim::Entity>, check: &CheckRecord) -> sea_orm::UpdateMany<claim::Entity> {
+    update
+        .col_expr(claim::Column::LastCheckedAt, Expr::value(utc(check.at)))
+        .col_expr(claim::Column::LastOutcome, Expr::value(check.outcome.as_str()))
+        .col_expr(claim::Column::LastLookedAt, Expr::value(check.looked_at.clone()))
+        .col_expr(claim::Column::LastFound, Expr::value(check.found.clone()))
+}
+
+#[async_trait]
+impl ClaimRepository for SeaStore {
+    async fn create(&self, new: NewClaim) -> Result<Stored, RepoError> {
+        if let Some(existing) = standing_of(&self.db, &new).await? {
+            if existing.status != PENDING || existing.created_at + claims::CLAIM_LIFETIME > new.created_at {
+                return Ok(Stored::Existing(one(&self.db, Some(existing)).await?.ok_or_else(|| corrupt("id", "vanished"))?));
+            }
+            // Past its lifetime but not yet marked by the periodic job: it makes way.
+            claim::Entity::update_many()
+                .col_expr(claim::Column::Status, Expr::value("expired"))
+                .filter(claim::Column::Id.eq(existing.id))
+                .filter(claim::Column::Status.eq(PENDING))
+                .exec(&self.db)
+                .await
+                .map_err(repo_err)?;
+        }
+        let inserted = claim::Entity::insert(claim::ActiveModel {
+            listing_id: Set(new.listing.get()),
+            claimant_user_id: Set(new.claimant.get()),
+            method: Set(new.method.as_str().to_owned()),
+            status: Set(PENDING.to_owned()),
+            token: Set(new.token.clone()),
+            email: Set(new.email.as_ref().map(|email| email.as_str().to_owned())),
+            link_sent_at: Set(new.link_hash.as_ref().map(|_| utc(new.created_at))),
+            link_hash: Set(new.link_hash.clone()),
+            created_at: Set(utc(new.created_at)),
+            ..Default::default()
+        })
+        .exec(&self.db)
+        .await;
+        match inserted.map_err(repo_err) {
+            Ok(done) => {
+                let row = claim::Entity::find_by_id(done.last_insert_id).one(&self.db).await.map_err(repo_err)?;
+                Ok(Stored::New(one(&self.db, row).await?.ok_or_else(|| corrupt("id", "vanished"))?))
+            }
+            // A concurrent call made it first: that one is the claim.
+            Err(RepoError::Duplicate(_)) => {
+                let existing = standing_of(&self.db, &new).await?;
+                Ok(Stored::Existing(one(&self.db, existing).await?.ok_or_else(|| corrupt("id", "vanished"))?))
+            }
+            Err(err) => Err(err),
+        }
+    }
+
+    async fn get(&self, id: ClaimId) -> Result<Option<Claim>, RepoError> {
+        let row = claim::Entity::find_by_id(id.get()).one(&self.db).await.map_err(repo_err)?;
+        one(&self.db, row).await
+    }
+
+    async fn of_claimant(&self, claimant: UserId, page: PageRequest) -> Result<Paged<Claim>, RepoError> {
+        let query = claim::Entity::find()
+            .filter(claim::Column::ClaimantUserId.eq(claimant.get()))
+            .order_by_desc(claim::Column::CreatedAt)
+            .order_by_desc(claim::Column::Id);
+        let (rows, total) = fetch_page(&self.db, query, page).await?;
+        Ok(Paged::new(with_listings(&self.db, rows).await?, page, total))
+    }
+
+    async fn by_link(&self, link_hash: &str) -> Result<Option<LinkedClaim>, RepoError> {
+        let Some(row) = claim::Entity::find().filter(claim::Column::LinkHash.eq(link_hash)).one(&self.db).await.map_err(repo_err)? else {
+            return Ok(None);
+        };
+        let sent_at = row.link_sent_at.unwrap_or(row.created_at);
+        let claimant = user::Entity::find_by_id(row.claimant_user_id).one(&self.db).await.map_err(repo_err)?;
+        let Some(claim) = one(&self.db, Some(row)).await? else { return Ok(None) };
+        Ok(Some(LinkedClaim { claim, sent_at, claimant_name: claimant.map(|user| user.display_name).unwrap_or_default() }))
+    }
+
+    async fn link_sent_at(&self, id: ClaimId) -> Result<Option<OffsetDateTime>, RepoError> {
+        Ok(claim::Entity::find_by_id(id.get()).one(&self.db).await.map_err(repo_err)?.and_then(|row| row.link_sent_at))
+    }
+
+    async fn renew_link(&self, id: ClaimId, link_hash: &str, now: OffsetDateTime) -> Result<(), RepoError> {
+        claim::Entity::update_many()
+            .col_expr(claim::Column::LinkHash, Expr::value(link_hash))
+            .col_expr(claim::Column::LinkSentAt, Expr::value(utc(now)))
+            .filter(claim::Column::Id.eq(id.get()))
+            .filter(claim::Column::Status.eq(PENDING))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(())
+    }
+
+    async fn record_check(&self, id: ClaimId, check: &CheckRecord) -> Result<(), RepoError> {
+        check_columns(claim::Entity::update_many(), check)
+            .filter(claim::Column::Id.eq(id.get()))
+            .filter(claim::Column::Status.eq(PENDING))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(())
+    }
+
+    async fn mark_verified(&self, id: ClaimId, check: &CheckRecord) -> Result<bool, RepoError> {
+        let changed = check_columns(claim::Entity::update_many(), check)
+            .col_expr(claim::Column::Status, Expr::value("verified"))
+            .col_expr(claim::Column::VerifiedAt, Expr::value(utc(check.at)))
+            .filter(claim::Column::Id.eq(id.get()))
+            .filter(claim::Column::Status.eq(PENDING))
+            .filter(claim::Column::CreatedAt.gt(utc(check.at - claims::CLAIM_LIFETIME)))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(changed.rows_affected == 1)
+    }
+
+    async fn expire_pending(&self, created_before: OffsetDateTime) -> Result<u64, RepoError> {
+        let changed = claim::Entity::update_many()
+            .col_expr(claim::Column::Status, Expr::value("expired"))
+            .filter(claim::Column::Status.eq(PENDING))
+            .filter(claim::Column::CreatedAt.lte(utc(created_before)))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(changed.rows_affected)
+    }
+
+    async fn due_for_recheck(&self, checked_before: OffsetDateTime, limit: u64) -> Result<Vec<Claim>, RepoError> {
+        let rows = claim::Entity::find()
+            .filter(claim::Column::Status.eq("verified"))
+            .filter(claim::Column::Method.ne(ClaimMethod::Email.as_str()))
+            .filter(claim::Column::LastCheckedAt.lt(utc(checked_before)))
+            .order_by_asc(claim::Column::LastCheckedAt)
+            .limit(limit)
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        with_listings(&self.db, rows).await
+    }
+
+    async fn record_recheck(&self, id: ClaimId, check: &CheckRecord, proof_missing_since: Option<OffsetDateTime>) -> Result<(), RepoError> {
+        check_columns(claim::Entity::update_many(), check)
+            .col_expr(claim::Column::ProofMissingSince, Expr::value(proof_missing_since.map(utc)))
+            .filter(claim::Column::Id.eq(id.get()))
+            .filter(claim::Column::Status.eq("verified"))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(())
+    }
+
+    async fn for_team(&self, search: Option<&str>, page: PageRequest) -> Result<Paged<TeamClaim>, RepoError> {
+        let mut query = claim::Entity::find().order_by_desc(claim::Column::CreatedAt).order_by_desc(claim::Column::Id);
+        if let Some(search) = search.map(str::trim).filter(|search| !search.is_empty()) {
+            let word = search.to_lowercase();
+            let listings = Query::select()
+                .column(listing::Column::Id)
+                .from(listing::Entity)
+                .cond_where(
+                    Condition::any().add(lower_contains(listing::Column::Slug, &word)).add(lower_contains(listing::Column::Name, &word)),
+                )
+                .to_owned();
+            let claimants = Query::select()
+                .column(user::Column::Id)
+                .from(user::Entity)
+                .and_where(lower_contains(user::Column::Email, &word))
+                .to_owned();
+            query = query.filter(
+                Condition::any()
+                    .add(claim::Column::ListingId.in_subquery(listings))
+                    .add(claim::Column::ClaimantUserId.in_subquery(claimants))
+                    .add(lower_contains(claim::Column::Email, &word)),
+            );
+        }
+        let (rows, total) = fetch_page(&self.db, query, page).await?;
+        let claimants: HashMap<i64, String> = user::Entity::find()
+            .filter(user::Column::Id.is_in(rows.iter().map(|row| row.claimant_user_id)))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?
+            .into_iter()
+            .map(|user| (user.id, user.email))
+            .collect();
+        let claims = with_listings(&self.db, rows).await?;
+        let items = claims
+            .into_iter()
+            .map(|claim| TeamClaim { claimant_email: claimants.get(&claim.claimant.get()).cloned().unwrap_or_default(), claim })
+            .collect();
+        Ok(Paged::new(items, page, total))
+    }
+
+    async fn site_team(&self) -> Result<Vec<Email>, RepoError> {
+        let rows = user::Entity::find()
+            .filter(user::Column::IsAdmin.eq(true))
+            .filter(user::Column::Blocked.eq(false))
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(rows.into_iter().filter_map(|row| Email::parse(&row.email).ok()).collect())
+    }
+}

@@ -1,0 +1,97 @@
+//! `OwnershipRepository` over SeaORM, and `owned_by`: the one reading of who owns a listing
+//! (its submitter in `listings.owner_user_id`, or an owner by a verified claim in
+//! `listing_owners`), used by every owner read and write.
+
+use crate::entity::{listing, listing_owner, user};
+use crate::{SeaStore, repo_err, utc};
+use async_trait::async_trait;
+use kernel::{ClaimId, Email, ListingId, RepoError, Slug, UserId};
+use listings::{ClaimableListing, Granted, OwnershipRepository};
+use sea_orm::sea_query::{Expr, Query};
+use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, Set, TransactionTrait};
+use std::collections::HashMap;
+use time::OffsetDateTime;
+
+/// Listings `user` owns, as a condition on `listings`.
+pub(crate) fn owned_by(user: UserId) -> Condition {
+    Condition::any().add(listing::Column::OwnerUserId.eq(user.get())).add(
+        listing::Column::Id.in_subquery(
+            Query::select()
+                .column(listing_owner::Column::ListingId)
+                .from(listing_owner::Entity)
+                .and_where(listing_owner::Column::UserId.eq(user.get()))
+                .to_owned(),
+        ),
+    )
+}
+
+/// Every owner of each of `listings` (submitter and owners by claim), by listing id.
+pub(crate) async fn owners_of(db: &impl ConnectionTrait, listings: &[listing::Model]) -> Result<HashMap<i64, Vec<i64>>, RepoError> {
+    let mut owners: HashMap<i64, Vec<i64>> = HashMap::new();
+    for row in listings {
+        owners.entry(row.id).or_default().extend(row.owner_user_id);
+    }
+    let by_claim = listing_owner::Entity::find()
+        .filter(listing_owner::Column::ListingId.is_in(listings.iter().map(|row| row.id)))
+        .all(db)
+        .await
+        .map_err(repo_err)?;
+    for row in by_claim {
+        owners.entry(row.listing_id).or_default().push(row.user_id);
+    }
+    Ok(owners)
+}
+
+#[async_trait]
+impl OwnershipRepository for SeaStore {
+    async fn by_slug(&self, slug: &Slug) -> Result<Option<ClaimableListing>, RepoError> {
+        let row = listing::Entity::find().filter(listing::Column::Slug.eq(slug.as_str())).one(&self.db).await.map_err(repo_err)?;
+        row.map(|row| {
+            Ok(ClaimableListing {
+                id: ListingId::new(row.id),
+                slug: Slug::parse(&row.slug).map_err(RepoError::backend)?,
+                status: crate::listing_status(&row.status)?,
+                name: row.name,
+                url: row.url,
+            })
+        })
+        .transpose()
+    }
+
+    async fn add_verified_owner(&self, id: ListingId, user: UserId, claim: ClaimId, now: OffsetDateTime) -> Result<Granted, RepoError> {
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        // The write comes first, so SQLite takes its write lock before anything is read (a read
+        // that later upgrades to a write cannot wait for a busy lock: it fails at once).
+        listing::Entity::update_many()
+            .col_expr(listing::Column::VerifiedAt, Expr::value(utc(now)))
+            .filter(listing::Column::Id.eq(id.get()))
+            .filter(listing::Column::VerifiedAt.is_null())
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?;
+        let row = listing::Entity::find_by_id(id.get())
+            .one(&txn)
+            .await
+            .map_err(repo_err)?
+            .ok_or_else(|| RepoError::Backend(format!("listing {id} is gone").into()))?;
+        let before = owners_of(&txn, std::slice::from_ref(&row)).await?.remove(&row.id).unwrap_or_default();
+        if before.contains(&user.get()) {
+            txn.commit().await.map_err(repo_err)?;
+            return Ok(Granted::AlreadyOwner);
+        }
+        listing_owner::Entity::insert(listing_owner::ActiveModel {
+            listing_id: Set(id.get()),
+            user_id: Set(user.get()),
+            claim_id: Set(Some(claim.get())),
+            created_at: Set(utc(now)),
+        })
+        .on_conflict_do_nothing_on([listing_owner::Column::ListingId, listing_owner::Column::UserId])
+        .exec(&txn)
+        .await
+        .map_err(repo_err)?;
+        let addresses = user::Entity::find().filter(user::Column::Id.is_in(before)).all(&txn).await.map_err(repo_err)?;
+        txn.commit().await.map_err(repo_err)?;
+        let earlier_owners = addresses.into_iter().filter_map(|owner| Email::parse(&owner.email).ok()).collect();
+        Ok(Granted::NewOwner { earlier_owners })
+    }
+}
