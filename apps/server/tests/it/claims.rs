@@ -248,6 +248,35 @@ async fn an_emailed_link_verifies_only_when_confirmed_on_its_page_and_the_earlie
 }
 
 #[tokio::test]
+async fn a_person_confirms_an_emailed_claim_in_a_real_browser() {
+    // The browser follows the e-mailed link: the site is the server's real address.
+    let app = spawn_app_with(|settings| settings.site_url = None).await;
+    let domain = format!("acme{}.com", unique());
+    let slug = format!("browser-claim-{}", unique());
+    listing(&app, &slug, &format!("https://{domain}/")).await;
+    let (_, token) = app.api_key("").await;
+    let address = format!("founder@{domain}");
+    assert_eq!(app.claim(&token, json!({"slug": slug, "method": "email", "email": address})).await.status, 201);
+    let sent = app.services.store.outbox(200).await.unwrap().into_iter().find(|mail| mail.to == address).unwrap();
+    let link = sent.body.lines().find(|line| line.contains("/claims/confirm?token=")).unwrap().to_owned();
+    assert!(link.starts_with(&app.address), "{link}");
+
+    let browser = crate::browser::Browser::start().await;
+    browser
+        .run("claim_confirm_page", async {
+            browser.driver.goto(&link).await.unwrap();
+            browser.wait_for_text("Confirm an ownership claim").await;
+            browser.wait_for_text(&address).await;
+            browser.assert_accessible_light_and_dark().await;
+            browser.button("Confirm").await.click().await.unwrap();
+            browser.wait_for_text("The claim is confirmed").await;
+            browser.assert_accessible().await;
+        })
+        .await;
+    assert!(app.owns(&token, &slug).await);
+}
+
+#[tokio::test]
 async fn claim_listing_names_the_field_of_every_bad_input_and_writes_nothing() {
     let app = spawn_app_with(|_| {}).await;
     let domain = format!("acme{}.com", unique());
@@ -414,13 +443,7 @@ async fn measure_claim_verification_against_site_info() {
         let claim = app.claim(&token, json!({"slug": slug, "method": method, "email": email})).await.body;
         claims.push((method, claim["id"].as_i64().unwrap()));
     }
-    let timed = |request: reqwest::RequestBuilder| async move {
-        let started = std::time::Instant::now();
-        let response = request.send().await.unwrap();
-        assert!(response.status().is_success(), "{}", response.status());
-        response.bytes().await.unwrap();
-        started.elapsed().as_secs_f64() * 1000.0
-    };
+    let timed = crate::helpers::timed;
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); claims.len() + 1];
     for round in 0..550 {
         let site_time = timed(app.client.get(app.url("/api/v1/site"))).await;
@@ -453,10 +476,6 @@ async fn measure_claim_verification_against_site_info() {
         };
         eprintln!("| {what} | {:.3} ms | {:.3} ms | {:.2} |", median(list), p99(list), median(list) / site_median);
     }
-    let backend = if std::env::var(store_seaorm::testing::TEST_DATABASE_ENV).unwrap_or_default().starts_with("postgres") {
-        "PostgreSQL"
-    } else {
-        "SQLite"
-    };
+    let backend = crate::helpers::backend_name();
     eprintln!("({} rounds after 50 warm-up rounds, one client, {backend})", times[0].len());
 }

@@ -187,3 +187,21 @@ pub fn client_builder() -> reqwest::ClientBuilder {
 pub fn client() -> reqwest::Client {
     client_builder().build().expect("build the test HTTP client")
 }
+
+/// How long `request` takes, in milliseconds, body read (it must succeed): for the measurements.
+pub async fn timed(request: reqwest::RequestBuilder) -> f64 {
+    let started = std::time::Instant::now();
+    let response = request.send().await.unwrap();
+    assert!(response.status().is_success(), "{}", response.status());
+    response.bytes().await.unwrap();
+    started.elapsed().as_secs_f64() * 1000.0
+}
+
+/// The tests' database, named for a measurement's output.
+pub fn backend_name() -> &'static str {
+    if std::env::var(store_seaorm::testing::TEST_DATABASE_ENV).unwrap_or_default().starts_with("postgres") {
+        "PostgreSQL"
+    } else {
+        "SQLite"
+    }
+}

@@ -519,13 +519,7 @@ async fn measure_order_reads_against_site_info() {
         {"product": "extra_categories", "listing_id": id, "categories": ["design"]},
     ], "billing_country": "DE"});
     let number = shop.checkout(items.clone()).await.body["order"]["number"].as_str().unwrap().to_owned();
-    let timed = |request: reqwest::RequestBuilder| async move {
-        let started = std::time::Instant::now();
-        let response = request.send().await.unwrap();
-        assert!(response.status().is_success(), "{}", response.status());
-        response.bytes().await.unwrap();
-        started.elapsed().as_secs_f64() * 1000.0
-    };
+    let timed = crate::helpers::timed;
     let (mut site, mut quote, mut order) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..2200 {
         let site_time = timed(shop.app.client.get(shop.app.url("/api/v1/site"))).await;
@@ -548,11 +542,7 @@ async fn measure_order_reads_against_site_info() {
     for (name, list) in [("get_site_info", &site), ("quote_order (3 items, DE)", &quote), ("get_order (3 lines)", &order)] {
         eprintln!("| {name} | {:.3} ms | {:.3} ms | {:.2} |", median(list), p99(list), median(list) / median(&site));
     }
-    let backend = if std::env::var(store_seaorm::testing::TEST_DATABASE_ENV).unwrap_or_default().starts_with("postgres") {
-        "PostgreSQL"
-    } else {
-        "SQLite"
-    };
+    let backend = crate::helpers::backend_name();
     eprintln!("({} rounds after 200 warm-up rounds, one client, {backend})", site.len());
 }
 

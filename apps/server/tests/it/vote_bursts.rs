@@ -173,11 +173,7 @@ async fn measure_votes_per_second_beside_a_read() {
         list[list.len() / 2]
     };
     let (read, vote, healthz) = (median(reads), median(votes), median(health));
-    let backend = if std::env::var(store_seaorm::testing::TEST_DATABASE_ENV).unwrap_or_default().starts_with("postgres") {
-        "PostgreSQL"
-    } else {
-        "SQLite"
-    };
+    let backend = crate::helpers::backend_name();
     eprintln!("| load | answers/s | share of `/healthz` |");
     eprintln!("|---|---|---|");
     eprintln!("| `/healthz` | {healthz:.0} | 1.000 |");
