@@ -196,7 +196,38 @@ pub enum EmailRefusal {
     OtherDomain,
     #[error("the company's website has no registrable domain an address could be at")]
     NoDomain,
+    #[error("a free e-mail address cannot prove control of a company: use an address at the company's domain")]
+    FreeMail,
 }
+
+/// Registrable domains of free e-mail services: an address there proves nothing about a
+/// company, even one whose website happens to sit on that domain.
+const FREE_MAIL: [&str; 24] = [
+    "gmail.com",
+    "googlemail.com",
+    "outlook.com",
+    "hotmail.com",
+    "live.com",
+    "msn.com",
+    "yahoo.com",
+    "ymail.com",
+    "aol.com",
+    "icloud.com",
+    "me.com",
+    "mac.com",
+    "proton.me",
+    "protonmail.com",
+    "pm.me",
+    "gmx.com",
+    "gmx.de",
+    "gmx.net",
+    "web.de",
+    "mail.com",
+    "yandex.com",
+    "yandex.ru",
+    "zoho.com",
+    "fastmail.com",
+];
 
 /// Whether `email` may claim a listing whose website is `website`: its domain must be the
 /// website's registrable domain (by the Public Suffix List) or a subdomain of it. So
@@ -205,6 +236,9 @@ pub enum EmailRefusal {
 pub fn claimable_email(email: &Email, website: &WebUrl) -> Result<(), EmailRefusal> {
     let registrable = website.registrable_domain().ok_or(EmailRefusal::NoDomain)?;
     let at = email.domain().trim_end_matches('.').to_ascii_lowercase();
+    if psl::domain_str(&at).is_some_and(|domain| FREE_MAIL.contains(&domain) || domain.starts_with("yahoo.")) {
+        return Err(EmailRefusal::FreeMail);
+    }
     let same = at == registrable || at.ends_with(&format!(".{registrable}"));
     // The address's own registrable domain must be the listing's: `acme.com.evil.example`
     // ends with nothing of ours, and a public suffix has no registrable domain at all.
@@ -270,7 +304,9 @@ mod tests {
         assert_eq!(may("ceo@mail.acme.com", "acme.com"), Ok(()));
         assert_eq!(may("ceo@ACME.com", "www.acme.com"), Ok(()));
         assert_eq!(may("ceo@acme.co.uk", "shop.acme.co.uk"), Ok(()));
-        assert_eq!(may("ceo@gmail.com", "www.acme.com"), Err(EmailRefusal::OtherDomain), "free mail");
+        assert_eq!(may("ceo@gmail.com", "www.acme.com"), Err(EmailRefusal::FreeMail), "free mail");
+        assert_eq!(may("ceo@gmail.com", "sites.gmail.com"), Err(EmailRefusal::FreeMail), "free mail even on its own domain");
+        assert_eq!(may("ceo@yahoo.co.uk", "acme.co.uk"), Err(EmailRefusal::FreeMail));
         assert_eq!(may("ceo@acme.com.evil.example", "acme.com"), Err(EmailRefusal::OtherDomain), "a look-alike");
         assert_eq!(may("ceo@notacme.com", "acme.com"), Err(EmailRefusal::OtherDomain), "a suffix of the name is not the domain");
         assert_eq!(may("ceo@co.uk", "acme.co.uk"), Err(EmailRefusal::OtherDomain), "a public suffix");

@@ -59,10 +59,13 @@ pub trait ClaimRepository: Send + Sync {
     async fn of_claimant(&self, claimant: UserId, page: PageRequest) -> Result<Paged<Claim>, RepoError>;
     /// The claim whose e-mailed link's token hashes to `link_hash`.
     async fn by_link(&self, link_hash: &str) -> Result<Option<LinkedClaim>, RepoError>;
-    /// When the latest link of an e-mail claim was sent.
+    /// When the latest link of an e-mail claim was handed to the mailer; none before that.
     async fn link_sent_at(&self, id: ClaimId) -> Result<Option<OffsetDateTime>, RepoError>;
-    /// A new link for a pending e-mail claim (the earlier one stops working).
-    async fn renew_link(&self, id: ClaimId, link_hash: &str, now: OffsetDateTime) -> Result<(), RepoError>;
+    /// A new link (to `email`) for a pending e-mail claim, not sent yet; the earlier link stops
+    /// working.
+    async fn set_link(&self, id: ClaimId, email: &Email, link_hash: &str) -> Result<(), RepoError>;
+    /// The latest link was handed to the mailer at `at` (it works 48 hours from then).
+    async fn link_sent(&self, id: ClaimId, at: OffsetDateTime) -> Result<(), RepoError>;
     /// Records a check that did not verify a pending claim.
     async fn record_check(&self, id: ClaimId, check: &CheckRecord) -> Result<(), RepoError>;
     /// pending -> verified with the check that proved it; false when it was not pending.

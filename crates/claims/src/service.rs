@@ -133,6 +133,7 @@ impl ClaimsService {
             link_hash: link.as_deref().map(kernel::secrets::sha256_hex),
             created_at: now,
         };
+        let asked = new.email.clone();
         match self.repo.create(new).await? {
             Stored::New(claim) => {
                 if let Some(link) = link {
@@ -142,10 +143,15 @@ impl ClaimsService {
             }
             Stored::Existing(claim) => {
                 let pending = claim.status == ClaimStatus::Pending;
-                if pending && claim.method == ClaimMethod::Email && self.link_expired(&claim).await? {
+                let Some(asked) = asked.filter(|_| pending && claim.method == ClaimMethod::Email) else { return Ok(claim) };
+                // Another address (a typo corrected), or a link that no longer works (or never
+                // went out): a new link, to the address asked for; the earlier one stops working.
+                if claim.email.as_ref() != Some(&asked) || self.link_expired(&claim).await? {
                     let link = secret()?;
-                    self.repo.renew_link(claim.id, &kernel::secrets::sha256_hex(&link), now).await?;
+                    self.repo.set_link(claim.id, &asked, &kernel::secrets::sha256_hex(&link)).await?;
+                    let claim = Claim { email: Some(asked), ..claim };
                     self.send_link(&claim, claimant_name, &link).await?;
+                    return Ok(claim);
                 }
                 Ok(claim)
             }
@@ -158,7 +164,8 @@ impl ClaimsService {
         Ok(sent.is_none_or(|sent| sent + EMAIL_LINK_LIFETIME <= self.clock.now()))
     }
 
-    async fn send_link(&self, claim: &Claim, claimant_name: &str, link: &str) -> Result<(), MailError> {
+    /// E-mails the link, then records when, so a send that failed is retried by the next claim.
+    async fn send_link(&self, claim: &Claim, claimant_name: &str, link: &str) -> Result<(), ClaimError> {
         let Some(to) = claim.email.clone() else { return Ok(()) };
         let ClaimsPolicy { site_name, site_url, .. } = &self.policy;
         self.mailer
@@ -177,7 +184,8 @@ impl ClaimsService {
                 ),
                 kind: "claim_link".into(),
             })
-            .await
+            .await?;
+        Ok(self.repo.link_sent(claim.id, self.clock.now()).await?)
     }
 
     /// `list_my_claims`: the caller's claims, newest first, each with its status as of now.
@@ -195,7 +203,10 @@ impl ClaimsService {
         match claim.status_at(now) {
             ClaimStatus::Verified => {
                 // Granting is idempotent: a verification cut off before it granted is completed.
-                self.grant(&claim, claimant_name).await?;
+                // Not while the proof is gone: the site team decides about that owner.
+                if claim.proof_missing_since.is_none() {
+                    self.grant(&claim, claimant_name).await?;
+                }
                 return Ok(claim);
             }
             ClaimStatus::Expired => return Ok(as_of(claim, now)),
@@ -306,7 +317,8 @@ impl ClaimsService {
 
     /// Checks verified dns, meta and file claims again once `recheck_every` has passed since
     /// their last check. A proof that is gone is recorded and the site team told; ownership is
-    /// not removed. A check that could not be made is tried again at the next run.
+    /// not removed. A check that could not be made (the site or its DNS did not answer) is
+    /// recorded as such, for the site team's page, and counts against nobody.
     pub async fn recheck_due(&self) -> Result<RecheckSummary, RepoError> {
         let now = self.clock.now();
         let mut summary = RecheckSummary::default();
@@ -340,8 +352,9 @@ impl ClaimsService {
                     self.tell_site_team(claim, &record).await?;
                 }
             }
-            // Tried again at the next run; nothing is recorded against the owner.
-            CheckOutcome::CouldNotCheck => {}
+            // Recorded (the site team sees it), but nothing is held against the owner; the next
+            // check comes after the interval like any other.
+            CheckOutcome::CouldNotCheck => self.repo.record_recheck(claim.id, &record, claim.proof_missing_since).await?,
         }
         Ok(record.outcome)
     }

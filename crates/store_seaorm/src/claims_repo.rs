@@ -126,7 +126,8 @@ impl ClaimRepository for SeaStore {
             status: Set(PENDING.to_owned()),
             token: Set(new.token.clone()),
             email: Set(new.email.as_ref().map(|email| email.as_str().to_owned())),
-            link_sent_at: Set(new.link_hash.as_ref().map(|_| utc(new.created_at))),
+            // Set once the mailer has the link: a send that failed is retried by the next claim.
+            link_sent_at: Set(None),
             link_hash: Set(new.link_hash.clone()),
             created_at: Set(utc(new.created_at)),
             ..Default::default()
@@ -175,12 +176,23 @@ impl ClaimRepository for SeaStore {
         Ok(claim::Entity::find_by_id(id.get()).one(&self.db).await.map_err(repo_err)?.and_then(|row| row.link_sent_at))
     }
 
-    async fn renew_link(&self, id: ClaimId, link_hash: &str, now: OffsetDateTime) -> Result<(), RepoError> {
+    async fn set_link(&self, id: ClaimId, email: &Email, link_hash: &str) -> Result<(), RepoError> {
         claim::Entity::update_many()
+            .col_expr(claim::Column::Email, Expr::value(email.as_str()))
             .col_expr(claim::Column::LinkHash, Expr::value(link_hash))
-            .col_expr(claim::Column::LinkSentAt, Expr::value(utc(now)))
+            .col_expr(claim::Column::LinkSentAt, Expr::value(Option::<OffsetDateTime>::None))
             .filter(claim::Column::Id.eq(id.get()))
             .filter(claim::Column::Status.eq(PENDING))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(())
+    }
+
+    async fn link_sent(&self, id: ClaimId, at: OffsetDateTime) -> Result<(), RepoError> {
+        claim::Entity::update_many()
+            .col_expr(claim::Column::LinkSentAt, Expr::value(utc(at)))
+            .filter(claim::Column::Id.eq(id.get()))
             .exec(&self.db)
             .await
             .map_err(repo_err)?;

@@ -277,6 +277,36 @@ async fn a_person_confirms_an_emailed_claim_in_a_real_browser() {
 }
 
 #[tokio::test]
+async fn claiming_again_with_another_address_sends_a_new_link_and_the_old_one_stops_working() {
+    let app = spawn_app_with(|_| {}).await;
+    let domain = format!("acme{}.com", unique());
+    let slug = format!("retyped-{}", unique());
+    listing(&app, &slug, &format!("https://{domain}/")).await;
+    let (_, token) = app.api_key("").await;
+    let link_to = |address: String| {
+        let app = &app;
+        async move {
+            let sent = app.services.store.outbox(200).await.unwrap().into_iter().find(|mail| mail.to == address).expect("a link");
+            let line = sent.body.lines().find(|line| line.contains("/claims/confirm?token=")).unwrap().to_owned();
+            line.split("token=").nth(1).unwrap().to_owned()
+        }
+    };
+    let (typo, right) = (format!("coe@{domain}"), format!("ceo@{domain}"));
+    let first = app.claim(&token, json!({"slug": slug, "method": "email", "email": typo})).await.body;
+    let old_link = link_to(typo).await;
+    let second = app.claim(&token, json!({"slug": slug, "method": "email", "email": right})).await;
+    assert_eq!(second.status, 201);
+    assert_eq!(second.body["id"], first["id"], "the same claim");
+    assert_eq!(second.body["instructions"]["publish"]["to"], right.as_str());
+    let new_link = link_to(right).await;
+    assert_eq!(confirm(&app, &old_link, "same-origin").await, 404, "the earlier link stops working");
+    assert_eq!(confirm(&app, &new_link, "same-origin").await, 200);
+    assert!(app.owns(&token, &slug).await);
+    let mine = app.get_with_token("/api/v1/claims", &token).await.body;
+    assert_eq!(mine["items"][0]["instructions"]["text"], "Verified through the e-mailed link: you are an owner of this listing.");
+}
+
+#[tokio::test]
 async fn claim_listing_names_the_field_of_every_bad_input_and_writes_nothing() {
     let app = spawn_app_with(|_| {}).await;
     let domain = format!("acme{}.com", unique());

@@ -93,6 +93,7 @@ pub enum PublishView {
 /// What the claimant does next.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct InstructionsView {
+    /// What to do, in words; once the claim is verified or expired, what that means.
     pub text: String,
     pub publish: PublishView,
 }
@@ -102,6 +103,7 @@ pub struct InstructionsView {
 pub struct CheckView {
     pub at: String,
     /// `verified`, `not_found`, or `could_not_check` (the resolver or the site did not answer: try again).
+    #[schemars(extend("enum" = ["verified", "not_found", "could_not_check"]))]
     pub outcome: &'static str,
     /// "TXT records at _launchdir-verification.acme.com".
     pub looked_at: String,
@@ -123,6 +125,7 @@ pub struct ClaimView {
     pub listing: String,
     pub method: MethodWire,
     /// `pending`, `verified` or `expired` (a pending claim expires 14 days after it was made).
+    #[schemars(extend("enum" = ["pending", "verified", "expired"]))]
     pub status: &'static str,
     pub instructions: InstructionsView,
     pub created_at: String,
@@ -154,13 +157,25 @@ impl ClaimView {
             listing: claim.listing_slug.to_string(),
             method: MethodWire::of(claim.method),
             status: claim.status.as_str(),
-            instructions: InstructionsView { text: instructions.text, publish },
+            instructions: InstructionsView { text: next_step(claim, instructions.text), publish },
             created_at: rfc3339(claim.created_at),
             expires_at: (claim.status == ClaimStatus::Pending).then(|| rfc3339(claim.expires_at())),
             verified_at: claim.verified_at.map(rfc3339),
             last_check: claim.last_check.as_ref().map(CheckView::of),
             proof_missing_since: claim.proof_missing_since.map(rfc3339),
         }
+    }
+}
+
+/// The instructions' words for a pending claim; what its state means otherwise.
+fn next_step(claim: &Claim, pending: String) -> String {
+    match (claim.status, claim.method) {
+        (ClaimStatus::Pending, _) => pending,
+        (ClaimStatus::Verified, ClaimMethod::Email) => "Verified through the e-mailed link: you are an owner of this listing.".into(),
+        (ClaimStatus::Verified, _) => {
+            "Verified: you are an owner of this listing. Keep the proof published: it is checked again monthly.".into()
+        }
+        (ClaimStatus::Expired, _) => "This claim expired 14 days after it was made. Claim the listing again to start over.".into(),
     }
 }
 
