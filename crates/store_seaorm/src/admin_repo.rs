@@ -3,19 +3,13 @@
 
 use crate::accounts_repo::to_user;
 use crate::entity::{admin_audit, user};
-use crate::{SeaStore, repo_err, utc};
+use crate::{SeaStore, lower_contains, repo_err, utc};
 use accounts::{AdminRepository, AuditEntry, NewAuditEntry, User};
 use async_trait::async_trait;
 use kernel::{Email, PageRequest, Paged, RepoError, UserId};
-use sea_orm::sea_query::{Expr, ExprTrait, Func};
+use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, Condition, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set};
 use std::collections::HashMap;
-
-/// `LOWER(column) LIKE %search%`, the search lower-cased and its wildcards escaped.
-fn contains(column: impl sea_orm::ColumnTrait, search: &str) -> sea_orm::sea_query::SimpleExpr {
-    let escaped = search.trim().to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-    Expr::expr(Func::lower(Expr::col(column))).like(sea_orm::sea_query::LikeExpr::new(format!("%{escaped}%")).escape('\\'))
-}
 
 #[async_trait]
 impl AdminRepository for SeaStore {
@@ -43,8 +37,11 @@ impl AdminRepository for SeaStore {
     async fn users(&self, search: Option<&str>, page: PageRequest) -> Result<Paged<User>, RepoError> {
         let mut query = user::Entity::find();
         if let Some(search) = search {
-            query =
-                query.filter(Condition::any().add(contains(user::Column::Email, search)).add(contains(user::Column::DisplayName, search)));
+            query = query.filter(
+                Condition::any()
+                    .add(lower_contains(user::Column::Email, search.trim()))
+                    .add(lower_contains(user::Column::DisplayName, search.trim())),
+            );
         }
         let total = query.clone().count(&self.db).await.map_err(repo_err)?;
         let rows = query
@@ -78,9 +75,9 @@ impl AdminRepository for SeaStore {
         if let Some(search) = search {
             query = query.filter(
                 Condition::any()
-                    .add(contains(admin_audit::Column::Action, search))
-                    .add(contains(admin_audit::Column::Target, search))
-                    .add(contains(admin_audit::Column::Detail, search)),
+                    .add(lower_contains(admin_audit::Column::Action, search.trim()))
+                    .add(lower_contains(admin_audit::Column::Target, search.trim()))
+                    .add(lower_contains(admin_audit::Column::Detail, search.trim())),
             );
         }
         let total = query.clone().count(&self.db).await.map_err(repo_err)?;

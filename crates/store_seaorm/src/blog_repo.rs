@@ -1,30 +1,13 @@
 //! `BlogRepository` over SeaORM: word matching with case-insensitive `LIKE`.
 
 use crate::entity::blog_post;
-use crate::{SeaStore, repo_err};
+use crate::{SeaStore, lower_contains, repo_err};
 use async_trait::async_trait;
 use content::{BlogPost, BlogPostSummary, BlogRepository};
 use kernel::{Faq, PageRequest, Paged, RepoError, Slug};
-use sea_orm::sea_query::{Expr, ExprTrait, Func, LikeExpr, SimpleExpr};
+use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, Condition, EntityTrait, Order, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
 use time::OffsetDateTime;
-
-/// `%word%` with the wildcards of the word itself escaped.
-pub(crate) fn contains_pattern(word: &str) -> LikeExpr {
-    let escaped: String = word
-        .chars()
-        .flat_map(|c| match c {
-            '%' | '_' | '\\' => vec!['\\', c],
-            other => vec![other],
-        })
-        .collect();
-    LikeExpr::new(format!("%{escaped}%")).escape('\\')
-}
-
-/// `LOWER(column) LIKE '%word%'`
-pub(crate) fn lower_contains(column: impl sea_orm::sea_query::IntoColumnRef, word: &str) -> SimpleExpr {
-    Expr::expr(Func::lower(Expr::col(column))).like(contains_pattern(word))
-}
 
 fn summary_of(row: &blog_post::Model) -> Result<BlogPostSummary, RepoError> {
     Ok(BlogPostSummary {

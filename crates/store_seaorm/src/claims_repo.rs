@@ -2,9 +2,8 @@
 //! method is a partial unique index, so two concurrent `claim_listing` calls make one claim;
 //! status changes are compare-and-set on the stored status.
 
-use crate::blog_repo::lower_contains;
 use crate::entity::{claim, listing, user};
-use crate::{SeaStore, fetch_page, repo_err, utc};
+use crate::{SeaStore, emails_of, fetch_page, lower_contains, repo_err, utc};
 use async_trait::async_trait;
 use claims::{CheckOutcome, CheckRecord, Claim, ClaimMethod, ClaimRepository, ClaimStatus, LinkedClaim, NewClaim, Stored, TeamClaim};
 use kernel::{ClaimId, Email, ListingId, PageRequest, Paged, RepoError, Slug, UserId, WebUrl};
@@ -281,14 +280,7 @@ impl ClaimRepository for SeaStore {
             );
         }
         let (rows, total) = fetch_page(&self.db, query, page).await?;
-        let claimants: HashMap<i64, String> = user::Entity::find()
-            .filter(user::Column::Id.is_in(rows.iter().map(|row| row.claimant_user_id)))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?
-            .into_iter()
-            .map(|user| (user.id, user.email))
-            .collect();
+        let claimants = emails_of(&self.db, rows.iter().map(|row| row.claimant_user_id)).await?;
         let claims = with_listings(&self.db, rows).await?;
         let items = claims
             .into_iter()

@@ -1,8 +1,8 @@
 //! `FounderRepository` over SeaORM.
 
-use crate::blog_repo::lower_contains;
 use crate::directory_repo::to_summary;
 use crate::entity::{founder, listing, listing_founder, listing_story};
+use crate::lower_contains;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{CountryCode, PageRequest, Paged, RepoError, Slug};

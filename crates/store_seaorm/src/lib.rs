@@ -228,6 +228,25 @@ where
     Ok((rows, total))
 }
 
+/// `LOWER(column) LIKE '%word%'`: the word lower-cased and its own wildcards escaped. The one
+/// case-insensitive substring match of every search (blog, founders, the admin lists, claims).
+pub(crate) fn lower_contains(column: impl sea_orm::sea_query::IntoColumnRef, word: &str) -> sea_orm::sea_query::SimpleExpr {
+    use sea_orm::sea_query::{Expr, ExprTrait, Func, LikeExpr};
+    let escaped: String =
+        word.to_lowercase().chars().flat_map(|c| if matches!(c, '%' | '_' | '\\') { vec!['\\', c] } else { vec![c] }).collect();
+    Expr::expr(Func::lower(Expr::col(column))).like(LikeExpr::new(format!("%{escaped}%")).escape('\\'))
+}
+
+/// The e-mail addresses of the users among `ids`, by id.
+pub(crate) async fn emails_of(
+    db: &impl sea_orm::ConnectionTrait,
+    ids: impl IntoIterator<Item = i64>,
+) -> Result<std::collections::HashMap<i64, String>, kernel::RepoError> {
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    let users = entity::user::Entity::find().filter(entity::user::Column::Id.is_in(ids)).all(db).await.map_err(repo_err)?;
+    Ok(users.into_iter().map(|user| (user.id, user.email)).collect())
+}
+
 /// Maps a driver error into the port's error; a unique-key violation becomes `Duplicate`.
 /// An instant as stored: in UTC, because SQLite compares timestamps as text.
 pub(crate) fn utc(at: time::OffsetDateTime) -> time::OffsetDateTime {

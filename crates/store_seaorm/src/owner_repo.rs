@@ -307,14 +307,7 @@ impl OwnedListingRepository for SeaStore {
         }
         let rows = sea_orm::QuerySelect::limit(query, limit).all(&self.db).await.map_err(repo_err)?;
         let editors: Vec<i64> = rows.iter().filter_map(|row| row.editor_user_id).collect();
-        let emails: std::collections::HashMap<i64, String> = user::Entity::find()
-            .filter(user::Column::Id.is_in(editors))
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?
-            .into_iter()
-            .map(|user| (user.id, user.email))
-            .collect();
+        let emails = crate::emails_of(&self.db, editors).await?;
         rows.into_iter()
             .map(|row| {
                 let email = row.editor_user_id.and_then(|id| emails.get(&id).cloned());

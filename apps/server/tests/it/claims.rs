@@ -53,6 +53,14 @@ impl TestApp {
         mine["items"].as_array().unwrap().iter().any(|listing| listing["slug"] == slug)
     }
 
+    /// The confirmation link of the claim e-mail sent to `address` (the newest one).
+    async fn claim_link_to(&self, address: &str) -> String {
+        let outbox = self.services.store.outbox(200).await.unwrap();
+        let sent = outbox.into_iter().find(|mail| mail.to == address).expect("the link is e-mailed");
+        assert_eq!(sent.kind, "claim_link");
+        sent.body.lines().find(|line| line.contains("/claims/confirm?token=")).expect("a link").to_owned()
+    }
+
     async fn badges_of(&self, slug: &str) -> Vec<String> {
         let badges = self.get(&format!("/api/v1/listings/{slug}/badges")).await.body;
         badges["items"].as_array().unwrap().iter().map(|badge| badge["kind"].as_str().unwrap().to_owned()).collect()
@@ -212,10 +220,8 @@ async fn an_emailed_link_verifies_only_when_confirmed_on_its_page_and_the_earlie
     let created = app.claim(&token, json!({"slug": slug, "method": "email", "email": address})).await;
     assert_eq!(created.status, 201, "{:#}", created.body);
     assert_eq!(created.body["instructions"]["publish"], json!({"kind": "email_link", "to": address}));
-    let sent = app.services.store.outbox(200).await.unwrap().into_iter().find(|mail| mail.to == address).expect("the link is e-mailed");
-    assert_eq!(sent.kind, "claim_link");
-    let link = sent.body.lines().find(|line| line.starts_with("https://launch.example/claims/confirm?token=")).expect("a link").to_owned();
-    let path = link.trim_start_matches("https://launch.example");
+    let link = app.claim_link_to(&address).await;
+    let path = link.strip_prefix("https://launch.example").expect("a link to the site");
     let link_token = path.split("token=").nth(1).unwrap().to_owned();
 
     // Opening the link (as a mail scanner would) changes nothing.
@@ -257,8 +263,7 @@ async fn a_person_confirms_an_emailed_claim_in_a_real_browser() {
     let (_, token) = app.api_key("").await;
     let address = format!("founder@{domain}");
     assert_eq!(app.claim(&token, json!({"slug": slug, "method": "email", "email": address})).await.status, 201);
-    let sent = app.services.store.outbox(200).await.unwrap().into_iter().find(|mail| mail.to == address).unwrap();
-    let link = sent.body.lines().find(|line| line.contains("/claims/confirm?token=")).unwrap().to_owned();
+    let link = app.claim_link_to(&address).await;
     assert!(link.starts_with(&app.address), "{link}");
 
     let browser = crate::browser::Browser::start().await;
@@ -285,11 +290,7 @@ async fn claiming_again_with_another_address_sends_a_new_link_and_the_old_one_st
     let (_, token) = app.api_key("").await;
     let link_to = |address: String| {
         let app = &app;
-        async move {
-            let sent = app.services.store.outbox(200).await.unwrap().into_iter().find(|mail| mail.to == address).expect("a link");
-            let line = sent.body.lines().find(|line| line.contains("/claims/confirm?token=")).unwrap().to_owned();
-            line.split("token=").nth(1).unwrap().to_owned()
-        }
+        async move { app.claim_link_to(&address).await.split("token=").nth(1).unwrap().to_owned() }
     };
     let (typo, right) = (format!("coe@{domain}"), format!("ceo@{domain}"));
     let first = app.claim(&token, json!({"slug": slug, "method": "email", "email": typo})).await.body;
