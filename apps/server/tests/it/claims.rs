@@ -308,6 +308,26 @@ async fn claiming_again_with_another_address_sends_a_new_link_and_the_old_one_st
 }
 
 #[tokio::test]
+async fn verify_claim_counts_against_its_own_hourly_limit() {
+    let app = spawn_app_with(|settings| settings.rate_limits.verify_claim = "2/hour".into()).await;
+    let slug = format!("limited-{}", unique());
+    listing(&app, &slug, &format!("https://acme{}.com/", unique())).await;
+    let (_, token) = app.api_key("").await;
+    let claim = app.claim(&token, json!({"slug": slug, "method": "file"})).await.body;
+    let path = format!("/api/v1/claims/{}/verify", claim["id"]);
+    for _ in 0..2 {
+        let reply = app.post_json(&path, &token, json!({})).await;
+        assert_eq!(reply.status, 200, "{:#}", reply.body);
+        assert_eq!(reply.header("ratelimit-policy"), Some("\"verify_claim\";q=2;w=3600"));
+    }
+    let refused = app.post_json(&path, &token, json!({})).await;
+    refused.assert_problem(429, "rate_limited");
+    assert!(refused.header("retry-after").is_some());
+    // claim_listing is a write, counted apart: still allowed.
+    assert_eq!(app.claim(&token, json!({"slug": slug, "method": "file"})).await.status, 201);
+}
+
+#[tokio::test]
 async fn claim_listing_names_the_field_of_every_bad_input_and_writes_nothing() {
     let app = spawn_app_with(|_| {}).await;
     let domain = format!("acme{}.com", unique());
