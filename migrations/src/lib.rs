@@ -19,6 +19,7 @@ mod m20261125_000013_confirmed_emails_and_counted_votes;
 mod m20261126_000014_vote_weeks_reviews_and_invites;
 mod m20261127_000015_admins_and_audit;
 mod m20261128_000016_claims_and_owners;
+mod m20261129_000017_change_feed_and_read_indexes;
 
 pub struct Migrator;
 
@@ -42,6 +43,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261126_000014_vote_weeks_reviews_and_invites::Migration),
             Box::new(m20261127_000015_admins_and_audit::Migration),
             Box::new(m20261128_000016_claims_and_owners::Migration),
+            Box::new(m20261129_000017_change_feed_and_read_indexes::Migration),
         ]
     }
 }

@@ -1,7 +1,7 @@
-//! `cargo xtask bench [--bulk N]`: builds the release binary and measures its size, start-up
-//! to ready, idle memory, and requests per second of the public reads at 64 connections (with
-//! `wrk`) on the demo directory plus N generated listings (default 20,000: the size of a real
-//! directory). Prints a Markdown table for `docs/performance.md`. Figures are medians.
+//! `cargo xtask bench`: the release binary's size, start-up to ready and idle memory on the
+//! demo directory (then `scale` measures the directory at size), and the comparisons beside it
+//! (`--limits`, `--pages`, `--compare`, `--sign-in`). Prints Markdown tables for
+//! `docs/performance.md`. Figures are medians.
 
 use crate::cargo;
 use anyhow::{Context, bail};
@@ -15,9 +15,9 @@ const LOAD_SECONDS: u32 = 10;
 const CONNECTIONS: u32 = 64;
 const ROUNDS: usize = 3;
 
-struct Server {
-    child: Child,
-    port: u16,
+pub(crate) struct Server {
+    pub(crate) child: Child,
+    pub(crate) port: u16,
 }
 
 impl Drop for Server {
@@ -61,13 +61,33 @@ fn start(binary: &Path, data_dir: &Path) -> anyhow::Result<(Server, Duration)> {
 }
 
 fn start_with(binary: &Path, data_dir: &Path, settings: &[(&str, &str)]) -> anyhow::Result<(Server, Duration)> {
+    let owned: Vec<(String, String)> = settings.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+    start_server(binary, data_dir, &owned, None)
+}
+
+/// Starts `binary` on `data_dir` with these settings (pinned to `cores` with taskset when
+/// given) and waits until it is ready; returns the time that took.
+pub(crate) fn start_server(
+    binary: &Path,
+    data_dir: &Path,
+    settings: &[(String, String)],
+    cores: Option<&str>,
+) -> anyhow::Result<(Server, Duration)> {
     let port = free_port()?;
     let started = Instant::now();
-    let child = Command::new(binary)
+    let mut command = match cores {
+        Some(cores) => {
+            let mut taskset = Command::new("taskset");
+            taskset.args(["-c", cores]).arg(binary);
+            taskset
+        }
+        None => Command::new(binary),
+    };
+    let child = command
         .env("LAUNCHDIR_BIND", format!("127.0.0.1:{port}"))
         .env("LAUNCHDIR_DATA_DIR", data_dir)
         .env("LAUNCHDIR_LOG_LEVEL", "warn")
-        .envs(settings.iter().copied())
+        .envs(settings.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
@@ -82,7 +102,7 @@ fn start_with(binary: &Path, data_dir: &Path, settings: &[(&str, &str)]) -> anyh
     bail!("the server did not become ready within 120 s")
 }
 
-fn rss_kib(pid: u32) -> anyhow::Result<u64> {
+pub(crate) fn rss_kib(pid: u32) -> anyhow::Result<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
     status
         .lines()
@@ -123,7 +143,7 @@ fn wrk_for(port: u16, path: &str, seconds: u32, headers: &[&str]) -> anyhow::Res
     Ok(Load { requests_per_second, latency: format!("p50 {} / p99 {}", p50.unwrap_or_default(), p99.unwrap_or_default()) })
 }
 
-fn median(mut values: Vec<f64>) -> f64 {
+pub(crate) fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
 }
@@ -157,7 +177,8 @@ fn seed_bulk(binary: &Path, data_dir: &Path, bulk: usize) -> anyhow::Result<f64>
     Ok(seeded.elapsed().as_secs_f64())
 }
 
-pub fn run(root: &Path, bulk: usize) -> anyhow::Result<()> {
+/// Size, start-up and idle memory on the demo directory.
+pub fn footprint(root: &Path) -> anyhow::Result<()> {
     crate::run(cargo().args(["build", "--release", "-p", "launchdir"]))?;
     let binary = root.join("target/release/launchdir");
     let size = std::fs::metadata(&binary)?.len();
@@ -178,23 +199,6 @@ pub fn run(root: &Path, bulk: usize) -> anyhow::Result<()> {
         idle.push(rss_kib(server.child.id())? as f64 / 1024.0);
     }
 
-    let data_dir = scratch.join("load");
-    let seed_seconds = seed_bulk(&binary, &data_dir, bulk)?;
-    let (server, large_start) = start(&binary, &data_dir)?;
-    let mut table = Vec::new();
-    for (name, path) in ENDPOINTS {
-        // One warm-up round, then rounds; report the median round.
-        wrk(server.port, path)?;
-        let mut rounds = Vec::new();
-        for _ in 0..ROUNDS {
-            rounds.push(wrk(server.port, path)?);
-        }
-        rounds.sort_by(|a, b| a.requests_per_second.total_cmp(&b.requests_per_second));
-        let middle = &rounds[rounds.len() / 2];
-        table.push((*name, *path, middle.requests_per_second, middle.latency.clone()));
-    }
-    let loaded_rss = rss_kib(server.child.id())? as f64 / 1024.0;
-    drop(server);
     std::fs::remove_dir_all(&scratch).ok();
 
     println!("| figure | value |");
@@ -203,19 +207,7 @@ pub fn run(root: &Path, bulk: usize) -> anyhow::Result<()> {
     println!("| start-up to ready, first start (migrate + seed demo) | {:.0} ms (median of {ROUNDS}) |", median(first_starts));
     println!("| start-up to ready, existing database | {:.0} ms (median of {ROUNDS}) |", median(warm_starts));
     println!("| idle memory (RSS, 2 s after ready) | {:.1} MiB (median of {ROUNDS}) |", median(idle));
-    println!("| adding {bulk} generated listings (`seed --demo --bulk-listings`) | {seed_seconds:.1} s |");
-    println!(
-        "| start-up to ready with {} listings (search index built from the database) | {:.0} ms |",
-        bulk + 320,
-        large_start.as_secs_f64() * 1000.0
-    );
-    println!("| memory after the load runs, {} listings (RSS) | {loaded_rss:.1} MiB |", bulk + 320);
     println!();
-    println!("| operation | request | req/s ({CONNECTIONS} connections, {LOAD_SECONDS} s, median of {ROUNDS}) | latency |");
-    println!("|---|---|---|---|");
-    for (name, path, rps, latency) in table {
-        println!("| {name} | `GET {path}` | {rps:.0} | {latency} |");
-    }
     Ok(())
 }
 

@@ -10,7 +10,10 @@
 //! - `contract`: schemathesis against the REST API's OpenAPI document on a fresh demo server
 //!   (installed with pip into `target/contract/`); fails on server errors, schema violations and
 //!   refusals not in `tests/contract/allowed-refusals.toml`.
-//! - `bench`: start-up, memory and throughput figures of the release build; `bench --drafts`:
+//! - `bench [--bulk N] [--sqlite-only | --postgres-only]`: the release build's size, start-up and
+//!   idle memory, then every public read and page at N generated listings (default 20,000) on
+//!   SQLite and PostgreSQL: first request after start, one-client p50/p99, req/s at 64
+//!   connections as a share of `/healthz`'s, errors, memory; `bench --drafts`:
 //!   submission by URL on the fixture websites (time to ready, recall, invented values);
 //!   `bench --limits`: what the rate limiter costs (limits off, in memory, in Redis);
 //!   `bench --pages`: every kind of page's req/s beside its API operation's and `/healthz`'s;
@@ -22,6 +25,7 @@
 mod bench;
 mod conformance;
 mod contract;
+mod scale;
 mod tidy;
 
 use anyhow::{Context, bail};
@@ -66,12 +70,17 @@ fn main() -> anyhow::Result<()> {
                 None if args.iter().any(|a| a == "--limits") => bench::limits(&root, bulk),
                 // Every kind of page beside its API operation and /healthz, in one run.
                 None if args.iter().any(|a| a == "--pages") => bench::pages(&root, bulk),
-                None => bench::run(&root, bulk),
+                None => {
+                    bench::footprint(&root)?;
+                    let postgres_only = args.iter().any(|a| a == "--postgres-only");
+                    let sqlite_only = args.iter().any(|a| a == "--sqlite-only");
+                    scale::run(&root, bulk, !postgres_only, !sqlite_only)
+                }
             }
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--limits | --pages | --compare BINARY] | bench --drafts | bench --mcp | bench --orders | bench --votes | bench --claims | bench --sign-in | conformance | contract>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--sqlite-only | --postgres-only | --limits | --pages | --compare BINARY] | bench --drafts | bench --mcp | bench --orders | bench --votes | bench --claims | bench --sign-in | conformance | contract>"
             );
             bail!("unknown command")
         }

@@ -178,6 +178,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             if bulk_listings > 0 {
                 let added =
                     store_seaorm::seed::bulk_listings(&db, SystemClock.now(), bulk_listings).await.context("bulk seeding failed")?;
+                store_seaorm::optimize(&db).await.context("cannot refresh the planner's statistics")?;
                 println!("added {added} generated listings");
             }
             Ok(())

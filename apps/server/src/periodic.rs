@@ -1,5 +1,6 @@
 //! What every server does in the background while it runs: enqueue the periodic jobs, read
-//! listing changes into its search index, and write counted page views in batches.
+//! listing changes into its search index, recount the directory and score trending (so no
+//! request does), and write counted page views in batches.
 
 use kernel::Clock;
 use std::sync::Arc;
@@ -33,15 +34,33 @@ pub(crate) async fn enqueue_jobs(
     }
 }
 
-/// How often each server reads listing changes from the database into its own search index.
-const SEARCH_SYNC_PERIOD: std::time::Duration = std::time::Duration::from_millis(500);
-
 pub(crate) async fn sync_search(search: listings::SearchService) {
     loop {
-        tokio::time::sleep(SEARCH_SYNC_PERIOD).await;
+        tokio::time::sleep(listings::SEARCH_SYNC_PERIOD).await;
         if let Err(err) = search.sync().await {
             tracing::warn!(error = %err, "could not update the search index; will try again");
         }
+    }
+}
+
+/// Recounts the directory (live listings, per category, followed) every
+/// `listings::DIRECTORY_REFRESH`, so no read counts it per request.
+pub(crate) async fn refresh_counts(shape: listings::DirectoryShape) {
+    loop {
+        if let Err(err) = shape.refresh().await {
+            tracing::warn!(error = %err, "could not recount the directory; will try again");
+        }
+        tokio::time::sleep(listings::DIRECTORY_REFRESH).await;
+    }
+}
+
+/// Scores trending again every `listings::TRENDING_REFRESH`, so no read waits for it.
+pub(crate) async fn refresh_trending(trending: listings::TrendingScores) {
+    loop {
+        if let Err(err) = trending.refresh().await {
+            tracing::warn!(error = %err, "could not score trending; will try again");
+        }
+        tokio::time::sleep(listings::TRENDING_REFRESH).await;
     }
 }
 

@@ -125,6 +125,8 @@ impl Services {
             clock.clone(),
             time::Duration::hours(i64::from(settings.trending_half_life_hours)),
         );
+        // The directory's counts, shared by every read that shows a total.
+        let shape = listings::DirectoryShape::new(store.categories(), clock.clone());
         // One hasher for sign-in, resets and password changes: its cap on concurrent hashes is the server's.
         let hasher: Arc<dyn accounts::PasswordHashing> = Arc::new(ops::passwords::BlockingArgon2::half_the_cores());
         let app = App {
@@ -176,16 +178,15 @@ impl Services {
             ),
             reviews: listings::ReviewService::new(store.reviews(), clock.clone()),
             oauth,
-            directory: DirectoryService::new(store.categories(), store.listings(), clock.clone()),
-            founders: listings::FoundersService::new(store.founders(), clock.clone()),
-            leaderboards: listings::LeaderboardService::new(store.rankings(), calendar.clone()),
+            directory: DirectoryService::new(store.listings(), shape.clone()),
+            founders: listings::FoundersService::new(store.founders(), clock.clone(), shape.clone()),
+            leaderboards: listings::LeaderboardService::new(store.rankings(), calendar.clone(), shape.clone()),
             feeds: listings::FeedService::new(
                 store.feeds(),
                 store.rankings(),
-                calendar.clone(),
+                listings::FeedSources { calendar: calendar.clone(), trending: trending.clone(), shape: shape.clone() },
                 clock.clone(),
                 listings::FeedPolicy { launch_offset: settings.launch_offset()? },
-                trending.clone(),
             ),
             awards,
             lifecycle,
@@ -195,9 +196,9 @@ impl Services {
             search: listings::SearchService::new(
                 Arc::new(search_tantivy::TantivyIndex::in_memory()?),
                 store.search_source(),
-                store.categories(),
                 store.feeds(),
                 trending,
+                shape,
             ),
             sitemap: listings::SitemapService::new(store.sitemap(), calendar.clone()),
             calendar,
@@ -303,8 +304,15 @@ impl Application {
         let started = Instant::now();
         let indexed = services.app.search.sync().await.context("cannot build the search index")?;
         tracing::info!(listings = indexed, elapsed_ms = started.elapsed().as_millis() as u64, "built the search index");
+        // The counts, trending and this week's ranking are ready before the first request, so
+        // no early reader waits for them.
+        services.app.directory.shared_shape().refresh().await.context("cannot count the directory")?;
+        services.app.feeds.trending().refresh().await.context("cannot score trending")?;
+        services.app.calendar.ranking(services.app.calendar.current_week()).await.context("cannot rank this week")?;
         let mut jobs = vec![
             tokio::spawn(crate::periodic::sync_search(services.app.search.clone())),
+            tokio::spawn(crate::periodic::refresh_counts(services.app.directory.shared_shape().clone())),
+            tokio::spawn(crate::periodic::refresh_trending(services.app.feeds.trending().clone())),
             tokio::spawn(crate::periodic::enqueue_jobs(
                 services.app.lifecycle.clone(),
                 services.store.jobs(),

@@ -48,6 +48,11 @@ impl<T> Cached<T> {
         Ok(value)
     }
 
+    /// Stores a value computed at `now` (a background refresh), so reads never wait for one.
+    pub fn put(&self, now: OffsetDateTime, value: T) {
+        *self.slot.lock().unwrap_or_else(|p| p.into_inner()) = Some((now, Arc::new(value)));
+    }
+
     /// Forgets the value, so the next read loads a fresh one.
     pub fn clear(&self) {
         *self.slot.lock().unwrap_or_else(|p| p.into_inner()) = None;

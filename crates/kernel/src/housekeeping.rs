@@ -48,14 +48,16 @@ pub struct Purged {
     pub oauth_tokens: u64,
     /// E-mailed links past their expiry, used or not.
     pub email_tokens: u64,
+    /// Search-feed positions older than the ones kept.
+    pub listing_changes: u64,
 }
 
 impl std::fmt::Display for Purged {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "purged {} idempotency keys, {} jobs, {} sessions, {} OAuth codes, {} OAuth tokens, {} e-mailed links",
-            self.idempotency_keys, self.jobs, self.sessions, self.oauth_codes, self.oauth_tokens, self.email_tokens
+            "purged {} idempotency keys, {} jobs, {} sessions, {} OAuth codes, {} OAuth tokens, {} e-mailed links, {} search-feed positions",
+            self.idempotency_keys, self.jobs, self.sessions, self.oauth_codes, self.oauth_tokens, self.email_tokens, self.listing_changes
         )
     }
 }

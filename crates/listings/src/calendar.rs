@@ -2,9 +2,9 @@
 
 use crate::model::{ListingStatus, ListingSummary};
 use async_trait::async_trait;
-use kernel::{Clock, ListingId, RepoError, Week};
+use kernel::{Cached, Clock, ListingId, RepoError, Week};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use time::{OffsetDateTime, UtcOffset};
 
 /// A week as a caller names it.
@@ -118,17 +118,48 @@ pub fn rank(mut launches: Vec<(ListingSummary, u64)>) -> Vec<WeekLaunch> {
         .collect()
 }
 
+/// How long the current week's ranking is reused by the reads that show it (this week's feed,
+/// the weekly board, the week page): a vote shows within this time on every server, and a
+/// week of many thousand launches is ranked once per period, not per request.
+pub const CURRENT_WEEK_TTL: time::Duration = time::Duration::seconds(1);
+
+/// How long a past week's ranking is reused: only a discounted vote or a closed account still
+/// changes it.
+pub const PAST_WEEK_TTL: time::Duration = time::Duration::seconds(30);
+
+/// The most weeks whose rankings are kept at once (a crawler walking every week must not grow
+/// memory without bound); beyond it the kept rankings are dropped and computed again.
+const WEEKS_KEPT: usize = 16;
+
+/// Week rankings kept for the reads, one cached value per week.
+type WeekRankings = Mutex<HashMap<Week, Arc<Cached<Vec<WeekLaunch>>>>>;
+
 /// The calendar use cases.
 #[derive(Clone)]
 pub struct CalendarService {
     launches: Arc<dyn LaunchRepository>,
     clock: Arc<dyn Clock>,
     policy: CalendarPolicy,
+    rankings: Arc<WeekRankings>,
 }
 
 impl CalendarService {
     pub fn new(launches: Arc<dyn LaunchRepository>, clock: Arc<dyn Clock>, policy: CalendarPolicy) -> Self {
-        Self { launches, clock, policy }
+        Self { launches, clock, policy, rankings: Arc::default() }
+    }
+
+    /// The ranking of `week` as the reads show it: at most `CURRENT_WEEK_TTL` old for the
+    /// current week, `PAST_WEEK_TTL` for a past one. The awards rank with `ranked`, fresh.
+    pub async fn ranking(&self, week: Week) -> Result<Arc<Vec<WeekLaunch>>, RepoError> {
+        let cached = {
+            let mut kept = self.rankings.lock().unwrap_or_else(|p| p.into_inner());
+            if kept.len() >= WEEKS_KEPT && !kept.contains_key(&week) {
+                kept.clear();
+            }
+            let ttl = if week >= self.current_week() { CURRENT_WEEK_TTL } else { PAST_WEEK_TTL };
+            kept.entry(week).or_insert_with(|| Arc::new(Cached::new(ttl))).clone()
+        };
+        cached.get_or_load(self.clock.now(), || self.ranked(week)).await
     }
 
     pub fn current_week(&self) -> Week {
@@ -185,7 +216,7 @@ impl CalendarService {
             upcoming.sort_by_key(|listing| (listing.status != ListingStatus::Scheduled, listing.name.to_lowercase()));
             upcoming.into_iter().map(|listing| WeekLaunch { rank: None, votes_in_week: None, listing }).collect()
         } else {
-            self.ranked(week).await?
+            self.ranking(week).await?.as_ref().clone()
         };
         Ok(LaunchWeek {
             week,

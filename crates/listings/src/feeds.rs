@@ -4,6 +4,7 @@
 use crate::calendar::CalendarService;
 use crate::model::ListingSummary;
 use crate::rankings::RankingRepository;
+use crate::service::DirectoryShape;
 use async_trait::async_trait;
 use kernel::{Clock, ListingId, PageRequest, Paged, RepoError, Week};
 use std::collections::HashMap;
@@ -76,10 +77,12 @@ pub trait FeedRepository: Send + Sync {
         to: OffsetDateTime,
         page: PageRequest,
     ) -> Result<Paged<(ListingSummary, OffsetDateTime)>, RepoError>;
-    /// Live listings, latest launch first.
-    async fn recent(&self, page: PageRequest) -> Result<Paged<(ListingSummary, OffsetDateTime)>, RepoError>;
-    async fn by_views(&self, page: PageRequest) -> Result<Paged<(ListingSummary, u64)>, RepoError>;
-    async fn by_follows(&self, page: PageRequest) -> Result<Paged<(ListingSummary, u64)>, RepoError>;
+    /// Live listings, latest launch first; `total` is how many are live.
+    async fn recent(&self, page: PageRequest, total: u64) -> Result<Paged<(ListingSummary, OffsetDateTime)>, RepoError>;
+    /// Live listings by page views; `total` is how many are live.
+    async fn by_views(&self, page: PageRequest, total: u64) -> Result<Paged<(ListingSummary, u64)>, RepoError>;
+    /// Live listings with followers, most followed first; `total` is how many there are.
+    async fn by_follows(&self, page: PageRequest, total: u64) -> Result<Paged<(ListingSummary, u64)>, RepoError>;
     /// Scheduled and badge-pending listings with a launch week from `from` on: soonest week
     /// first, scheduled before badge-pending, then by name.
     async fn upcoming(&self, from: Week, page: PageRequest) -> Result<Paged<ListingSummary>, RepoError>;
@@ -104,9 +107,12 @@ pub fn trending_score(now: OffsetDateTime, votes: &[OffsetDateTime], half_life: 
     votes.iter().map(|at| 0.5f64.powf(((now - *at).as_seconds_f64().max(0.0)) / half)).sum()
 }
 
-/// How long a trending ranking is reused: scores move slowly (a half-life is hours), and
-/// computing them reads every recent vote.
+/// How long a trending ranking may be reused when the background refresh has stopped: scores
+/// move slowly (a half-life is hours), and computing them reads every recent vote.
 pub const TRENDING_TTL: Duration = Duration::seconds(60);
+
+/// How often every server scores trending again in the background, so no request waits for it.
+pub const TRENDING_REFRESH: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Trending scores of live listings, best first, recomputed at most once per `TRENDING_TTL`
 /// and shared by the launch feed and search.
@@ -123,22 +129,31 @@ impl TrendingScores {
         Self { feeds, clock, half_life, cache: Arc::new(kernel::Cached::new(TRENDING_TTL)) }
     }
 
-    /// Live listings with recent votes, highest score first (ties to the lower id).
+    async fn score(&self, now: OffsetDateTime) -> Result<Vec<(ListingId, f64)>, RepoError> {
+        let since = now - self.half_life * TRENDING_HALF_LIVES as i32;
+        let mut by_listing: HashMap<ListingId, Vec<OffsetDateTime>> = HashMap::new();
+        for (listing, at) in self.feeds.live_votes_since(since).await? {
+            by_listing.entry(listing).or_default().push(at);
+        }
+        let mut scored: Vec<(ListingId, f64)> =
+            by_listing.iter().map(|(id, votes)| (*id, trending_score(now, votes, self.half_life))).collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        Ok(scored)
+    }
+
+    /// Live listings with recent votes, highest score first (ties to the lower id). Kept fresh
+    /// by the background refresh; computed here only when it has not run yet (or stopped).
     pub async fn ranked(&self) -> Result<Arc<Vec<(ListingId, f64)>>, RepoError> {
         let now = self.clock.now();
-        self.cache
-            .get_or_load(now, || async {
-                let since = now - self.half_life * TRENDING_HALF_LIVES as i32;
-                let mut by_listing: HashMap<ListingId, Vec<OffsetDateTime>> = HashMap::new();
-                for (listing, at) in self.feeds.live_votes_since(since).await? {
-                    by_listing.entry(listing).or_default().push(at);
-                }
-                let mut scored: Vec<(ListingId, f64)> =
-                    by_listing.iter().map(|(id, votes)| (*id, trending_score(now, votes, self.half_life))).collect();
-                scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-                Ok(scored)
-            })
-            .await
+        self.cache.get_or_load(now, || self.score(now)).await
+    }
+
+    /// Scores again now (the background refresh, every `TRENDING_REFRESH`).
+    pub async fn refresh(&self) -> Result<(), RepoError> {
+        let now = self.clock.now();
+        let scored = self.score(now).await?;
+        self.cache.put(now, scored);
+        Ok(())
     }
 }
 
@@ -151,18 +166,33 @@ pub struct FeedService {
     clock: Arc<dyn Clock>,
     policy: FeedPolicy,
     trending: TrendingScores,
+    shape: DirectoryShape,
+}
+
+/// What the feed service reads besides its own repositories: the calendar, the trending scores
+/// and the directory's counts, each shared with the other reads.
+#[derive(Clone)]
+pub struct FeedSources {
+    pub calendar: CalendarService,
+    pub trending: TrendingScores,
+    pub shape: DirectoryShape,
 }
 
 impl FeedService {
     pub fn new(
         feeds: Arc<dyn FeedRepository>,
         rankings: Arc<dyn RankingRepository>,
-        calendar: CalendarService,
+        sources: FeedSources,
         clock: Arc<dyn Clock>,
         policy: FeedPolicy,
-        trending: TrendingScores,
     ) -> Self {
-        Self { feeds, rankings, calendar, clock, policy, trending }
+        let FeedSources { calendar, trending, shape } = sources;
+        Self { feeds, rankings, calendar, clock, policy, trending, shape }
+    }
+
+    /// The shared trending scores (for the background refresh).
+    pub fn trending(&self) -> &TrendingScores {
+        &self.trending
     }
 
     pub async fn section(&self, section: Section, page: PageRequest) -> Result<Paged<FeedItem>, RepoError> {
@@ -178,12 +208,13 @@ impl FeedService {
                 })
             }
             Section::ThisWeek => {
-                let ranked = self.calendar.ranked(self.calendar.current_week()).await?;
+                let ranked = self.calendar.ranking(self.calendar.current_week()).await?;
                 let total = ranked.len() as u64;
                 let items = ranked
-                    .into_iter()
+                    .iter()
                     .skip(page.offset() as usize)
                     .take(page.per_page() as usize)
+                    .cloned()
                     .map(|launch| item(launch.listing, FeedMetric::VotesInWeek(launch.votes_in_week.unwrap_or_default())))
                     .collect();
                 Paged::new(items, page, total)
@@ -201,14 +232,21 @@ impl FeedService {
                     .collect();
                 Paged::new(items, page, total)
             }
-            Section::MostVoted => self.rankings.by_votes(page).await?.map(|listing| {
+            Section::MostVoted => self.rankings.by_votes(page, self.shape.live().await?).await?.map(|listing| {
                 let votes = listing.votes;
                 item(listing, FeedMetric::Votes(votes))
             }),
-            Section::Recent => self.feeds.recent(page).await?.map(|(listing, at)| item(listing, FeedMetric::LaunchedAt(at))),
-            Section::MostViewed => self.feeds.by_views(page).await?.map(|(listing, views)| item(listing, FeedMetric::Views(views))),
+            Section::Recent => {
+                let live = self.shape.live().await?;
+                self.feeds.recent(page, live).await?.map(|(listing, at)| item(listing, FeedMetric::LaunchedAt(at)))
+            }
+            Section::MostViewed => {
+                let live = self.shape.live().await?;
+                self.feeds.by_views(page, live).await?.map(|(listing, views)| item(listing, FeedMetric::Views(views)))
+            }
             Section::MostFollowed => {
-                self.feeds.by_follows(page).await?.map(|(listing, follows)| item(listing, FeedMetric::Follows(follows)))
+                let followed = self.shape.get().await?.1.followed;
+                self.feeds.by_follows(page, followed).await?.map(|(listing, follows)| item(listing, FeedMetric::Follows(follows)))
             }
             Section::Upcoming => {
                 let next = self.calendar.current_week().plus_weeks(1);

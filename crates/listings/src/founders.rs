@@ -1,6 +1,7 @@
 //! Founders behind live listings: a searchable list and public profiles.
 
 use crate::model::ListingSummary;
+use crate::service::DirectoryShape;
 use async_trait::async_trait;
 use kernel::{Clock, CountryCode, PageRequest, Paged, RepoError, Slug};
 use schemars::JsonSchema;
@@ -59,12 +60,14 @@ pub struct FounderProfile {
 #[async_trait]
 pub trait FounderRepository: Send + Sync {
     /// Founders of at least one live listing, by name (then id). `name_words` (lower case) must
-    /// all appear in the name; `country` must match.
+    /// all appear in the name; `country` must match. `known_total`, when the directory's counts
+    /// know how many match, spares counting them.
     async fn list_behind_live(
         &self,
         name_words: &[String],
         country: Option<&CountryCode>,
         page: PageRequest,
+        known_total: Option<u64>,
     ) -> Result<Paged<FounderSummary>, RepoError>;
 
     /// The profile of the founder with this slug, with stories published at or before `now`;
@@ -86,11 +89,12 @@ pub enum FounderError {
 pub struct FoundersService {
     founders: Arc<dyn FounderRepository>,
     clock: Arc<dyn Clock>,
+    shape: DirectoryShape,
 }
 
 impl FoundersService {
-    pub fn new(founders: Arc<dyn FounderRepository>, clock: Arc<dyn Clock>) -> Self {
-        Self { founders, clock }
+    pub fn new(founders: Arc<dyn FounderRepository>, clock: Arc<dyn Clock>, shape: DirectoryShape) -> Self {
+        Self { founders, clock, shape }
     }
 
     /// Founders behind live listings, optionally matched by name words and country.
@@ -101,7 +105,8 @@ impl FoundersService {
         page: PageRequest,
     ) -> Result<Paged<FounderSummary>, FounderError> {
         let words: Vec<String> = name.map(|n| n.split_whitespace().map(str::to_lowercase).take(8).collect()).unwrap_or_default();
-        Ok(self.founders.list_behind_live(&words, country, page).await?)
+        let known_total = if words.is_empty() && country.is_none() { Some(self.shape.get().await?.1.founders) } else { None };
+        Ok(self.founders.list_behind_live(&words, country, page, known_total).await?)
     }
 
     pub async fn profile(&self, slug: &Slug) -> Result<FounderProfile, FounderError> {

@@ -32,7 +32,7 @@ pub use badges::{BadgeError, BadgeKind, BadgeService, BadgeStyle, EarnedBadge, M
 pub use calendar::{CalendarError, CalendarPolicy, CalendarService, LaunchRepository, LaunchWeek, WeekLaunch, WeekPhase, WeekRef};
 pub use compare::{Alternative, AlternativeRepository, Cell, CompareError, CompareService, Comparison, MAX_ALTERNATIVES, Row};
 pub use edit::{EditValue, EditableField, ListingCopy, ListingEdit, ListingVersion};
-pub use feeds::{FeedItem, FeedMetric, FeedPolicy, FeedRepository, FeedService, Section, TrendingScores};
+pub use feeds::{FeedItem, FeedMetric, FeedPolicy, FeedRepository, FeedService, FeedSources, Section, TRENDING_REFRESH, TrendingScores};
 pub use founders::{CompanyRef, FounderError, FounderProfile, FounderRepository, FounderSummary, FoundersService, PublishedStory};
 pub use interview::{AnsweringFounder, InterviewAnswer, InterviewError, InterviewRepository, InterviewService};
 pub use lifecycle::{
@@ -53,10 +53,10 @@ pub use purchases::{LaunchOutcome, PAID_SECTIONS, PurchaseFacts, PurchaseReposit
 pub use rankings::{Board, BoardEntry, Leaderboard, LeaderboardError, LeaderboardService, Metric, RankingRepository};
 pub use reviews::{FieldProblem, ListingReviews, Member, Review, ReviewError, ReviewRepository, ReviewService, ReviewText, Saved};
 pub use search::{
-    Candidate, DbOrder, MAX_MATCHES, SearchChanges, SearchDoc, SearchError, SearchFilter, SearchIndex, SearchRequest, SearchService,
-    SearchSource, SortBy,
+    Candidate, DbOrder, MAX_MATCHES, SEARCH_SYNC_PERIOD, SearchChanges, SearchDoc, SearchError, SearchFilter, SearchIndex, SearchRequest,
+    SearchService, SearchSource, SortBy,
 };
-pub use service::{DirectoryError, DirectoryService};
+pub use service::{DIRECTORY_REFRESH, DirectoryError, DirectoryService, DirectoryShape};
 pub use sitemap::{SITEMAP_FILE_LIMIT, SitemapFile, SitemapListing, SitemapRepository, SitemapService};
 pub use submission::{CheckedSubmission, Submission, SubmissionError, SubmissionService, SubmittedFounder, SubmittedListingRepository};
 pub use votes::{NewVote, VoteError, VotePolicy, VoteRecord, VoteRepository, VoteService, VoteState, Voter};

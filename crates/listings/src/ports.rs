@@ -13,6 +13,12 @@ pub struct LiveCounts {
     /// Distinct live listings that carry a top-level category or any of its subcategories,
     /// keyed by the top-level category.
     pub by_top_level: HashMap<CategoryId, u64>,
+    /// Live listings in all.
+    pub live: u64,
+    /// Live listings with at least one follower.
+    pub followed: u64,
+    /// Founders of at least one live listing.
+    pub founders: u64,
 }
 
 /// Where categories are kept.
@@ -38,14 +44,18 @@ pub struct ListingMarks {
 
 #[async_trait]
 pub trait ListingRepository: Send + Sync {
-    async fn count_live(&self) -> Result<u64, RepoError>;
-
     /// The listing with this slug, whatever its status.
     async fn find_by_slug(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError>;
 
-    /// Live listings that carry any of `categories` (primary or extra), most voted first;
-    /// ties go to the listing created first.
-    async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError>;
+    /// One page of the live listings that carry any of `categories` (primary or extra), most
+    /// voted first, ties to the listing created first; `total` is how many there are (from the
+    /// directory's counts, so the page never counts them).
+    async fn live_in_categories(
+        &self,
+        categories: &[CategoryId],
+        page: PageRequest,
+        total: u64,
+    ) -> Result<Paged<ListingSummary>, RepoError>;
 
     /// The marks behind the listing's Featured and Verified badges.
     async fn marks(&self, id: kernel::ListingId) -> Result<ListingMarks, RepoError>;

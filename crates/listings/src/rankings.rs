@@ -3,6 +3,7 @@
 
 use crate::calendar::{CalendarService, WeekRef};
 use crate::model::ListingSummary;
+use crate::service::DirectoryShape;
 use async_trait::async_trait;
 use kernel::{PageRequest, Paged, RepoError, Week};
 use std::sync::Arc;
@@ -71,7 +72,9 @@ pub struct Leaderboard {
 /// ties to the lower listing id (the billboard: to the earlier first contribution).
 #[async_trait]
 pub trait RankingRepository: Send + Sync {
-    async fn by_votes(&self, page: PageRequest) -> Result<Paged<ListingSummary>, RepoError>;
+    /// One page of the live listings by votes; `total` is how many are live (the directory's
+    /// counts).
+    async fn by_votes(&self, page: PageRequest, total: u64) -> Result<Paged<ListingSummary>, RepoError>;
     async fn by_contributions(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64)>, RepoError>;
     async fn by_domain_rating(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i32, Option<i32>)>, RepoError>;
     async fn by_revenue(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64, bool)>, RepoError>;
@@ -114,11 +117,12 @@ fn ranked<T>(
 pub struct LeaderboardService {
     rankings: Arc<dyn RankingRepository>,
     calendar: CalendarService,
+    shape: DirectoryShape,
 }
 
 impl LeaderboardService {
-    pub fn new(rankings: Arc<dyn RankingRepository>, calendar: CalendarService) -> Self {
-        Self { rankings, calendar }
+    pub fn new(rankings: Arc<dyn RankingRepository>, calendar: CalendarService, shape: DirectoryShape) -> Self {
+        Self { rankings, calendar, shape }
     }
 
     /// A page of `board`. `week` only for the community-weekly board (default: this week),
@@ -135,12 +139,13 @@ impl LeaderboardService {
                 if week < first || week > current {
                     return Err(LeaderboardError::WeekOutOfRange { week, first, last: current });
                 }
-                let all = self.calendar.ranked(week).await?;
+                let all = self.calendar.ranking(week).await?;
                 let total = all.len() as u64;
                 let items = all
-                    .into_iter()
+                    .iter()
                     .skip(page.offset() as usize)
                     .take(page.per_page() as usize)
+                    .cloned()
                     .map(|launch| BoardEntry {
                         rank: launch.rank.unwrap_or_default(),
                         metric: Metric::VotesInWeek(launch.votes_in_week.unwrap_or_default()),
@@ -149,9 +154,15 @@ impl LeaderboardService {
                     .collect();
                 (Some(week), Paged::new(items, page, total))
             }
-            Board::CommunityAllTime => {
-                (None, ranked(self.rankings.by_votes(page).await?, page, |listing| Metric::Votes(listing.votes), |listing| listing))
-            }
+            Board::CommunityAllTime => (
+                None,
+                ranked(
+                    self.rankings.by_votes(page, self.shape.live().await?).await?,
+                    page,
+                    |listing| Metric::Votes(listing.votes),
+                    |listing| listing,
+                ),
+            ),
             Board::Billboard => {
                 (None, ranked(self.rankings.by_contributions(page).await?, page, |(_, cents)| Metric::ContributedCents(*cents), |(l, _)| l))
             }

@@ -6,7 +6,7 @@
 
 use crate::feeds::{FeedRepository, TrendingScores};
 use crate::model::ListingSummary;
-use crate::ports::CategoryRepository;
+use crate::service::DirectoryShape;
 use async_trait::async_trait;
 use kernel::{CategoryId, CountryCode, ListingId, PageRequest, Paged, RepoError, Slug};
 use std::collections::HashMap;
@@ -38,15 +38,22 @@ pub trait SearchIndex: Send + Sync {
     async fn document_count(&self) -> Result<u64, RepoError>;
 }
 
-/// Changes since a point in time, read from the database (each node feeds its own index).
+/// What changed for the index, read from the database's change feed (each node feeds its own
+/// index). The feed is a sequence of positions, one per write to a listing's indexed text or
+/// status, written by the database itself in the writing transaction.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SearchChanges {
-    /// Public listings (live, scheduled, awaiting badge) changed since then.
+    /// Public listings (live, scheduled, awaiting badge) among the changed ones.
     pub upserts: Vec<SearchDoc>,
-    /// Listings changed since then that are no longer public.
+    /// Changed listings that are no longer public (or no longer exist).
     pub removed: Vec<ListingId>,
-    /// The latest change seen; the next poll asks from here.
-    pub watermark: Option<OffsetDateTime>,
+    /// The feed positions read, ascending; for a full read, empty.
+    pub positions: Vec<u64>,
+    /// For a full read: the feed's last position before the read began, to go on from.
+    pub head: u64,
+    /// The feed no longer holds the positions right after the one asked from (they were
+    /// pruned): the index must be read in full again.
+    pub lost: bool,
 }
 
 /// A listing that passed the filters, with what the sorts need.
@@ -75,15 +82,22 @@ pub struct SearchFilter {
 /// The database side of search.
 #[async_trait]
 pub trait SearchSource: Send + Sync {
-    /// Changes at or after `since` (everything when `None`).
-    async fn changes_since(&self, since: Option<OffsetDateTime>) -> Result<SearchChanges, RepoError>;
+    /// Every public listing, every other listing as removed, and the feed's head.
+    async fn everything(&self) -> Result<SearchChanges, RepoError>;
+    /// The changes at feed positions after `after`, at most `limit` positions.
+    async fn changes_after(&self, after: u64, limit: u64) -> Result<SearchChanges, RepoError>;
     /// Listings passing `filter`.
     async fn candidates(&self, filter: &SearchFilter) -> Result<Vec<Candidate>, RepoError>;
-    /// Followers of each of these listings.
-    async fn followers(&self, ids: &[ListingId]) -> Result<HashMap<ListingId, u64>, RepoError>;
 
     /// One page of the listings passing `filter`, ordered in the database (ties to the lower id).
-    async fn page(&self, filter: &SearchFilter, order: DbOrder, page: PageRequest) -> Result<Paged<ListingId>, RepoError>;
+    /// `total`, when the directory's counts already know it, spares counting the matches.
+    async fn page(
+        &self,
+        filter: &SearchFilter,
+        order: DbOrder,
+        page: PageRequest,
+        total: Option<u64>,
+    ) -> Result<Paged<ListingId>, RepoError>;
 }
 
 /// Orders the database can apply itself.
@@ -92,6 +106,7 @@ pub enum DbOrder {
     Votes,
     Newest,
     Views,
+    Follows,
 }
 
 /// How results are ordered.
@@ -137,53 +152,153 @@ pub const MAX_MATCHES: usize = 2000;
 pub struct SearchService {
     index: Arc<dyn SearchIndex>,
     source: Arc<dyn SearchSource>,
-    categories: Arc<dyn CategoryRepository>,
     feeds: Arc<dyn FeedRepository>,
     trending: TrendingScores,
-    watermark: Arc<watermark::Watermark>,
+    shape: DirectoryShape,
+    cursor: Arc<cursor::Cursor>,
 }
 
-/// The latest change the index has seen, shared by clones of the service.
-mod watermark {
+/// Where the index stands in the change feed, shared by clones of the service.
+mod cursor {
     use std::sync::Mutex;
-    use time::OffsetDateTime;
+    use std::time::{Duration, Instant};
+
+    /// How long a missing feed position is waited for. PostgreSQL hands positions out before the
+    /// writing transaction commits, so a later position can be seen first; a position that stays
+    /// missing this long belonged to a transaction that rolled back.
+    pub const GAP_WAIT: Duration = Duration::from_secs(5);
+
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct State {
+        /// Every position up to this one is in the index; `None` before the first full read.
+        pub after: Option<u64>,
+        /// The first missing position and since when it has been missing.
+        pub gap: Option<(u64, Instant)>,
+    }
+
+    impl State {
+        /// Moves past the positions read (ascending, all after `self.after`), stopping at a
+        /// missing one until it has been missing for `GAP_WAIT`.
+        pub fn advance(&mut self, positions: &[u64], now: Instant) {
+            let Some(mut after) = self.after else { return };
+            for &position in positions {
+                if position <= after {
+                    continue;
+                }
+                if position > after + 1 {
+                    let missing = after + 1;
+                    match self.gap {
+                        Some((gap, since)) if gap == missing && now.duration_since(since) >= GAP_WAIT => {}
+                        Some((gap, _)) if gap == missing => break,
+                        _ => {
+                            self.gap = Some((missing, now));
+                            break;
+                        }
+                    }
+                }
+                after = position;
+                self.gap = self.gap.filter(|(gap, _)| *gap > after);
+            }
+            self.after = Some(after);
+        }
+    }
 
     #[derive(Debug, Default)]
-    pub struct Watermark(Mutex<Option<OffsetDateTime>>);
+    pub struct Cursor(Mutex<State>);
 
-    impl Watermark {
-        pub fn get(&self) -> Option<OffsetDateTime> {
+    impl Cursor {
+        pub fn get(&self) -> State {
             *self.0.lock().unwrap_or_else(|p| p.into_inner())
         }
 
-        pub fn set(&self, at: Option<OffsetDateTime>) {
-            if at.is_some() {
-                *self.0.lock().unwrap_or_else(|p| p.into_inner()) = at;
-            }
+        pub fn set(&self, state: State) {
+            *self.0.lock().unwrap_or_else(|p| p.into_inner()) = state;
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn contiguous_positions_move_the_cursor_to_the_last() {
+            let mut state = State { after: Some(4), gap: None };
+            state.advance(&[5, 6, 7], Instant::now());
+            assert_eq!(state.after, Some(7));
+            assert!(state.gap.is_none());
+        }
+
+        #[test]
+        fn a_missing_position_holds_the_cursor_until_it_arrives() {
+            let start = Instant::now();
+            let mut state = State { after: Some(4), gap: None };
+            state.advance(&[5, 7, 8], start);
+            assert_eq!(state.after, Some(5), "position 6 may still be committing");
+            assert_eq!(state.gap.map(|(gap, _)| gap), Some(6));
+            state.advance(&[6, 7, 8], start + Duration::from_millis(500));
+            assert_eq!(state.after, Some(8));
+            assert!(state.gap.is_none());
+        }
+
+        #[test]
+        fn a_position_missing_for_the_wait_is_passed() {
+            let start = Instant::now();
+            let mut state = State { after: Some(4), gap: None };
+            state.advance(&[5, 7], start);
+            state.advance(&[7], start + Duration::from_secs(1));
+            assert_eq!(state.after, Some(5));
+            state.advance(&[7, 9], start + GAP_WAIT);
+            assert_eq!(state.after, Some(7), "6 rolled back; 8 is a new gap");
+            assert_eq!(state.gap.map(|(gap, _)| gap), Some(8));
         }
     }
 }
+
+/// How often every server reads the change feed into its own search index: an edit or a new
+/// listing is found by every server within this time (at once on the server that took an
+/// owner's edit, which syncs before it answers).
+pub const SEARCH_SYNC_PERIOD: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The most feed positions one sync reads.
+const SYNC_BATCH: u64 = 5_000;
 
 impl SearchService {
     pub fn new(
         index: Arc<dyn SearchIndex>,
         source: Arc<dyn SearchSource>,
-        categories: Arc<dyn CategoryRepository>,
         feeds: Arc<dyn FeedRepository>,
         trending: TrendingScores,
+        shape: DirectoryShape,
     ) -> Self {
-        Self { index, source, categories, feeds, trending, watermark: Arc::default() }
+        Self { index, source, feeds, trending, shape, cursor: Arc::default() }
     }
 
-    /// Brings the index up to date with the database: everything on the first call, then what
-    /// changed since the last one. Returns how many documents were written or removed.
+    /// Brings the index up to date with the database: everything on the first call (or when
+    /// the feed no longer reaches back to where the index stands), then the changes since.
+    /// Returns how many documents were written or removed.
     pub async fn sync(&self) -> Result<usize, RepoError> {
-        let changes = self.source.changes_since(self.watermark.get()).await?;
+        let mut state = self.cursor.get();
+        let changes = match state.after {
+            Some(after) => {
+                let changes = self.source.changes_after(after, SYNC_BATCH).await?;
+                if changes.lost {
+                    state = cursor::State::default();
+                    self.source.everything().await?
+                } else {
+                    changes
+                }
+            }
+            None => self.source.everything().await?,
+        };
         let touched = changes.upserts.len() + changes.removed.len();
         if touched > 0 {
             self.index.apply(changes.upserts, changes.removed).await?;
         }
-        self.watermark.set(changes.watermark);
+        match state.after {
+            None => state = cursor::State { after: Some(changes.head), gap: None },
+            Some(_) => state.advance(&changes.positions, std::time::Instant::now()),
+        }
+        self.cursor.set(state);
         Ok(touched)
     }
 
@@ -208,11 +323,15 @@ impl SearchService {
             Some(q) => Some(self.index.matching(q, request.upcoming, MAX_MATCHES).await?.0),
             None => None,
         };
+        let shape = self.shape.get().await?;
+        let (all, counts) = (&shape.0, &shape.1);
+        let mut category_total = None;
         let categories = match &request.category {
             None => None,
             Some(slug) => {
-                let all = self.categories.all().await?;
                 let category = all.iter().find(|c| &c.slug == slug).ok_or(SearchError::UnknownCategory)?;
+                let table = if category.parent_id.is_none() { &counts.by_top_level } else { &counts.direct };
+                category_total = Some(table.get(&category.id).copied().unwrap_or(0));
                 let mut ids = vec![category.id];
                 ids.extend(all.iter().filter(|c| c.parent_id == Some(category.id)).map(|c| c.id));
                 Some(ids)
@@ -227,18 +346,43 @@ impl SearchService {
             domain: request.domain.clone(),
             upcoming: request.upcoming,
         };
+        // Live listings filtered by category at most: the directory's counts know the total.
+        let only_category = !request.upcoming
+            && matches.is_none()
+            && request.stage.is_none()
+            && request.country.is_none()
+            && request.pricing_model.is_none()
+            && request.domain.is_none();
+        let known_total = |order: DbOrder| match (only_category, category_total, order) {
+            (false, ..) => None,
+            (true, Some(total), DbOrder::Votes | DbOrder::Newest | DbOrder::Views) => Some(total),
+            (true, None, DbOrder::Votes | DbOrder::Newest | DbOrder::Views) => Some(counts.live),
+            (true, None, DbOrder::Follows) => Some(counts.followed),
+            (true, Some(_), DbOrder::Follows) => None,
+        };
         // Orders the database can apply are paged there, so browsing never loads every listing.
         let db_order = match (request.sort, &matches) {
             (SortBy::Relevance, None) | (SortBy::Votes, _) => Some(DbOrder::Votes),
             (SortBy::Newest, _) => Some(DbOrder::Newest),
             (SortBy::MostViewed, _) => Some(DbOrder::Views),
+            (SortBy::MostFollowed, _) => Some(DbOrder::Follows),
             _ => None,
         };
         if let Some(order) = db_order {
-            let ids = self.source.page(&filter, order, request.page).await?;
+            let ids = self.source.page(&filter, order, request.page, known_total(order)).await?;
             let mut summaries = self.feeds.summaries(&ids.items).await?;
             let items = ids.items.iter().filter_map(|id| summaries.remove(id)).collect();
             return Ok(Paged::new(items, request.page, ids.total));
+        }
+        // Trending over every live listing: a page of the ranking the feed shows, never a load
+        // of the directory.
+        if request.sort == SortBy::Trending && only_category && category_total.is_none() {
+            let scored = self.trending.ranked().await?;
+            let page_ids: Vec<ListingId> =
+                scored.iter().skip(request.page.offset() as usize).take(request.page.per_page() as usize).map(|(id, _)| *id).collect();
+            let mut summaries = self.feeds.summaries(&page_ids).await?;
+            let items = page_ids.iter().filter_map(|id| summaries.remove(id)).collect();
+            return Ok(Paged::new(items, request.page, scored.len() as u64));
         }
         let mut candidates = self.source.candidates(&filter).await?;
         match (request.sort, &matches) {
@@ -246,16 +390,8 @@ impl SearchService {
                 let rank: HashMap<ListingId, usize> = order.iter().enumerate().map(|(i, id)| (*id, i)).collect();
                 candidates.sort_by_key(|c| rank.get(&c.id).copied().unwrap_or(usize::MAX));
             }
-            (SortBy::Relevance | SortBy::Votes, _) => candidates.sort_by(|a, b| b.votes.cmp(&a.votes).then(a.id.cmp(&b.id))),
-            (SortBy::Newest, _) => candidates.sort_by(|a, b| b.published_at.cmp(&a.published_at).then(a.id.cmp(&b.id))),
-            (SortBy::MostViewed, _) => candidates.sort_by(|a, b| b.views.cmp(&a.views).then(a.id.cmp(&b.id))),
-            (SortBy::MostFollowed, _) => {
-                let ids: Vec<ListingId> = candidates.iter().map(|c| c.id).collect();
-                let followers = self.source.followers(&ids).await?;
-                let of = |id: &ListingId| followers.get(id).copied().unwrap_or(0);
-                candidates.sort_by(|a, b| of(&b.id).cmp(&of(&a.id)).then(a.id.cmp(&b.id)));
-            }
-            (SortBy::Trending, _) => {
+            // Trending within filters: the only other order left to sort here.
+            _ => {
                 let scored = self.trending.ranked().await?;
                 let score: HashMap<ListingId, f64> = scored.iter().copied().collect();
                 let of = |id: &ListingId| score.get(id).copied().unwrap_or(0.0);

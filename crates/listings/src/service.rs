@@ -6,12 +6,54 @@ use kernel::{Cached, CategoryId, Clock, PageRequest, RepoError, Slug};
 use std::sync::Arc;
 use time::Duration;
 
-/// How long the category tree and its live counts are reused: they change only when a category
-/// is edited or a listing goes live, and recounting them per request does not scale.
+/// How long the category tree and its live counts may be reused when the background refresh
+/// (every `DIRECTORY_REFRESH`) has stopped: recounting them per request does not scale.
 pub const DIRECTORY_TTL: Duration = Duration::seconds(10);
+
+/// How often every server recounts the directory in the background, so no request waits for a
+/// count and a new live listing is counted within this time on every server.
+pub const DIRECTORY_REFRESH: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The categories and their live counts, as one cached value.
 type Shape = (Vec<Category>, LiveCounts);
+
+/// The categories and the live counts of the directory, shared by every read that shows a
+/// total (site counts, category pages, the ranked feeds and boards, search without words), so
+/// none of them counts the directory per request. Refreshed in the background.
+#[derive(Clone)]
+pub struct DirectoryShape {
+    categories: Arc<dyn CategoryRepository>,
+    clock: Arc<dyn Clock>,
+    cached: Arc<Cached<Shape>>,
+}
+
+impl DirectoryShape {
+    pub fn new(categories: Arc<dyn CategoryRepository>, clock: Arc<dyn Clock>) -> Self {
+        Self { categories, clock, cached: Arc::new(Cached::new(DIRECTORY_TTL)) }
+    }
+
+    async fn load(&self) -> Result<Shape, RepoError> {
+        Ok((self.categories.all().await?, self.categories.live_counts().await?))
+    }
+
+    /// The categories and their live counts, at most `DIRECTORY_TTL` old.
+    pub async fn get(&self) -> Result<Arc<Shape>, RepoError> {
+        self.cached.get_or_load(self.clock.now(), || self.load()).await
+    }
+
+    /// Counts again now (the background refresh).
+    pub async fn refresh(&self) -> Result<(), RepoError> {
+        let now = self.clock.now();
+        let shape = self.load().await?;
+        self.cached.put(now, shape);
+        Ok(())
+    }
+
+    /// Live listings in all.
+    pub async fn live(&self) -> Result<u64, RepoError> {
+        Ok(self.get().await?.1.live)
+    }
+}
 
 /// Why a directory read failed.
 #[derive(Debug, thiserror::Error)]
@@ -25,28 +67,27 @@ pub enum DirectoryError {
 /// The public directory use cases.
 #[derive(Clone)]
 pub struct DirectoryService {
-    categories: Arc<dyn CategoryRepository>,
     listings: Arc<dyn ListingRepository>,
-    clock: Arc<dyn Clock>,
-    shape: Arc<Cached<Shape>>,
+    shape: DirectoryShape,
 }
 
 impl DirectoryService {
-    pub fn new(categories: Arc<dyn CategoryRepository>, listings: Arc<dyn ListingRepository>, clock: Arc<dyn Clock>) -> Self {
-        Self { categories, listings, clock, shape: Arc::new(Cached::new(DIRECTORY_TTL)) }
+    pub fn new(listings: Arc<dyn ListingRepository>, shape: DirectoryShape) -> Self {
+        Self { listings, shape }
     }
 
-    /// The categories and their live counts, at most `DIRECTORY_TTL` old.
     async fn shape(&self) -> Result<Arc<Shape>, RepoError> {
-        self.shape
-            .get_or_load(self.clock.now(), || async { Ok((self.categories.all().await?, self.categories.live_counts().await?)) })
-            .await
+        self.shape.get().await
+    }
+
+    /// The shared categories and counts (for the background refresh).
+    pub fn shared_shape(&self) -> &DirectoryShape {
+        &self.shape
     }
 
     pub async fn counts(&self) -> Result<SiteCounts, DirectoryError> {
-        let live_listings = self.listings.count_live().await?;
-        let categories = self.shape().await?.0.len() as u64;
-        Ok(SiteCounts { live_listings, categories })
+        let shape = self.shape().await?;
+        Ok(SiteCounts { live_listings: shape.1.live, categories: shape.0.len() as u64 })
     }
 
     /// The two-level category tree with live counts. Without `include_empty`, categories with
@@ -91,7 +132,7 @@ impl DirectoryService {
         let children: Vec<&Category> = all.iter().filter(|c| c.parent_id == Some(category.id)).collect();
         let mut ids: Vec<CategoryId> = vec![category.id];
         ids.extend(children.iter().map(|c| c.id));
-        let listings = self.listings.live_in_categories(&ids, page).await?;
+        let listings = self.listings.live_in_categories(&ids, page, count_of(&category, counts)).await?;
         Ok(CategoryPage {
             live_listings: count_of(&category, counts),
             subcategories: children.into_iter().map(reference).collect(),
@@ -149,16 +190,18 @@ mod tests {
 
     #[async_trait]
     impl ListingRepository for Fake {
-        async fn count_live(&self) -> Result<u64, RepoError> {
-            Ok(7)
-        }
         async fn find_by_slug(&self, _: &Slug) -> Result<Option<ListingSummary>, RepoError> {
             Ok(None)
         }
         async fn marks(&self, _: ListingId) -> Result<crate::ports::ListingMarks, RepoError> {
             Ok(crate::ports::ListingMarks::default())
         }
-        async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
+        async fn live_in_categories(
+            &self,
+            categories: &[CategoryId],
+            page: PageRequest,
+            _: u64,
+        ) -> Result<Paged<ListingSummary>, RepoError> {
             self.asked_for.lock().unwrap().extend_from_slice(categories);
             let item = ListingSummary {
                 id: ListingId::new(1),
@@ -185,11 +228,17 @@ mod tests {
                 category(3, "tasks", Some(1)),
                 category(4, "empty", None),
             ],
-            counts: LiveCounts { direct: HashMap::from([(CategoryId::new(2), 4)]), by_top_level: HashMap::from([(CategoryId::new(1), 4)]) },
+            counts: LiveCounts {
+                direct: HashMap::from([(CategoryId::new(2), 4)]),
+                by_top_level: HashMap::from([(CategoryId::new(1), 4)]),
+                live: 7,
+                followed: 0,
+                founders: 0,
+            },
             asked_for: Mutex::new(Vec::new()),
         });
         let clock = Arc::new(kernel::FixedClock::new(time::macros::datetime!(2026-11-21 10:00 UTC)));
-        (DirectoryService::new(fake.clone(), fake.clone(), clock), fake)
+        (DirectoryService::new(fake.clone(), DirectoryShape::new(fake.clone(), clock)), fake)
     }
 
     #[tokio::test]

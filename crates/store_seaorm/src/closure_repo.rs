@@ -1,10 +1,9 @@
 //! `AccountCloser` over SeaORM: one transaction closes an account. Votes go through
-//! `votes_repo` (which keeps `votes_count` in step); the user row stays, with placeholders for
+//! `votes_repo` (which keeps `votes_count` in step) and follows through `follows` (which keeps
+//! `follows_count`); the user row stays, with placeholders for
 //! the address and name, so orders keep their customer for the bookkeeping.
 
-use crate::entity::{
-    api_key, claim, email_token, listing, listing_follow, listing_owner, oauth_code, oauth_token, review, user, web_session,
-};
+use crate::entity::{api_key, claim, email_token, listing, listing_owner, oauth_code, oauth_token, review, user, web_session};
 use crate::{SeaStore, repo_err, utc};
 use accounts::{AccountCloser, Closed};
 use async_trait::async_trait;
@@ -21,7 +20,7 @@ impl AccountCloser for SeaStore {
         let votes_withdrawn = crate::votes_repo::withdraw_all_of(&txn, user).await?;
         let reviews_deleted =
             review::Entity::delete_many().filter(review::Column::UserId.eq(id)).exec(&txn).await.map_err(repo_err)?.rows_affected;
-        listing_follow::Entity::delete_many().filter(listing_follow::Column::UserId.eq(id)).exec(&txn).await.map_err(repo_err)?;
+        crate::follows::unfollow_all_of(&txn, id).await?;
         let listings_kept = listing::Entity::update_many()
             .col_expr(listing::Column::OwnerUserId, Expr::value(Option::<i64>::None))
             .filter(listing::Column::OwnerUserId.eq(id))

@@ -80,8 +80,23 @@ pub async fn ping(db: &DatabaseConnection) -> Result<(), DbErr> {
     db.execute_unprepared("SELECT 1").await.map(|_| ())
 }
 
-/// Migrates an embedded SQLite database (it has no separate operator step); PostgreSQL is
-/// migrated only by `launchdir migrate`.
+/// Migrates an embedded SQLite database (it has no separate operator step) and lets SQLite
+/// refresh its planner statistics; PostgreSQL is migrated only by `launchdir migrate` and keeps
+/// its statistics itself (autovacuum).
 pub async fn migrate_if_sqlite(db: &DatabaseConnection, url: &str) -> Result<(), DbErr> {
-    if Backend::of_url(url) == Some(Backend::Sqlite) { migrate(db).await } else { Ok(()) }
+    if Backend::of_url(url) == Some(Backend::Sqlite) {
+        migrate(db).await?;
+        optimize(db).await?;
+    }
+    Ok(())
+}
+
+/// SQLite only: refreshes the planner's statistics of the tables that need it (cheap when
+/// nothing changed), so it knows `status = 'live'` matches most of the directory and picks the
+/// ranked indexes. Run at start-up, after a bulk seed and by the daily purge.
+pub async fn optimize(db: &DatabaseConnection) -> Result<(), DbErr> {
+    if db.get_database_backend() == sea_orm::DatabaseBackend::Sqlite {
+        db.execute_unprepared("PRAGMA optimize=0x10002").await?;
+    }
+    Ok(())
 }

@@ -110,16 +110,32 @@ impl CategoryRepository for SeaStore {
              WHERE l.status = 'live' GROUP BY COALESCE(c.parent_id, c.id)",
         )
         .await?;
-        Ok(LiveCounts { direct, by_top_level })
+        let live = listing::Entity::find().filter(listing::Column::Status.eq(LIVE)).count(&self.db).await.map_err(repo_err)?;
+        let followed = listing::Entity::find()
+            .filter(listing::Column::Status.eq(LIVE))
+            .filter(listing::Column::FollowsCount.gt(0))
+            .count(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let founders: Option<i64> = self
+            .db
+            .query_one_raw(Statement::from_string(
+                self.db.get_database_backend(),
+                "SELECT COUNT(DISTINCT lf.founder_id) AS founders FROM listing_founders lf \
+                 JOIN listings l ON l.id = lf.listing_id WHERE l.status = 'live'",
+            ))
+            .await
+            .map_err(repo_err)?
+            .map(|row| row.try_get("", "founders"))
+            .transpose()
+            .map_err(repo_err)?;
+        let founders = u64::try_from(founders.unwrap_or(0)).unwrap_or(0);
+        Ok(LiveCounts { direct, by_top_level, live, followed, founders })
     }
 }
 
 #[async_trait]
 impl ListingRepository for SeaStore {
-    async fn count_live(&self) -> Result<u64, RepoError> {
-        listing::Entity::find().filter(listing::Column::Status.eq(LIVE)).count(&self.db).await.map_err(repo_err)
-    }
-
     async fn find_by_slug(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError> {
         let Some(row) = listing::Entity::find().filter(listing::Column::Slug.eq(slug.as_str())).one(&self.db).await.map_err(repo_err)?
         else {
@@ -134,15 +150,20 @@ impl ListingRepository for SeaStore {
         Ok(row.map(|row| listings::ListingMarks { featured_at: row.featured_at, verified_at: row.verified_at }).unwrap_or_default())
     }
 
-    async fn live_in_categories(&self, categories: &[CategoryId], page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
+    async fn live_in_categories(
+        &self,
+        categories: &[CategoryId],
+        page: PageRequest,
+        total: u64,
+    ) -> Result<Paged<ListingSummary>, RepoError> {
         let in_categories = Query::select()
             .column(listing_category::Column::ListingId)
             .from(listing_category::Entity)
             .and_where(listing_category::Column::CategoryId.is_in(categories.iter().map(|id| id.get())))
             .to_owned();
         let query = listing::Entity::find().filter(listing::Column::Status.eq(LIVE)).filter(listing::Column::Id.in_subquery(in_categories));
-        let (rows, total) =
-            crate::fetch_page(&self.db, query.order_by_desc(listing::Column::VotesCount).order_by_asc(listing::Column::Id), page).await?;
+        let rows =
+            crate::page_of(&self.db, query.order_by_desc(listing::Column::VotesCount).order_by_asc(listing::Column::Id), page).await?;
         let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
         let items = rows.into_iter().map(|row| to_summary(row, &slugs)).collect::<Result<_, _>>()?;
         Ok(Paged::new(items, page, total))

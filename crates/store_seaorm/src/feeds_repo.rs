@@ -1,31 +1,38 @@
 //! `FeedRepository` over SeaORM.
 
-use crate::entity::{listing, listing_follow, vote};
+use crate::directory_repo::to_summary;
+use crate::entity::{listing, vote};
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Week};
 use listings::{FeedRepository, ListingSummary};
-use sea_orm::sea_query::{Expr, ExprTrait, Query, SelectStatement};
-use sea_orm::{ColumnTrait, EntityTrait, Order, QueryFilter, QueryOrder, QuerySelect, Select};
+use sea_orm::sea_query::{Expr, ExprTrait, Query};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Select};
 use std::collections::HashMap;
 use time::OffsetDateTime;
 
-fn live_ids() -> SelectStatement {
-    Query::select().column(listing::Column::Id).from(listing::Entity).and_where(Expr::col(listing::Column::Status).eq("live")).to_owned()
-}
-
 impl SeaStore {
     /// Runs a listing query for one page and turns the rows into summaries with `extra`.
+    /// `total`: how many the query finds when the directory's counts know it (else counted).
     async fn listing_page<T>(
         &self,
         query: Select<listing::Entity>,
         page: PageRequest,
+        total: Option<u64>,
         extra: impl Fn(&listing::Model) -> T,
     ) -> Result<Paged<(ListingSummary, T)>, RepoError> {
-        let (rows, total) = crate::fetch_page(&self.db, query, page).await?;
-        let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
-        let mut summaries = self.summaries_by_id(&ids).await?;
-        let items = rows.iter().filter_map(|row| Some((summaries.remove(&row.id)?, extra(row)))).collect();
+        let (rows, total) = match total {
+            Some(total) => (crate::page_of(&self.db, query, page).await?, total),
+            None => crate::fetch_page(&self.db, query, page).await?,
+        };
+        let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
+        let items = rows
+            .into_iter()
+            .map(|row| {
+                let extra = extra(&row);
+                Ok((to_summary(row, &slugs)?, extra))
+            })
+            .collect::<Result<_, RepoError>>()?;
         Ok(Paged::new(items, page, total))
     }
 }
@@ -44,55 +51,33 @@ impl FeedRepository for SeaStore {
             .filter(listing::Column::LaunchedAt.lt(utc(to)))
             .order_by_desc(listing::Column::VotesCount)
             .order_by_asc(listing::Column::Id);
-        self.listing_page(query, page, |row| row.launched_at.unwrap_or(row.created_at)).await
+        self.listing_page(query, page, None, |row| row.launched_at.unwrap_or(row.created_at)).await
     }
 
-    async fn recent(&self, page: PageRequest) -> Result<Paged<(ListingSummary, OffsetDateTime)>, RepoError> {
+    async fn recent(&self, page: PageRequest, total: u64) -> Result<Paged<(ListingSummary, OffsetDateTime)>, RepoError> {
         let query = listing::Entity::find()
             .filter(listing::Column::Status.eq("live"))
             .filter(listing::Column::LaunchedAt.is_not_null())
             .order_by_desc(listing::Column::LaunchedAt)
             .order_by_asc(listing::Column::Id);
-        self.listing_page(query, page, |row| row.launched_at.unwrap_or(row.created_at)).await
+        self.listing_page(query, page, Some(total), |row| row.launched_at.unwrap_or(row.created_at)).await
     }
 
-    async fn by_views(&self, page: PageRequest) -> Result<Paged<(ListingSummary, u64)>, RepoError> {
+    async fn by_views(&self, page: PageRequest, total: u64) -> Result<Paged<(ListingSummary, u64)>, RepoError> {
         let query = listing::Entity::find()
             .filter(listing::Column::Status.eq("live"))
             .order_by_desc(listing::Column::ViewsCount)
             .order_by_asc(listing::Column::Id);
-        self.listing_page(query, page, |row| u64::try_from(row.views_count).unwrap_or(0)).await
+        self.listing_page(query, page, Some(total), |row| u64::try_from(row.views_count).unwrap_or(0)).await
     }
 
-    async fn by_follows(&self, page: PageRequest) -> Result<Paged<(ListingSummary, u64)>, RepoError> {
-        let base = listing_follow::Entity::find().filter(listing_follow::Column::ListingId.in_subquery(live_ids()));
-        let total = base
-            .clone()
-            .select_only()
-            .column_as(Expr::col(listing_follow::Column::ListingId).count_distinct(), "listings")
-            .into_tuple::<i64>()
-            .one(&self.db)
-            .await
-            .map_err(repo_err)?
-            .unwrap_or(0);
-        let ranked: Vec<(i64, i64)> = base
-            .select_only()
-            .column(listing_follow::Column::ListingId)
-            .column_as(Expr::col(listing_follow::Column::UserId).count(), "follows")
-            .group_by(listing_follow::Column::ListingId)
-            .order_by(Expr::col(listing_follow::Column::UserId).count(), Order::Desc)
-            .order_by_asc(listing_follow::Column::ListingId)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .into_tuple()
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
-        let ids: Vec<i64> = ranked.iter().map(|(id, _)| *id).collect();
-        let mut summaries = self.summaries_by_id(&ids).await?;
-        let items =
-            ranked.into_iter().filter_map(|(id, follows)| Some((summaries.remove(&id)?, u64::try_from(follows).unwrap_or(0)))).collect();
-        Ok(Paged::new(items, page, u64::try_from(total).unwrap_or(0)))
+    async fn by_follows(&self, page: PageRequest, total: u64) -> Result<Paged<(ListingSummary, u64)>, RepoError> {
+        let query = listing::Entity::find()
+            .filter(listing::Column::Status.eq("live"))
+            .filter(listing::Column::FollowsCount.gt(0))
+            .order_by_desc(listing::Column::FollowsCount)
+            .order_by_asc(listing::Column::Id);
+        self.listing_page(query, page, Some(total), |row| u64::try_from(row.follows_count).unwrap_or(0)).await
     }
 
     async fn upcoming(&self, from: Week, page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
@@ -104,7 +89,7 @@ impl FeedRepository for SeaStore {
             .order_by_desc(listing::Column::Status)
             .order_by_asc(listing::Column::Name)
             .order_by_asc(listing::Column::Id);
-        Ok(self.listing_page(query, page, |_| ()).await?.map(|(summary, ())| summary))
+        Ok(self.listing_page(query, page, None, |_| ()).await?.map(|(summary, ())| summary))
     }
 
     async fn live_votes_since(&self, since: OffsetDateTime) -> Result<Vec<(ListingId, OffsetDateTime)>, RepoError> {
@@ -115,7 +100,14 @@ impl FeedRepository for SeaStore {
             .filter(vote::Column::CreatedAt.gte(utc(since)))
             // Trending follows counted votes only.
             .filter(vote::Column::Counted.eq(true))
-            .filter(vote::Column::ListingId.in_subquery(live_ids()))
+            .filter(Expr::exists(
+                Query::select()
+                    .expr(Expr::val(1))
+                    .from(listing::Entity)
+                    .and_where(Expr::col((listing::Entity, listing::Column::Id)).equals((vote::Entity, vote::Column::ListingId)))
+                    .and_where(Expr::col((listing::Entity, listing::Column::Status)).eq("live"))
+                    .to_owned(),
+            ))
             .into_tuple()
             .all(&self.db)
             .await

@@ -66,16 +66,34 @@ impl FounderRepository for SeaStore {
         name_words: &[String],
         country: Option<&CountryCode>,
         page: PageRequest,
+        known_total: Option<u64>,
     ) -> Result<Paged<FounderSummary>, RepoError> {
-        let mut query = founder::Entity::find().filter(founder::Column::Id.in_subquery(founders_of_live_listings()));
+        // Correlated, so walking founders by name probes each one's listings by the
+        // `(founder_id, ...)` index and stops at the page.
+        let behind_live = Query::select()
+            .expr(Expr::val(1))
+            .from(listing_founder::Entity)
+            .inner_join(
+                listing::Entity,
+                Expr::col((listing::Entity, listing::Column::Id)).equals((listing_founder::Entity, listing_founder::Column::ListingId)),
+            )
+            .and_where(
+                Expr::col((listing_founder::Entity, listing_founder::Column::FounderId)).equals((founder::Entity, founder::Column::Id)),
+            )
+            .and_where(Expr::col((listing::Entity, listing::Column::Status)).eq("live"))
+            .to_owned();
+        let mut query = founder::Entity::find().filter(Expr::exists(behind_live));
         for word in name_words {
             query = query.filter(lower_contains(founder::Column::Name, word));
         }
         if let Some(country) = country {
             query = query.filter(founder::Column::Country.eq(country.as_str()));
         }
-        let (rows, total) =
-            crate::fetch_page(&self.db, query.order_by_asc(founder::Column::Name).order_by_asc(founder::Column::Id), page).await?;
+        let query = query.order_by_asc(founder::Column::Name).order_by_asc(founder::Column::Id);
+        let (rows, total) = match known_total {
+            Some(total) => (crate::page_of(&self.db, query, page).await?, total),
+            None => crate::fetch_page(&self.db, query, page).await?,
+        };
         let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
         let mut companies = self.live_companies(&ids).await?;
         let items = rows

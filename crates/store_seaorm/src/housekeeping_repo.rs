@@ -1,11 +1,11 @@
 //! `kernel::Housekeeping` on SeaORM: the daily purge, one `DELETE` per table, each bounded by
-//! an indexed time column.
+//! an indexed time column (the search feed by its position).
 
-use crate::entity::{email_token, idempotency_key, job, oauth_code, oauth_token, web_session};
+use crate::entity::{email_token, idempotency_key, job, listing_change, oauth_code, oauth_token, web_session};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{Housekeeping, PurgeCutoffs, Purged, RepoError};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
 use time::UtcOffset;
 
 #[async_trait]
@@ -50,6 +50,28 @@ impl Housekeeping for SeaStore {
             .await
             .map_err(repo_err)?
             .rows_affected;
-        Ok(Purged { idempotency_keys, jobs, sessions, oauth_codes, oauth_tokens, email_tokens })
+        // The search indexes' change feed keeps its newest positions (by count, not age: a
+        // quiet directory keeps the same history as a busy one).
+        let head: Option<i64> = listing_change::Entity::find()
+            .select_only()
+            .column_as(listing_change::Column::Seq.max(), "head")
+            .into_tuple::<Option<i64>>()
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?
+            .flatten();
+        let listing_changes = match head {
+            Some(head) if head > crate::search_repo::CHANGES_KEPT => {
+                listing_change::Entity::delete_many()
+                    .filter(listing_change::Column::Seq.lte(head - crate::search_repo::CHANGES_KEPT))
+                    .exec(&self.db)
+                    .await
+                    .map_err(repo_err)?
+                    .rows_affected
+            }
+            _ => 0,
+        };
+        crate::db::optimize(&self.db).await.map_err(repo_err)?;
+        Ok(Purged { idempotency_keys, jobs, sessions, oauth_codes, oauth_tokens, email_tokens, listing_changes })
     }
 }

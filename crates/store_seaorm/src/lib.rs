@@ -14,6 +14,7 @@ mod drafts_repo;
 mod email_tokens_repo;
 mod entity;
 mod feeds_repo;
+mod follows;
 mod founders_repo;
 mod housekeeping_repo;
 mod idempotency_repo;
@@ -38,7 +39,7 @@ mod submission_repo;
 pub mod testing;
 mod votes_repo;
 
-pub use db::{Backend, DbConfig, connect, migrate, migrate_if_sqlite, ping};
+pub use db::{Backend, DbConfig, connect, migrate, migrate_if_sqlite, optimize, ping};
 pub use outbox_repo::{OutboxEmail, OutboxMailer};
 pub use sea_orm::DatabaseConnection;
 
@@ -212,8 +213,22 @@ impl SeaStore {
     }
 }
 
-/// Runs one page of `query` (already ordered) and counts the whole query: the pattern every
-/// paginated read shares.
+/// One page of `query` (already ordered), for reads whose total is known without counting
+/// (the directory's counts): an index walk of the page, never a count of the directory.
+pub(crate) async fn page_of<E: sea_orm::EntityTrait>(
+    db: &DatabaseConnection,
+    query: sea_orm::Select<E>,
+    page: kernel::PageRequest,
+) -> Result<Vec<E::Model>, kernel::RepoError>
+where
+    E::Model: Send + Sync,
+{
+    use sea_orm::QuerySelect;
+    query.offset(page.offset()).limit(u64::from(page.per_page())).all(db).await.map_err(repo_err)
+}
+
+/// Runs one page of `query` (already ordered) and counts the whole query: for the small tables
+/// (awards, blog, upcoming launches) and filtered reads without a maintained count.
 pub(crate) async fn fetch_page<E: sea_orm::EntityTrait>(
     db: &DatabaseConnection,
     query: sea_orm::Select<E>,

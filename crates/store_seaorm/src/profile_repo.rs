@@ -89,16 +89,17 @@ impl ProfileRepository for SeaStore {
             .column_as(Expr::col(review::Column::Id).count(), "reviews")
             .filter(review::Column::ListingId.eq(id))
             .filter(review::Column::Hidden.eq(false))
-            .filter(
-                review::Column::UserId.in_subquery(
-                    Query::select()
-                        .column(user::Column::Id)
-                        .from(user::Entity)
-                        .and_where(Expr::col(user::Column::Blocked).eq(false))
-                        .and_where(Expr::col(user::Column::EmailConfirmedAt).is_not_null())
-                        .to_owned(),
-                ),
-            )
+            // Correlated, so each review probes its author by primary key (an `IN` list of
+            // every confirmed user would be built per request).
+            .filter(Expr::exists(
+                Query::select()
+                    .expr(Expr::val(1))
+                    .from(user::Entity)
+                    .and_where(Expr::col((user::Entity, user::Column::Id)).equals((review::Entity, review::Column::UserId)))
+                    .and_where(Expr::col((user::Entity, user::Column::Blocked)).eq(false))
+                    .and_where(Expr::col((user::Entity, user::Column::EmailConfirmedAt)).is_not_null())
+                    .to_owned(),
+            ))
             .group_by(review::Column::Rating);
         let owners = crate::ownership_repo::owners_of(db, std::slice::from_ref(&row)).await?.remove(&row.id).unwrap_or_default();
         if !owners.is_empty() {

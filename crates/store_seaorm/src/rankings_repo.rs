@@ -36,13 +36,13 @@ impl SeaStore {
 
 #[async_trait]
 impl RankingRepository for SeaStore {
-    async fn by_votes(&self, page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
+    async fn by_votes(&self, page: PageRequest, total: u64) -> Result<Paged<ListingSummary>, RepoError> {
         let query = listing::Entity::find().filter(listing::Column::Status.eq("live"));
-        let (rows, total) =
-            crate::fetch_page(&self.db, query.order_by_desc(listing::Column::VotesCount).order_by_asc(listing::Column::Id), page).await?;
-        let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
-        let mut summaries = self.summaries_by_id(&ids).await?;
-        Ok(Paged::new(ids.iter().filter_map(|id| summaries.remove(id)).collect(), page, total))
+        let rows =
+            crate::page_of(&self.db, query.order_by_desc(listing::Column::VotesCount).order_by_asc(listing::Column::Id), page).await?;
+        let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
+        let items = rows.into_iter().map(|row| to_summary(row, &slugs)).collect::<Result<_, _>>()?;
+        Ok(Paged::new(items, page, total))
     }
 
     async fn by_contributions(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64)>, RepoError> {

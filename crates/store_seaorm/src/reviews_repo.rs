@@ -10,7 +10,9 @@ use async_trait::async_trait;
 use kernel::{RepoError, Slug, UserId};
 use listings::{ListingReviews, Review, ReviewRepository, ReviewText, Saved};
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set, TryInsertResult};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait, TryInsertResult,
+};
 use std::collections::HashMap;
 use time::OffsetDateTime;
 
@@ -170,16 +172,13 @@ impl ReviewRepository for SeaStore {
 
     async fn set_following(&self, slug: &Slug, user: UserId, follow: bool, at: OffsetDateTime) -> Result<Option<()>, RepoError> {
         let Some(listing) = live_listing(&self.db, slug).await? else { return Ok(None) };
+        let txn = self.db.begin().await.map_err(repo_err)?;
         if follow {
-            let row = listing_follow::ActiveModel { listing_id: Set(listing.id), user_id: Set(user.get()), created_at: Set(utc(at)) };
-            listing_follow::Entity::insert(row)
-                .on_conflict_do_nothing_on([listing_follow::Column::ListingId, listing_follow::Column::UserId])
-                .exec(&self.db)
-                .await
-                .map_err(repo_err)?;
+            crate::follows::follow(&txn, listing.id, user.get(), at).await?;
         } else {
-            listing_follow::Entity::delete_by_id((listing.id, user.get())).exec(&self.db).await.map_err(repo_err)?;
+            crate::follows::unfollow(&txn, listing.id, user.get()).await?;
         }
+        txn.commit().await.map_err(repo_err)?;
         Ok(Some(()))
     }
 }

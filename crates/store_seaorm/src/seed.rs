@@ -471,6 +471,7 @@ async fn seed_listings(
     let mut rng = Rng(0x1A0C_4D12);
     let mut votes = Vec::new();
     let mut follows = Vec::new();
+    let mut followed = HashSet::new();
     let mut index = 0usize;
     for head in NAME_HEADS {
         for tail in NAME_TAILS {
@@ -592,6 +593,7 @@ async fn seed_listings(
                 // About one voter in four also follows the listing.
                 if n % 4 == 0 {
                     follows.push(listing_follow::ActiveModel { listing_id: Set(row.id), user_id: Set(voter), created_at: Set(at) });
+                    followed.insert(row.id);
                 }
             }
         }
@@ -604,11 +606,13 @@ async fn seed_listings(
     for chunk in follows.chunks(500) {
         listing_follow::Entity::insert_many(chunk.to_vec()).exec(db).await?;
     }
+    crate::follows::recount(db, &followed.into_iter().collect::<Vec<_>>()).await?;
     Ok(())
 }
 
 /// Adds `count` more fictional listings (live, spread over the last year, with votes and
-/// follows from the demo voters) so benchmarks run at the size of a real directory.
+/// follows from the demo voters, and a founder for every two listings) so benchmarks run at the
+/// size of a real directory.
 /// Idempotent: listings are named `bulk-N`, and existing ones are skipped.
 pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: usize) -> Result<usize, DbErr> {
     let txn = db.begin().await?;
@@ -716,12 +720,69 @@ pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: 
             }
         }
         listing_category::Entity::insert_many(links).exec(&txn).await?;
+        // Listings 2k and 2k+1 share founder k, so founders have one company or two.
+        let founder_of = |slug: &str| -> (String, usize) {
+            let n: usize = slug.trim_start_matches("bulk-").parse().unwrap_or(0);
+            (format!("bulk-founder-{}", n / 2), n / 2)
+        };
+        let mut new_founders = Vec::new();
+        let mut founder_slugs = HashSet::new();
+        for (slug, _, _, launched_at) in &plans {
+            let (founder_slug, k) = founder_of(slug);
+            if founder_slugs.insert(founder_slug.clone()) {
+                let (first, last) = (FIRST_NAMES[k % FIRST_NAMES.len()], LAST_NAMES[(k / FIRST_NAMES.len()) % LAST_NAMES.len()]);
+                new_founders.push(founder::ActiveModel {
+                    slug: Set(founder_slug),
+                    name: Set(format!("{first} {last} {k}")),
+                    title: Set(Some(TITLES[k % TITLES.len()].to_owned())),
+                    bio: Set(None),
+                    country: Set(Some(COUNTRIES[k % COUNTRIES.len()].to_owned())),
+                    avatar_url: Set(None),
+                    socials: Set(json!({})),
+                    created_at: Set(*launched_at),
+                    ..Default::default()
+                });
+            }
+        }
+        let known: HashSet<String> = founder::Entity::find()
+            .select_only()
+            .column(founder::Column::Slug)
+            .filter(founder::Column::Slug.is_in(founder_slugs.iter().cloned()))
+            .into_tuple::<String>()
+            .all(&txn)
+            .await?
+            .into_iter()
+            .collect();
+        new_founders.retain(|row| !known.contains(row.slug.as_ref()));
+        if !new_founders.is_empty() {
+            founder::Entity::insert_many(new_founders).exec(&txn).await?;
+        }
+        let founder_ids: HashMap<String, i64> = founder::Entity::find()
+            .select_only()
+            .column(founder::Column::Slug)
+            .column(founder::Column::Id)
+            .filter(founder::Column::Slug.is_in(founder_slugs))
+            .into_tuple::<(String, i64)>()
+            .all(&txn)
+            .await?
+            .into_iter()
+            .collect();
+        let founder_links: Vec<listing_founder::ActiveModel> = plans
+            .iter()
+            .map(|(slug, ..)| listing_founder::ActiveModel {
+                listing_id: Set(ids[slug]),
+                founder_id: Set(founder_ids[&founder_of(slug).0]),
+                position: Set(0),
+            })
+            .collect();
+        listing_founder::Entity::insert_many(founder_links).exec(&txn).await?;
         for part in votes.chunks(500) {
             vote::Entity::insert_many(part.to_vec()).exec(&txn).await?;
         }
         for part in follows.chunks(500) {
             listing_follow::Entity::insert_many(part.to_vec()).exec(&txn).await?;
         }
+        crate::follows::recount(&txn, &ids.values().copied().collect::<Vec<_>>()).await?;
         written += plans.len();
     }
     txn.commit().await?;

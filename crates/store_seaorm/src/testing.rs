@@ -106,7 +106,7 @@ impl Drop for TestDatabase {
 
 /// Rows for tests that need an exact situation rather than the demo directory.
 pub mod fixtures {
-    use crate::entity::{founder, interview_question, listing, listing_follow, listing_founder, review, user, vote};
+    use crate::entity::{founder, interview_question, listing, listing_founder, review, user, vote};
     use sea_orm::sea_query::{Expr, ExprTrait};
     use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
     use time::OffsetDateTime;
@@ -270,10 +270,7 @@ pub mod fixtures {
     }
 
     pub async fn follow(db: &DatabaseConnection, listing_id: i64, user_id: i64, at: OffsetDateTime) {
-        listing_follow::ActiveModel { listing_id: Set(listing_id), user_id: Set(user_id), created_at: Set(at) }
-            .insert(db)
-            .await
-            .expect("insert follow");
+        crate::follows::follow(db, listing_id, user_id, at).await.expect("insert follow");
     }
 
     /// A vote at `at`, keeping the listing's `votes_count` in step.

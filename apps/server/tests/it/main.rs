@@ -18,6 +18,7 @@ mod drafts;
 mod errors;
 mod feeds;
 mod founders;
+mod freshness;
 mod helpers;
 mod invitations;
 mod launches;

@@ -30,6 +30,8 @@ pub struct Model {
     pub votes_count: i64,
     /// Page views, added in batches by the view counter (never one write per view).
     pub views_count: i64,
+    /// Followers, kept in step by `follows` (the one writer of `listing_follows`).
+    pub follows_count: i64,
     pub owner_user_id: Option<i64>,
     pub created_at: TimeDateTimeWithTimeZone,
     pub updated_at: TimeDateTimeWithTimeZone,

@@ -19,6 +19,7 @@ pub mod job;
 pub mod listing;
 pub mod listing_alternative;
 pub mod listing_category;
+pub mod listing_change;
 pub mod listing_follow;
 pub mod listing_founder;
 pub mod listing_media;

@@ -37,7 +37,22 @@ async fn demo_directory_reads_and_seed_is_idempotent() {
 
     // Live count equals what SQL says.
     let live = scalar(&test, "SELECT COUNT(*) FROM listings WHERE status = 'live'").await as u64;
-    assert_eq!(store.count_live().await.unwrap(), live);
+    assert_eq!(store.live_counts().await.unwrap().live, live);
+    let followed = scalar(
+        &test,
+        "SELECT COUNT(DISTINCT f.listing_id) FROM listing_follows f JOIN listings l ON l.id = f.listing_id WHERE l.status = 'live'",
+    )
+    .await as u64;
+    assert_eq!(store.live_counts().await.unwrap().followed, followed);
+    assert_eq!(
+        scalar(
+            &test,
+            "SELECT COUNT(*) FROM listings l WHERE l.follows_count <> (SELECT COUNT(*) FROM listing_follows f WHERE f.listing_id = l.id)"
+        )
+        .await,
+        0,
+        "the seed keeps follows_count in step"
+    );
 
     // Two-level tree, every category with a description and FAQs.
     let categories = store.all().await.unwrap();
@@ -61,15 +76,15 @@ async fn demo_directory_reads_and_seed_is_idempotent() {
     // A category page: live listings of the subtree, most voted first, paginated.
     let mut ids = vec![productivity.id];
     ids.extend(children.iter().map(|c| c.id));
-    let page1 = store.live_in_categories(&ids, PageRequest::new(1, 5).unwrap()).await.unwrap();
+    let page1 = store.live_in_categories(&ids, PageRequest::new(1, 5).unwrap(), subtree).await.unwrap();
     assert_eq!(page1.total, subtree);
     assert_eq!(page1.items.len(), 5);
     assert!(page1.items.windows(2).all(|pair| pair[0].votes >= pair[1].votes));
     assert!(page1.items.iter().all(|item| item.status == ListingStatus::Live));
-    let page2 = store.live_in_categories(&ids, PageRequest::new(2, 5).unwrap()).await.unwrap();
+    let page2 = store.live_in_categories(&ids, PageRequest::new(2, 5).unwrap(), subtree).await.unwrap();
     assert!(page1.items.last().unwrap().votes >= page2.items[0].votes);
     assert!(page2.items.iter().all(|item| !page1.items.contains(item)));
-    let beyond = store.live_in_categories(&ids, PageRequest::new(1000, 100).unwrap()).await.unwrap();
+    let beyond = store.live_in_categories(&ids, PageRequest::new(1000, 100).unwrap(), subtree).await.unwrap();
     assert!(beyond.items.is_empty() && beyond.total == subtree);
 
     // Seeding again adds nothing.
@@ -85,9 +100,31 @@ async fn bulk_listings_for_benchmarks() {
     let now = datetime!(2026-11-18 12:00 UTC);
     assert!(store_seaorm::seed::bulk_listings(&test.db, now, 10).await.is_err(), "needs the demo seed first");
     store_seaorm::seed::demo(&test.db, now).await.unwrap();
-    let live_before = store.count_live().await.unwrap();
+    let live_before = store.live_counts().await.unwrap().live;
     assert_eq!(store_seaorm::seed::bulk_listings(&test.db, now, 700).await.unwrap(), 700);
-    assert_eq!(store.count_live().await.unwrap(), live_before + 700);
+    assert_eq!(store.live_counts().await.unwrap().live, live_before + 700);
+    assert_eq!(
+        scalar(
+            &test,
+            "SELECT COUNT(DISTINCT founder_id) FROM listing_founders lf JOIN listings l ON l.id = lf.listing_id WHERE l.slug LIKE 'bulk-%'"
+        )
+        .await,
+        350,
+        "a founder for every two listings"
+    );
+    assert_eq!(
+        scalar(
+            &test,
+            "SELECT COUNT(*) FROM listings l WHERE l.follows_count <> (SELECT COUNT(*) FROM listing_follows f WHERE f.listing_id = l.id)"
+        )
+        .await,
+        0
+    );
+    assert_eq!(
+        scalar(&test, "SELECT COUNT(*) FROM listings l WHERE NOT EXISTS (SELECT 1 FROM listing_changes c WHERE c.listing_id = l.id)").await,
+        0,
+        "every insert is in the search feed"
+    );
     assert_eq!(store_seaorm::seed::bulk_listings(&test.db, now, 700).await.unwrap(), 0, "idempotent");
     assert_eq!(
         scalar(&test, "SELECT COUNT(*) FROM listings l WHERE l.votes_count <> (SELECT COUNT(*) FROM votes v WHERE v.listing_id = l.id)")
