@@ -299,11 +299,20 @@ impl Application {
             let report = store_seaorm::seed::demo(&db, clock.now()).await.context("cannot seed the demo directory")?;
             tracing::info!(listings = report.listings, votes = report.votes, "seeded the demo directory");
         }
-        let services = Services::build(&settings, db.clone(), clock)?;
-        // The search index is built from the database before the server answers.
+        let mut services = Services::build(&settings, db.clone(), clock)?;
+        // The serving process keeps its search index on disk (the CLI and other processes
+        // never open it); it goes on from where it stood.
+        if settings.search_index_on_disk {
+            let dir = settings.data_dir.join("search-index");
+            let index = search_tantivy::TantivyIndex::in_dir(&dir).with_context(|| {
+                format!("cannot open the search index at {} (each server process needs its own data_dir)", dir.display())
+            })?;
+            services.app.search = services.app.search.with_index(Arc::new(index));
+        }
+        // The search index is brought up to date with the database before the server answers.
         let started = Instant::now();
         let indexed = services.app.search.sync().await.context("cannot build the search index")?;
-        tracing::info!(listings = indexed, elapsed_ms = started.elapsed().as_millis() as u64, "built the search index");
+        tracing::info!(documents = indexed, elapsed_ms = started.elapsed().as_millis() as u64, "brought the search index up to date");
         // The counts, trending and this week's ranking are ready before the first request, so
         // no early reader waits for them.
         services.app.directory.shared_shape().refresh().await.context("cannot count the directory")?;

@@ -32,8 +32,13 @@ pub trait SearchIndex: Send + Sync {
     /// (typo-tolerant, the last word as a prefix), best first, at most `limit`; and how many
     /// match in all.
     async fn matching(&self, query: &str, upcoming: bool, limit: usize) -> Result<(Vec<ListingId>, u64), RepoError>;
-    /// Adds or replaces these documents and removes `removed`; searchable when it returns.
-    async fn apply(&self, upserts: Vec<SearchDoc>, removed: Vec<ListingId>) -> Result<(), RepoError>;
+    /// Adds or replaces these documents and removes `removed` (after removing every document
+    /// when `from_scratch`), and keeps `position`, where the index now stands in the change
+    /// feed, with them in one commit; searchable when it returns.
+    async fn apply(&self, upserts: Vec<SearchDoc>, removed: Vec<ListingId>, position: u64, from_scratch: bool) -> Result<(), RepoError>;
+    /// The change-feed position kept with the last commit: `None` for an index that is new,
+    /// in memory, or was written by another schema version (then it is read in full).
+    async fn kept_position(&self) -> Result<Option<u64>, RepoError>;
     /// How many documents the index holds.
     async fn document_count(&self) -> Result<u64, RepoError>;
 }
@@ -273,30 +278,36 @@ impl SearchService {
         Self { index, source, feeds, trending, shape, cursor: Arc::default() }
     }
 
-    /// Brings the index up to date with the database: everything on the first call (or when
-    /// the feed no longer reaches back to where the index stands), then the changes since.
-    /// Returns how many documents were written or removed.
+    /// The same search over another index (say, one kept on disk), which starts from where
+    /// that index stands.
+    pub fn with_index(&self, index: Arc<dyn SearchIndex>) -> Self {
+        Self { index, cursor: Arc::default(), ..self.clone() }
+    }
+
+    /// Brings the index up to date with the database: on the first call from where a kept
+    /// index stands (or everything, into a new one), then the changes since; everything again
+    /// when the feed no longer reaches back to where the index stands. Returns how many
+    /// documents were written or removed.
     pub async fn sync(&self) -> Result<usize, RepoError> {
         let mut state = self.cursor.get();
-        let changes = match state.after {
-            Some(after) => {
-                let changes = self.source.changes_after(after, SYNC_BATCH).await?;
-                if changes.lost {
-                    state = cursor::State::default();
-                    self.source.everything().await?
-                } else {
-                    changes
-                }
-            }
-            None => self.source.everything().await?,
+        if state.after.is_none() {
+            state.after = self.index.kept_position().await?;
+        }
+        let incremental = match state.after {
+            Some(after) => Some(self.source.changes_after(after, SYNC_BATCH).await?).filter(|changes| !changes.lost),
+            None => None,
+        };
+        let Some(changes) = incremental else {
+            let everything = self.source.everything().await?;
+            let touched = everything.upserts.len() + everything.removed.len();
+            self.index.apply(everything.upserts, everything.removed, everything.head, true).await?;
+            self.cursor.set(cursor::State { after: Some(everything.head), gap: None });
+            return Ok(touched);
         };
         let touched = changes.upserts.len() + changes.removed.len();
+        state.advance(&changes.positions, std::time::Instant::now());
         if touched > 0 {
-            self.index.apply(changes.upserts, changes.removed).await?;
-        }
-        match state.after {
-            None => state = cursor::State { after: Some(changes.head), gap: None },
-            Some(_) => state.advance(&changes.positions, std::time::Instant::now()),
+            self.index.apply(changes.upserts, changes.removed, state.after.unwrap_or_default(), false).await?;
         }
         self.cursor.set(state);
         Ok(touched)

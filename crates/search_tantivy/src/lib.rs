@@ -15,6 +15,11 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, SegmentOrdinal, Tan
 const BOOSTS: [(&str, f32); 4] = [("name", 4.0), ("tagline", 2.0), ("keywords", 1.5), ("description", 1.0)];
 /// The writer's memory budget (tantivy's minimum is 15 MB per thread).
 const WRITER_HEAP: usize = 20_000_000;
+/// The version of the fields below: a kept index of another version is read again in full.
+const SCHEMA_VERSION: u32 = 1;
+/// What each commit keeps beside the documents: the schema version and the change-feed
+/// position, as `launchdir-search <version> <position>`.
+const PAYLOAD_PREFIX: &str = "launchdir-search";
 
 struct Fields {
     id: Field,
@@ -60,17 +65,30 @@ impl TantivyIndex {
         Self::with_index(Index::create_in_ram(schema), fields)
     }
 
-    /// An index kept in `dir` (created when missing). An index whose schema no longer matches
-    /// is an error: remove the directory and it is rebuilt from the database.
+    /// An index kept in `dir`, so a restart goes on from where it stood. A missing, unreadable
+    /// or other-version index is made anew (empty; the first sync reads everything into it).
+    /// A second process on the same directory is refused: each server keeps its own index.
     pub fn in_dir(dir: &Path) -> Result<Self, RepoError> {
         let (schema, fields) = schema();
         std::fs::create_dir_all(dir).map_err(err)?;
-        let directory = tantivy::directory::MmapDirectory::open(dir).map_err(err)?;
-        let index = Index::open_or_create(directory, schema).map_err(err)?;
+        let open = || -> Result<Index, RepoError> {
+            let directory = tantivy::directory::MmapDirectory::open(dir).map_err(err)?;
+            Index::open_or_create(directory, schema.clone()).map_err(err)
+        };
+        let index = match open() {
+            Ok(index) if kept(&index).is_ok() => index,
+            _ => {
+                // Made by another version (or damaged): start again from the database.
+                std::fs::remove_dir_all(dir).map_err(err)?;
+                std::fs::create_dir_all(dir).map_err(err)?;
+                open()?
+            }
+        };
         Self::with_index(index, fields)
     }
 
     fn with_index(index: Index, fields: Fields) -> Result<Self, RepoError> {
+        // A busy lock means another server process writes this index.
         let writer = index.writer_with_num_threads(1, WRITER_HEAP).map_err(err)?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(err)?;
         Ok(Self { index, reader, writer: Mutex::new(writer), fields })
@@ -114,6 +132,17 @@ impl TantivyIndex {
     }
 }
 
+/// The change-feed position kept with the index's last commit; `None` for a new index; an
+/// error for an index of another schema version or a payload that is not ours.
+fn kept(index: &Index) -> Result<Option<u64>, RepoError> {
+    let Some(payload) = index.load_metas().map_err(err)?.payload else { return Ok(None) };
+    let mut parts = payload.split(' ');
+    match (parts.next(), parts.next().and_then(|v| v.parse::<u32>().ok()), parts.next().and_then(|p| p.parse::<u64>().ok())) {
+        (Some(PAYLOAD_PREFIX), Some(SCHEMA_VERSION), Some(position)) => Ok(Some(position)),
+        _ => Err(RepoError::backend(std::io::Error::other(format!("the search index was written by another version ({payload})")))),
+    }
+}
+
 #[async_trait]
 impl SearchIndex for TantivyIndex {
     async fn matching(&self, query: &str, upcoming: bool, limit: usize) -> Result<(Vec<ListingId>, u64), RepoError> {
@@ -136,8 +165,11 @@ impl SearchIndex for TantivyIndex {
         Ok((ids, total as u64))
     }
 
-    async fn apply(&self, upserts: Vec<SearchDoc>, removed: Vec<ListingId>) -> Result<(), RepoError> {
+    async fn apply(&self, upserts: Vec<SearchDoc>, removed: Vec<ListingId>, position: u64, from_scratch: bool) -> Result<(), RepoError> {
         let mut writer = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if from_scratch {
+            writer.delete_all_documents().map_err(err)?;
+        }
         for id in removed.iter().chain(upserts.iter().map(|doc| &doc.id)) {
             writer.delete_term(Term::from_field_u64(self.fields.id, id.get() as u64));
         }
@@ -152,10 +184,16 @@ impl SearchIndex for TantivyIndex {
             document.add_text(description, &doc.description);
             writer.add_document(document).map_err(err)?;
         }
-        writer.commit().map_err(err)?;
+        let mut commit = writer.prepare_commit().map_err(err)?;
+        commit.set_payload(&format!("{PAYLOAD_PREFIX} {SCHEMA_VERSION} {position}"));
+        commit.commit().map_err(err)?;
         drop(writer);
         // Reload now, so the change is searchable when this returns.
         self.reader.reload().map_err(err)
+    }
+
+    async fn kept_position(&self) -> Result<Option<u64>, RepoError> {
+        kept(&self.index)
     }
 
     async fn document_count(&self) -> Result<u64, RepoError> {
@@ -188,6 +226,8 @@ mod tests {
                     doc(3, "Kiteboard", "Whiteboards for remote teams", "Draw, plan and present together."),
                 ],
                 vec![],
+                1,
+                true,
             )
             .await
             .unwrap();
@@ -222,7 +262,7 @@ mod tests {
     #[tokio::test]
     async fn updates_replace_and_removals_delete() {
         let index = index().await;
-        index.apply(vec![doc(3, "Kiteboard", "Mind maps for remote teams", "")], vec![ListingId::new(2)]).await.unwrap();
+        index.apply(vec![doc(3, "Kiteboard", "Mind maps for remote teams", "")], vec![ListingId::new(2)], 2, false).await.unwrap();
         assert_eq!(ids(&index, "mind maps").await, [3], "an edit is searchable at once");
         assert!(ids(&index, "whiteboards").await.is_empty(), "the old text is gone");
         assert!(ids(&index, "invoices").await.is_empty());
@@ -230,11 +270,40 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_kept_index_reopens_where_it_stood_and_another_version_starts_again() {
+        let dir = std::env::temp_dir().join(format!("launchdir-search-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        {
+            let index = TantivyIndex::in_dir(&dir).unwrap();
+            assert_eq!(index.kept_position().await.unwrap(), None, "new");
+            index.apply(vec![doc(1, "Quillflow", "Notes", "")], vec![], 41, true).await.unwrap();
+        }
+        let reopened = TantivyIndex::in_dir(&dir).unwrap();
+        assert_eq!(reopened.kept_position().await.unwrap(), Some(41));
+        assert_eq!(ids(&reopened, "quillflow").await, [1], "the documents survive the restart");
+        assert!(TantivyIndex::in_dir(&dir).is_err(), "a second writer on the same directory is refused");
+        reopened.apply(vec![doc(2, "Ledgerly", "", "")], vec![], 42, true).await.unwrap();
+        assert_eq!(ids(&reopened, "quillflow").await, Vec::<i64>::new(), "from scratch removes what was there");
+        // Another version's payload: made anew.
+        {
+            let mut writer = reopened.writer.lock().unwrap();
+            let mut commit = writer.prepare_commit().unwrap();
+            commit.set_payload("launchdir-search 0 42");
+            commit.commit().unwrap();
+        }
+        drop(reopened);
+        let fresh = TantivyIndex::in_dir(&dir).unwrap();
+        assert_eq!(fresh.kept_position().await.unwrap(), None);
+        assert_eq!(fresh.document_count().await.unwrap(), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[tokio::test]
     async fn live_and_upcoming_are_searched_apart_with_exact_totals() {
         let index = index().await;
         let mut soon = doc(9, "Quillnote", "Notes for later", "");
         soon.upcoming = true;
-        index.apply(vec![soon], vec![]).await.unwrap();
+        index.apply(vec![soon], vec![], 2, false).await.unwrap();
         let (live, total) = index.matching("quill", false, 1).await.unwrap();
         assert_eq!((live.len(), total), (1, 2), "one id asked for, both live matches counted");
         let (upcoming, total) = index.matching("quill", true, 10).await.unwrap();

@@ -50,8 +50,10 @@ declare_settings! {
         base_url: Option<String> = None, unset "`{site_url}/api/v1`", env "LAUNCHDIR_BASE_URL";
         /// shown by `get_site_info`
         site_name: String = "Launchdir".into(), env "LAUNCHDIR_SITE_NAME";
-        /// local state (the embedded database)
+        /// local state (the embedded database, the search index)
         data_dir: PathBuf = PathBuf::from("./data"), env "LAUNCHDIR_DATA_DIR";
+        /// keep the search index in `{data_dir}/search-index`, so a restart goes on from where it stood instead of reading every listing (off: in memory, read in full at each start); each server process needs its own `data_dir`
+        search_index_on_disk: bool = true, env "LAUNCHDIR_SEARCH_INDEX_ON_DISK";
         /// a tracing filter, e.g. `info,sqlx=warn`
         log_level: String = "info".into(), env "LAUNCHDIR_LOG_LEVEL";
         /// `text` or `json` (one JSON object per line, with the request id)

@@ -78,6 +78,9 @@ pub fn settings_for(config: &DbConfig) -> Settings {
         // Tests that need background jobs turn workers on: a worker of another test's server on
         // the shared database would otherwise run their jobs with its own settings.
         job_workers: 0,
+        // Many servers run in one test process: each keeps its index in memory (one test keeps
+        // it on disk, in a directory of its own).
+        search_index_on_disk: false,
         ..Settings::default()
     }
 }

@@ -182,3 +182,60 @@ async fn search_validation() {
     app.get("/api/v1/listings?per_page=101").await.assert_invalid(&["per_page"]);
     app.get("/api/v1/listings?tag=x").await.assert_invalid(&["tag"]);
 }
+
+/// The index kept on disk survives a restart: the second start reads only what changed while
+/// the server was down, and finds it; a feed pruned past where the index stood reads all.
+#[tokio::test]
+async fn a_kept_index_goes_on_from_where_it_stood_after_a_restart() {
+    let test = TestDatabase::new().await;
+    let now = OffsetDateTime::now_utc();
+    let week = kernel::Week::containing(now.date());
+    let first = fixtures::listing(&test.db, "before-restart", "live", week, now).await;
+    fixtures::edit_tagline(&test.db, first, "Narwhal dashboards").await;
+    for n in 0..3 {
+        fixtures::listing(&test.db, &format!("unchanged-{n}"), "live", week, now).await;
+    }
+    let settings = settings_for(&test.config);
+    let dir = std::env::temp_dir().join(format!("launchdir-kept-index-{}", uuid::Uuid::new_v4().simple()));
+    let start = || async {
+        let services = launchdir_server::Services::build(&settings, test.db.clone(), std::sync::Arc::new(kernel::SystemClock)).unwrap();
+        let index = search_tantivy::TantivyIndex::in_dir(&dir).unwrap();
+        services.app.search.with_index(std::sync::Arc::new(index))
+    };
+    let search = start().await;
+    assert_eq!(search.sync().await.unwrap(), 4, "a new index reads every listing");
+    // The next poll reads the newest positions once more (a write that took its position
+    // before the full read may commit after it) and keeps where it then stands.
+    search.sync().await.unwrap();
+    assert_eq!(search.sync().await.unwrap(), 0, "nothing new");
+    drop(search);
+
+    // While the server is down, a listing changes and another goes live.
+    fixtures::edit_tagline(&test.db, first, "Narwhal dashboards and reports").await;
+    let second = fixtures::listing(&test.db, "while-down", "live", week, now).await;
+    fixtures::edit_tagline(&test.db, second, "Axolotl forms").await;
+    let search = start().await;
+    assert_eq!(search.sync().await.unwrap(), 2, "only the two listings that changed are read again");
+    let found = |q: &'static str| {
+        let search = search.clone();
+        async move {
+            let request = listings::SearchRequest {
+                q: Some(q.into()),
+                category: None,
+                stage: None,
+                country: None,
+                pricing_model: None,
+                domain: None,
+                upcoming: false,
+                sort: listings::SortBy::Relevance,
+                page: kernel::PageRequest::default(),
+            };
+            search.search(&request).await.unwrap().items.into_iter().map(|item| item.slug.as_str().to_owned()).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(found("axolotl").await, ["while-down"]);
+    assert_eq!(found("reports").await, ["before-restart"]);
+    assert_eq!(found("narwhal").await, ["before-restart"], "kept documents are still found");
+    drop(search);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
