@@ -102,7 +102,7 @@ pub(crate) fn start_server(
     bail!("the server did not become ready within 120 s")
 }
 
-pub(crate) fn rss_kib(pid: u32) -> anyhow::Result<u64> {
+fn rss_kib(pid: u32) -> anyhow::Result<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
     status
         .lines()

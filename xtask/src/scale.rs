@@ -7,7 +7,7 @@
 //! resident memory before and after the load. A read that fails under load is recorded with
 //! its errors and the run goes on, so one collapse never hides the others.
 
-use crate::bench::{Server, median, rss_kib, start_server};
+use crate::bench::{Server, median, start_server};
 use anyhow::{Context, bail};
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -172,6 +172,35 @@ fn wrk(cores: &Cores, port: u16, path: &str, threads: u32, connections: u32, sec
     })
 }
 
+/// Resident memory of a process in MiB, split as the kernel accounts it: anonymous (the heap:
+/// caches, the connections' page and statement caches, an in-memory index), file-backed (the
+/// binary and the memory-mapped search index) and shared (SQLite's WAL index).
+struct Memory {
+    total: f64,
+    anonymous: f64,
+    file: f64,
+    shared: f64,
+}
+
+fn memory(pid: u32) -> anyhow::Result<Memory> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
+    let field = |name: &str| -> f64 {
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix(name))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|kib| kib.parse::<f64>().ok())
+            .map_or(0.0, |kib| kib / 1024.0)
+    };
+    Ok(Memory { total: field("VmRSS:"), anonymous: field("RssAnon:"), file: field("RssFile:"), shared: field("RssShmem:") })
+}
+
+impl std::fmt::Display for Memory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:.0} MiB (anonymous {:.0}, file-backed {:.0}, shared {:.0})", self.total, self.anonymous, self.file, self.shared)
+    }
+}
+
 /// One GET on a new connection: the status and the whole body, or why not.
 fn get(port: u16, path: &str) -> anyhow::Result<(u16, String)> {
     let mut stream = TcpStream::connect(("127.0.0.1", port))?;
@@ -213,6 +242,8 @@ impl Backend {
         let mut settings = vec![("LAUNCHDIR_RATE_LIMITS_ENABLED".to_owned(), "false".to_owned())];
         if let Self::Postgres { server, database } = self {
             settings.push(("LAUNCHDIR_DATABASE_URL".into(), format!("{server}/{database}")));
+            // An operator migrates PostgreSQL before serving; the bench's server does it itself.
+            settings.push(("LAUNCHDIR_AUTO_MIGRATE".into(), "true".into()));
         }
         settings
     }
@@ -275,7 +306,7 @@ fn measure(binary: &Path, scratch: &Path, backend: &Backend, bulk: usize, cores:
     // that is measured: what an operator's restart costs.
     drop(start_server(binary, &data_dir, &settings, cores.server.as_deref())?);
     let (server, start_up) = start_server(binary, &data_dir, &settings, cores.server.as_deref())?;
-    let ready_rss = rss_kib(server.child.id())? as f64 / 1024.0;
+    let ready_memory = memory(server.child.id())?;
     let reads = resolve(&server)?;
     let mut figures: Vec<Figures> = reads.iter().map(|_| Figures::default()).collect();
     for ((_, path), figure) in reads.iter().zip(&mut figures) {
@@ -291,7 +322,7 @@ fn measure(binary: &Path, scratch: &Path, backend: &Backend, bulk: usize, cores:
         figure.loaded = wrk(cores, server.port, path, 2, CONNECTIONS, LOAD_SECONDS).ok();
     }
     healthz.push(wrk(cores, server.port, "/healthz", 2, CONNECTIONS, LOAD_SECONDS)?);
-    let loaded_rss = rss_kib(server.child.id())? as f64 / 1024.0;
+    let loaded_memory = memory(server.child.id())?;
     drop(server);
     backend.clean_up();
 
@@ -302,8 +333,8 @@ fn measure(binary: &Path, scratch: &Path, backend: &Backend, bulk: usize, cores:
     println!("|---|---|");
     println!("| seeding {bulk} generated listings (`seed --demo --bulk-listings`) | {seed_seconds:.1} s |");
     println!("| start-up to ready (a restart on the seeded directory) | {:.0} ms |", start_up.as_secs_f64() * 1000.0);
-    println!("| memory when ready (RSS) | {ready_rss:.0} MiB |");
-    println!("| memory after the load runs (RSS) | {loaded_rss:.0} MiB |");
+    println!("| memory when ready (RSS) | {ready_memory} |");
+    println!("| memory after the load runs (RSS) | {loaded_memory} |");
     println!(
         "| `GET /healthz` at {CONNECTIONS} connections (before / after the reads) | {:.0} / {:.0} req/s |",
         healthz[0].requests_per_second, healthz[1].requests_per_second

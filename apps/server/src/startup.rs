@@ -199,6 +199,7 @@ impl Services {
                 store.feeds(),
                 trending,
                 shape,
+                clock.clone(),
             ),
             sitemap: listings::SitemapService::new(store.sitemap(), calendar.clone()),
             calendar,

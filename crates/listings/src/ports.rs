@@ -48,13 +48,15 @@ pub trait ListingRepository: Send + Sync {
     async fn find_by_slug(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError>;
 
     /// One page of the live listings that carry any of `categories` (primary or extra), most
-    /// voted first, ties to the listing created first; `total` is how many there are (from the
-    /// directory's counts, so the page never counts them).
+    /// voted first, ties to the listing created first; `total` is how many there are and `live`
+    /// how many live listings the directory has (from its counts, so the page never counts;
+    /// together they choose how the page is found).
     async fn live_in_categories(
         &self,
         categories: &[CategoryId],
         page: PageRequest,
         total: u64,
+        live: u64,
     ) -> Result<Paged<ListingSummary>, RepoError>;
 
     /// The marks behind the listing's Featured and Verified badges.

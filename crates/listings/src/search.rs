@@ -8,7 +8,7 @@ use crate::feeds::{FeedRepository, TrendingScores};
 use crate::model::ListingSummary;
 use crate::service::DirectoryShape;
 use async_trait::async_trait;
-use kernel::{CategoryId, CountryCode, ListingId, PageRequest, Paged, RepoError, Slug};
+use kernel::{CategoryId, Clock, CountryCode, ListingId, PageRequest, Paged, RepoError, Slug};
 use std::collections::HashMap;
 use std::sync::Arc;
 use time::OffsetDateTime;
@@ -94,15 +94,12 @@ pub trait SearchSource: Send + Sync {
     /// Listings passing `filter`.
     async fn candidates(&self, filter: &SearchFilter) -> Result<Vec<Candidate>, RepoError>;
 
+    /// How many listings pass `filter` (with at least one follower when `followed`).
+    async fn count(&self, filter: &SearchFilter, followed: bool) -> Result<u64, RepoError>;
+
     /// One page of the listings passing `filter`, ordered in the database (ties to the lower id).
-    /// `total`, when the directory's counts already know it, spares counting the matches.
-    async fn page(
-        &self,
-        filter: &SearchFilter,
-        order: DbOrder,
-        page: PageRequest,
-        total: Option<u64>,
-    ) -> Result<Paged<ListingId>, RepoError>;
+    /// `total` is how many pass (from the directory's counts or `count`).
+    async fn page(&self, filter: &SearchFilter, order: DbOrder, page: PageRequest, total: u64) -> Result<Paged<ListingId>, RepoError>;
 }
 
 /// Orders the database can apply itself.
@@ -160,8 +157,21 @@ pub struct SearchService {
     feeds: Arc<dyn FeedRepository>,
     trending: TrendingScores,
     shape: DirectoryShape,
+    clock: Arc<dyn Clock>,
     cursor: Arc<cursor::Cursor>,
+    filtered_totals: Arc<FilteredTotals>,
 }
+
+/// How long the total of a filtered browse (stage, country, pricing model, domain) is reused:
+/// counting a filter reads every listing it keeps, which does not scale per request.
+pub const FILTERED_TOTAL_TTL: time::Duration = time::Duration::seconds(10);
+
+/// The most filtered totals kept at once (each is a few bytes; the bound keeps a crawler
+/// walking every filter from growing memory).
+const FILTERED_TOTALS_KEPT: usize = 512;
+
+/// Totals of filtered browses, one cached value per filter.
+type FilteredTotals = std::sync::Mutex<HashMap<String, Arc<kernel::Cached<u64>>>>;
 
 /// Where the index stands in the change feed, shared by clones of the service.
 mod cursor {
@@ -274,8 +284,22 @@ impl SearchService {
         feeds: Arc<dyn FeedRepository>,
         trending: TrendingScores,
         shape: DirectoryShape,
+        clock: Arc<dyn Clock>,
     ) -> Self {
-        Self { index, source, feeds, trending, shape, cursor: Arc::default() }
+        Self { index, source, feeds, trending, shape, clock, cursor: Arc::default(), filtered_totals: Arc::default() }
+    }
+
+    /// The total of a filtered browse, at most `FILTERED_TOTAL_TTL` old.
+    async fn filtered_total(&self, filter: &SearchFilter, followed: bool) -> Result<u64, RepoError> {
+        let cached = {
+            let mut kept = self.filtered_totals.lock().unwrap_or_else(|p| p.into_inner());
+            let key = format!("{filter:?} {followed}");
+            if kept.len() >= FILTERED_TOTALS_KEPT && !kept.contains_key(&key) {
+                kept.clear();
+            }
+            kept.entry(key).or_insert_with(|| Arc::new(kernel::Cached::new(FILTERED_TOTAL_TTL))).clone()
+        };
+        Ok(*cached.get_or_load(self.clock.now(), || self.source.count(filter, followed)).await?)
     }
 
     /// The same search over another index (say, one kept on disk), which starts from where
@@ -380,7 +404,13 @@ impl SearchService {
             _ => None,
         };
         if let Some(order) = db_order {
-            let ids = self.source.page(&filter, order, request.page, known_total(order)).await?;
+            let total = match known_total(order) {
+                Some(total) => total,
+                // Text matches are at most `MAX_MATCHES`: counted as they are.
+                None if matches.is_some() => self.source.count(&filter, order == DbOrder::Follows).await?,
+                None => self.filtered_total(&filter, order == DbOrder::Follows).await?,
+            };
+            let ids = self.source.page(&filter, order, request.page, total).await?;
             let mut summaries = self.feeds.summaries(&ids.items).await?;
             let items = ids.items.iter().filter_map(|id| summaries.remove(id)).collect();
             return Ok(Paged::new(items, request.page, ids.total));

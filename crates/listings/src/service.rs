@@ -132,7 +132,7 @@ impl DirectoryService {
         let children: Vec<&Category> = all.iter().filter(|c| c.parent_id == Some(category.id)).collect();
         let mut ids: Vec<CategoryId> = vec![category.id];
         ids.extend(children.iter().map(|c| c.id));
-        let listings = self.listings.live_in_categories(&ids, page, count_of(&category, counts)).await?;
+        let listings = self.listings.live_in_categories(&ids, page, count_of(&category, counts), counts.live).await?;
         Ok(CategoryPage {
             live_listings: count_of(&category, counts),
             subcategories: children.into_iter().map(reference).collect(),
@@ -200,6 +200,7 @@ mod tests {
             &self,
             categories: &[CategoryId],
             page: PageRequest,
+            _: u64,
             _: u64,
         ) -> Result<Paged<ListingSummary>, RepoError> {
             self.asked_for.lock().unwrap().extend_from_slice(categories);

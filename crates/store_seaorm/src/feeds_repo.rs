@@ -6,7 +6,6 @@ use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Week};
 use listings::{FeedRepository, ListingSummary};
-use sea_orm::sea_query::{Expr, ExprTrait, Query};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Select};
 use std::collections::HashMap;
 use time::OffsetDateTime;
@@ -100,14 +99,7 @@ impl FeedRepository for SeaStore {
             .filter(vote::Column::CreatedAt.gte(utc(since)))
             // Trending follows counted votes only.
             .filter(vote::Column::Counted.eq(true))
-            .filter(Expr::exists(
-                Query::select()
-                    .expr(Expr::val(1))
-                    .from(listing::Entity)
-                    .and_where(Expr::col((listing::Entity, listing::Column::Id)).equals((vote::Entity, vote::Column::ListingId)))
-                    .and_where(Expr::col((listing::Entity, listing::Column::Status)).eq("live"))
-                    .to_owned(),
-            ))
+            .filter(crate::listing_is_live(vote::Entity, vote::Column::ListingId))
             .into_tuple()
             .all(&self.db)
             .await

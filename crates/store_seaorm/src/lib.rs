@@ -213,6 +213,43 @@ impl SeaStore {
     }
 }
 
+/// `EXISTS (a live listing with id = table.column)`: correlated, so each row probes one
+/// listing by key (an `IN (live ids)` list would be built from the whole directory per query).
+pub(crate) fn listing_is_live(
+    table: impl sea_orm::sea_query::IntoIden,
+    column: impl sea_orm::sea_query::IntoIden,
+) -> sea_orm::sea_query::SimpleExpr {
+    use crate::entity::listing;
+    use sea_orm::sea_query::{Expr, ExprTrait, Query};
+    Expr::exists(
+        Query::select()
+            .expr(Expr::val(1))
+            .from(listing::Entity)
+            .and_where(Expr::col((listing::Entity, listing::Column::Id)).equals((table.into_iden(), column.into_iden())))
+            .and_where(Expr::col((listing::Entity, listing::Column::Status)).eq("live"))
+            .to_owned(),
+    )
+}
+
+/// `EXISTS (a category link of listings.id to one of `categories`)`: correlated, so walking
+/// listings in a ranked order probes each one's links by key and stops at the page.
+pub(crate) fn listing_in_categories(categories: &[kernel::CategoryId]) -> sea_orm::sea_query::SimpleExpr {
+    use crate::entity::{listing, listing_category};
+    use sea_orm::sea_query::{Expr, ExprTrait, Query};
+    Expr::exists(
+        Query::select()
+            .expr(Expr::val(1))
+            .from(listing_category::Entity)
+            .and_where(
+                Expr::col((listing_category::Entity, listing_category::Column::ListingId)).equals((listing::Entity, listing::Column::Id)),
+            )
+            .and_where(
+                Expr::col((listing_category::Entity, listing_category::Column::CategoryId)).is_in(categories.iter().map(|id| id.get())),
+            )
+            .to_owned(),
+    )
+}
+
 /// One page of `query` (already ordered), for reads whose total is known without counting
 /// (the directory's counts): an index walk of the page, never a count of the directory.
 pub(crate) async fn page_of<E: sea_orm::EntityTrait>(

@@ -6,14 +6,10 @@ use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Slug, Week};
 use listings::{Award, AwardRepository, ListingSummary, RankingRepository, Winner};
-use sea_orm::sea_query::{Expr, ExprTrait, Func, Query, SelectStatement};
+use sea_orm::sea_query::{Expr, ExprTrait, Func};
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, Order, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait};
 use std::collections::{HashMap, HashSet};
 use time::OffsetDateTime;
-
-fn live_ids() -> SelectStatement {
-    Query::select().column(listing::Column::Id).from(listing::Entity).and_where(Expr::col(listing::Column::Status).eq("live")).to_owned()
-}
 
 impl SeaStore {
     /// Summaries of these listings, keyed by id.
@@ -46,7 +42,8 @@ impl RankingRepository for SeaStore {
     }
 
     async fn by_contributions(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64)>, RepoError> {
-        let base = billboard_contribution::Entity::find().filter(billboard_contribution::Column::ListingId.in_subquery(live_ids()));
+        let base = billboard_contribution::Entity::find()
+            .filter(crate::listing_is_live(billboard_contribution::Entity, billboard_contribution::Column::ListingId));
         let total = base
             .clone()
             .select_only()
@@ -77,7 +74,7 @@ impl RankingRepository for SeaStore {
 
     async fn by_domain_rating(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i32, Option<i32>)>, RepoError> {
         let query = listing_metric::Entity::find()
-            .filter(listing_metric::Column::ListingId.in_subquery(live_ids()))
+            .filter(crate::listing_is_live(listing_metric::Entity, listing_metric::Column::ListingId))
             .filter(listing_metric::Column::DomainRating.is_not_null());
         let (rows, total) = crate::fetch_page(
             &self.db,
@@ -92,7 +89,7 @@ impl RankingRepository for SeaStore {
 
     async fn by_revenue(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64, bool)>, RepoError> {
         let query = listing_metric::Entity::find()
-            .filter(listing_metric::Column::ListingId.in_subquery(live_ids()))
+            .filter(crate::listing_is_live(listing_metric::Entity, listing_metric::Column::ListingId))
             .filter(listing_metric::Column::MonthlyRevenueCents.is_not_null());
         let (rows, total) = crate::fetch_page(
             &self.db,

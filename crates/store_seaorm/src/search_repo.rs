@@ -14,8 +14,11 @@ const PUBLIC: [&str; 3] = ["live", "scheduled", "awaiting_badge"];
 
 /// The listings passing `filter`; `None` when nothing can pass (an empty match list).
 fn filtered(filter: &SearchFilter) -> Option<sea_orm::Select<listing::Entity>> {
-    let statuses: &[&str] = if filter.upcoming { &["scheduled", "awaiting_badge"] } else { &["live"] };
-    let mut query = listing::Entity::find().filter(listing::Column::Status.is_in(statuses.iter().copied()));
+    let mut query = if filter.upcoming {
+        listing::Entity::find().filter(listing::Column::Status.is_in(["scheduled", "awaiting_badge"]))
+    } else {
+        listing::Entity::find().filter(listing::Column::Status.eq("live"))
+    };
     if let Some(ids) = &filter.ids {
         if ids.is_empty() {
             return None;
@@ -182,18 +185,16 @@ impl SearchSource for SeaStore {
             .collect())
     }
 
-    async fn page(
-        &self,
-        filter: &SearchFilter,
-        order: DbOrder,
-        page: PageRequest,
-        total: Option<u64>,
-    ) -> Result<Paged<ListingId>, RepoError> {
+    async fn count(&self, filter: &SearchFilter, followed: bool) -> Result<u64, RepoError> {
+        let Some(mut query) = filtered(filter) else { return Ok(0) };
+        if followed {
+            query = query.filter(listing::Column::FollowsCount.gt(0));
+        }
+        query.count(&self.db).await.map_err(repo_err)
+    }
+
+    async fn page(&self, filter: &SearchFilter, order: DbOrder, page: PageRequest, total: u64) -> Result<Paged<ListingId>, RepoError> {
         let Some(query) = filtered(filter) else { return Ok(Paged::new(Vec::new(), page, 0)) };
-        let total = match total {
-            Some(total) => total,
-            None => query.clone().count(&self.db).await.map_err(repo_err)?,
-        };
         // Each order has an index in exactly this order (status, value descending, id), so a
         // page of live listings is a walk of the index, not a sort of the directory.
         let query = match order {

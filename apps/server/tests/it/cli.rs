@@ -136,6 +136,7 @@ async fn json_logs_carry_the_request_id() {
     let mut command = Command::new(env!("CARGO_BIN_EXE_launchdir"));
     command
         .env("LAUNCHDIR_DATABASE_URL", settings.database_url.unwrap())
+        .env("LAUNCHDIR_DATA_DIR", crate::helpers::own_data_dir())
         .env("LAUNCHDIR_BIND", "127.0.0.1:0")
         .env("LAUNCHDIR_LOG_FORMAT", "json")
         .env("LAUNCHDIR_LOG_LEVEL", "info")

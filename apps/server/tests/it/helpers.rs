@@ -12,6 +12,14 @@ use std::sync::{Arc, OnceLock};
 use store_seaorm::DbConfig;
 use store_seaorm::testing::TestDatabase;
 
+/// A data directory of its own for a `launchdir serve` process (each serving process keeps its
+/// search index there and refuses one another process holds).
+pub fn own_data_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("launchdir-test-data-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// How far beyond a promised freshness a wait may go on a loaded machine: tests check which
 /// timer a read follows, not how fast the machine is.
 pub const FRESHNESS_SLACK: std::time::Duration = std::time::Duration::from_millis(1500);

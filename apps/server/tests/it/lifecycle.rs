@@ -160,6 +160,7 @@ fn serve(test: &TestDatabase) -> std::process::Child {
         .env("LAUNCHDIR_DEMO_DATA", "false")
         .env("LAUNCHDIR_JOB_WORKERS", "2")
         .env("LAUNCHDIR_SCHEDULER_SECONDS", "1")
+        .env("LAUNCHDIR_DATA_DIR", crate::helpers::own_data_dir())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped());
     if let Some(schema) = settings.database_schema {

@@ -335,6 +335,7 @@ fn serve_with_redis(test: &store_seaorm::testing::TestDatabase, redis: &str) -> 
         .env("LAUNCHDIR_DEMO_DATA", "false")
         .env("LAUNCHDIR_JOB_WORKERS", "0")
         .env("LAUNCHDIR_REDIS_URL", redis)
+        .env("LAUNCHDIR_DATA_DIR", crate::helpers::own_data_dir())
         .env("LAUNCHDIR_RATE_LIMITS_READ_ANONYMOUS", "10/hour")
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped());
