@@ -54,6 +54,17 @@ pub(crate) async fn refresh_counts(shape: listings::DirectoryShape) {
     }
 }
 
+/// Ranks the current week again every `listings::calendar::CURRENT_WEEK_TTL`, so no read waits.
+pub(crate) async fn refresh_current_week(calendar: listings::CalendarService) {
+    let period = listings::calendar::CURRENT_WEEK_TTL.unsigned_abs();
+    loop {
+        if let Err(err) = calendar.refresh_current_week().await {
+            tracing::warn!(error = %err, "could not rank the current week; will try again");
+        }
+        tokio::time::sleep(period).await;
+    }
+}
+
 /// Scores trending again every `listings::TRENDING_REFRESH`, so no read waits for it.
 pub(crate) async fn refresh_trending(trending: listings::TrendingScores) {
     loop {

@@ -156,10 +156,25 @@ impl CalendarService {
             if kept.len() >= WEEKS_KEPT && !kept.contains_key(&week) {
                 kept.clear();
             }
-            let ttl = if week >= self.current_week() { CURRENT_WEEK_TTL } else { PAST_WEEK_TTL };
+            // The current week is ranked again in the background every `CURRENT_WEEK_TTL`; a
+            // read ranks it itself only when that has stalled.
+            let ttl = if week >= self.current_week() { CURRENT_WEEK_TTL * 3 } else { PAST_WEEK_TTL };
             kept.entry(week).or_insert_with(|| Arc::new(Cached::new(ttl))).clone()
         };
         cached.get_or_load(self.clock.now(), || self.ranked(week)).await
+    }
+
+    /// Ranks the current week again now (the background refresh, every `CURRENT_WEEK_TTL`), so
+    /// no read waits for a week of many thousand launches to be ranked.
+    pub async fn refresh_current_week(&self) -> Result<(), RepoError> {
+        let week = self.current_week();
+        let ranked = self.ranked(week).await?;
+        let cached = {
+            let mut kept = self.rankings.lock().unwrap_or_else(|p| p.into_inner());
+            kept.entry(week).or_insert_with(|| Arc::new(Cached::new(CURRENT_WEEK_TTL * 3))).clone()
+        };
+        cached.put(self.clock.now(), ranked);
+        Ok(())
     }
 
     pub fn current_week(&self) -> Week {

@@ -91,12 +91,19 @@ pub async fn migrate_if_sqlite(db: &DatabaseConnection, url: &str) -> Result<(),
     Ok(())
 }
 
-/// SQLite only: refreshes the planner's statistics of the tables that need it (cheap when
-/// nothing changed), so it knows `status = 'live'` matches most of the directory and picks the
-/// ranked indexes. Run at start-up, after a bulk seed and by the daily purge.
+/// Refreshes the planner's statistics, so it knows `status = 'live'` matches most of the
+/// directory and picks the ranked indexes: on SQLite of the tables that need it (cheap when
+/// nothing changed; also at every start), on PostgreSQL of the directory's tables (`ANALYZE`:
+/// autovacuum would, but only a while after a bulk load). Run after a bulk seed and by the daily purge.
 pub async fn optimize(db: &DatabaseConnection) -> Result<(), DbErr> {
-    if db.get_database_backend() == sea_orm::DatabaseBackend::Sqlite {
-        db.execute_unprepared("PRAGMA optimize=0x10002").await?;
+    match db.get_database_backend() {
+        sea_orm::DatabaseBackend::Sqlite => db.execute_unprepared("PRAGMA optimize=0x10002").await.map(|_| ()),
+        sea_orm::DatabaseBackend::Postgres => db
+            .execute_unprepared(
+                "ANALYZE listings, votes, listing_follows, listing_categories, listing_founders, founders, listing_metrics, listing_changes",
+            )
+            .await
+            .map(|_| ()),
+        _ => Ok(()),
     }
-    Ok(())
 }

@@ -26,11 +26,15 @@ fn filtered(filter: &SearchFilter) -> Option<sea_orm::Select<listing::Entity>> {
         query = query.filter(listing::Column::Id.is_in(ids.iter().map(|id| id.get())));
     }
     if let Some(categories) = &filter.categories {
-        let in_categories = Query::select()
+        let mut in_categories = Query::select()
             .column(listing_category::Column::ListingId)
             .from(listing_category::Entity)
             .and_where(Expr::col(listing_category::Column::CategoryId).is_in(categories.iter().map(|id| id.get())))
             .to_owned();
+        // With text matches, only their links are read (by key), not the whole category's.
+        if let Some(ids) = &filter.ids {
+            in_categories.and_where(Expr::col(listing_category::Column::ListingId).is_in(ids.iter().map(|id| id.get())));
+        }
         query = query.filter(listing::Column::Id.in_subquery(in_categories));
     }
     if let Some(stage) = &filter.stage {
