@@ -59,9 +59,33 @@ impl<T> Cached<T> {
     }
 }
 
+/// One `Cached` value per key (a week's ranking, a filter's total), at most `kept` keys: past
+/// that, every kept value is dropped and loaded again, so a crawler walking every key cannot
+/// grow memory without bound.
+#[derive(Debug)]
+pub struct CachedByKey<K, T> {
+    values: Mutex<std::collections::HashMap<K, Arc<Cached<T>>>>,
+    kept: usize,
+}
+
+impl<K: std::hash::Hash + Eq, T> CachedByKey<K, T> {
+    pub fn new(kept: usize) -> Self {
+        Self { values: Mutex::new(std::collections::HashMap::new()), kept }
+    }
+
+    /// The cached value of `key`, made with `ttl` when the key is new.
+    pub fn slot(&self, key: K, ttl: Duration) -> Arc<Cached<T>> {
+        let mut values = self.values.lock().unwrap_or_else(|p| p.into_inner());
+        if values.len() >= self.kept && !values.contains_key(&key) {
+            values.clear();
+        }
+        values.entry(key).or_insert_with(|| Arc::new(Cached::new(ttl))).clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Cached;
+    use super::{Cached, CachedByKey};
     use std::sync::atomic::{AtomicU32, Ordering};
     use time::Duration;
     use time::macros::datetime;
@@ -101,6 +125,19 @@ mod tests {
         assert_eq!(*value, 1, "the expired value is served while another caller refreshes");
         cache.refreshing.store(false, std::sync::atomic::Ordering::SeqCst);
         assert_eq!(*futures_executor(cache.get_or_load(later, || async { Ok::<_, ()>(2) })).unwrap(), 2);
+    }
+
+    #[test]
+    fn keys_are_bounded() {
+        let cache: CachedByKey<u32, u32> = CachedByKey::new(2);
+        let t0 = datetime!(2026-11-21 10:00 UTC);
+        cache.slot(1, Duration::seconds(10)).put(t0, 10);
+        cache.slot(2, Duration::seconds(10)).put(t0, 20);
+        let again = futures_executor(cache.slot(1, Duration::seconds(10)).get_or_load(t0, || async { Ok::<_, ()>(0) })).unwrap();
+        assert_eq!(*again, 10, "a kept key keeps its value");
+        cache.slot(3, Duration::seconds(10));
+        let reloaded = futures_executor(cache.slot(1, Duration::seconds(10)).get_or_load(t0, || async { Ok::<_, ()>(11) })).unwrap();
+        assert_eq!(*reloaded, 11, "a third key dropped the kept ones");
     }
 
     /// Runs a future that never waits (the loads above are ready at once).

@@ -21,7 +21,7 @@ mod values;
 mod web_url;
 mod week;
 
-pub use cached::Cached;
+pub use cached::{Cached, CachedByKey};
 pub use client_network::client_network;
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use error::{FieldError, RepoError};

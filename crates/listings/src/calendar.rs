@@ -2,9 +2,9 @@
 
 use crate::model::{ListingStatus, ListingSummary};
 use async_trait::async_trait;
-use kernel::{Cached, Clock, ListingId, RepoError, Week};
+use kernel::{CachedByKey, Clock, ListingId, RepoError, Week};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use time::{OffsetDateTime, UtcOffset};
 
 /// A week as a caller names it.
@@ -131,36 +131,27 @@ pub const PAST_WEEK_TTL: time::Duration = time::Duration::seconds(30);
 /// memory without bound); beyond it the kept rankings are dropped and computed again.
 const WEEKS_KEPT: usize = 16;
 
-/// Week rankings kept for the reads, one cached value per week.
-type WeekRankings = Mutex<HashMap<Week, Arc<Cached<Vec<WeekLaunch>>>>>;
-
 /// The calendar use cases.
 #[derive(Clone)]
 pub struct CalendarService {
     launches: Arc<dyn LaunchRepository>,
     clock: Arc<dyn Clock>,
     policy: CalendarPolicy,
-    rankings: Arc<WeekRankings>,
+    rankings: Arc<CachedByKey<Week, Vec<WeekLaunch>>>,
 }
 
 impl CalendarService {
     pub fn new(launches: Arc<dyn LaunchRepository>, clock: Arc<dyn Clock>, policy: CalendarPolicy) -> Self {
-        Self { launches, clock, policy, rankings: Arc::default() }
+        Self { launches, clock, policy, rankings: Arc::new(CachedByKey::new(WEEKS_KEPT)) }
     }
 
     /// The ranking of `week` as the reads show it: at most `CURRENT_WEEK_TTL` old for the
     /// current week, `PAST_WEEK_TTL` for a past one. The awards rank with `ranked`, fresh.
     pub async fn ranking(&self, week: Week) -> Result<Arc<Vec<WeekLaunch>>, RepoError> {
-        let cached = {
-            let mut kept = self.rankings.lock().unwrap_or_else(|p| p.into_inner());
-            if kept.len() >= WEEKS_KEPT && !kept.contains_key(&week) {
-                kept.clear();
-            }
-            // The current week is ranked again in the background every `CURRENT_WEEK_TTL`; a
-            // read ranks it itself only when that has stalled.
-            let ttl = if week >= self.current_week() { CURRENT_WEEK_TTL * 3 } else { PAST_WEEK_TTL };
-            kept.entry(week).or_insert_with(|| Arc::new(Cached::new(ttl))).clone()
-        };
+        // The current week is ranked again in the background every `CURRENT_WEEK_TTL`; a read
+        // ranks it itself only when that has stalled.
+        let ttl = if week >= self.current_week() { CURRENT_WEEK_TTL * 3 } else { PAST_WEEK_TTL };
+        let cached = self.rankings.slot(week, ttl);
         cached.get_or_load(self.clock.now(), || self.ranked(week)).await
     }
 
@@ -169,10 +160,7 @@ impl CalendarService {
     pub async fn refresh_current_week(&self) -> Result<(), RepoError> {
         let week = self.current_week();
         let ranked = self.ranked(week).await?;
-        let cached = {
-            let mut kept = self.rankings.lock().unwrap_or_else(|p| p.into_inner());
-            kept.entry(week).or_insert_with(|| Arc::new(Cached::new(CURRENT_WEEK_TTL * 3))).clone()
-        };
+        let cached = self.rankings.slot(week, CURRENT_WEEK_TTL * 3);
         cached.put(self.clock.now(), ranked);
         Ok(())
     }

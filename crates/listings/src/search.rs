@@ -159,7 +159,7 @@ pub struct SearchService {
     shape: DirectoryShape,
     clock: Arc<dyn Clock>,
     cursor: Arc<cursor::Cursor>,
-    filtered_totals: Arc<FilteredTotals>,
+    filtered_totals: Arc<kernel::CachedByKey<String, u64>>,
 }
 
 /// How long the total of a filtered browse (stage, country, pricing model, domain) is reused:
@@ -169,9 +169,6 @@ pub const FILTERED_TOTAL_TTL: time::Duration = time::Duration::seconds(10);
 /// The most filtered totals kept at once (each is a few bytes; the bound keeps a crawler
 /// walking every filter from growing memory).
 const FILTERED_TOTALS_KEPT: usize = 512;
-
-/// Totals of filtered browses, one cached value per filter.
-type FilteredTotals = std::sync::Mutex<HashMap<String, Arc<kernel::Cached<u64>>>>;
 
 /// Where the index stands in the change feed, shared by clones of the service.
 mod cursor {
@@ -286,19 +283,21 @@ impl SearchService {
         shape: DirectoryShape,
         clock: Arc<dyn Clock>,
     ) -> Self {
-        Self { index, source, feeds, trending, shape, clock, cursor: Arc::default(), filtered_totals: Arc::default() }
+        Self {
+            index,
+            source,
+            feeds,
+            trending,
+            shape,
+            clock,
+            cursor: Arc::default(),
+            filtered_totals: Arc::new(kernel::CachedByKey::new(FILTERED_TOTALS_KEPT)),
+        }
     }
 
     /// The total of a filtered browse, at most `FILTERED_TOTAL_TTL` old.
     async fn filtered_total(&self, filter: &SearchFilter, followed: bool) -> Result<u64, RepoError> {
-        let cached = {
-            let mut kept = self.filtered_totals.lock().unwrap_or_else(|p| p.into_inner());
-            let key = format!("{filter:?} {followed}");
-            if kept.len() >= FILTERED_TOTALS_KEPT && !kept.contains_key(&key) {
-                kept.clear();
-            }
-            kept.entry(key).or_insert_with(|| Arc::new(kernel::Cached::new(FILTERED_TOTAL_TTL))).clone()
-        };
+        let cached = self.filtered_totals.slot(format!("{filter:?} {followed}"), FILTERED_TOTAL_TTL);
         Ok(*cached.get_or_load(self.clock.now(), || self.source.count(filter, followed)).await?)
     }
 

@@ -5,7 +5,7 @@ use crate::entity::{email_token, idempotency_key, job, listing_change, oauth_cod
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{Housekeeping, PurgeCutoffs, Purged, RepoError};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use time::UtcOffset;
 
 #[async_trait]
@@ -52,15 +52,7 @@ impl Housekeeping for SeaStore {
             .rows_affected;
         // The search indexes' change feed keeps its newest positions (by count, not age: a
         // quiet directory keeps the same history as a busy one).
-        let head: Option<i64> = listing_change::Entity::find()
-            .select_only()
-            .column_as(listing_change::Column::Seq.max(), "head")
-            .into_tuple::<Option<i64>>()
-            .one(&self.db)
-            .await
-            .map_err(repo_err)?
-            .flatten();
-        let listing_changes = match head {
+        let listing_changes = match crate::search_repo::feed_head(&self.db).await? {
             Some(head) if head > crate::search_repo::CHANGES_KEPT => {
                 listing_change::Entity::delete_many()
                     .filter(listing_change::Column::Seq.lte(head - crate::search_repo::CHANGES_KEPT))

@@ -101,18 +101,22 @@ pub(crate) const CHANGES_KEPT: i64 = 100_000;
 /// took its position before the head but committed after the read is read again, not missed.
 const FULL_READ_OVERLAP: u64 = 1_000;
 
+/// The feed's newest position (`None` while it is empty).
+pub(crate) async fn feed_head(db: &impl sea_orm::ConnectionTrait) -> Result<Option<i64>, RepoError> {
+    Ok(listing_change::Entity::find()
+        .select_only()
+        .column_as(listing_change::Column::Seq.max(), "head")
+        .into_tuple::<Option<i64>>()
+        .one(db)
+        .await
+        .map_err(repo_err)?
+        .flatten())
+}
+
 #[async_trait]
 impl SearchSource for SeaStore {
     async fn everything(&self) -> Result<SearchChanges, RepoError> {
-        let head: Option<i64> = listing_change::Entity::find()
-            .select_only()
-            .column_as(listing_change::Column::Seq.max(), "head")
-            .into_tuple::<Option<i64>>()
-            .one(&self.db)
-            .await
-            .map_err(repo_err)?
-            .flatten();
-        let head = u64::try_from(head.unwrap_or(0)).unwrap_or(0);
+        let head = u64::try_from(feed_head(&self.db).await?.unwrap_or(0)).unwrap_or(0);
         let mut changes = SearchChanges { head: head.saturating_sub(FULL_READ_OVERLAP), ..SearchChanges::default() };
         let rows = indexed_columns(listing::Entity::find().order_by_asc(listing::Column::Id)).all(&self.db).await.map_err(repo_err)?;
         into_changes(rows, &mut changes);
