@@ -1,6 +1,5 @@
 //! `LaunchRepository` over SeaORM.
 
-use crate::directory_repo::to_summary;
 use crate::entity::{listing, vote};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
@@ -21,8 +20,7 @@ impl LaunchRepository for SeaStore {
             .all(&self.db)
             .await
             .map_err(repo_err)?;
-        let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
-        rows.into_iter().map(|row| to_summary(row, &slugs)).collect()
+        self.summaries_of(rows).await
     }
 
     async fn votes_between(

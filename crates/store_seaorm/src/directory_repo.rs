@@ -54,6 +54,12 @@ async fn count_rows(db: &impl ConnectionTrait, sql: &str) -> Result<HashMap<Cate
 }
 
 impl SeaStore {
+    /// Listing rows as summaries, in their order (one query for their categories' slugs).
+    pub(crate) async fn summaries_of(&self, rows: Vec<listing::Model>) -> Result<Vec<ListingSummary>, RepoError> {
+        let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
+        rows.into_iter().map(|row| to_summary(row, &slugs)).collect()
+    }
+
     pub(crate) async fn category_slugs(&self, ids: impl IntoIterator<Item = i64>) -> Result<HashMap<i64, Slug>, RepoError> {
         let ids: Vec<i64> = ids.into_iter().collect();
         if ids.is_empty() {
@@ -185,8 +191,6 @@ impl ListingRepository for SeaStore {
                 listing::Entity::find().filter(listing::Column::Status.eq(LIVE)).filter(listing::Column::Id.in_subquery(in_categories));
             crate::page_of(&self.db, query.order_by_desc(listing::Column::VotesCount).order_by_asc(listing::Column::Id), page).await?
         };
-        let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
-        let items = rows.into_iter().map(|row| to_summary(row, &slugs)).collect::<Result<_, _>>()?;
-        Ok(Paged::new(items, page, total))
+        Ok(Paged::new(self.summaries_of(rows).await?, page, total))
     }
 }

@@ -1,6 +1,5 @@
 //! `FeedRepository` over SeaORM.
 
-use crate::directory_repo::to_summary;
 use crate::entity::{listing, vote};
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
@@ -24,14 +23,8 @@ impl SeaStore {
             Some(total) => (crate::page_of(&self.db, query, page).await?, total),
             None => crate::fetch_page(&self.db, query, page).await?,
         };
-        let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
-        let items = rows
-            .into_iter()
-            .map(|row| {
-                let extra = extra(&row);
-                Ok((to_summary(row, &slugs)?, extra))
-            })
-            .collect::<Result<_, RepoError>>()?;
+        let extras: Vec<T> = rows.iter().map(&extra).collect();
+        let items = self.summaries_of(rows).await?.into_iter().zip(extras).collect();
         Ok(Paged::new(items, page, total))
     }
 }

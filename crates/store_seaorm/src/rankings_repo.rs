@@ -36,9 +36,7 @@ impl RankingRepository for SeaStore {
         let query = listing::Entity::find().filter(listing::Column::Status.eq("live"));
         let rows =
             crate::page_of(&self.db, query.order_by_desc(listing::Column::VotesCount).order_by_asc(listing::Column::Id), page).await?;
-        let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
-        let items = rows.into_iter().map(|row| to_summary(row, &slugs)).collect::<Result<_, _>>()?;
-        Ok(Paged::new(items, page, total))
+        Ok(Paged::new(self.summaries_of(rows).await?, page, total))
     }
 
     async fn by_contributions(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64)>, RepoError> {
