@@ -4,8 +4,9 @@
 
 use async_trait::async_trait;
 use drafts::grounding::{CategoryRef, Proposal, SocialLink};
+use drafts::site::BlockRole;
 use drafts::site::SiteSnapshot;
-use drafts::{DraftFounder, Drafter, DrafterError, Evidence, FieldKind, FieldName, FieldValue, Proposed};
+use drafts::{Basis, DraftFounder, Drafter, DrafterError, Evidence, FieldKind, FieldName, FieldValue, Proposed};
 use kernel::Faq;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -43,8 +44,14 @@ impl OpenAiDrafter {
 }
 
 const INSTRUCTIONS: &str = "You write a product profile for a launch directory from the pages of the product's own website. \
-Rules: use only what the pages state; never guess or invent. For every value give evidence: a list of {\"url\", \"quote\"} \
-where quote is copied character for character from that page. Leave out any field the pages do not state. \
+Rules: use only what the pages state about this product; never guess or invent. For every value give evidence: a list of \
+{\"url\", \"quote\", \"basis\"} where quote is copied character for character from that page and basis says what kind of \
+evidence it is: structured_data (a JSON-LD value), labelled_section (text under a heading or on a page named for what the value is, \
+such as a pricing page or a team section), names_product (a sentence that names the product), metadata (title, meta tags, \
+addresses) or page_text (other text). Founders need structured_data, labelled_section or names_product and a quote saying they \
+founded this product; prices need structured_data or labelled_section. Lines marked [testimonial], [partner], [comparison], \
+[roadmap], [copyright] or [cookie banner] are not about the product itself: never take founders, prices, the founding year or \
+features from them. Leave out any field the pages do not state; when unsure, leave it out. \
 Answer with one JSON object: {\"fields\": {<field>: {\"value\": string or array of strings, \"evidence\": [...]}}, \
 \"faqs\": [{\"question\", \"answer\", \"evidence\"}], \"founders\": [{\"name\", \"title\", \"bio\", \"evidence\"}], \
 \"socials\": [{\"key\", \"url\", \"evidence\"}], \"seo\": {\"title\": {\"value\", \"evidence\"}, \"meta\": {\"value\", \"evidence\"}}}.";
@@ -59,7 +66,15 @@ impl Drafter for OpenAiDrafter {
                 text.push_str(item);
                 text.push('\n');
             }
+            for object in page.json_ld.iter().take(10) {
+                text.push_str("JSON-LD: ");
+                text.push_str(&object.to_string());
+                text.push('\n');
+            }
             for block in &page.blocks {
+                if block.role != BlockRole::Content {
+                    text.push_str(&format!("[{}] ", block.role.as_str()));
+                }
                 text.push_str(&block.text);
                 text.push('\n');
             }
@@ -113,7 +128,11 @@ fn parse_evidence(value: &Value) -> Vec<Evidence> {
         .as_array()
         .into_iter()
         .flatten()
-        .filter_map(|item| Some(Evidence { url: item["url"].as_str()?.to_owned(), quote: item["quote"].as_str()?.to_owned() }))
+        .filter_map(|item| {
+            // A quote without a kind, or with one we do not know, is the weakest kind: other text.
+            let basis = item["basis"].as_str().and_then(Basis::parse).unwrap_or_default();
+            Some(Evidence::new(item["url"].as_str()?, item["quote"].as_str()?, basis))
+        })
         .take(20)
         .collect()
 }

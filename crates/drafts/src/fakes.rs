@@ -99,7 +99,7 @@ impl Sites {
     pub fn serve(&self, url: &str, text: &str) {
         let page = Page {
             url: url.to_owned(),
-            blocks: vec![TextBlock { kind: BlockKind::Paragraph, text: text.to_owned(), section: None }],
+            blocks: vec![TextBlock { kind: BlockKind::Paragraph, text: text.to_owned(), section: None, role: Default::default() }],
             ..Default::default()
         };
         self.pages
@@ -132,7 +132,7 @@ impl Drafter for FirstParagraphDrafter {
     async fn draft(&self, site: &SiteSnapshot, _: &[CategoryRef]) -> Result<Proposal, DrafterError> {
         let mut proposal = Proposal::default();
         if let Some(block) = site.pages.first().and_then(|page| page.blocks.first()) {
-            let evidence = vec![Evidence { url: site.home_url.clone(), quote: block.text.clone() }];
+            let evidence = vec![Evidence::new(site.home_url.clone(), block.text.clone(), crate::Basis::PageText)];
             proposal.fields.insert(FieldName::Name, Proposed { value: FieldValue::Text(block.text.clone()), evidence });
         }
         Ok(proposal)

@@ -8,8 +8,9 @@
 //! - fields with a closed vocabulary (categories, country, pricing model) hold a known value that
 //!   their quotes name.
 
-use crate::model::{DraftFounder, DraftSeo, Evidence, FieldName, FieldValue, Proposed};
-use crate::site::{SiteSnapshot, fold_whitespace};
+use crate::meaning::{self, StructuredValue, Subject};
+use crate::model::{Basis, DraftFounder, DraftSeo, Evidence, FieldName, FieldValue, Proposed};
+use crate::site::{BlockRole, Page, SiteSnapshot, fold_whitespace};
 use kernel::Faq;
 use std::collections::{BTreeMap, HashMap};
 
@@ -123,18 +124,60 @@ pub const COUNTRIES: &[(&str, &[&str])] = &[
     ("TR", &["Turkey", "Türkiye"]),
 ];
 
-/// The page texts quotes are checked against.
-struct Corpus {
-    pages: HashMap<String, Vec<String>>,
+/// Where a text of a page sits.
+enum Place {
+    /// The page's `blocks[i]`.
+    Block(usize),
+    Structured(StructuredValue),
+    /// The title, meta tags, OpenGraph, or a link, image, frame or icon.
+    Metadata,
 }
 
-impl Corpus {
-    fn of(snapshot: &SiteSnapshot) -> Self {
-        Self { pages: snapshot.pages.iter().map(|page| (page.url.clone(), page.corpus())).collect() }
+/// A text of a page a quote may come from, whitespace folded.
+struct Source {
+    text: String,
+    place: Place,
+}
+
+/// The texts of every page read, each with its place, and the names the product goes by.
+struct Corpus<'a> {
+    pages: HashMap<&'a str, (&'a Page, Vec<Source>)>,
+    product_names: Vec<String>,
+}
+
+fn sources_of(page: &Page) -> Vec<Source> {
+    let mut sources: Vec<Source> =
+        page.blocks.iter().enumerate().map(|(i, block)| Source { text: fold_whitespace(&block.text), place: Place::Block(i) }).collect();
+    sources.extend(
+        meaning::structured_values(page)
+            .into_iter()
+            .map(|value| Source { text: fold_whitespace(&value.text), place: Place::Structured(value) }),
+    );
+    let metadata = page
+        .title
+        .iter()
+        .chain(&page.meta_description)
+        .chain(&page.meta_keywords)
+        .chain(page.open_graph.values())
+        .chain(page.links.iter().flat_map(|link| [&link.url, &link.text]))
+        .chain(page.images.iter().flat_map(|image| [&image.url, &image.alt]))
+        .chain(&page.embeds)
+        .chain(&page.icons);
+    sources.extend(metadata.map(|text| Source { text: fold_whitespace(text), place: Place::Metadata }));
+    sources.retain(|source| !source.text.is_empty());
+    sources
+}
+
+impl<'a> Corpus<'a> {
+    fn of(snapshot: &'a SiteSnapshot) -> Self {
+        let pages = snapshot.pages.iter().map(|page| (page.url.as_str(), (page, sources_of(page)))).collect();
+        Self { pages, product_names: meaning::product_names(snapshot, None) }
     }
 
-    /// Why the evidence fails, or `None` when every quote is verbatim text of its page.
-    fn check_quotes(&self, evidence: &[Evidence]) -> Option<String> {
+    /// Why the evidence fails for `subject`, or `None` when every quote is verbatim text of its
+    /// page, sits in a block that may support `subject`, and is the kind of evidence it claims
+    /// to be (a kind `subject` accepts).
+    fn check_quotes(&self, evidence: &[Evidence], subject: Subject) -> Option<String> {
         if evidence.is_empty() {
             return Some("no quote from the website supports it".into());
         }
@@ -143,14 +186,83 @@ impl Corpus {
             if quote.is_empty() {
                 return Some("a quote is empty".into());
             }
-            let Some(texts) = self.pages.get(&item.url) else {
+            let Some((page, sources)) = self.pages.get(item.url.as_str()) else {
                 return Some(format!("quotes a page that was not read ({})", item.url));
             };
-            if !texts.iter().any(|text| contains_on_boundaries(text, &quote)) {
+            let mut holders = sources.iter().filter(|source| contains_on_boundaries(&source.text, &quote)).peekable();
+            if holders.peek().is_none() {
                 return Some(format!("the quote {:?} is not on {}", shorten(&quote), item.url));
+            }
+            let mut why = None;
+            if !holders.any(|source| match self.fits(page, source, item.basis, subject) {
+                Ok(()) => true,
+                Err(reason) => {
+                    why.get_or_insert(reason);
+                    false
+                }
+            }) {
+                return why.map(|reason| format!("the quote {:?} {reason}", shorten(&quote)));
+            }
+            if let Some(accepted) = meaning::accepted_bases(subject)
+                && !accepted.contains(&item.basis)
+            {
+                let kinds: Vec<&str> = accepted.iter().map(|basis| basis.as_str()).collect();
+                return Some(format!("{subject} needs evidence of the kinds {}, not {}", kinds.join(", "), item.basis.as_str()));
             }
         }
         None
+    }
+
+    /// Whether the quote's place on `page` may support `subject` as evidence of kind `basis`.
+    fn fits(&self, page: &Page, source: &Source, basis: Basis, subject: Subject) -> Result<(), String> {
+        let role = match &source.place {
+            Place::Block(i) => page.blocks[*i].role,
+            Place::Structured(value) => value.role(),
+            Place::Metadata => BlockRole::Content,
+        };
+        if !role.can_support(subject) {
+            return Err(format!("sits in a {} block of the page, which cannot support {subject}", role.as_str()));
+        }
+        let fits = match (&source.place, basis) {
+            (Place::Structured(value), Basis::StructuredData) => value.supports(subject),
+            (Place::Metadata, Basis::Metadata | Basis::PageText) => true,
+            (Place::Block(i), Basis::LabelledSection) => meaning::in_labelled_section(subject, page, &page.blocks[*i]),
+            (Place::Block(i), Basis::NamesProduct) => meaning::names_product(&page.blocks[*i].text, &self.product_names),
+            (Place::Block(_), Basis::PageText) => true,
+            _ => false,
+        };
+        if fits { Ok(()) } else { Err(format!("is not {} evidence of {subject} on the page", basis.as_str())) }
+    }
+}
+
+/// Why a value is wrong in meaning though its quotes are verbatim, or `None`: a founder must be
+/// said to have founded this product, a founding year must stand next to a founding word (and
+/// the site must not state another), and a roadmap item is not a feature.
+fn check_meaning(subject: Subject, value: &str, evidence: &[Evidence], corpus: &Corpus, snapshot: &SiteSnapshot) -> Option<String> {
+    let joined = evidence.iter().map(|e| fold_whitespace(&e.quote)).collect::<Vec<_>>().join(" ");
+    let structured = evidence.iter().all(|e| e.basis == Basis::StructuredData);
+    match subject {
+        Subject::Founder => {
+            if !structured && !meaning::names_founding_people(&joined) {
+                return Some("no quote says this person founded the product".into());
+            }
+            meaning::founder_of_another(&joined, &corpus.product_names)
+                .then(|| "its quotes make this person the founder of another company".into())
+        }
+        Subject::Field(FieldName::FoundedYear) => {
+            let stated = structured || evidence.iter().any(|e| meaning::founding_year_in(&e.quote) == Some(value));
+            if !stated {
+                return Some(format!("no quote says the company was founded in {value}"));
+            }
+            let mut years: Vec<String> = meaning::founding_statements(snapshot).into_iter().map(|s| s.year).collect();
+            years.sort();
+            years.dedup();
+            (years.len() > 1).then(|| format!("the site states more than one founding year ({})", years.join(", ")))
+        }
+        Subject::Field(FieldName::Features | FieldName::Usps) => {
+            meaning::is_roadmap_text(value).then(|| "it is on the roadmap, not in the product yet".into())
+        }
+        _ => None,
     }
 }
 
@@ -323,13 +435,15 @@ pub fn ground(proposal: Proposal, snapshot: &SiteSnapshot, categories: &[Categor
     let mut drop = |what: String, why: String| dropped.push(Dropped { what, why });
 
     for (field, proposed) in proposal.fields {
-        if let Some(why) = corpus.check_quotes(&proposed.evidence) {
+        let subject = Subject::Field(field);
+        if let Some(why) = corpus.check_quotes(&proposed.evidence, subject) {
             drop(field.as_str().into(), why);
             continue;
         }
         let check = |value: &str| {
             check_vocabulary(field, value, &proposed.evidence, categories)
                 .or_else(|| check_wording(value, &proposed.evidence, needs_wording(field)))
+                .or_else(|| check_meaning(subject, value, &proposed.evidence, &corpus, snapshot))
         };
         // A category may be proposed by name; the draft keeps its slug.
         let as_slug = |item: String| match field {
@@ -364,7 +478,7 @@ pub fn ground(proposal: Proposal, snapshot: &SiteSnapshot, categories: &[Categor
 
     for (i, faq) in proposal.faqs.into_iter().enumerate() {
         let why = corpus
-            .check_quotes(&faq.evidence)
+            .check_quotes(&faq.evidence, Subject::Faq)
             .or_else(|| check_wording(&format!("{} {}", faq.value.question, faq.value.answer), &faq.evidence, true));
         match why {
             Some(why) => drop(format!("faqs[{i}]"), why),
@@ -381,8 +495,9 @@ pub fn ground(proposal: Proposal, snapshot: &SiteSnapshot, categories: &[Categor
             && founder.value.title.as_ref().is_none_or(|t| t.chars().count() <= 160)
             && founder.value.bio.as_ref().is_none_or(|b| b.chars().count() <= 3000);
         let why = if fits { None } else { Some("longer than a founder's name (160), title (160) or bio (3000) may be".to_owned()) }
-            .or_else(|| corpus.check_quotes(&founder.evidence))
-            .or_else(|| check_wording(&text, &founder.evidence, true));
+            .or_else(|| corpus.check_quotes(&founder.evidence, Subject::Founder))
+            .or_else(|| check_wording(&text, &founder.evidence, true))
+            .or_else(|| check_meaning(Subject::Founder, &text, &founder.evidence, &corpus, snapshot));
         match why {
             Some(why) => drop(format!("founders[{i}]"), why),
             None => kept.founders.push(founder),
@@ -391,7 +506,7 @@ pub fn ground(proposal: Proposal, snapshot: &SiteSnapshot, categories: &[Categor
     for social in proposal.socials {
         let link_ok = social.value.url.starts_with("https://") && social.value.url.chars().count() <= 500;
         let why = if link_ok { None } else { Some("a social link must be an https:// link of at most 500 characters".to_owned()) }
-            .or_else(|| corpus.check_quotes(&social.evidence))
+            .or_else(|| corpus.check_quotes(&social.evidence, Subject::Social))
             .or_else(|| check_wording(&social.value.url, &social.evidence, false));
         match why {
             Some(why) => drop(format!("socials.{}", social.value.key), why),
@@ -400,7 +515,7 @@ pub fn ground(proposal: Proposal, snapshot: &SiteSnapshot, categories: &[Categor
     }
     for (name, seo) in [("seo.title", proposal.seo_title), ("seo.meta", proposal.seo_meta)] {
         let Some(seo) = seo else { continue };
-        let why = corpus.check_quotes(&seo.evidence).or_else(|| check_wording(&seo.value, &seo.evidence, true));
+        let why = corpus.check_quotes(&seo.evidence, Subject::Seo).or_else(|| check_wording(&seo.value, &seo.evidence, true));
         match why {
             Some(why) => drop(name.into(), why),
             None if name == "seo.title" => kept.seo_title = Some(seo),
@@ -432,12 +547,12 @@ pub fn seo_of(proposal: &Proposal) -> Option<(DraftSeo, Vec<Evidence>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::site::{BlockKind, Page, TextBlock};
+    use crate::site::{BlockKind, TextBlock};
 
     const HOME: &str = "https://acme.example/";
 
     fn snapshot() -> SiteSnapshot {
-        let block = |text: &str| TextBlock { kind: BlockKind::Paragraph, text: text.into(), section: None };
+        let block = |text: &str| TextBlock { kind: BlockKind::Paragraph, text: text.into(), section: None, role: BlockRole::Content };
         SiteSnapshot {
             home_url: HOME.into(),
             pages: vec![Page {
@@ -445,7 +560,7 @@ mod tests {
                 title: Some("Acme Analytics - Privacy-first product analytics".into()),
                 blocks: vec![
                     block("Founded in 2019 in Berlin, Germany."),
-                    block("Pro plan: $29/month. Free plan for hobby projects."),
+                    TextBlock { section: Some("Pricing".into()), ..block("Pro plan: $29/month. Free plan for hobby projects.") },
                     block("Write to hello@acme.example for a demo."),
                     block("Analytics for developer tools."),
                 ],
@@ -456,7 +571,11 @@ mod tests {
     }
 
     fn text(field: FieldName, value: &str, quote: &str) -> (FieldName, Proposed<FieldValue>) {
-        (field, Proposed { value: FieldValue::Text(value.into()), evidence: vec![Evidence { url: HOME.into(), quote: quote.into() }] })
+        text_as(field, value, quote, Basis::PageText)
+    }
+
+    fn text_as(field: FieldName, value: &str, quote: &str, basis: Basis) -> (FieldName, Proposed<FieldValue>) {
+        (field, Proposed { value: FieldValue::Text(value.into()), evidence: vec![Evidence::new(HOME, quote, basis)] })
     }
 
     fn categories() -> Vec<CategoryRef> {
@@ -472,8 +591,13 @@ mod tests {
                 text(FieldName::Country, "DE", "Founded in 2019 in Berlin, Germany."),
                 text(FieldName::City, "Berlin", "Founded   in 2019 in Berlin,\n Germany."),
                 text(FieldName::ContactEmail, "hello@acme.example", "Write to hello@acme.example for a demo."),
-                text(FieldName::PricingModel, "freemium", "Pro plan: $29/month. Free plan for hobby projects."),
-                text(FieldName::PricingSummary, "Pro plan: $29/month", "Pro plan: $29/month. Free plan for hobby projects."),
+                text_as(FieldName::PricingModel, "freemium", "Pro plan: $29/month. Free plan for hobby projects.", Basis::LabelledSection),
+                text_as(
+                    FieldName::PricingSummary,
+                    "Pro plan: $29/month",
+                    "Pro plan: $29/month. Free plan for hobby projects.",
+                    Basis::LabelledSection,
+                ),
                 text(FieldName::Categories, "analytics", "Analytics for developer tools."),
             ]),
             ..Proposal::default()
@@ -506,7 +630,7 @@ mod tests {
                     FieldName::City,
                     Proposed {
                         value: FieldValue::Text("Berlin".into()),
-                        evidence: vec![Evidence { url: "https://acme.example/private".into(), quote: "Berlin".into() }],
+                        evidence: vec![Evidence::new("https://acme.example/private", "Berlin", Basis::PageText)],
                     },
                 ),
                 // No evidence at all.
@@ -525,6 +649,84 @@ mod tests {
         assert_eq!(dropped.len(), 12, "{dropped:?}");
     }
 
+    /// Verbatim quotes that say something else than the value: a customer's signature, a
+    /// partner's price, a copyright year, a roadmap item, a year the site contradicts.
+    #[test]
+    fn quotes_from_blocks_that_are_not_about_the_product_are_refused() {
+        let block = |text: &str, section: Option<&str>, role: BlockRole| TextBlock {
+            kind: BlockKind::Paragraph,
+            text: text.into(),
+            section: section.map(str::to_owned),
+            role,
+        };
+        let mut site = snapshot();
+        site.pages[0].blocks = vec![
+            block("Quillpad saved us hours. — Dana Reyes, CEO and founder of Brightline", Some("Loved by teams"), BlockRole::Testimonial),
+            block("Dana Reyes, founder of Brightline", None, BlockRole::Content),
+            block("Shopify plans start at $39/month.", Some("Integrations"), BlockRole::Partner),
+            block("Xero costs $15/month and syncs every hour.", None, BlockRole::Content),
+            block("© 2014 Acme Analytics Ltd.", None, BlockRole::Copyright),
+            block("Offline mode", Some("Coming soon"), BlockRole::Roadmap),
+            block("Calendar sync (coming soon)", Some("Features"), BlockRole::Content),
+            block("Mara Lindqvist, Co-founder & CEO", Some("Team"), BlockRole::Content),
+            block("Founded in 2019 by Mara Lindqvist.", None, BlockRole::Content),
+        ];
+        let founder = |name: &str, title: Option<&str>, quote: &str, basis: Basis| Proposed {
+            value: DraftFounder { name: name.into(), title: title.map(str::to_owned), bio: None },
+            evidence: vec![Evidence::new(HOME, quote, basis)],
+        };
+        let list = |field: FieldName, item: &str, basis: Basis| {
+            (field, Proposed { value: FieldValue::List(vec![item.into()]), evidence: vec![Evidence::new(HOME, item, basis)] })
+        };
+        let proposal = Proposal {
+            fields: BTreeMap::from([
+                text_as(
+                    FieldName::PricingSummary,
+                    "Shopify plans start at $39/month.",
+                    "Shopify plans start at $39/month.",
+                    Basis::LabelledSection,
+                ),
+                text_as(FieldName::PricingModel, "subscription", "Xero costs $15/month and syncs every hour.", Basis::PageText),
+                text_as(FieldName::FoundedYear, "2014", "© 2014 Acme Analytics Ltd.", Basis::PageText),
+                list(FieldName::Features, "Offline mode", Basis::LabelledSection),
+                list(FieldName::Usps, "Calendar sync (coming soon)", Basis::PageText),
+            ]),
+            founders: vec![
+                founder(
+                    "Dana Reyes",
+                    Some("CEO and founder of Brightline"),
+                    "— Dana Reyes, CEO and founder of Brightline",
+                    Basis::NamesProduct,
+                ),
+                founder("Dana Reyes", None, "Dana Reyes, founder of Brightline", Basis::PageText),
+                founder("Dana Reyes", None, "Dana Reyes, founder of Brightline", Basis::LabelledSection),
+            ],
+            ..Proposal::default()
+        };
+        let (kept, dropped) = ground(proposal, &site, &[]);
+        assert!(kept.fields.is_empty() && kept.founders.is_empty(), "{kept:#?}");
+        let why: BTreeMap<&str, &str> = dropped.iter().map(|d| (d.what.as_str(), d.why.as_str())).collect();
+        assert!(why["pricing_summary"].contains("partner or integration block"), "{why:?}");
+        assert!(why["pricing_model"].contains("needs evidence of the kinds"), "{why:?}");
+        assert!(why["founded_year"].contains("copyright block"), "{why:?}");
+        assert!(why["features"].contains("roadmap block"), "{why:?}");
+        assert!(why["usps[0]"].contains("roadmap, not in the product"), "{why:?}");
+        assert_eq!(dropped.iter().filter(|d| d.what.starts_with("founders")).count(), 3, "{dropped:#?}");
+
+        // The product's own founder and year pass, until the site states another year.
+        let proposal = Proposal {
+            fields: BTreeMap::from([text_as(FieldName::FoundedYear, "2019", "Founded in 2019 by Mara Lindqvist.", Basis::PageText)]),
+            founders: vec![founder("Mara Lindqvist", Some("Co-founder & CEO"), "Mara Lindqvist, Co-founder & CEO", Basis::LabelledSection)],
+            ..Proposal::default()
+        };
+        let (kept, dropped) = ground(proposal.clone(), &site, &[]);
+        assert!(dropped.is_empty(), "{dropped:#?}");
+        assert_eq!((kept.fields.len(), kept.founders.len()), (1, 1));
+        site.pages[0].json_ld = vec![serde_json::json!({"@type": "Organization", "foundingDate": "2012"})];
+        let (_, dropped) = ground(proposal, &site, &[]);
+        assert!(dropped[0].why.contains("more than one founding year (2012, 2019)"), "{dropped:?}");
+    }
+
     #[test]
     fn list_items_are_checked_one_by_one() {
         let proposal = Proposal {
@@ -532,7 +734,7 @@ mod tests {
                 FieldName::Features,
                 Proposed {
                     value: FieldValue::List(vec!["Pro plan: $29/month".into(), "Pro plan: $99/month".into()]),
-                    evidence: vec![Evidence { url: HOME.into(), quote: "Pro plan: $29/month.".into() }],
+                    evidence: vec![Evidence::new(HOME, "Pro plan: $29/month.", Basis::PageText)],
                 },
             )]),
             ..Proposal::default()

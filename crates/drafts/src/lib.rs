@@ -6,6 +6,7 @@ mod fakes;
 pub mod grounding;
 mod invites;
 mod jobs;
+pub mod meaning;
 mod model;
 mod ports;
 mod service;

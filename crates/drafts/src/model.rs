@@ -224,6 +224,63 @@ pub struct Evidence {
     pub url: String,
     /// Verbatim text of that page (whitespace folded).
     pub quote: String,
+    /// What kind of evidence the quote is; the grounding check verifies it on the page.
+    #[serde(default)]
+    pub basis: Basis,
+}
+
+impl Evidence {
+    pub fn new(url: impl Into<String>, quote: impl Into<String>, basis: Basis) -> Self {
+        Self { url: url.into(), quote: quote.into(), basis }
+    }
+}
+
+/// What kind of evidence a quote is. Founders, pricing and the founding year accept only some
+/// kinds (`crate::meaning`); the grounding check refuses a claim the page does not bear out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Basis {
+    /// A value of the page's schema.org JSON-LD (`Organization.founder`, `Offer`, `foundingDate`, ...).
+    StructuredData,
+    /// Text under a heading, or on a page, named for what the value is (a pricing page, a team
+    /// section, a features list).
+    LabelledSection,
+    /// A sentence that names the product.
+    NamesProduct,
+    /// The page's title, meta tags, OpenGraph or a link, image or frame address.
+    Metadata,
+    /// Other visible text of the page.
+    #[default]
+    PageText,
+}
+
+impl Basis {
+    pub const ALL: [Basis; 5] = [Self::StructuredData, Self::LabelledSection, Self::NamesProduct, Self::Metadata, Self::PageText];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::StructuredData => "structured_data",
+            Self::LabelledSection => "labelled_section",
+            Self::NamesProduct => "names_product",
+            Self::Metadata => "metadata",
+            Self::PageText => "page_text",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|basis| basis.as_str() == text)
+    }
+
+    /// Where the quote is from, as a person is told.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::StructuredData => "from the page's structured data",
+            Self::LabelledSection => "from a section about it",
+            Self::NamesProduct => "from a sentence naming the product",
+            Self::Metadata => "from the page's title, tags or links",
+            Self::PageText => "from the page's text",
+        }
+    }
 }
 
 /// A field's value: text, or a list of strings.
@@ -520,7 +577,7 @@ mod tests {
     use super::*;
 
     fn proposed(text: &str) -> Proposed<FieldValue> {
-        Proposed { value: FieldValue::Text(text.into()), evidence: vec![Evidence { url: "https://a.example/".into(), quote: text.into() }] }
+        Proposed { value: FieldValue::Text(text.into()), evidence: vec![Evidence::new("https://a.example/", text, Basis::PageText)] }
     }
 
     #[test]

@@ -29,6 +29,32 @@ pub enum BlockKind {
     Other,
 }
 
+/// Whose words a block is, or what it is about, as the page's structure tells: a customer's
+/// testimonial, a partner's offer or a competitor's row is on the page but not about the
+/// product, and `crate::meaning` says which values each kind of block may support.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockRole {
+    /// The product's own words about itself.
+    #[default]
+    Content,
+    /// The page's footer (contact details, addresses, links).
+    Footer,
+    /// A testimonial or review: someone else's words (`blockquote`, a figure with a quote,
+    /// a section named or headed like testimonials, reviews or customers, schema.org `Review`).
+    Testimonial,
+    /// Partners and integrations: other companies' products.
+    Partner,
+    /// A comparison with other products (their prices and features are not the product's).
+    Comparison,
+    /// A roadmap or "coming soon": what the product does not do yet.
+    Roadmap,
+    /// A copyright line (its year is not a founding year).
+    Copyright,
+    /// A cookie or consent banner.
+    CookieBanner,
+}
+
 /// A block of visible text, whitespace folded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TextBlock {
@@ -36,6 +62,9 @@ pub struct TextBlock {
     pub text: String,
     /// The nearest heading above it.
     pub section: Option<String>,
+    /// What kind of block of the page it sits in.
+    #[serde(default)]
+    pub role: BlockRole,
 }
 
 /// A link on a page, resolved to an absolute URL.
@@ -73,42 +102,6 @@ pub struct Page {
     pub embeds: Vec<String>,
     /// `rel=icon` links.
     pub icons: Vec<String>,
-}
-
-impl Page {
-    /// Every text of the page a quote may come from, whitespace folded: visible blocks, the
-    /// title, meta and OpenGraph values, JSON-LD strings, and link, image and frame addresses.
-    pub fn corpus(&self) -> Vec<String> {
-        let mut texts: Vec<String> = self.blocks.iter().map(|block| block.text.clone()).collect();
-        texts.extend(self.title.iter().cloned());
-        texts.extend(self.meta_description.iter().cloned());
-        texts.extend(self.meta_keywords.iter().cloned());
-        texts.extend(self.open_graph.values().cloned());
-        for object in &self.json_ld {
-            collect_strings(object, &mut texts);
-        }
-        for link in &self.links {
-            texts.push(link.url.clone());
-            texts.push(link.text.clone());
-        }
-        for image in &self.images {
-            texts.push(image.url.clone());
-            texts.push(image.alt.clone());
-        }
-        texts.extend(self.embeds.iter().cloned());
-        texts.extend(self.icons.iter().cloned());
-        texts.into_iter().map(|text| fold_whitespace(&text)).filter(|text| !text.is_empty()).collect()
-    }
-}
-
-fn collect_strings(value: &serde_json::Value, into: &mut Vec<String>) {
-    match value {
-        serde_json::Value::String(text) => into.push(text.clone()),
-        serde_json::Value::Number(number) => into.push(number.to_string()),
-        serde_json::Value::Array(items) => items.iter().for_each(|item| collect_strings(item, into)),
-        serde_json::Value::Object(map) => map.values().for_each(|item| collect_strings(item, into)),
-        _ => {}
-    }
 }
 
 /// Collapses every run of whitespace into one space and trims the ends.

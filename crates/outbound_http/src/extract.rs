@@ -2,7 +2,8 @@
 //! scripts, styles and navigation; title, meta and OpenGraph; JSON-LD of the types we read;
 //! links, images, frames and icons resolved to absolute addresses.
 
-use drafts::site::{BlockKind, Image, Link, Page, TextBlock, fold_whitespace};
+use drafts::meaning;
+use drafts::site::{BlockKind, BlockRole, Image, Link, Page, TextBlock, fold_whitespace};
 use reqwest::Url;
 use scraper::{ElementRef, Html, Node, Selector};
 
@@ -139,11 +140,11 @@ pub fn extract(url: &Url, html: &str) -> Page {
             page.icons.push(href);
         }
     }
-    let mut walker = Walker { blocks: Vec::new(), section: None };
+    let mut walker = Walker { blocks: Vec::new(), section: None, scope: None };
     if let Some(body) = document.select(&selector("body")).next() {
         let mut buffer = String::new();
-        walker.walk(body, &mut buffer);
-        walker.flush(&mut buffer, BlockKind::Other);
+        walker.walk(body, &mut buffer, None, 0);
+        walker.flush(&mut buffer, BlockKind::Other, None, 0);
     }
     page.blocks = walker.blocks;
     page
@@ -170,13 +171,25 @@ fn collect_json_ld(value: serde_json::Value, into: &mut Vec<serde_json::Value>) 
     }
 }
 
+/// The role a heading gives the blocks after it, until a heading of its level or above, or
+/// the end of the element that holds it.
+struct HeadingScope {
+    level: u8,
+    role: BlockRole,
+    /// Depth of the element holding the heading.
+    depth: usize,
+}
+
 struct Walker {
     blocks: Vec<TextBlock>,
     section: Option<String>,
+    scope: Option<HeadingScope>,
 }
 
 impl Walker {
-    fn walk(&mut self, element: ElementRef<'_>, buffer: &mut String) {
+    /// `around` is the role the enclosing elements give (a testimonial's `blockquote`, a
+    /// `footer`, a `class="partners"` section); `depth` that of `element`.
+    fn walk(&mut self, element: ElementRef<'_>, buffer: &mut String, around: Option<BlockRole>, depth: usize) {
         for child in element.children() {
             match child.value() {
                 Node::Text(text) => {
@@ -193,11 +206,16 @@ impl Walker {
                         buffer.push(' ');
                         continue;
                     }
+                    let inside = role_of_element(child, around);
+                    if name == "footer" || el.attr("role") == Some("contentinfo") {
+                        // The page's footer is under no heading of the page.
+                        self.scope = None;
+                    }
                     if BLOCKS.contains(&name) {
                         // Text before the block belongs to the enclosing one.
-                        self.flush(buffer, BlockKind::Other);
+                        self.flush(buffer, BlockKind::Other, around, depth);
                         let mut inner = String::new();
-                        self.walk(child, &mut inner);
+                        self.walk(child, &mut inner, inside, depth + 1);
                         let kind = match name {
                             "h1" => BlockKind::Heading(1),
                             "h2" => BlockKind::Heading(2),
@@ -210,31 +228,72 @@ impl Walker {
                             "dt" | "summary" | "th" => BlockKind::Term,
                             _ => BlockKind::Other,
                         };
-                        self.flush(&mut inner, kind);
+                        self.flush(&mut inner, kind, inside, depth);
                     } else {
                         buffer.push(' ');
-                        self.walk(child, buffer);
+                        self.walk(child, buffer, inside, depth + 1);
                         buffer.push(' ');
                     }
                 }
                 _ => {}
             }
         }
+        if self.scope.as_ref().is_some_and(|scope| scope.depth >= depth) {
+            self.scope = None;
+        }
     }
 
-    fn flush(&mut self, buffer: &mut String, kind: BlockKind) {
+    /// Ends the block in `buffer`. Its role: what its own text says (a copyright line), else
+    /// what the elements around it say, else what the heading above it says, else the footer
+    /// it sits in. `depth` is that of the element holding the block.
+    fn flush(&mut self, buffer: &mut String, kind: BlockKind, around: Option<BlockRole>, depth: usize) {
         let text = fold_whitespace(buffer);
         buffer.clear();
         if text.is_empty() || self.blocks.len() >= MAX_BLOCKS {
             return;
         }
         let text: String = text.chars().take(MAX_BLOCK_CHARS).collect();
+        if let BlockKind::Heading(level) = kind {
+            if self.scope.as_ref().is_some_and(|scope| level <= scope.level) {
+                self.scope = None;
+            }
+            if let Some(role) = meaning::role_of_heading(&text) {
+                self.scope = Some(HeadingScope { level, role, depth });
+            }
+        }
+        let around_specific = around.filter(|role| *role != BlockRole::Footer);
+        let role =
+            meaning::role_of_text(&text).or(around_specific).or(self.scope.as_ref().map(|scope| scope.role)).or(around).unwrap_or_default();
         if let BlockKind::Heading(_) = kind {
             self.section = Some(text.clone());
-            self.blocks.push(TextBlock { kind, text, section: None });
+            self.blocks.push(TextBlock { kind, text, section: None, role });
         } else {
-            self.blocks.push(TextBlock { kind, text, section: self.section.clone() });
+            self.blocks.push(TextBlock { kind, text, section: self.section.clone(), role });
         }
+    }
+}
+
+/// The role an element gives what it holds: a `blockquote` or a figure with one is a
+/// testimonial, a `footer` is the footer, and its `class`, `id`, `aria-label` or `itemtype` may
+/// name one (`crate::meaning::role_of_label`); else what encloses it.
+fn role_of_element(element: ElementRef<'_>, around: Option<BlockRole>) -> Option<BlockRole> {
+    let el = element.value();
+    let quotes = || element.descendants().any(|node| node.value().as_element().is_some_and(|inner| inner.name() == "blockquote"));
+    let own = match el.name() {
+        "blockquote" => Some(BlockRole::Testimonial),
+        "figure" if quotes() => Some(BlockRole::Testimonial),
+        "footer" => Some(BlockRole::Footer),
+        _ if el.attr("role") == Some("contentinfo") => Some(BlockRole::Footer),
+        _ => {
+            let label = ["class", "id", "aria-label", "itemtype"].iter().filter_map(|name| el.attr(name)).collect::<Vec<_>>().join(" ");
+            meaning::role_of_label(&label)
+        }
+    };
+    match (own, around) {
+        // A footer inside a testimonial is the testimonial's.
+        (Some(BlockRole::Footer), Some(outer)) => Some(outer),
+        (Some(own), _) => Some(own),
+        (None, outer) => outer,
     }
 }
 
@@ -250,6 +309,46 @@ fn hidden(element: ElementRef<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The structure around text gives each block its role: whose words it is and what it is
+    /// about.
+    #[test]
+    fn blocks_know_whose_words_they_are() {
+        let url = Url::parse("https://quillpad.example/").unwrap();
+        let html = r#"<html><body>
+            <h1>Notes that write themselves</h1>
+            <p>Quillpad turns meetings into notes.</p>
+            <section><h2>What our customers say</h2>
+              <p>It saved us hours every week.</p>
+              <p>Dana Reyes, CEO and founder of Brightline</p>
+            </section>
+            <p>Back to our own words.</p>
+            <figure><blockquote>Best notes app.</blockquote><figcaption>Sam Lee, founder of Acme</figcaption></figure>
+            <div class="integrations-grid"><p>Shopify plans start at $39/month.</p></div>
+            <h2>Features</h2>
+            <ul><li>Live transcripts</li><li>Calendar sync (coming soon)</li></ul>
+            <h2>Coming soon</h2><ul><li>Offline mode</li></ul>
+            <h2>Quillpad vs. Notion</h2><table><tr><td>Notion: $10/month</td></tr></table>
+            <div id="cookie-consent"><p>Accept all?</p></div>
+            <footer><p>hello@quillpad.example</p><p>© 2014 Quillpad Ltd.</p></footer>
+            </body></html>"#;
+        let page = extract(&url, html);
+        let role = |text: &str| page.blocks.iter().find(|b| b.text == text).unwrap_or_else(|| panic!("{text}: {:#?}", page.blocks)).role;
+        assert_eq!(role("Quillpad turns meetings into notes."), BlockRole::Content);
+        assert_eq!(role("It saved us hours every week."), BlockRole::Testimonial);
+        assert_eq!(role("Dana Reyes, CEO and founder of Brightline"), BlockRole::Testimonial);
+        assert_eq!(role("Back to our own words."), BlockRole::Content, "a heading's role ends with its section");
+        assert_eq!(role("Best notes app."), BlockRole::Testimonial);
+        assert_eq!(role("Sam Lee, founder of Acme"), BlockRole::Testimonial);
+        assert_eq!(role("Shopify plans start at $39/month."), BlockRole::Partner);
+        assert_eq!(role("Live transcripts"), BlockRole::Content);
+        assert_eq!(role("Calendar sync (coming soon)"), BlockRole::Roadmap);
+        assert_eq!(role("Offline mode"), BlockRole::Roadmap);
+        assert_eq!(role("Notion: $10/month"), BlockRole::Comparison);
+        assert_eq!(role("Accept all?"), BlockRole::CookieBanner);
+        assert_eq!(role("hello@quillpad.example"), BlockRole::Footer);
+        assert_eq!(role("© 2014 Quillpad Ltd."), BlockRole::Copyright);
+    }
 
     #[test]
     fn blocks_metadata_and_links() {

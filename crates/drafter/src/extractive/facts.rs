@@ -12,20 +12,26 @@ fn states_price(text: &str) -> bool {
 
 /// Pricing model and summary, from pricing pages (else the homepage).
 pub(super) fn pricing(site: &SiteSnapshot, proposal: &mut Proposal) {
+    // The product's own pricing only: a pricing page, or a section headed for it; never a
+    // partner's or a competitor's price (`meaning`).
+    let subject = Subject::Field(FieldName::PricingSummary);
     let mut pages: Vec<&Page> = pages_about(site, &["pricing", "prices", "plans", "preise", "tarif", "precios", "prezzi"]).collect();
     pages.extend(site.pages.first());
     let mut lines: Vec<String> = Vec::new();
     let mut quotes: Vec<Evidence> = Vec::new();
     let mut cue_quotes: Vec<(String, Evidence)> = Vec::new();
     for page in &pages {
-        for block in &page.blocks {
-            if matches!(block.kind, BlockKind::Heading(_)) || block.text.chars().count() > 300 {
+        for block in blocks_for(page, subject) {
+            if matches!(block.kind, BlockKind::Heading(_))
+                || block.text.chars().count() > 300
+                || !meaning::in_labelled_section(subject, page, block)
+            {
                 continue;
             }
             let lower = block.text.to_lowercase();
             for (model, cues) in PRICING_MODELS {
                 if cues.iter().any(|cue| lower.contains(cue)) && !cue_quotes.iter().any(|(m, _)| m == model) {
-                    cue_quotes.push(((*model).to_owned(), evidence(page, &block.text)));
+                    cue_quotes.push(((*model).to_owned(), evidence(page, &block.text, Basis::LabelledSection)));
                 }
             }
             if (states_price(&block.text) || lower.contains("free forever") || lower.contains("free plan")) && lines.len() < 4 {
@@ -34,11 +40,11 @@ pub(super) fn pricing(site: &SiteSnapshot, proposal: &mut Proposal) {
                 match plan {
                     Some(plan) => {
                         lines.push(format!("{plan}: {}", block.text));
-                        quotes.push(evidence(page, plan));
+                        quotes.push(evidence(page, plan, Basis::LabelledSection));
                     }
                     None => lines.push(block.text.clone()),
                 }
-                quotes.push(evidence(page, &block.text));
+                quotes.push(evidence(page, &block.text, Basis::LabelledSection));
             }
         }
         if !lines.is_empty() {
@@ -94,17 +100,17 @@ pub(super) fn place(site: &SiteSnapshot, proposal: &mut Proposal) {
         if let Some(raw) = string_at(address, "addressCountry").or_else(|| string_at(&address["addressCountry"], "name"))
             && let Some(code) = country_of(raw)
         {
-            proposal.fields.entry(FieldName::Country).or_insert_with(|| text(code, page, raw));
+            proposal.fields.entry(FieldName::Country).or_insert_with(|| text(code, page, raw, Basis::StructuredData));
         }
         if let Some(city) = string_at(address, "addressLocality").filter(|c| c.chars().count() <= 120) {
-            proposal.fields.entry(FieldName::City).or_insert_with(|| text(city, page, city));
+            proposal.fields.entry(FieldName::City).or_insert_with(|| text(city, page, city, Basis::StructuredData));
         }
     }
     if proposal.fields.contains_key(&FieldName::Country) && proposal.fields.contains_key(&FieldName::City) {
         return;
     }
     for page in &site.pages {
-        for block in &page.blocks {
+        for block in blocks_for(page, Subject::Field(FieldName::Country)) {
             if block.text.chars().count() > 200 {
                 continue;
             }
@@ -113,7 +119,7 @@ pub(super) fn place(site: &SiteSnapshot, proposal: &mut Proposal) {
                 continue;
             }
             let Some(code) = country_of(parts[parts.len() - 1]) else { continue };
-            proposal.fields.entry(FieldName::Country).or_insert_with(|| text(code, page, &block.text));
+            proposal.fields.entry(FieldName::Country).or_insert_with(|| text(code, page, &block.text, Basis::PageText));
             let city = parts[parts.len() - 2];
             let city = ["Made in ", "Based in ", "Headquartered in ", "Located in ", "Sitz in "]
                 .iter()
@@ -123,42 +129,19 @@ pub(super) fn place(site: &SiteSnapshot, proposal: &mut Proposal) {
             let words = city.split_whitespace().count();
             if (1..=3).contains(&words) && city.chars().next().is_some_and(char::is_uppercase) && !city.chars().any(|c| c.is_ascii_digit())
             {
-                proposal.fields.entry(FieldName::City).or_insert_with(|| text(city, page, &block.text));
+                proposal.fields.entry(FieldName::City).or_insert_with(|| text(city, page, &block.text, Basis::PageText));
             }
         }
     }
 }
 
-/// The founding year: JSON-LD `foundingDate`, else a year next to a word like "founded".
+/// The founding year: what JSON-LD `foundingDate` and the text ("founded in 2019", "since
+/// 2021") state, when they agree; a site that states two years leaves it blank.
 pub(super) fn founded(site: &SiteSnapshot, proposal: &mut Proposal) {
-    if let Some((page, date)) =
-        json_ld(site, &["Organization", "Corporation", "LocalBusiness"]).find_map(|(p, o)| string_at(o, "foundingDate").map(|d| (p, d)))
-        && let Some(year) = date.get(..4).filter(|y| y.parse::<u16>().is_ok_and(|y| (1800..=2100).contains(&y)))
-    {
-        proposal.fields.insert(FieldName::FoundedYear, text(year, page, date));
-        return;
-    }
-    for page in &site.pages {
-        for block in &page.blocks {
-            let lower = block.text.to_lowercase();
-            let Some(cue) = FOUNDED.iter().filter_map(|cue| lower.find(cue)).min() else { continue };
-            let years: Vec<(usize, &str)> = block
-                .text
-                .char_indices()
-                .filter(|(i, _)| block.text.is_char_boundary(*i))
-                .filter_map(|(i, _)| block.text.get(i..i + 4).map(|y| (i, y)))
-                .filter(|(i, y)| {
-                    y.bytes().all(|b| b.is_ascii_digit())
-                        && y.parse::<u16>().is_ok_and(|y| (1800..=2100).contains(&y))
-                        && !block.text[..*i].ends_with(|c: char| c.is_ascii_digit())
-                        && !block.text[i + 4..].starts_with(|c: char| c.is_ascii_digit())
-                })
-                .collect();
-            if let Some((_, year)) = years.iter().min_by_key(|(i, _)| i.abs_diff(cue)) {
-                proposal.fields.insert(FieldName::FoundedYear, text(year, page, &block.text));
-                return;
-            }
-        }
+    let statements = meaning::founding_statements(site);
+    let Some(first) = statements.first() else { return };
+    if statements.iter().all(|statement| statement.year == first.year) {
+        proposal.fields.insert(FieldName::FoundedYear, text(&first.year, first.page, &first.quote, first.basis));
     }
 }
 
@@ -169,19 +152,19 @@ pub(super) fn contact(site: &SiteSnapshot, proposal: &mut Proposal) {
             if let Some(address) = link.url.strip_prefix("mailto:") {
                 let address = address.split('?').next().unwrap_or("").trim();
                 if kernel::Email::parse(address).is_ok() {
-                    proposal.fields.insert(FieldName::ContactEmail, text(address, page, &link.url));
+                    proposal.fields.insert(FieldName::ContactEmail, text(address, page, &link.url, Basis::Metadata));
                     return;
                 }
             }
         }
     }
     for page in &site.pages {
-        for block in &page.blocks {
+        for block in blocks_for(page, Subject::Field(FieldName::ContactEmail)) {
             for word in block.text.split_whitespace() {
                 let word =
                     word.trim_matches(|c: char| !c.is_alphanumeric() && c != '@' && c != '.' && c != '-' && c != '_').trim_end_matches('.');
                 if word.contains('@') && kernel::Email::parse(word).is_ok() {
-                    proposal.fields.insert(FieldName::ContactEmail, text(word, page, &block.text));
+                    proposal.fields.insert(FieldName::ContactEmail, text(word, page, &block.text, Basis::PageText));
                     return;
                 }
             }
@@ -191,6 +174,6 @@ pub(super) fn contact(site: &SiteSnapshot, proposal: &mut Proposal) {
         json_ld(site, &["Organization", "Corporation", "LocalBusiness"]).find_map(|(p, o)| string_at(o, "email").map(|e| (p, e)))
         && kernel::Email::parse(address.trim_start_matches("mailto:")).is_ok()
     {
-        proposal.fields.insert(FieldName::ContactEmail, text(address.trim_start_matches("mailto:"), page, address));
+        proposal.fields.insert(FieldName::ContactEmail, text(address.trim_start_matches("mailto:"), page, address, Basis::StructuredData));
     }
 }

@@ -4,8 +4,9 @@
 
 use async_trait::async_trait;
 use drafts::grounding::{COUNTRIES, CategoryRef, PRICING_MODELS, Proposal, SocialLink};
+use drafts::meaning::{self, Subject};
 use drafts::site::{BlockKind, Page, SiteSnapshot, TextBlock};
-use drafts::{DraftFounder, Drafter, DrafterError, Evidence, FieldName, FieldValue, Proposed};
+use drafts::{Basis, DraftFounder, Drafter, DrafterError, Evidence, FieldName, FieldValue, Proposed};
 use kernel::{Faq, SocialKey};
 use serde_json::Value;
 
@@ -27,14 +28,10 @@ impl Drafter for ExtractiveDrafter {
 
 /// Title separators, between a product's name and its tagline.
 const SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", ": ", " · "];
-/// Words that say when a company was founded.
-const FOUNDED: &[&str] = &["founded", "established", "since", "gegründet", "seit", "fondée", "fondé", "fundada", "fundado", "fondata"];
 /// Headings above feature lists.
 const FEATURE_HEADINGS: &[&str] = &["feature", "funktionen", "fonctionnalit", "funciones", "what you get", "capabilities"];
 /// Headings above lists of reasons to choose the product.
 const USP_HEADINGS: &[&str] = &["why", "benefit", "vorteile", "warum", "pourquoi", "por qué", "advantages"];
-/// Words in a role that make a person a founder.
-const FOUNDER_ROLES: &[&str] = &["founder", "ceo", "cto", "gründer", "fondateur", "fundador"];
 /// Video hosts a demo may live on.
 const VIDEO_HOSTS: &[&str] = &[
     "youtube.com/embed/",
@@ -48,12 +45,18 @@ const VIDEO_HOSTS: &[&str] = &[
     "wistia.net/",
 ];
 
-fn evidence(page: &Page, quote: &str) -> Evidence {
-    Evidence { url: page.url.clone(), quote: quote.to_owned() }
+fn evidence(page: &Page, quote: &str, basis: Basis) -> Evidence {
+    Evidence::new(page.url.clone(), quote, basis)
 }
 
-fn text(value: &str, page: &Page, quote: &str) -> Proposed<FieldValue> {
-    Proposed { value: FieldValue::Text(value.to_owned()), evidence: vec![evidence(page, quote)] }
+fn text(value: &str, page: &Page, quote: &str, basis: Basis) -> Proposed<FieldValue> {
+    Proposed { value: FieldValue::Text(value.to_owned()), evidence: vec![evidence(page, quote, basis)] }
+}
+
+/// The blocks of a page that may be evidence of `subject` (not a testimonial's, a partner's,
+/// a competitor's or the roadmap's, as `meaning` rules).
+fn blocks_for(page: &Page, subject: Subject) -> impl Iterator<Item = &TextBlock> + '_ {
+    page.blocks.iter().filter(move |block| block.role.can_support(subject))
 }
 
 /// JSON-LD objects of a type, across pages, with their page.
@@ -78,7 +81,7 @@ fn string_at<'a>(object: &'a Value, key: &str) -> Option<&'a str> {
 /// Pages whose address names one of `words` (`/pricing`, `/preise`, ...).
 fn pages_about<'a>(site: &'a SiteSnapshot, words: &'a [&str]) -> impl Iterator<Item = &'a Page> + 'a {
     site.pages.iter().skip(1).filter(move |page| {
-        let path = page.url.split_once("://").map_or("", |(_, rest)| rest).split_once('/').map_or("", |(_, path)| path).to_lowercase();
+        let path = meaning::page_path(&page.url);
         words.iter().any(|word| path.contains(word))
     })
 }
@@ -92,13 +95,13 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
 
     // Name: og:site_name, else a JSON-LD name, else the title up to its separator.
     let name = if let Some(site_name) = home.open_graph.get("og:site_name").filter(|n| n.chars().count() <= 80) {
-        Some(text(site_name, home, site_name))
+        Some(text(site_name, home, site_name, Basis::Metadata))
     } else if let Some((page, name)) = json_ld(site, &organizations).find_map(|(page, o)| string_at(o, "name").map(|n| (page, n))) {
-        Some(text(name, page, name))
+        Some(text(name, page, name, Basis::StructuredData))
     } else {
         home.title.as_deref().map(|title| {
             let name = split_title(title).0;
-            text(name, home, title)
+            text(name, home, title, Basis::Metadata)
         })
     };
     let name_text = name.as_ref().and_then(|n| n.value.as_text().map(str::to_owned)).unwrap_or_default();
@@ -107,12 +110,13 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
     }
 
     // Tagline: the homepage's first h1 when it is not just the name, else the title after it.
-    let h1 = home.blocks.iter().find(|b| b.kind == BlockKind::Heading(1)).map(|b| b.text.as_str());
+    let h1 = blocks_for(home, Subject::Field(FieldName::Tagline)).find(|b| b.kind == BlockKind::Heading(1)).map(|b| b.text.as_str());
     let tagline = match h1 {
-        Some(h1) if !h1.eq_ignore_ascii_case(&name_text) && h1.chars().count() <= 200 => Some(text(h1, home, h1)),
-        _ => {
-            home.title.as_deref().and_then(|title| split_title(title).1.filter(|t| t.chars().count() <= 200).map(|t| text(t, home, title)))
-        }
+        Some(h1) if !h1.eq_ignore_ascii_case(&name_text) && h1.chars().count() <= 200 => Some(text(h1, home, h1, Basis::PageText)),
+        _ => home
+            .title
+            .as_deref()
+            .and_then(|title| split_title(title).1.filter(|t| t.chars().count() <= 200).map(|t| text(t, home, title, Basis::Metadata))),
     };
     if let Some(tagline) = tagline {
         proposal.fields.insert(FieldName::Tagline, tagline);
@@ -121,7 +125,7 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
     // Short description: the meta description, else og:description.
     let short = home.meta_description.as_deref().or_else(|| home.open_graph.get("og:description").map(String::as_str));
     if let Some(short) = short.filter(|s| s.chars().count() <= 500) {
-        proposal.fields.insert(FieldName::ShortDescription, text(short, home, short));
+        proposal.fields.insert(FieldName::ShortDescription, text(short, home, short, Basis::Metadata));
     }
 
     // Description: substantial paragraphs of the homepage, then of an about page.
@@ -129,10 +133,12 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
     let about_pages: Vec<&Page> =
         pages_about(site, &["about", "ueber-uns", "uber-uns", "über-uns", "a-propos", "company", "story"]).collect();
     for (page, limit) in std::iter::once((home, 3)).chain(about_pages.iter().map(|page| (*page, 2))) {
-        let found = page.blocks.iter().filter(|b| b.kind == BlockKind::Paragraph && b.text.chars().count() >= 60).take(limit);
+        let found = blocks_for(page, Subject::Field(FieldName::Description))
+            .filter(|b| b.kind == BlockKind::Paragraph && b.text.chars().count() >= 60)
+            .take(limit);
         for block in found {
             if !paragraphs.iter().any(|e| e.quote == block.text) {
-                paragraphs.push(evidence(page, &block.text));
+                paragraphs.push(evidence(page, &block.text, Basis::PageText));
             }
         }
     }
@@ -146,7 +152,7 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
 
     // Tags: JSON-LD application categories.
     let tags: Vec<(String, Evidence)> = json_ld(site, &organizations)
-        .filter_map(|(page, o)| string_at(o, "applicationCategory").map(|c| (c.to_owned(), evidence(page, c))))
+        .filter_map(|(page, o)| string_at(o, "applicationCategory").map(|c| (c.to_owned(), evidence(page, c, Basis::StructuredData))))
         .filter(|(tag, _)| tag.chars().count() <= 200)
         .collect();
     if !tags.is_empty() {
@@ -169,9 +175,10 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
         let items: Vec<String> =
             keywords.split(',').map(str::trim).filter(|k| !k.is_empty() && k.chars().count() <= 200).take(20).map(str::to_owned).collect();
         if !items.is_empty() {
-            proposal
-                .fields
-                .insert(FieldName::Keywords, Proposed { value: FieldValue::List(items), evidence: vec![evidence(home, keywords)] });
+            proposal.fields.insert(
+                FieldName::Keywords,
+                Proposed { value: FieldValue::List(items), evidence: vec![evidence(home, keywords, Basis::Metadata)] },
+            );
         }
     }
 
@@ -191,7 +198,7 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
             {
                 proposal.socials.push(Proposed {
                     value: SocialLink { key: key.as_str().to_owned(), url: link.url.clone() },
-                    evidence: vec![evidence(page, &link.url)],
+                    evidence: vec![evidence(page, &link.url, Basis::Metadata)],
                 });
             }
         }
@@ -199,10 +206,10 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
 
     // SEO: the homepage's title and meta description, cut to 70 and 170 characters.
     if let Some(title) = &home.title {
-        proposal.seo_title = Some(Proposed { value: cut_words(title, 70), evidence: vec![evidence(home, title)] });
+        proposal.seo_title = Some(Proposed { value: cut_words(title, 70), evidence: vec![evidence(home, title, Basis::Metadata)] });
     }
     if let Some(meta) = &home.meta_description {
-        proposal.seo_meta = Some(Proposed { value: cut_words(meta, 170), evidence: vec![evidence(home, meta)] });
+        proposal.seo_meta = Some(Proposed { value: cut_words(meta, 170), evidence: vec![evidence(home, meta, Basis::Metadata)] });
     }
     proposal
 }
@@ -262,12 +269,13 @@ fn categorise(site: &SiteSnapshot, categories: &[CategoryRef], proposal: &mut Pr
         let mut hits = 0;
         let mut quotes = Vec::new();
         for page in &site.pages {
-            let texts = page.title.iter().chain(page.meta_description.iter()).chain(page.blocks.iter().map(|b| &b.text));
-            for text in texts {
+            let metadata = page.title.iter().chain(page.meta_description.iter()).map(|text| (text, Basis::Metadata));
+            let blocks = blocks_for(page, Subject::Field(FieldName::Categories)).map(|b| (&b.text, Basis::PageText));
+            for (text, basis) in metadata.chain(blocks) {
                 if contains_phrase(text, &category.name) {
                     hits += 1;
                     if quotes.len() < 2 && text.chars().count() <= 500 {
-                        quotes.push(evidence(page, text));
+                        quotes.push(evidence(page, text, basis));
                     }
                 }
             }

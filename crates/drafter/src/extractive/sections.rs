@@ -2,16 +2,21 @@
 
 use super::*;
 
-/// List items under a heading that matches one of `headings` (or on a page about them).
-fn list_under<'a>(site: &'a SiteSnapshot, headings: &[&str], pages: &[&str]) -> Vec<(&'a Page, &'a TextBlock)> {
+/// List items under a heading that matches one of `headings` (or on a page about them), in
+/// blocks that may support `field`, and not on the roadmap.
+fn list_under<'a>(site: &'a SiteSnapshot, field: FieldName, headings: &[&str], pages: &[&str]) -> Vec<(&'a Page, &'a TextBlock)> {
     let mut items = Vec::new();
     for (i, page) in site.pages.iter().enumerate() {
         let page_matches = i > 0 && {
             let path = page.url.to_lowercase();
             pages.iter().any(|p| path.contains(p))
         };
-        for block in &page.blocks {
-            if block.kind != BlockKind::ListItem || block.text.chars().count() > 200 || block.text.chars().count() < 8 {
+        for block in blocks_for(page, Subject::Field(field)) {
+            if block.kind != BlockKind::ListItem
+                || block.text.chars().count() > 200
+                || block.text.chars().count() < 8
+                || meaning::is_roadmap_text(&block.text)
+            {
                 continue;
             }
             let heading = block.section.as_deref().unwrap_or("").to_lowercase();
@@ -28,7 +33,7 @@ pub(super) fn lists(site: &SiteSnapshot, proposal: &mut Proposal) {
         (FieldName::Features, FEATURE_HEADINGS, &["feature", "funktionen", "fonctionnalit"][..]),
         (FieldName::Usps, USP_HEADINGS, &["why", "benefits", "vorteile"][..]),
     ] {
-        let mut items = list_under(site, headings, pages);
+        let mut items = list_under(site, field, headings, pages);
         if field == FieldName::Usps {
             // A list already taken as features is not also a list of reasons.
             let taken: Vec<String> = proposal.fields.get(&FieldName::Features).map(|p| p.value.as_list().to_vec()).unwrap_or_default();
@@ -40,7 +45,7 @@ pub(super) fn lists(site: &SiteSnapshot, proposal: &mut Proposal) {
                 field,
                 Proposed {
                     value: FieldValue::List(items.iter().map(|(_, b)| b.text.clone()).collect()),
-                    evidence: items.iter().map(|(p, b)| evidence(p, &b.text)).collect(),
+                    evidence: items.iter().map(|(p, b)| evidence(p, &b.text, Basis::LabelledSection)).collect(),
                 },
             );
         }
@@ -52,34 +57,35 @@ pub(super) fn media(site: &SiteSnapshot, proposal: &mut Proposal) {
     'video: for page in &site.pages {
         for url in page.embeds.iter().chain(page.links.iter().map(|l| &l.url)) {
             if url.starts_with("https://") && url.len() <= 500 && VIDEO_HOSTS.iter().any(|host| url.contains(host)) {
-                proposal.fields.insert(FieldName::DemoVideoUrl, text(url, page, url));
+                proposal.fields.insert(FieldName::DemoVideoUrl, text(url, page, url, Basis::Metadata));
                 break 'video;
             }
         }
     }
-    let logo = json_ld(site, &["Organization", "Corporation", "LocalBusiness"])
-        .find_map(|(page, o)| string_at(o, "logo").or_else(|| string_at(&o["logo"], "url")).map(|logo| (page, logo.to_owned())));
+    let logo = json_ld(site, &["Organization", "Corporation", "LocalBusiness"]).find_map(|(page, o)| {
+        string_at(o, "logo").or_else(|| string_at(&o["logo"], "url")).map(|logo| (page, logo.to_owned(), Basis::StructuredData))
+    });
     let logo = logo.or_else(|| {
         site.pages.first().and_then(|home| {
             home.images
                 .iter()
                 .find(|image| image.hint.contains("logo") || image.alt.to_lowercase().contains("logo"))
-                .map(|image| (home, image.url.clone()))
+                .map(|image| (home, image.url.clone(), Basis::Metadata))
         })
     });
-    if let Some((page, url)) = logo.filter(|(_, url)| url.starts_with("http") && url.len() <= 500) {
-        proposal.fields.insert(FieldName::LogoUrl, text(&url, page, &url));
+    if let Some((page, url, basis)) = logo.filter(|(_, url, _)| url.starts_with("http") && url.len() <= 500) {
+        proposal.fields.insert(FieldName::LogoUrl, text(&url, page, &url, basis));
     }
 }
 
 /// FAQs: JSON-LD `FAQPage`, then questions in `summary`/`dt`/headings followed by their answer.
 pub(super) fn faqs(site: &SiteSnapshot, proposal: &mut Proposal) {
-    let push = |proposal: &mut Proposal, page: &Page, question: &str, answer: &str| {
+    let push = |proposal: &mut Proposal, page: &Page, question: &str, answer: &str, basis: Basis| {
         let fits = question.chars().count() <= 300 && answer.chars().count() <= 1500 && !answer.is_empty();
         if fits && proposal.faqs.len() < 10 && !proposal.faqs.iter().any(|f| f.value.question == question) {
             proposal.faqs.push(Proposed {
                 value: Faq { question: question.to_owned(), answer: answer.to_owned() },
-                evidence: vec![evidence(page, question), evidence(page, answer)],
+                evidence: vec![evidence(page, question, basis), evidence(page, answer, basis)],
             });
         }
     };
@@ -91,7 +97,7 @@ pub(super) fn faqs(site: &SiteSnapshot, proposal: &mut Proposal) {
         };
         for entity in entities {
             if let (Some(question), Some(answer)) = (string_at(entity, "name"), string_at(&entity["acceptedAnswer"], "text")) {
-                push(proposal, page, question, answer);
+                push(proposal, page, question, answer, Basis::StructuredData);
             }
         }
     }
@@ -99,49 +105,152 @@ pub(super) fn faqs(site: &SiteSnapshot, proposal: &mut Proposal) {
         for pair in page.blocks.windows(2) {
             let (question, answer) = (&pair[0], &pair[1]);
             let is_question = matches!(question.kind, BlockKind::Term | BlockKind::Heading(2..=4)) && question.text.ends_with('?');
-            if is_question && matches!(answer.kind, BlockKind::Paragraph | BlockKind::ListItem | BlockKind::Other) {
-                push(proposal, page, &question.text, &answer.text);
+            let supported = pair.iter().all(|block| block.role.can_support(Subject::Faq));
+            if is_question && supported && matches!(answer.kind, BlockKind::Paragraph | BlockKind::ListItem | BlockKind::Other) {
+                push(proposal, page, &question.text, &answer.text, Basis::PageText);
             }
         }
     }
 }
 
-/// Founders: JSON-LD `founder`, then "Name, Co-founder & CEO" lines.
+/// Founders, only where the site says this product's people founded it: JSON-LD `founder` or
+/// a `Person` whose `jobTitle` is a founding one; "Name, Co-founder & CEO" lines and team
+/// cards (a name, then its founding role) on a team or about page or section; "founded by
+/// Name and Name" sentences that name the product or sit on such a page. Never a customer's
+/// signature (`meaning`): its block cannot support a founder, and "founder of <another
+/// company>" is not this product's.
 pub(super) fn founders(site: &SiteSnapshot, proposal: &mut Proposal) {
-    for (page, object) in json_ld(site, &["Organization", "Corporation", "LocalBusiness"]) {
-        let people = match &object["founder"] {
-            Value::Array(items) => items.iter().collect::<Vec<_>>(),
-            one @ Value::Object(_) => vec![one],
-            _ => Vec::new(),
-        };
-        for person in people {
-            if let Some(name) = string_at(person, "name").filter(|n| n.chars().count() <= 160) {
-                let title = string_at(person, "jobTitle").filter(|t| t.chars().count() <= 160);
-                let mut quotes = vec![evidence(page, name)];
-                quotes.extend(title.map(|t| evidence(page, t)));
-                add_founder(proposal, name, title, quotes);
+    let names = meaning::product_names(site, proposal.fields.get(&FieldName::Name).and_then(|n| n.value.as_text()));
+    for page in &site.pages {
+        let people = meaning::structured_values(page);
+        for value in people.iter().filter(|v| v.supports(Subject::Founder) && v.role().can_support(Subject::Founder)) {
+            if value.path.last().is_some_and(|key| key == "name") && value.text.chars().count() <= 160 {
+                // The title beside the name, in the same object.
+                let object = &value.path[..value.path.len() - 1];
+                let title = people
+                    .iter()
+                    .find(|other| {
+                        other.path.len() == value.path.len()
+                            && other.path[..object.len()] == *object
+                            && other.path.last().is_some_and(|k| k == "jobTitle")
+                    })
+                    .map(|other| other.text.as_str())
+                    .filter(|title| title.chars().count() <= 160);
+                let mut quotes = vec![evidence(page, &value.text, Basis::StructuredData)];
+                quotes.extend(title.map(|t| evidence(page, t, Basis::StructuredData)));
+                add_founder(proposal, &value.text, title, quotes);
             }
         }
     }
+    let subject = Subject::Founder;
     for page in &site.pages {
-        for block in &page.blocks {
-            if block.text.chars().count() > 100 {
+        let blocks: Vec<&TextBlock> = page.blocks.iter().collect();
+        for (i, block) in blocks.iter().enumerate() {
+            if !block.role.can_support(subject) || meaning::founder_of_another(&block.text, &names) {
                 continue;
             }
-            let Some((name, role)) =
-                block.text.split_once(", ").or_else(|| block.text.split_once(" - ")).or_else(|| block.text.split_once(" – "))
-            else {
+            let basis = if meaning::in_labelled_section(subject, page, block) {
+                Basis::LabelledSection
+            } else if meaning::names_product(&block.text, &names) {
+                Basis::NamesProduct
+            } else {
                 continue;
             };
-            let role_lower = role.to_lowercase();
-            let name_words = name.split_whitespace().count();
-            let looks_like_name =
-                (2..=4).contains(&name_words) && name.split_whitespace().all(|w| w.chars().next().is_some_and(char::is_uppercase));
-            if looks_like_name && FOUNDER_ROLES.iter().any(|r| role_lower.contains(r)) && role.chars().count() <= 160 {
-                add_founder(proposal, name.trim(), Some(role.trim()), vec![evidence(page, &block.text)]);
+            // "Name, Co-founder & CEO"
+            if block.text.chars().count() <= 100
+                && let Some((name, role)) =
+                    block.text.split_once(", ").or_else(|| block.text.split_once(" - ")).or_else(|| block.text.split_once(" – "))
+                && looks_like_name(name)
+                && meaning::names_founding_people(role)
+                && role.chars().count() <= 160
+            {
+                add_founder(proposal, name.trim(), Some(role.trim()), vec![evidence(page, &block.text, basis)]);
+                continue;
+            }
+            // A team card: the name, then its role.
+            if basis == Basis::LabelledSection
+                && matches!(block.kind, BlockKind::Heading(3..=6) | BlockKind::Paragraph | BlockKind::Term | BlockKind::Other)
+                && looks_like_name(&block.text)
+                && let Some(next) = blocks.get(i + 1)
+                && next.role.can_support(subject)
+                && next.text.chars().count() <= 100
+                && meaning::names_founding_people(&next.text)
+                && !meaning::founder_of_another(&next.text, &names)
+                && meaning::in_labelled_section(subject, page, next)
+            {
+                let quotes = vec![evidence(page, &block.text, basis), evidence(page, &next.text, Basis::LabelledSection)];
+                add_founder(proposal, &block.text, Some(&next.text), quotes);
+                continue;
+            }
+            // "founded by Name and Name", "gegründet von", "fondé par"
+            for name in founded_by(&block.text) {
+                add_founder(proposal, &name, None, vec![evidence(page, &block.text, basis)]);
             }
         }
     }
+}
+
+/// Words of headings that are capitalised like names but are not people.
+const NOT_NAMES: &[&str] = &[
+    "Our", "The", "Team", "Meet", "About", "Founders", "Founder", "Company", "People", "Unser", "Unsere", "Notre", "Équipe", "Story", "Us",
+];
+
+/// Two to four capitalised words, as a person's name is written.
+fn looks_like_name(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    (2..=4).contains(&words.len())
+        && text.chars().count() <= 60
+        && !words.iter().any(|word| NOT_NAMES.contains(word))
+        && words
+            .iter()
+            .all(|w| w.chars().next().is_some_and(char::is_uppercase) && w.chars().all(|c| c.is_alphabetic() || c == '-' || c == '\''))
+}
+
+/// The people a sentence says founded something: the names after "by", "von", "par" or "por"
+/// in a sentence with a founding word (the first place that is followed by names).
+fn founded_by(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    if !["founded", "gegründet", "fondé", "fondée", "fundada", "fundado", "fondata", "fondato"].iter().any(|w| lower.contains(w)) {
+        return Vec::new();
+    }
+    let mut places: Vec<usize> =
+        [" by ", " von ", " par ", " por ", " da "].iter().flat_map(|by| lower.match_indices(by).map(|(at, _)| at + by.len())).collect();
+    places.sort_unstable();
+    places
+        .into_iter()
+        .map(|at| {
+            // Lower-casing may change byte lengths; the same place in `text` is found by
+            // counting characters.
+            let rest: String = text.chars().skip(lower[..at].chars().count()).collect();
+            names_at_start(&rest)
+        })
+        .find(|names| !names.is_empty())
+        .unwrap_or_default()
+}
+
+/// The names a text starts with: "Ines Duarte and Tomas Reis, two engineers" gives both.
+fn names_at_start(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    for word in text.split_whitespace() {
+        let bare = word.trim_end_matches([',', '.', ';', ':', ')']);
+        if ["and", "und", "et", "y", "e", "&"].contains(&bare) {
+            names.push(std::mem::take(&mut current));
+            continue;
+        }
+        if !bare.chars().next().is_some_and(char::is_uppercase) {
+            break;
+        }
+        current.push(bare);
+        if bare.len() != word.len() {
+            names.push(std::mem::take(&mut current));
+            if word.ends_with(['.', ';', ':', ')']) {
+                break;
+            }
+        }
+    }
+    names.push(current);
+    names.into_iter().map(|words| words.join(" ")).filter(|name| looks_like_name(name)).collect()
 }
 
 fn add_founder(proposal: &mut Proposal, name: &str, title: Option<&str>, quotes: Vec<Evidence>) {
@@ -151,4 +260,23 @@ fn add_founder(proposal: &mut Proposal, name: &str, title: Option<&str>, quotes:
     proposal
         .founders
         .push(Proposed { value: DraftFounder { name: name.to_owned(), title: title.map(str::to_owned), bio: None }, evidence: quotes });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn founded_by_reads_the_names_after_by() {
+        assert_eq!(
+            founded_by("Metricly was founded in 2019 in Lisbon by Ines Duarte and Tomas Reis, two engineers."),
+            ["Ines Duarte", "Tomas Reis"]
+        );
+        assert_eq!(founded_by("Quillpad wurde 2021 von Lena Vogel gegründet."), ["Lena Vogel"]);
+        assert_eq!(founded_by("Fondée par Camille Martin et Hugo Bernard en 2020."), ["Camille Martin", "Hugo Bernard"]);
+        assert!(founded_by("Used by Acme and Brightline.").is_empty());
+        assert_eq!(founded_by("Loved by teams everywhere; founded by Mara Lindqvist."), ["Mara Lindqvist"]);
+        assert!(looks_like_name("Mara Lindqvist") && looks_like_name("Jean-Luc O'Neil"));
+        assert!(!looks_like_name("Our Team") && !looks_like_name("Meet The Founders") && !looks_like_name("Mara"));
+    }
 }

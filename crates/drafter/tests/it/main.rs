@@ -49,8 +49,35 @@ fn matches(value: &FieldValue, expected: &Value) -> bool {
     }
 }
 
-fn score(proposal: &Proposal, facts: &Value) -> Score {
-    let facts = facts.as_object().unwrap();
+/// The sites of the corpus with the share of their stated facts a draft must fill.
+const CORPUS: &[(&str, f64)] = &[
+    ("saas", 0.9),
+    ("bare", 1.0),
+    ("robots-private", 0.8),
+    ("german", 0.8),
+    ("testimonials", 0.9),
+    ("partner-prices", 0.9),
+    ("comparison", 0.9),
+    ("roadmap", 0.9),
+    ("copyright", 0.9),
+    ("cookie-wall", 0.9),
+    ("french-about", 0.9),
+    ("team-page", 0.9),
+    ("jsonld-disagrees", 0.9),
+    ("german-founders", 0.9),
+    ("founded-since", 0.9),
+];
+
+/// What a fixture states (`_facts.json` without its `_` keys) and the decoys it plants.
+fn facts_of(name: &str) -> (serde_json::Map<String, Value>, Vec<Value>) {
+    let mut facts: serde_json::Map<String, Value> =
+        serde_json::from_str(&std::fs::read_to_string(site(name).join("_facts.json")).unwrap()).unwrap();
+    let decoys = facts.remove("_decoys").and_then(|d| d.as_array().cloned()).unwrap_or_default();
+    facts.retain(|key, _| !key.starts_with('_'));
+    (facts, decoys)
+}
+
+fn score(proposal: &Proposal, facts: &serde_json::Map<String, Value>) -> Score {
     let mut score = Score { stated: facts.len(), filled: 0, invented: Vec::new() };
     for (field, proposed) in &proposal.fields {
         match facts.get(field.as_str()) {
@@ -69,29 +96,154 @@ fn score(proposal: &Proposal, facts: &Value) -> Score {
     score
 }
 
+/// The decoys of a fixture that made it into a grounded proposal.
+fn decoys_in(proposal: &Proposal, decoys: &[Value]) -> Vec<String> {
+    let mut found = Vec::new();
+    for decoy in decoys {
+        let (field, value) = (decoy["field"].as_str().unwrap(), decoy["value"].as_str().unwrap());
+        let present = match field {
+            "founders" => proposal.founders.iter().any(|f| f.value.name == value),
+            _ => {
+                let field = FieldName::parse(field).unwrap();
+                proposal.fields.get(&field).is_some_and(|p| match &p.value {
+                    FieldValue::Text(text) => text.contains(value),
+                    FieldValue::List(items) => items.iter().any(|item| item.contains(value)),
+                })
+            }
+        };
+        if present {
+            found.push(format!("{field} = {value:?}"));
+        }
+    }
+    found
+}
+
 #[tokio::test]
-async fn the_extractive_drafter_fills_what_each_fixture_states_and_invents_nothing() {
+async fn the_extractive_drafter_fills_what_each_fixture_states_and_takes_no_decoy() {
     let mut report = Vec::new();
-    for (name, min_recall) in [("saas", 0.9), ("bare", 1.0), ("robots-private", 0.8), ("german", 0.8)] {
+    for &(name, min_recall) in CORPUS {
         let server = FixtureServer::site(&site(name)).await;
         let snapshot = read(&server).await;
         let proposal = ExtractiveDrafter.draft(&snapshot, &categories()).await.unwrap();
         let (grounded, dropped) = ground(proposal, &snapshot, &categories());
-        let facts: Value = serde_json::from_str(&std::fs::read_to_string(site(name).join("_facts.json")).unwrap()).unwrap();
+        let (facts, decoys) = facts_of(name);
         let score = score(&grounded, &facts);
         let recall = score.filled as f64 / score.stated as f64;
+        let taken = decoys_in(&grounded, &decoys);
         report.push(format!(
-            "{name}: recall {}/{} = {recall:.2}, invented {}, dropped by grounding {}",
+            "{name}: recall {}/{} = {recall:.2}, decoys {}/{}, invented {}, dropped by grounding {}",
             score.filled,
             score.stated,
+            taken.len(),
+            decoys.len(),
             score.invented.len(),
             dropped.len()
         ));
+        assert!(taken.is_empty(), "{name} took decoys {taken:?}");
         assert!(score.invented.is_empty(), "{name} invented {:?}", score.invented);
         assert!(recall >= min_recall, "{name}: recall {recall:.2}; {:#?}", grounded.fields.keys().collect::<Vec<_>>());
         assert!(dropped.is_empty(), "{name}: the extractive drafter quotes what it takes, yet {dropped:?}");
+        assert!(grounded.fields.values().all(|p| !p.evidence.is_empty()) && grounded.founders.iter().all(|f| !f.evidence.is_empty()));
         let everything = format!("{grounded:?}");
         assert!(!everything.contains("PLANTED") && !everything.contains("1987") && !everything.contains("Reykjavik"));
+    }
+    eprintln!("{}", report.join("\n"));
+}
+
+/// A proposal in the model's answer format, with each quote's kind.
+fn as_model_answer(proposal: &Proposal) -> Value {
+    let evidence = |items: &[drafts::Evidence]| -> Value {
+        items.iter().map(|e| json!({"url": e.url, "quote": e.quote, "basis": e.basis.as_str()})).collect()
+    };
+    let fields: serde_json::Map<String, Value> = proposal
+        .fields
+        .iter()
+        .map(|(field, p)| (field.as_str().to_owned(), json!({"value": p.value, "evidence": evidence(&p.evidence)})))
+        .collect();
+    let founders: Vec<Value> = proposal
+        .founders
+        .iter()
+        .map(|f| json!({"name": f.value.name, "title": f.value.title, "evidence": evidence(&f.evidence)}))
+        .collect();
+    let faqs: Vec<Value> = proposal
+        .faqs
+        .iter()
+        .map(|f| json!({"question": f.value.question, "answer": f.value.answer, "evidence": evidence(&f.evidence)}))
+        .collect();
+    let socials: Vec<Value> =
+        proposal.socials.iter().map(|s| json!({"key": s.value.key, "url": s.value.url, "evidence": evidence(&s.evidence)})).collect();
+    json!({"fields": fields, "founders": founders, "faqs": faqs, "socials": socials})
+}
+
+/// A decoy of a fixture as a model would propose it, with its verbatim quote and a plausible
+/// kind of evidence.
+fn decoy_as_model_answer(decoy: &Value, server: &FixtureServer) -> Value {
+    let (field, value) = (decoy["field"].as_str().unwrap(), decoy["value"].as_str().unwrap());
+    let evidence = json!([{"url": server.url(decoy["page"].as_str().unwrap()), "quote": decoy["quote"], "basis": decoy["basis"]}]);
+    if field == "founders" {
+        return json!({"founders": [{"name": value, "title": null, "evidence": evidence}]});
+    }
+    let value = match FieldName::parse(field).unwrap().kind() {
+        drafts::FieldKind::List(_) => json!([value]),
+        drafts::FieldKind::Text(_) => json!(value),
+    };
+    json!({"fields": {field: {"value": value, "evidence": evidence}}})
+}
+
+/// Drafts `snapshot` with the model drafter against a fake model that answers `answer`.
+async fn model_draft(snapshot: &SiteSnapshot, answer: &Value) -> Proposal {
+    let completion = json!({"choices": [{"message": {"role": "assistant", "content": answer.to_string()}}]});
+    let model_server = FixtureServer::start(HashMap::from([(
+        "/v1/chat/completions".to_owned(),
+        Route::new(200, "application/json", completion.to_string()),
+    )]))
+    .await;
+    let drafter = OpenAiDrafter::new(OpenAiConfig {
+        base_url: model_server.url("/v1"),
+        model: "test-model".into(),
+        api_key: None,
+        timeout: Duration::from_secs(10),
+    })
+    .unwrap();
+    drafter.draft(snapshot, &categories()).await.unwrap()
+}
+
+/// The model drafter over the corpus: a model that proposes what each site states (with the
+/// kinds of evidence it rests on) keeps it; a model that proposes every decoy, each with its
+/// verbatim quote and a plausible kind, gets none of them past the check.
+#[tokio::test]
+async fn the_model_drafter_keeps_stated_facts_and_no_decoy() {
+    let mut report = Vec::new();
+    for &(name, min_recall) in CORPUS {
+        let server = FixtureServer::site(&site(name)).await;
+        let snapshot = read(&server).await;
+        let (facts, decoys) = facts_of(name);
+        let truthful = as_model_answer(&ExtractiveDrafter.draft(&snapshot, &categories()).await.unwrap());
+        let (grounded, dropped) = ground(model_draft(&snapshot, &truthful).await, &snapshot, &categories());
+        let score = score(&grounded, &facts);
+        let recall = score.filled as f64 / score.stated as f64;
+        assert!(recall >= min_recall && dropped.is_empty(), "{name}: recall {recall:.2}, dropped {dropped:#?}");
+        // Each decoy in an answer of its own.
+        for decoy in &decoys {
+            let answer = decoy_as_model_answer(decoy, &server);
+            let (grounded, dropped) = ground(model_draft(&snapshot, &answer).await, &snapshot, &categories());
+            let taken = decoys_in(&grounded, &decoys);
+            assert!(taken.is_empty(), "{name}: the model drafter kept the decoy {taken:?}");
+            // Refused for what it means, not because its quote is not on the page.
+            assert_eq!(dropped.len(), 1, "{name}: {decoy} {dropped:#?}");
+            let why = &dropped[0].why;
+            assert!(
+                !why.contains("is not on") && !why.contains("does not appear in its quotes") && !why.contains("wording"),
+                "{name}: the decoy is not verbatim: {dropped:#?}"
+            );
+        }
+        report.push(format!(
+            "{name}: recall {}/{} = {recall:.2}, decoys refused {}/{}",
+            score.filled,
+            score.stated,
+            decoys.len(),
+            decoys.len()
+        ));
     }
     eprintln!("{}", report.join("\n"));
 }
@@ -106,7 +258,7 @@ async fn values_a_model_invents_are_dropped() {
         "fields": {
             // Grounded: kept.
             "tagline": {"value": "Privacy-first product analytics for small teams", "evidence": [{"url": home, "quote": "Privacy-first product analytics for small teams"}]},
-            "pricing_summary": {"value": "Team: $29/month", "evidence": [{"url": pricing, "quote": "$29/month for up to 1,000,000 events."}, {"url": pricing, "quote": "Team"}]},
+            "pricing_summary": {"value": "Team: $29/month", "evidence": [{"url": pricing, "quote": "$29/month for up to 1,000,000 events.", "basis": "labelled_section"}, {"url": pricing, "quote": "Team", "basis": "labelled_section"}]},
             // Invented: a quote that is not on the page.
             "city": {"value": "Porto", "evidence": [{"url": home, "quote": "Our office is in Porto."}]},
             // Invented: a year that its quote does not contain.

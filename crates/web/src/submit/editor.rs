@@ -35,6 +35,8 @@ impl Sent {
 struct Quote {
     text: String,
     url: String,
+    /// What kind of evidence it is, in words.
+    kind: &'static str,
 }
 
 /// One of the 18 fields as the editor shows it.
@@ -92,7 +94,7 @@ fn state_words(state: FieldState) -> &'static str {
 }
 
 fn quotes(evidence: &[drafts::Evidence]) -> Vec<Quote> {
-    evidence.iter().map(|quote| Quote { text: quote.quote.clone(), url: quote.url.clone() }).collect()
+    evidence.iter().map(|quote| Quote { text: quote.quote.clone(), url: quote.url.clone(), kind: quote.basis.describe() }).collect()
 }
 
 fn field_text(value: Option<&FieldValue>) -> String {

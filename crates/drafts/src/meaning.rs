@@ -1,0 +1,568 @@
+//! What a quote can be evidence of. A verbatim quote is necessary, not sufficient: a customer's
+//! signature under a testimonial is on the page, yet its "founder" is not the product's. These
+//! rules say which blocks of a page may support which values, which kinds of evidence
+//! founders, pricing and the founding year need, the words that say someone founded the
+//! product, and the founding years a site states. The extractive drafter picks its values by
+//! them, and the grounding check enforces them on every drafter.
+
+use crate::model::{Basis, FieldName};
+use crate::site::{BlockRole, Page, SiteSnapshot, TextBlock};
+use serde_json::Value;
+
+/// What a value is: a profile field, or an item of a section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    Field(FieldName),
+    Founder,
+    Faq,
+    Social,
+    Seo,
+}
+
+impl std::fmt::Display for Subject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Field(field) => write!(f, "{}", field.as_str()),
+            Self::Founder => f.write_str("a founder"),
+            Self::Faq => f.write_str("an FAQ"),
+            Self::Social => f.write_str("a social link"),
+            Self::Seo => f.write_str("the SEO text"),
+        }
+    }
+}
+
+impl BlockRole {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Content => "content",
+            Self::Footer => "footer",
+            Self::Testimonial => "testimonial",
+            Self::Partner => "partner or integration",
+            Self::Comparison => "comparison",
+            Self::Roadmap => "roadmap",
+            Self::Copyright => "copyright",
+            Self::CookieBanner => "cookie banner",
+        }
+    }
+
+    /// Whether text in a block of this role may be evidence of `subject`.
+    pub fn can_support(self, subject: Subject) -> bool {
+        use FieldName as F;
+        match self {
+            Self::Content => true,
+            // Contact details, the address, the socials and a "founded by" line live in
+            // footers; what the product is and costs does not.
+            Self::Footer => match subject {
+                Subject::Field(field) => matches!(
+                    field,
+                    F::Name
+                        | F::Country
+                        | F::City
+                        | F::ContactEmail
+                        | F::FoundedYear
+                        | F::Keywords
+                        | F::Categories
+                        | F::Tags
+                        | F::LogoUrl
+                        | F::DemoVideoUrl
+                ),
+                Subject::Founder | Subject::Social => true,
+                Subject::Faq | Subject::Seo => false,
+            },
+            // An integration is a feature of the product; the partner's price, place or
+            // people are not the product's.
+            Self::Partner => matches!(subject, Subject::Field(F::Features | F::Keywords | F::Tags | F::Categories)),
+            Self::Comparison | Self::Roadmap => matches!(subject, Subject::Field(F::Keywords | F::Tags | F::Categories)),
+            Self::Copyright => matches!(subject, Subject::Field(F::Name)),
+            Self::Testimonial | Self::CookieBanner => false,
+        }
+    }
+}
+
+/// The kinds of evidence `subject` accepts, or `None` when any kind will do.
+pub fn accepted_bases(subject: Subject) -> Option<&'static [Basis]> {
+    match subject {
+        Subject::Founder => Some(&[Basis::StructuredData, Basis::LabelledSection, Basis::NamesProduct]),
+        Subject::Field(FieldName::PricingSummary | FieldName::PricingModel) => Some(&[Basis::StructuredData, Basis::LabelledSection]),
+        _ => None,
+    }
+}
+
+/// Words of a heading or a page address that label a section as being about `subject`; empty
+/// when any heading labels it.
+pub fn topic_words(subject: Subject) -> &'static [&'static str] {
+    use FieldName as F;
+    match subject {
+        Subject::Founder => &[
+            "about",
+            "team",
+            "founder",
+            "people",
+            "company",
+            "story",
+            "ueber-uns",
+            "uber-uns",
+            "über uns",
+            "über-uns",
+            "wer wir sind",
+            "a-propos",
+            "à propos",
+            "équipe",
+            "equipe",
+            "qui sommes",
+            "sobre",
+            "nosotros",
+            "chi siamo",
+            "chi-siamo",
+        ],
+        Subject::Field(F::PricingSummary | F::PricingModel) => {
+            &["pricing", "price", "plans", "preise", "tarif", "precios", "prezzi", "abo", "kosten", "prix"]
+        }
+        Subject::Field(F::Features) => &["feature", "funktion", "fonctionnalit", "funciones", "what you get", "capabilit", "integration"],
+        Subject::Field(F::Usps) => &["why", "benefit", "vorteile", "warum", "pourquoi", "por qué", "advantage"],
+        Subject::Faq => &["faq", "question", "fragen", "help", "hilfe"],
+        _ => &[],
+    }
+}
+
+/// Whether a section (a heading, or a page's address) is labelled for `subject`.
+pub fn labels(subject: Subject, label: &str) -> bool {
+    let label = label.to_lowercase();
+    let words = topic_words(subject);
+    (words.is_empty() && !label.trim().is_empty()) || words.iter().any(|word| label.contains(word))
+}
+
+/// The path of a page's address, lower-cased, without the leading slash.
+pub fn page_path(url: &str) -> String {
+    url.split_once("://").map_or("", |(_, rest)| rest).split_once('/').map_or("", |(_, path)| path).to_lowercase()
+}
+
+/// Whether `block` on `page` sits under a heading, or on a page, labelled for `subject`.
+pub fn in_labelled_section(subject: Subject, page: &Page, block: &TextBlock) -> bool {
+    let path = page_path(&page.url);
+    block.section.as_deref().is_some_and(|section| labels(subject, section)) || (!path.is_empty() && labels(subject, &path))
+}
+
+/// Whether `text` says that people founded something ("founder", "founded by",
+/// "gegründet von", "fondé par", ...).
+pub fn names_founding_people(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    const ROLE: &[&str] = &["founder", "gründer", "fondateur", "fondatrice", "fundador", "fundadora", "fondatore"];
+    const FOUNDED: &[&str] = &["founded", "gegründet", "fondé", "fondée", "fundada", "fundado", "fondata", "fondato"];
+    const BY: &[&str] = &[" by ", " von ", " par ", " por ", " da "];
+    ROLE.iter().any(|word| lower.contains(word))
+        || FOUNDED.iter().any(|word| lower.contains(word)) && BY.iter().any(|word| lower.contains(word))
+}
+
+/// Whether `text` makes someone the founder of another company than the product ("CEO and
+/// founder of Brightline" under a testimonial).
+pub fn founder_of_another(text: &str, product_names: &[String]) -> bool {
+    let lower = text.to_lowercase();
+    const OF: &[&str] = &[
+        "founder of ",
+        "founder at ",
+        "founders of ",
+        "gründer von ",
+        "gründerin von ",
+        "gründer der ",
+        "fondateur de ",
+        "fondatrice de ",
+        "fundador de ",
+        "fundadora de ",
+    ];
+    OF.iter().any(|cue| {
+        lower.match_indices(cue).any(|(at, _)| {
+            let rest = lower[at + cue.len()..].trim_start();
+            !product_names.iter().any(|name| !name.is_empty() && rest.starts_with(&name.to_lowercase()))
+        })
+    })
+}
+
+/// Words that put a year next to a founding ("founded in 2019", "since 2021", "seit 2020").
+pub const FOUNDING_WORDS: &[&str] =
+    &["founded", "established", "since", "gegründet", "seit", "fondée", "fondé", "fundada", "fundado", "fondata", "fondato", "est."];
+
+/// The year a text states next to a founding word, the nearest one to it.
+pub fn founding_year_in(text: &str) -> Option<&str> {
+    let lower = text.to_lowercase();
+    // Lower-casing keeps the byte offsets of these ASCII and Latin-1 words close enough to
+    // pick the nearest year; offsets are only compared, never used to slice `text`.
+    let cue = FOUNDING_WORDS.iter().filter_map(|cue| lower.find(cue)).min()?;
+    years_in(text).into_iter().min_by_key(|(at, _)| at.abs_diff(cue)).map(|(_, year)| year)
+}
+
+/// Four-digit years (1800 to 2100) standing alone in a text, with their byte offsets.
+pub fn years_in(text: &str) -> Vec<(usize, &str)> {
+    text.char_indices()
+        .filter_map(|(i, _)| text.get(i..i + 4).map(|year| (i, year)))
+        .filter(|(i, year)| {
+            year.bytes().all(|b| b.is_ascii_digit())
+                && year.parse::<u16>().is_ok_and(|y| (1800..=2100).contains(&y))
+                && !text[..*i].ends_with(|c: char| c.is_ascii_digit())
+                && !text[i + 4..].starts_with(|c: char| c.is_ascii_digit())
+        })
+        .collect()
+}
+
+/// Whether a list item or sentence says the thing is not there yet.
+pub fn is_roadmap_text(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    [
+        "coming soon",
+        "(soon)",
+        "on our roadmap",
+        "on the roadmap",
+        "planned for",
+        "not yet available",
+        "demnächst",
+        "bald verfügbar",
+        "bientôt",
+        "prochainement",
+    ]
+    .iter()
+    .any(|cue| lower.contains(cue))
+}
+
+/// The role a heading gives the blocks under it ("What our customers say", "Integrations",
+/// "Notion vs. Quillpad", "Coming soon"), or `None`. A comparison of the product's own plans is
+/// its pricing, not a comparison.
+pub fn role_of_heading(heading: &str) -> Option<BlockRole> {
+    let lower = format!(" {} ", heading.to_lowercase());
+    let any = |words: &[&str]| words.iter().any(|word| lower.contains(word));
+    if any(&["cookie", "your privacy choices", "we value your privacy"]) {
+        Some(BlockRole::CookieBanner)
+    } else if any(&[
+        "testimonial",
+        "what people say",
+        "customers say",
+        "users say",
+        "teams say",
+        "loved by",
+        "reviews",
+        "wall of love",
+        "kundenstimmen",
+        "kunden sagen",
+        "témoignages",
+        "temoignages",
+        "ils nous font confiance",
+        "ce que disent",
+    ]) {
+        Some(BlockRole::Testimonial)
+    } else if any(&["integration", "integrates with", "works with", "partner", "connects with", "plays well with", "intégrations"]) {
+        Some(BlockRole::Partner)
+    } else if any(&[" vs ", " vs. ", "versus", "alternative", "compared to", "comparison", "how we compare", "vergleich", "comparatif"])
+        && !any(&["plan", "tarif", "preis", "price", "pricing"])
+    {
+        Some(BlockRole::Comparison)
+    } else if any(&[
+        "roadmap",
+        "coming soon",
+        "what's next",
+        "what’s next",
+        "upcoming",
+        "in the works",
+        "on the way",
+        "demnächst",
+        "bald verfügbar",
+        "bientôt",
+        "prochainement",
+        " à venir",
+    ]) {
+        Some(BlockRole::Roadmap)
+    } else {
+        None
+    }
+}
+
+/// The role an element's `class`, `id`, `aria-label` or `itemtype` gives everything inside it
+/// (`class="testimonials"`, `id="cookie-banner"`, `itemtype="https://schema.org/Review"`).
+pub fn role_of_label(label: &str) -> Option<BlockRole> {
+    let lower = label.to_lowercase();
+    let any = |words: &[&str]| words.iter().any(|word| lower.contains(word));
+    let token = |word: &str| lower.split(|c: char| !c.is_alphanumeric()).any(|t| t == word);
+    if any(&["cookie", "consent", "gdpr-banner"]) {
+        Some(BlockRole::CookieBanner)
+    } else if any(&[
+        "testimonial",
+        "schema.org/review",
+        "review",
+        "customer-stor",
+        "customers-say",
+        "social-proof",
+        "kundenstimmen",
+        "temoignage",
+    ]) {
+        Some(BlockRole::Testimonial)
+    } else if any(&["partner", "integration"]) {
+        Some(BlockRole::Partner)
+    } else if any(&["comparison", "compare", "versus"]) || token("vs") {
+        Some(BlockRole::Comparison)
+    } else if any(&["roadmap", "coming-soon", "coming_soon", "upcoming"]) {
+        Some(BlockRole::Roadmap)
+    } else {
+        None
+    }
+}
+
+/// The role a block's own text gives it, whatever surrounds it: a copyright line, a cookie
+/// notice, a roadmap item, a quotation signed by someone.
+pub fn role_of_text(text: &str) -> Option<BlockRole> {
+    let lower = text.trim().to_lowercase();
+    if lower.contains('©')
+        || lower.starts_with("copyright")
+        || lower.contains("(c) 19")
+        || lower.contains("(c) 20")
+        || lower.contains("all rights reserved")
+    {
+        Some(BlockRole::Copyright)
+    } else if [
+        "we use cookies",
+        "this site uses cookies",
+        "this website uses cookies",
+        "wir verwenden cookies",
+        "diese website verwendet cookies",
+        "nous utilisons des cookies",
+        "ce site utilise des cookies",
+    ]
+    .iter()
+    .any(|cue| lower.starts_with(cue))
+    {
+        Some(BlockRole::CookieBanner)
+    } else if is_roadmap_text(&lower) {
+        Some(BlockRole::Roadmap)
+    } else if lower.starts_with("— ") || lower.starts_with("– ") || lower.starts_with("- ") && names_founding_people(&lower) {
+        // An attribution line under a quotation.
+        Some(BlockRole::Testimonial)
+    } else if lower.starts_with(['“', '"', '„', '«'])
+        && (lower.contains(" — ") || lower.contains(" – ") || lower.contains("” -") || lower.contains("\" -"))
+    {
+        // A quotation followed by who said it.
+        Some(BlockRole::Testimonial)
+    } else {
+        None
+    }
+}
+
+/// A JSON-LD value with the keys and types above it (`Organization`, `founder`, `name`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StructuredValue {
+    pub text: String,
+    pub path: Vec<String>,
+}
+
+impl StructuredValue {
+    /// Reviews and ratings are someone else's words.
+    pub fn role(&self) -> BlockRole {
+        let review =
+            self.path.iter().any(|key| matches!(key.as_str(), "review" | "reviews" | "Review" | "aggregateRating" | "AggregateRating"));
+        if review { BlockRole::Testimonial } else { BlockRole::Content }
+    }
+
+    /// Whether this value is structured evidence of `subject` (a founder's name or title, an
+    /// offer, the founding date).
+    pub fn supports(&self, subject: Subject) -> bool {
+        let has = |keys: &[&str]| self.path.iter().any(|key| keys.contains(&key.as_str()));
+        match subject {
+            Subject::Founder => has(&["founder", "founders"]),
+            Subject::Field(FieldName::PricingSummary | FieldName::PricingModel) => {
+                has(&["offers", "Offer", "AggregateOffer", "priceSpecification", "UnitPriceSpecification"])
+            }
+            Subject::Field(FieldName::FoundedYear) => self.path.last().is_some_and(|key| key == "foundingDate"),
+            _ => true,
+        }
+    }
+}
+
+/// Every value of a page's JSON-LD, with its path. A `Person` whose `jobTitle` names a
+/// founding role counts as under `founder`.
+pub fn structured_values(page: &Page) -> Vec<StructuredValue> {
+    let mut values = Vec::new();
+    for object in &page.json_ld {
+        walk(object, &mut Vec::new(), &mut values);
+    }
+    values
+}
+
+fn walk(value: &Value, path: &mut Vec<String>, into: &mut Vec<StructuredValue>) {
+    match value {
+        Value::String(text) => into.push(StructuredValue { text: text.clone(), path: path.clone() }),
+        Value::Number(number) => into.push(StructuredValue { text: number.to_string(), path: path.clone() }),
+        Value::Array(items) => items.iter().for_each(|item| walk(item, path, into)),
+        Value::Object(map) => {
+            let depth = path.len();
+            match map.get("@type") {
+                Some(Value::String(kind)) => path.push(kind.clone()),
+                Some(Value::Array(kinds)) => path.extend(kinds.iter().filter_map(Value::as_str).map(str::to_owned)),
+                _ => {}
+            }
+            let founding_person =
+                map.get("jobTitle").and_then(Value::as_str).is_some_and(names_founding_people) && path.iter().any(|kind| kind == "Person");
+            if founding_person && !path.iter().any(|key| key == "founder") {
+                path.push("founder".into());
+            }
+            for (key, item) in map {
+                path.push(key.clone());
+                walk(item, path, into);
+                path.pop();
+            }
+            path.truncate(depth);
+        }
+        _ => {}
+    }
+}
+
+/// The names the product goes by on its site: the drafted name, `og:site_name`, the JSON-LD
+/// organisation's or application's name and the homepage title up to its separator.
+pub fn product_names(site: &SiteSnapshot, drafted: Option<&str>) -> Vec<String> {
+    let mut names: Vec<String> = drafted.into_iter().map(str::to_owned).collect();
+    if let Some(home) = site.pages.first() {
+        names.extend(home.open_graph.get("og:site_name").cloned());
+        if let Some(title) = &home.title {
+            let cut = [" | ", " - ", " – ", " — ", ": ", " · "].iter().filter_map(|sep| title.find(sep)).min().unwrap_or(title.len());
+            names.push(title[..cut].trim().to_owned());
+        }
+    }
+    for page in &site.pages {
+        for object in &page.json_ld {
+            let organisation =
+                ["Organization", "Corporation", "LocalBusiness", "SoftwareApplication", "WebApplication", "MobileApplication", "Product"]
+                    .iter()
+                    .any(|kind| object["@type"].as_str() == Some(kind));
+            if organisation && let Some(name) = object["name"].as_str() {
+                names.push(name.trim().to_owned());
+            }
+        }
+    }
+    names.retain(|name| !name.is_empty() && name.chars().count() <= 80);
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Whether `text` names one of the product's names as a whole word.
+pub fn names_product(text: &str, product_names: &[String]) -> bool {
+    let lower = text.to_lowercase();
+    product_names.iter().any(|name| {
+        let name = name.to_lowercase();
+        lower.match_indices(&name).any(|(at, _)| {
+            let before = lower[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+            let after = lower[at + name.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+            before && after
+        })
+    })
+}
+
+/// A founding year the site states, where, and the quote that states it.
+#[derive(Debug, Clone)]
+pub struct FoundingStatement<'a> {
+    pub year: String,
+    pub page: &'a Page,
+    pub quote: String,
+    pub basis: Basis,
+}
+
+/// Every founding year the site states: JSON-LD `foundingDate`, and text blocks that may
+/// support it with a founding word next to a year. When they disagree, the year is unknown.
+pub fn founding_statements(site: &SiteSnapshot) -> Vec<FoundingStatement<'_>> {
+    let mut found = Vec::new();
+    for page in &site.pages {
+        for value in structured_values(page) {
+            if value.supports(Subject::Field(FieldName::FoundedYear))
+                && value.role() == BlockRole::Content
+                && let Some(year) = value.text.get(..4).filter(|y| y.parse::<u16>().is_ok_and(|y| (1800..=2100).contains(&y)))
+            {
+                found.push(FoundingStatement { year: year.to_owned(), page, quote: value.text.clone(), basis: Basis::StructuredData });
+            }
+        }
+        for block in &page.blocks {
+            if !block.role.can_support(Subject::Field(FieldName::FoundedYear)) {
+                continue;
+            }
+            if let Some(year) = founding_year_in(&block.text) {
+                found.push(FoundingStatement { year: year.to_owned(), page, quote: block.text.clone(), basis: Basis::PageText });
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn founders_are_people_who_founded_this_product() {
+        let names = vec!["Quillpad".to_owned()];
+        assert!(names_founding_people("Ines Duarte, Co-founder & CEO"));
+        assert!(names_founding_people("Metricly was founded in 2019 in Lisbon by Ines Duarte"));
+        assert!(names_founding_people("Kassenfuchs wurde 2020 von Lena Vogel gegründet"));
+        assert!(names_founding_people("Fondé par Camille Martin"));
+        assert!(!names_founding_people("Jonas Berg, CTO"));
+        assert!(!names_founding_people("Founded in 2019."));
+        assert!(founder_of_another("Dana Reyes, CEO and founder of Brightline", &names));
+        assert!(!founder_of_another("Mara Lindqvist, founder of Quillpad", &names));
+        assert!(!founder_of_another("Mara Lindqvist, founder", &names));
+    }
+
+    #[test]
+    fn founding_years_sit_next_to_their_word() {
+        assert_eq!(founding_year_in("Serving bakeries since 2021."), Some("2021"));
+        assert_eq!(founding_year_in("In 2023 we moved; founded in 2019."), Some("2019"));
+        assert_eq!(founding_year_in("© 2014 Ledgerly Ltd."), None);
+        assert_eq!(years_in("12019 and 2019"), vec![(10, "2019")]);
+    }
+
+    #[test]
+    fn structured_founders_offers_and_reviews() {
+        let page = Page {
+            url: "https://a.example/".into(),
+            json_ld: vec![serde_json::json!({
+                "@type": "Organization",
+                "name": "Quillpad",
+                "foundingDate": "2020-01-01",
+                "founder": {"@type": "Person", "name": "Mara Lindqvist"},
+                "review": {"@type": "Review", "author": {"@type": "Person", "name": "Dana Reyes", "jobTitle": "Founder of Brightline"}},
+                "offers": {"@type": "Offer", "price": "12"}
+            })],
+            ..Page::default()
+        };
+        let values = structured_values(&page);
+        let find = |text: &str| values.iter().find(|v| v.text == text).unwrap();
+        assert!(find("Mara Lindqvist").supports(Subject::Founder));
+        assert_eq!(find("Dana Reyes").role(), BlockRole::Testimonial);
+        assert!(find("12").supports(Subject::Field(FieldName::PricingSummary)));
+        assert!(!find("Quillpad").supports(Subject::Field(FieldName::PricingSummary)));
+        assert!(find("2020-01-01").supports(Subject::Field(FieldName::FoundedYear)));
+    }
+
+    #[test]
+    fn roles_support_what_they_can() {
+        assert!(!BlockRole::Testimonial.can_support(Subject::Founder));
+        assert!(!BlockRole::Partner.can_support(Subject::Field(FieldName::PricingSummary)));
+        assert!(BlockRole::Partner.can_support(Subject::Field(FieldName::Features)));
+        assert!(!BlockRole::Roadmap.can_support(Subject::Field(FieldName::Features)));
+        assert!(!BlockRole::Copyright.can_support(Subject::Field(FieldName::FoundedYear)));
+        assert!(BlockRole::Footer.can_support(Subject::Field(FieldName::ContactEmail)));
+        assert!(is_roadmap_text("Calendar sync (coming soon)"));
+    }
+
+    #[test]
+    fn headings_labels_and_texts_give_roles() {
+        assert_eq!(role_of_heading("What our customers say"), Some(BlockRole::Testimonial));
+        assert_eq!(role_of_heading("Integrations"), Some(BlockRole::Partner));
+        assert_eq!(role_of_heading("Tidyform vs. Typeform"), Some(BlockRole::Comparison));
+        assert_eq!(role_of_heading("Compare plans"), None);
+        assert_eq!(role_of_heading("Coming soon"), Some(BlockRole::Roadmap));
+        assert_eq!(role_of_heading("Features"), None);
+        assert_eq!(role_of_label("cookie-banner"), Some(BlockRole::CookieBanner));
+        assert_eq!(role_of_label("section testimonials"), Some(BlockRole::Testimonial));
+        assert_eq!(role_of_label("https://schema.org/Review"), Some(BlockRole::Testimonial));
+        assert_eq!(role_of_label("table vs-table"), Some(BlockRole::Comparison));
+        assert_eq!(role_of_label("hero"), None);
+        assert_eq!(role_of_text("© 2014–2026 Ledgerly Ltd."), Some(BlockRole::Copyright));
+        assert_eq!(role_of_text("We use cookies to measure visits."), Some(BlockRole::CookieBanner));
+        assert_eq!(role_of_text("— Dana Reyes, CEO and founder of Brightline"), Some(BlockRole::Testimonial));
+        assert_eq!(role_of_text("“It saved us hours.” — Dana Reyes"), Some(BlockRole::Testimonial));
+        assert_eq!(role_of_text("Metricly works without cookies."), None);
+    }
+}
