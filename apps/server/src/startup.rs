@@ -72,7 +72,19 @@ impl Services {
         );
         let mailer = mailer(settings, &store, &clock)?;
         // The badge check shares the site reader's robots.txt cache.
-        let site_reader = outbound_http::CrawlingSiteReader::new(fetcher.clone(), outbound_http::BOT_TOKEN);
+        let mut site_reader = outbound_http::CrawlingSiteReader::new(fetcher.clone(), outbound_http::BOT_TOKEN);
+        let browser = outbound_http::ChromiumRenderer::find_browser().filter(|_| settings.crawler.render_javascript);
+        match browser {
+            Some(browser) => {
+                tracing::info!(browser = %browser.display(), "pages that need JavaScript are rendered in headless Chromium");
+                site_reader =
+                    site_reader.with_browser(browser).map_err(anyhow::Error::msg).context("cannot set up the JavaScript renderer")?;
+            }
+            None if settings.crawler.render_javascript => {
+                tracing::info!("no Chromium on PATH: pages that need JavaScript are read as served, and their drafts say so")
+            }
+            None => {}
+        }
         let badge_probe = Arc::new(outbound_http::HomepageBadgeProbe::new(fetcher.clone(), site_reader.robots()));
         let claims = crate::claims_wiring::claims_service(settings, &store, fetcher, mailer.clone(), &clock)?;
         let drafts = drafts::DraftsService::new(

@@ -105,7 +105,7 @@ impl Sites {
         self.pages
             .lock()
             .unwrap()
-            .insert(url.to_owned(), Ok(SiteSnapshot { home_url: url.to_owned(), pages: vec![page], skipped: Vec::new() }));
+            .insert(url.to_owned(), Ok(SiteSnapshot { home_url: url.to_owned(), pages: vec![page], ..SiteSnapshot::default() }));
     }
 
     pub fn down(&self, url: &str) {

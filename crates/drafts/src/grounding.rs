@@ -566,7 +566,7 @@ mod tests {
                 ],
                 ..Page::default()
             }],
-            skipped: vec![],
+            ..SiteSnapshot::default()
         }
     }
 

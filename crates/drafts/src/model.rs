@@ -88,6 +88,11 @@ pub enum FailureReason {
     Internal,
 }
 
+/// What a draft of a site whose pages need JavaScript says when they were read without it.
+pub const NEEDS_JAVASCRIPT_NOTE: &str = "The site shows its content only with JavaScript, which was not run for it (this server \
+renders such pages only when Chromium is installed and crawler.render_javascript is on), so little or nothing could be drafted \
+from those pages. Fill the fields yourself, or ask the site's team for a page that works without JavaScript.";
+
 impl FailureReason {
     /// What a person is told.
     pub fn message(self) -> &'static str {
@@ -480,6 +485,12 @@ pub struct Draft {
     pub pages_read: Vec<String>,
     /// Pages robots.txt kept us from reading.
     pub pages_skipped: Vec<String>,
+    /// Pages read as a browser shows them, after their scripts ran.
+    #[serde(default)]
+    pub pages_rendered: Vec<String>,
+    /// Pages that show their content only with JavaScript, read without it.
+    #[serde(default)]
+    pub pages_needing_javascript: Vec<String>,
     /// The listing made by `submit_draft`.
     pub listing_id: Option<ListingId>,
     /// Co-founder invitations sent.
@@ -518,6 +529,8 @@ impl Draft {
             regenerating: Vec::new(),
             pages_read: Vec::new(),
             pages_skipped: Vec::new(),
+            pages_rendered: Vec::new(),
+            pages_needing_javascript: Vec::new(),
             listing_id: None,
             invites: 0,
             created_at: now,

@@ -362,6 +362,8 @@ impl DraftsService {
             draft.status = DraftStatus::Drafting;
             draft.pages_read = snapshot.pages.iter().map(|page| page.url.clone()).collect();
             draft.pages_skipped = snapshot.skipped.clone();
+            draft.pages_rendered = snapshot.rendered.clone();
+            draft.pages_needing_javascript = snapshot.needs_javascript.clone();
         })
         .await?;
         let proposal = self.propose(&snapshot).await?;

@@ -13,6 +13,13 @@ pub struct SiteSnapshot {
     pub pages: Vec<Page>,
     /// Same-origin pages robots.txt kept us from reading.
     pub skipped: Vec<String>,
+    /// Pages read as a browser shows them, after their scripts ran.
+    #[serde(default)]
+    pub rendered: Vec<String>,
+    /// Pages that show their content only with JavaScript and were read without it (rendering
+    /// is off, no browser is installed, or it failed).
+    #[serde(default)]
+    pub needs_javascript: Vec<String>,
 }
 
 /// What kind of text a block is.

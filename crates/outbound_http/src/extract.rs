@@ -150,6 +150,21 @@ pub fn extract(url: &Url, html: &str) -> Page {
     page
 }
 
+/// Visible characters under which a page with scripts is taken for an empty shell that its
+/// scripts fill.
+const SHELL_TEXT_CHARS: usize = 200;
+
+/// Whether a page shows its content only with JavaScript: next to no visible text, and scripts
+/// (other than JSON-LD) to fill it.
+pub fn needs_javascript(html: &str, page: &Page) -> bool {
+    let visible: usize = page.blocks.iter().map(|block| block.text.chars().count()).sum();
+    if visible >= SHELL_TEXT_CHARS {
+        return false;
+    }
+    let document = Html::parse_document(html);
+    document.select(&selector("script")).any(|script| script.attr("type").is_none_or(|kind| !kind.contains("json")))
+}
+
 /// Keeps JSON-LD objects of the types we read, `@graph` and arrays flattened.
 fn collect_json_ld(value: serde_json::Value, into: &mut Vec<serde_json::Value>) {
     match value {

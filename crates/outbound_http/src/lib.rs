@@ -8,6 +8,7 @@ pub mod extract;
 pub mod fetcher;
 pub mod page;
 pub mod reader;
+pub mod render;
 pub mod robots;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -18,6 +19,7 @@ pub use claim_probe::ClaimSiteProbe;
 pub use client_metadata::ClientMetadataFetcher;
 pub use fetcher::{FetchError, Fetched, FetcherConfig, SafeFetcher, install_crypto_provider};
 pub use reader::CrawlingSiteReader;
+pub use render::{ChromiumRenderer, RenderBudget};
 pub use robots::RobotsCache;
 
 /// The product token robots.txt groups are matched against.

@@ -3,9 +3,10 @@
 //! changelog), robots.txt first for each and for every redirect hop, all within the crawl
 //! deadline. A page that ends on another origin is dropped.
 
-use crate::extract::extract;
+use crate::extract::{extract, needs_javascript};
 use crate::fetcher::SafeFetcher;
 use crate::page::{PageFailure, fetch_html};
+use crate::render::ChromiumRenderer;
 use crate::robots::RobotsCache;
 use async_trait::async_trait;
 use drafts::site::{Page, ReadFailure, SiteSnapshot};
@@ -18,6 +19,8 @@ use std::time::Duration;
 pub const MAX_PAGE_BYTES: usize = 2 * 1024 * 1024;
 /// The time one draft's reading may take.
 pub const CRAWL_DEADLINE: Duration = Duration::from_secs(30);
+/// Pages of one site rendered with JavaScript at most (each starts a browser).
+pub const MAX_RENDERED_PAGES: usize = 3;
 
 /// Topics worth a page, in the order they are picked, with words that name them in a path or a
 /// link text (English first, then a few other languages).
@@ -39,13 +42,38 @@ pub struct CrawlingSiteReader {
     fetcher: SafeFetcher,
     robots: Arc<RobotsCache>,
     deadline: Duration,
+    /// Renders pages that show their content only with JavaScript; `None` reads them as served.
+    renderer: Option<ChromiumRenderer>,
 }
 
 impl CrawlingSiteReader {
     /// `agent` is the product token robots.txt groups are matched against (`LaunchdirBot`).
     pub fn new(fetcher: SafeFetcher, agent: &str) -> Self {
         let robots = Arc::new(RobotsCache::new(fetcher.clone(), agent));
-        Self { fetcher, robots, deadline: CRAWL_DEADLINE }
+        Self { fetcher, robots, deadline: CRAWL_DEADLINE, renderer: None }
+    }
+
+    /// Renders pages that need JavaScript in `browser` (Chromium), fetching through this
+    /// reader's fetcher and robots.txt.
+    pub fn with_browser(mut self, browser: std::path::PathBuf) -> Result<Self, String> {
+        self.renderer = Some(ChromiumRenderer::new(browser, self.fetcher.clone(), self.robots.clone())?);
+        Ok(self)
+    }
+
+    /// The page at `url` as a browser shows it, or `None` (rendering off or failed: the page
+    /// is then read as served and the draft says so).
+    async fn rendered(&self, url: &WebUrl) -> Option<Page> {
+        let renderer = self.renderer.as_ref()?;
+        match renderer.render(url).await {
+            Ok(rendered) => {
+                tracing::debug!(%url, requests = rendered.requests.len(), "rendered with JavaScript");
+                Some(extract(url.url(), &rendered.html))
+            }
+            Err(failure) => {
+                tracing::info!(%url, %failure, "a page that needs JavaScript could not be rendered");
+                None
+            }
+        }
     }
 
     pub fn robots(&self) -> Arc<RobotsCache> {
@@ -62,9 +90,19 @@ impl CrawlingSiteReader {
                 ReadFailure::NotHtml(if media_type.is_empty() { "no content type".into() } else { media_type })
             }
         })?;
-        let home = extract(fetched.url.url(), &fetched.text());
+        let html = fetched.text();
+        let mut home = extract(fetched.url.url(), &html);
         let home_origin = fetched.url.origin();
-        let mut snapshot = SiteSnapshot { home_url: fetched.url.to_string(), pages: Vec::new(), skipped: Vec::new() };
+        let mut snapshot = SiteSnapshot { home_url: fetched.url.to_string(), ..SiteSnapshot::default() };
+        if needs_javascript(&html, &home) {
+            match self.rendered(&fetched.url).await {
+                Some(page) => {
+                    home = page;
+                    snapshot.rendered.push(fetched.url.to_string());
+                }
+                None => snapshot.needs_javascript.push(fetched.url.to_string()),
+            }
+        }
         let candidates = plan(&fetched.url, &home, max_pages.saturating_sub(1));
         snapshot.pages.push(home);
         // Three at a time, in plan order; a page robots.txt keeps us from is listed as skipped.
@@ -80,7 +118,19 @@ impl CrawlingSiteReader {
                     tracing::debug!(planned = %url, ended = %fetched.url, "a page of the site redirected off it; left out")
                 }
                 Ok(fetched) => {
-                    let page = extract(fetched.url.url(), &fetched.text());
+                    let html = fetched.text();
+                    let mut page = extract(fetched.url.url(), &html);
+                    if needs_javascript(&html, &page) {
+                        // One browser at a time, and only a few per site.
+                        let rendered = if snapshot.rendered.len() < MAX_RENDERED_PAGES { self.rendered(&fetched.url).await } else { None };
+                        match rendered {
+                            Some(shown) => {
+                                page = shown;
+                                snapshot.rendered.push(fetched.url.to_string());
+                            }
+                            None => snapshot.needs_javascript.push(fetched.url.to_string()),
+                        }
+                    }
                     if !snapshot.pages.iter().any(|p| p.url == page.url) {
                         snapshot.pages.push(page);
                     }

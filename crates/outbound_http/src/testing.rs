@@ -154,6 +154,7 @@ impl FixtureServer {
                 "robots.txt" => ("/robots.txt".to_owned(), "text/plain".to_owned()),
                 other if other.ends_with(".json") => (format!("/{other}"), "application/json".to_owned()),
                 other if other.ends_with(".png") => (format!("/{other}"), "image/png".to_owned()),
+                other if other.ends_with(".js") => (format!("/{other}"), "text/javascript".to_owned()),
                 other => (format!("/{other}"), "application/octet-stream".to_owned()),
             };
             routes.insert(path, Route::new(200, &content_type, body));

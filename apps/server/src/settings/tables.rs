@@ -80,6 +80,10 @@ declare_settings! {
         /// metadata), multicast and reserved addresses stay refused
         // Not `..._ALLOW_PRIVATE_NETWORKS`: the variable keeps the name it is documented under.
         allow_private_networks: bool = false, env "LAUNCHDIR_CRAWLER_ALLOW_PRIVATE";
+        /// read pages that show their content only with JavaScript as a browser shows them, in headless Chromium
+        /// (`chromium` on `PATH`; its every request goes through the crawler's checks); without a browser such a
+        /// draft says why it is thin
+        render_javascript: bool = true, env "LAUNCHDIR_CRAWLER_RENDER_JAVASCRIPT";
     }
 }
 

@@ -506,58 +506,84 @@ async fn measure_drafting_on_the_fixtures() {
         "german-founders",
         "founded-since",
     ] {
-        let server = FixtureServer::site(&site(name)).await;
-        let mut facts: serde_json::Map<String, Value> =
-            serde_json::from_str(&std::fs::read_to_string(site(name).join("_facts.json")).unwrap()).unwrap();
-        // `_decoys` and other `_` keys are what the site must not be drafted as.
-        facts.retain(|key, _| !key.starts_with('_'));
-        let facts = &facts;
-        let mut timings = Vec::new();
-        let mut last = Value::Null;
-        for _ in 0..10 {
-            let started = Instant::now();
-            last = app.draft_of(&server.url("/"), &token).await;
-            timings.push(started.elapsed().as_secs_f64());
-        }
-        let (mut filled, mut invented) = (0, Vec::new());
-        for (field, value) in last["fields"].as_object().unwrap() {
-            if value["state"] != "ai" {
-                continue;
-            }
-            let matches = match (facts.get(field), &value["value"]) {
-                (Some(Value::String(want)), Value::String(got)) if want.starts_with('/') => got.ends_with(want.as_str()),
-                (Some(Value::String(want)), Value::String(got)) => got.contains(want.as_str()),
-                (Some(Value::Array(wants)), Value::Array(got)) => wants.iter().all(|w| got.contains(w)),
-                _ => false,
-            };
-            if matches { filled += 1 } else { invented.push(field.clone()) }
-        }
-        for section in ["faqs", "founders", "company_socials"] {
-            let count = match &last[section]["value"] {
-                Value::Array(items) => items.len(),
-                Value::Object(map) => map.len(),
-                _ => 0,
-            } as u64;
-            match facts.get(section).and_then(Value::as_u64) {
-                Some(want) if want == count => filled += 1,
-                None if count == 0 => {}
-                _ => invented.push(section.to_owned()),
-            }
-        }
-        timings.sort_by(f64::total_cmp);
-        all.extend(timings.iter().copied());
-        eprintln!(
-            "{name}: submit to ready median {:.3} s (min {:.3}, max {:.3}); recall {filled}/{} = {:.0} %; invented {} {invented:?}",
-            timings[timings.len() / 2],
-            timings[0],
-            timings[timings.len() - 1],
-            facts.len(),
-            filled as f64 * 100.0 / facts.len() as f64,
-            invented.len()
-        );
+        all.extend(measure_one(&app, &token, name, "").await);
     }
     all.sort_by(f64::total_cmp);
     eprintln!("all fixtures: submit to ready median {:.3} s over {} drafts", all[all.len() / 2], all.len());
+    // The JavaScript-only site, rendered in headless Chromium and read as served.
+    measure_one(&app, &token, "js-only", " (rendered with JavaScript)").await;
+    let unrendered = spawn_empty_app_with(|settings| {
+        settings.crawler.allow_private_networks = true;
+        settings.crawler.render_javascript = false;
+        settings.job_workers = 1;
+    })
+    .await;
+    let (_, token) = unrendered.api_key("").await;
+    measure_one(&unrendered, &token, "js-only", " (read without JavaScript)").await;
+}
+
+/// Drafts fixture `name` ten times; prints the median time from `submit_listing` to `ready`,
+/// the share of the facts it states that the draft filled, the values it does not state, and
+/// the decoys taken. Returns the timings.
+async fn measure_one(app: &TestApp, token: &str, name: &str, how: &str) -> Vec<f64> {
+    let server = FixtureServer::site(&site(name)).await;
+    let mut facts: serde_json::Map<String, Value> =
+        serde_json::from_str(&std::fs::read_to_string(site(name).join("_facts.json")).unwrap()).unwrap();
+    let decoys = facts.remove("_decoys").and_then(|d| d.as_array().cloned()).unwrap_or_default();
+    facts.retain(|key, _| !key.starts_with('_'));
+    let mut timings = Vec::new();
+    let mut last = Value::Null;
+    for _ in 0..10 {
+        let started = Instant::now();
+        last = app.draft_of(&server.url("/"), token).await;
+        timings.push(started.elapsed().as_secs_f64());
+    }
+    let (mut filled, mut invented) = (0, Vec::new());
+    for (field, value) in last["fields"].as_object().unwrap() {
+        if value["state"] != "ai" {
+            continue;
+        }
+        let matches = match (facts.get(field), &value["value"]) {
+            (Some(Value::String(want)), Value::String(got)) if want.starts_with('/') => got.ends_with(want.as_str()),
+            (Some(Value::String(want)), Value::String(got)) => got.contains(want.as_str()),
+            (Some(Value::Array(wants)), Value::Array(got)) => wants.iter().all(|w| got.contains(w)),
+            _ => false,
+        };
+        if matches { filled += 1 } else { invented.push(field.clone()) }
+    }
+    for section in ["faqs", "founders", "company_socials"] {
+        let count = match &last[section]["value"] {
+            Value::Array(items) => items.len(),
+            Value::Object(map) => map.len(),
+            _ => 0,
+        } as u64;
+        match facts.get(section).and_then(Value::as_u64) {
+            Some(want) if want == count => filled += 1,
+            None if count == 0 => {}
+            _ => invented.push(section.to_owned()),
+        }
+    }
+    let drafted = last.to_string();
+    let taken = decoys
+        .iter()
+        .filter(|d| {
+            d["field"] != "founders"
+                && field(&last, d["field"].as_str().unwrap())["value"].to_string().contains(d["value"].as_str().unwrap())
+        })
+        .chain(decoys.iter().filter(|d| d["field"] == "founders" && drafted.contains(&format!("\"name\":{}", d["value"]))))
+        .count();
+    timings.sort_by(f64::total_cmp);
+    eprintln!(
+        "{name}{how}: submit to ready median {:.3} s (min {:.3}, max {:.3}); recall {filled}/{} = {:.0} %; invented {} {invented:?}; decoys taken {taken}/{}",
+        timings[timings.len() / 2],
+        timings[0],
+        timings[timings.len() - 1],
+        facts.len(),
+        filled as f64 * 100.0 / facts.len() as f64,
+        invented.len(),
+        decoys.len()
+    );
+    timings
 }
 
 #[tokio::test]
@@ -600,4 +626,35 @@ async fn values_a_model_invents_come_out_not_found() {
     }
     let request = &model.received()[0];
     assert!(request.body.contains("\"model\":\"gpt-4o-mini\""), "the configured model is asked");
+}
+
+/// A site that shows its content only with JavaScript: drafted through headless Chromium (as
+/// `.ci/run` installs it) like any site; with rendering off, the draft says why it is thin.
+#[tokio::test]
+async fn a_site_that_needs_javascript_is_drafted_as_a_browser_shows_it_or_says_why_not() {
+    let fixture = FixtureServer::site(&site("js-only")).await;
+    let home = fixture.url("/");
+    let app = spawn().await;
+    let (_, token) = app.api_key("").await;
+    let draft = app.draft_of(&home, &token).await;
+    assert_eq!(draft["status"], "ready", "{draft:#}");
+    assert_eq!(draft["pages_rendered"], json!([home]));
+    assert_eq!(draft["reading_note"], Value::Null);
+    assert_eq!(field(&draft, "tagline")["value"], "Invoices that chase themselves");
+    assert_eq!(field(&draft, "founded_year")["value"], "2021");
+    assert_eq!(draft["founders"]["value"][0]["name"], "Ana Costa", "{:#}", draft["founders"]);
+
+    // A database of its own, so that no other test's worker (which renders) takes the job.
+    let unrendered = spawn_empty_app_with(|settings| {
+        settings.crawler.allow_private_networks = true;
+        settings.crawler.render_javascript = false;
+        settings.job_workers = 1;
+    })
+    .await;
+    let (_, token) = unrendered.api_key("").await;
+    let draft = unrendered.draft_of(&home, &token).await;
+    assert_eq!(draft["status"], "ready", "{draft:#}");
+    assert_eq!(draft["pages_rendered"], json!([]));
+    assert!(draft["reading_note"].as_str().unwrap().contains("only with JavaScript"), "{draft:#}");
+    assert_eq!(field(&draft, "tagline")["state"], "not_found");
 }

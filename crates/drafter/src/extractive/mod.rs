@@ -315,7 +315,7 @@ mod tests {
             json_ld: vec![serde_json::json!({"@type": "Organization", "foundingDate": "201€"})],
             ..Page::default()
         };
-        let site = SiteSnapshot { home_url: page.url.clone(), pages: vec![page], skipped: vec![] };
+        let site = SiteSnapshot { home_url: page.url.clone(), pages: vec![page], ..SiteSnapshot::default() };
         assert!(!draft(&site, &[]).fields.contains_key(&FieldName::FoundedYear));
     }
 

@@ -305,3 +305,37 @@ async fn values_a_model_invents_are_dropped() {
     assert_eq!(sent["model"], "test-model");
     assert!(sent["messages"][1]["content"].as_str().unwrap().contains("Privacy-first product analytics"));
 }
+
+/// The JavaScript-only fixture, read through headless Chromium (which `.ci/run` installs), is
+/// drafted like any site; read without a browser it gives next to nothing and says why.
+#[tokio::test]
+async fn a_site_that_needs_javascript_is_drafted_through_chromium() {
+    let server = FixtureServer::site(&site("js-only")).await;
+    let browser = outbound_http::ChromiumRenderer::find_browser().expect("this test needs Chromium on PATH (.ci/run installs it)");
+    let fetcher = SafeFetcher::new(FetcherConfig::new(
+        outbound_http::user_agent("https://launch.example"),
+        AddressPolicy { allow_private_networks: true, trusted: vec![] },
+    ))
+    .unwrap();
+    let reader = CrawlingSiteReader::new(fetcher, outbound_http::BOT_TOKEN).with_browser(browser).unwrap();
+    let snapshot = reader.read(&kernel::WebUrl::parse(&server.url("/")).unwrap(), 10).await.unwrap();
+    assert_eq!(snapshot.rendered.len(), 1);
+    let (facts, decoys) = facts_of("js-only");
+    for drafted in [ExtractiveDrafter.draft(&snapshot, &categories()).await.unwrap(), {
+        let truthful = as_model_answer(&ExtractiveDrafter.draft(&snapshot, &categories()).await.unwrap());
+        model_draft(&snapshot, &truthful).await
+    }] {
+        let (grounded, dropped) = ground(drafted, &snapshot, &categories());
+        let score = score(&grounded, &facts);
+        let recall = score.filled as f64 / score.stated as f64;
+        assert!(recall >= 0.9 && score.invented.is_empty() && dropped.is_empty(), "recall {recall:.2}: {score:?} {dropped:?}");
+        assert!(decoys_in(&grounded, &decoys).is_empty());
+        eprintln!("js-only through Chromium: recall {}/{} = {recall:.2}", score.filled, score.stated);
+    }
+
+    let unrendered = read(&server).await;
+    assert_eq!(unrendered.needs_javascript.len(), 1);
+    let (grounded, _) = ground(ExtractiveDrafter.draft(&unrendered, &categories()).await.unwrap(), &unrendered, &categories());
+    let score = score(&grounded, &facts);
+    assert!(score.filled <= 1, "only the title's name: {grounded:#?}");
+}

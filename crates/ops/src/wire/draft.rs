@@ -108,6 +108,11 @@ pub struct DraftView {
     /// Pages read, and pages robots.txt kept us from reading.
     pub pages_read: Vec<String>,
     pub pages_skipped: Vec<String>,
+    /// Pages read as a browser shows them (in headless Chromium), because they show their
+    /// content only with JavaScript.
+    pub pages_rendered: Vec<String>,
+    /// Why the draft may be thin, when it is: the site needs JavaScript that was not run.
+    pub reading_note: Option<&'static str>,
     /// The listing `submit_draft` made, once submitted.
     pub listing_id: Option<i64>,
     pub invites_sent: u32,
@@ -149,6 +154,8 @@ impl From<&Draft> for DraftView {
             not_found_on_website: draft.not_found_on_website(),
             pages_read: draft.pages_read.clone(),
             pages_skipped: draft.pages_skipped.clone(),
+            pages_rendered: draft.pages_rendered.clone(),
+            reading_note: (!draft.pages_needing_javascript.is_empty()).then_some(drafts::NEEDS_JAVASCRIPT_NOTE),
             listing_id: draft.listing_id.map(kernel::ListingId::get),
             invites_sent: draft.invites,
             created_at: rfc3339(draft.created_at),

@@ -180,3 +180,72 @@ async fn client_metadata_documents_are_read_once_while_fresh() {
     assert_eq!(asked("/uncached.json"), 3, "no-store is never reused");
     assert_eq!(asked("/missing.json"), 1, "a failure is remembered for a moment too");
 }
+
+/// Debian's Chromium, which `.ci/run` installs for the browser tests.
+fn browser() -> PathBuf {
+    outbound_http::ChromiumRenderer::find_browser().expect("these tests need Chromium on PATH (apt-get install chromium; .ci/run does)")
+}
+
+#[tokio::test]
+async fn a_site_that_needs_javascript_is_read_as_a_browser_shows_it() {
+    let fixture = FixtureServer::site(&site("js-only")).await;
+    let home = fixture.url("/");
+    // Without a browser: read as served, and said to need JavaScript.
+    let served =
+        CrawlingSiteReader::new(fetcher(testing_policy()), outbound_http::BOT_TOKEN).read(&fixture.web_url("/"), 10).await.unwrap();
+    assert_eq!(served.needs_javascript, std::slice::from_ref(&home));
+    assert!(served.rendered.is_empty() && served.pages[0].blocks.is_empty(), "{:?}", served.pages[0].blocks);
+    // With one: the page after its scripts ran, the data they fetched included.
+    let reader = CrawlingSiteReader::new(fetcher(testing_policy()), outbound_http::BOT_TOKEN).with_browser(browser()).unwrap();
+    let snapshot = reader.read(&fixture.web_url("/"), 10).await.unwrap();
+    assert_eq!(snapshot.rendered, [home]);
+    assert!(snapshot.needs_javascript.is_empty());
+    let texts: Vec<&str> = snapshot.pages[0].blocks.iter().map(|b| b.text.as_str()).collect();
+    assert!(texts.contains(&"Invoices that chase themselves"), "{texts:?}");
+    assert!(texts.contains(&"Billwise was founded in 2021 by Ana Costa, a freelance designer tired of chasing clients."), "{texts:?}");
+    let paths = fixture.requested_paths();
+    assert!(paths.contains(&"/app.js".to_owned()) && paths.contains(&"/company.json".to_owned()), "{paths:?}");
+}
+
+/// A rendered page's scripts go through the same checks as the crawler: a private address, a
+/// cloud metadata address and a path robots.txt disallows are never reached.
+#[tokio::test]
+async fn a_rendered_pages_scripts_reach_nothing_the_crawler_would_not() {
+    use outbound_http::render::Passage;
+    let secret = server(&[("/secret", Route::new(200, "text/plain", "PLANTED secret"))]).await;
+    let page = format!(
+        r#"<!doctype html><html><head><title>Trapdoor</title></head><body><div id="out"></div><script>
+        var out = document.getElementById("out");
+        function show(what, text) {{ var p = document.createElement("p"); p.textContent = what + ": " + text; out.appendChild(p); }}
+        fetch("{secret}").then(function (r) {{ return r.text(); }}).then(function (t) {{ show("private", t); }}, function () {{ show("private", "refused"); }});
+        fetch("/private/data.json").then(function (r) {{ return r.text(); }}).then(function (t) {{ show("disallowed", t); }}, function () {{ show("disallowed", "refused"); }});
+        fetch("/open.json").then(function (r) {{ return r.text(); }}).then(function (t) {{ show("open", t); }});
+        var image = new Image(); image.src = "http://169.254.169.254/latest/meta-data/";
+        fetch("https://10.1.2.3/tunnelled?x=1").catch(function () {{}});
+        </script></body></html>"#,
+        secret = secret.url("/secret")
+    );
+    let site = server(&[
+        ("/", Route::new(200, "text/html", page)),
+        ("/robots.txt", Route::new(200, "text/plain", "User-agent: *\nDisallow: /private\n")),
+        ("/private/data.json", Route::new(200, "application/json", "\"PLANTED disallowed\"")),
+        ("/open.json", Route::new(200, "application/json", "\"fine\"")),
+    ])
+    .await;
+    // Production rules, but for the one fixture site on loopback.
+    let fetcher = fetcher(AddressPolicy { allow_private_networks: false, trusted: vec![site.addr()] });
+    let robots = std::sync::Arc::new(outbound_http::RobotsCache::new(fetcher.clone(), outbound_http::BOT_TOKEN));
+    let renderer = outbound_http::ChromiumRenderer::new(browser(), fetcher, robots).unwrap();
+    let rendered = renderer.render(&site.web_url("/")).await.unwrap();
+    assert!(rendered.html.contains("open: \"fine\""), "{}", rendered.html);
+    assert!(!rendered.html.contains("PLANTED"), "{}", rendered.html);
+    assert!(secret.received().is_empty(), "the private address was reached");
+    assert!(!site.requested_paths().iter().any(|p| p.starts_with("/private")), "{:?}", site.requested_paths());
+    let passage = |url: &str| rendered.requests.iter().find(|(asked, _)| asked.starts_with(url)).map(|(_, passage)| passage.clone());
+    assert!(matches!(passage(&secret.url("/secret")), Some(Passage::Blocked(_))), "{:#?}", rendered.requests);
+    assert_eq!(passage(&site.url("/private/data.json")), Some(Passage::Disallowed), "{:#?}", rendered.requests);
+    assert!(matches!(passage("http://169.254.169.254/"), Some(Passage::Blocked(_))), "{:#?}", rendered.requests);
+    assert_eq!(passage(&site.url("/open.json")), Some(Passage::Fetched));
+    // HTTPS comes as a tunnel; the proxy ends it and sees the whole address.
+    assert!(matches!(passage("https://10.1.2.3/tunnelled?x=1"), Some(Passage::Blocked(_))), "{:#?}", rendered.requests);
+}
