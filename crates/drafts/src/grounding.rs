@@ -223,6 +223,9 @@ impl<'a> Corpus<'a> {
         if !role.can_support(subject) {
             return Err(format!("sits in a {} block of the page, which cannot support {subject}", role.as_str()));
         }
+        if matches!(source.place, Place::Block(_)) && meaning::about_people(&page.url) && !meaning::people_page_supports(subject) {
+            return Err(format!("sits on a page about the company's people, which cannot support {subject}"));
+        }
         let fits = match (&source.place, basis) {
             (Place::Structured(value), Basis::StructuredData) => value.supports(subject),
             (Place::Metadata, Basis::Metadata | Basis::PageText) => true,

@@ -137,6 +137,25 @@ pub fn page_path(url: &str) -> String {
     url.split_once("://").map_or("", |(_, rest)| rest).split_once('/').map_or("", |(_, path)| path).to_lowercase()
 }
 
+/// Whether a page is about the company's people (a team, careers or jobs page): its roles and
+/// titles ("Head of Design") say nothing of what the product is or does.
+pub fn about_people(url: &str) -> bool {
+    let path = page_path(url);
+    path.split(['/', '-', '_', '.'])
+        .any(|part| ["team", "people", "founders", "careers", "jobs", "karriere", "equipe", "équipe"].contains(&part))
+}
+
+/// Whether text of a page about people may support `subject`: founders, the place and contact
+/// details, not what the product is, does or costs.
+pub fn people_page_supports(subject: Subject) -> bool {
+    use FieldName as F;
+    match subject {
+        Subject::Founder | Subject::Social => true,
+        Subject::Field(field) => matches!(field, F::Name | F::Country | F::City | F::ContactEmail | F::FoundedYear | F::LogoUrl),
+        Subject::Faq | Subject::Seo => false,
+    }
+}
+
 /// Whether `block` on `page` sits under a heading, or on a page, labelled for `subject`.
 pub fn in_labelled_section(subject: Subject, page: &Page, block: &TextBlock) -> bool {
     let path = page_path(&page.url);

@@ -54,9 +54,10 @@ fn text(value: &str, page: &Page, quote: &str, basis: Basis) -> Proposed<FieldVa
 }
 
 /// The blocks of a page that may be evidence of `subject` (not a testimonial's, a partner's,
-/// a competitor's or the roadmap's, as `meaning` rules).
+/// a competitor's or the roadmap's, nor a team page's roles, as `meaning` rules).
 fn blocks_for(page: &Page, subject: Subject) -> impl Iterator<Item = &TextBlock> + '_ {
-    page.blocks.iter().filter(move |block| block.role.can_support(subject))
+    let people = meaning::about_people(&page.url) && !meaning::people_page_supports(subject);
+    page.blocks.iter().filter(move |block| !people && block.role.can_support(subject))
 }
 
 /// JSON-LD objects of a type, across pages, with their page.
@@ -317,6 +318,26 @@ mod tests {
         };
         let site = SiteSnapshot { home_url: page.url.clone(), pages: vec![page], ..SiteSnapshot::default() };
         assert!(!draft(&site, &[]).fields.contains_key(&FieldName::FoundedYear));
+    }
+
+    /// A `Person` whose `jobTitle` is a founding one is a founder; one with another title, or
+    /// one who wrote a review, is not.
+    #[test]
+    fn structured_people_are_founders_only_by_a_founding_title() {
+        let page = Page {
+            url: "https://a.example/".into(),
+            json_ld: vec![
+                serde_json::json!({"@type": "Person", "name": "Mara Lindqvist", "jobTitle": "Co-founder"}),
+                serde_json::json!({"@type": "Person", "name": "Jonas Berg", "jobTitle": "Head of Sales"}),
+                serde_json::json!({"@type": "Product", "name": "Quillpad", "review": {"@type": "Review", "author": {"@type": "Person", "name": "Dana Reyes", "jobTitle": "Founder of Brightline"}}}),
+            ],
+            ..Page::default()
+        };
+        let site = SiteSnapshot { home_url: page.url.clone(), pages: vec![page], ..SiteSnapshot::default() };
+        let (grounded, dropped) = drafts::ground(draft(&site, &[]), &site, &[]);
+        let names: Vec<&str> = grounded.founders.iter().map(|f| f.value.name.as_str()).collect();
+        assert_eq!(names, ["Mara Lindqvist"], "{dropped:?}");
+        assert_eq!(grounded.founders[0].value.title.as_deref(), Some("Co-founder"));
     }
 
     #[test]

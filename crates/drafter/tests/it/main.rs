@@ -16,10 +16,17 @@ fn site(name: &str) -> PathBuf {
 }
 
 fn categories() -> Vec<CategoryRef> {
-    [("analytics", "Analytics"), ("crm", "CRM"), ("invoicing", "Invoicing"), ("accounting", "Accounting"), ("seo", "SEO")]
-        .into_iter()
-        .map(|(slug, name)| CategoryRef { slug: slug.into(), name: name.into() })
-        .collect()
+    [
+        ("analytics", "Analytics"),
+        ("crm", "CRM"),
+        ("invoicing", "Invoicing"),
+        ("accounting", "Accounting"),
+        ("seo", "SEO"),
+        ("design", "Design"),
+    ]
+    .into_iter()
+    .map(|(slug, name)| CategoryRef { slug: slug.into(), name: name.into() })
+    .collect()
 }
 
 async fn read(server: &FixtureServer) -> SiteSnapshot {
