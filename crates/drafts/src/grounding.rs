@@ -159,8 +159,10 @@ fn sources_of(page: &Page) -> Vec<Source> {
         .chain(&page.meta_description)
         .chain(&page.meta_keywords)
         .chain(page.open_graph.values())
-        .chain(page.links.iter().flat_map(|link| [&link.url, &link.text]))
-        .chain(page.images.iter().flat_map(|image| [&image.url, &image.alt]))
+        // Addresses only: a link's text or an image's description sits in a block too, whose
+        // role must decide (a roadmap item written as a link is still on the roadmap).
+        .chain(page.links.iter().map(|link| &link.url))
+        .chain(page.images.iter().map(|image| &image.url))
         .chain(&page.embeds)
         .chain(&page.icons);
     sources.extend(metadata.map(|text| Source { text: fold_whitespace(text), place: Place::Metadata }));
@@ -213,6 +215,48 @@ impl<'a> Corpus<'a> {
         None
     }
 
+    /// Whether the blocks the founder's quotes sit in say that the person (`founder`: name,
+    /// title and bio joined) founded this product: one block naming the person with a founding
+    /// word ("Ines Duarte, Co-founder & CEO", "founded in 2019 by Ines Duarte"), or a team card
+    /// (a block with the name, the next one its founding role, both quoted). Never when a block
+    /// makes the person the founder of another company. Each quote is judged by the whole block
+    /// it sits in, so a cut quote ("Sam Altmanson, founder") cannot drop what follows ("of
+    /// Northwind Ventures").
+    fn founding_statement(&self, founder: &str, evidence: &[Evidence]) -> bool {
+        let mut held: Vec<(&Page, usize)> = Vec::new();
+        for item in evidence {
+            let quote = fold_whitespace(&item.quote);
+            let Some((page, sources)) = self.pages.get(item.url.as_str()) else { return false };
+            for source in sources {
+                if let Place::Block(i) = source.place
+                    && contains_on_boundaries(&source.text, &quote)
+                {
+                    held.push((page, i));
+                }
+            }
+        }
+        let another = |text: &str| meaning::founder_of_another(text, &self.product_names);
+        if held.iter().any(|(page, i)| another(&page.blocks[*i].text)) {
+            return false;
+        }
+        // The person's name: the founder's text up to its title.
+        let name: Vec<String> = founder.split_whitespace().take(2).map(str::to_lowercase).collect();
+        let names_person = |text: &str| {
+            let text = text.to_lowercase();
+            !name.is_empty() && name.iter().all(|word| text.contains(word.as_str()))
+        };
+        held.iter().any(|(page, i)| {
+            let block = &page.blocks[*i].text;
+            let card = held.iter().any(|(other, j)| {
+                other.url == page.url
+                    && *j == i + 1
+                    && meaning::names_founding_people(&page.blocks[*j].text)
+                    && !another(&page.blocks[*j].text)
+            });
+            names_person(block) && (meaning::names_founding_people(block) || card)
+        })
+    }
+
     /// Whether the quote's place on `page` may support `subject` as evidence of kind `basis`.
     fn fits(&self, page: &Page, source: &Source, basis: Basis, subject: Subject) -> Result<(), String> {
         let role = match &source.place {
@@ -240,18 +284,13 @@ impl<'a> Corpus<'a> {
 
 /// Why a value is wrong in meaning though its quotes are verbatim, or `None`: a founder must be
 /// said to have founded this product, a founding year must stand next to a founding word (and
-/// the site must not state another), and a roadmap item is not a feature.
+/// the site must not state another), a paid pricing model must come from the product's own
+/// pricing, and a roadmap item is not a feature.
 fn check_meaning(subject: Subject, value: &str, evidence: &[Evidence], corpus: &Corpus, snapshot: &SiteSnapshot) -> Option<String> {
-    let joined = evidence.iter().map(|e| fold_whitespace(&e.quote)).collect::<Vec<_>>().join(" ");
     let structured = evidence.iter().all(|e| e.basis == Basis::StructuredData);
     match subject {
-        Subject::Founder => {
-            if !structured && !meaning::names_founding_people(&joined) {
-                return Some("no quote says this person founded the product".into());
-            }
-            meaning::founder_of_another(&joined, &corpus.product_names)
-                .then(|| "its quotes make this person the founder of another company".into())
-        }
+        Subject::Founder => (!structured && !corpus.founding_statement(value, evidence))
+            .then(|| "no block its quotes sit in says this person founded the product".into()),
         Subject::Field(FieldName::FoundedYear) => {
             let stated = structured || evidence.iter().any(|e| meaning::founding_year_in(&e.quote) == Some(value));
             if !stated {
@@ -261,6 +300,13 @@ fn check_meaning(subject: Subject, value: &str, evidence: &[Evidence], corpus: &
             years.sort();
             years.dedup();
             (years.len() > 1).then(|| format!("the site states more than one founding year ({})", years.join(", ")))
+        }
+        Subject::Field(FieldName::PricingModel) => {
+            // "Free" and "open source" may be said anywhere the product speaks; a price plan
+            // only on its own pricing.
+            let paid = !matches!(value, "free" | "open_source" | "contact_sales" | "free_trial");
+            let own_pricing = evidence.iter().all(|e| matches!(e.basis, Basis::StructuredData | Basis::LabelledSection));
+            (paid && !own_pricing).then(|| "a paid pricing model needs evidence from the product's own pricing".into())
         }
         Subject::Field(FieldName::Features | FieldName::Usps) => {
             meaning::is_roadmap_text(value).then(|| "it is on the roadmap, not in the product yet".into())
@@ -710,7 +756,7 @@ mod tests {
         assert!(kept.fields.is_empty() && kept.founders.is_empty(), "{kept:#?}");
         let why: BTreeMap<&str, &str> = dropped.iter().map(|d| (d.what.as_str(), d.why.as_str())).collect();
         assert!(why["pricing_summary"].contains("partner or integration block"), "{why:?}");
-        assert!(why["pricing_model"].contains("needs evidence of the kinds"), "{why:?}");
+        assert!(why["pricing_model"].contains("own pricing"), "{why:?}");
         assert!(why["founded_year"].contains("copyright block"), "{why:?}");
         assert!(why["features"].contains("roadmap block"), "{why:?}");
         assert!(why["usps[0]"].contains("roadmap, not in the product"), "{why:?}");

@@ -73,7 +73,8 @@ impl BlockRole {
             // people are not the product's.
             Self::Partner => matches!(subject, Subject::Field(F::Features | F::Keywords | F::Tags | F::Categories)),
             Self::Comparison | Self::Roadmap => matches!(subject, Subject::Field(F::Keywords | F::Tags | F::Categories)),
-            Self::Copyright => matches!(subject, Subject::Field(F::Name)),
+            // "© 2024 Acme · Berlin, Germany · hello@acme.example": its year is no founding year.
+            Self::Copyright => matches!(subject, Subject::Field(F::Name | F::Country | F::City | F::ContactEmail)),
             Self::Testimonial | Self::CookieBanner => false,
         }
     }
@@ -83,53 +84,77 @@ impl BlockRole {
 pub fn accepted_bases(subject: Subject) -> Option<&'static [Basis]> {
     match subject {
         Subject::Founder => Some(&[Basis::StructuredData, Basis::LabelledSection, Basis::NamesProduct]),
-        Subject::Field(FieldName::PricingSummary | FieldName::PricingModel) => Some(&[Basis::StructuredData, Basis::LabelledSection]),
+        Subject::Field(FieldName::PricingSummary) => Some(&[Basis::StructuredData, Basis::LabelledSection]),
         _ => None,
     }
 }
 
-/// Words of a heading or a page address that label a section as being about `subject`; empty
-/// when any heading labels it.
+/// Words of a heading or a page address that label a section as being about `subject`, each
+/// matched as whole words ("team" is not "teams", "story" not "history"); empty when any
+/// heading labels it.
 pub fn topic_words(subject: Subject) -> &'static [&'static str] {
     use FieldName as F;
     match subject {
         Subject::Founder => &[
             "about",
             "team",
-            "founder",
+            "our founders",
+            "the founders",
+            "meet the founders",
+            "founding team",
+            "leadership",
             "people",
             "company",
             "story",
-            "ueber-uns",
-            "uber-uns",
             "über uns",
-            "über-uns",
+            "ueber uns",
+            "uber uns",
             "wer wir sind",
-            "a-propos",
+            "unser team",
             "à propos",
+            "a propos",
             "équipe",
             "equipe",
-            "qui sommes",
+            "qui sommes nous",
             "sobre",
             "nosotros",
             "chi siamo",
-            "chi-siamo",
         ],
         Subject::Field(F::PricingSummary | F::PricingModel) => {
-            &["pricing", "price", "plans", "preise", "tarif", "precios", "prezzi", "abo", "kosten", "prix"]
+            &["pricing", "price", "prices", "plans", "preise", "preis", "tarif", "tarifs", "tarife", "precios", "prezzi", "prix", "kosten"]
         }
-        Subject::Field(F::Features) => &["feature", "funktion", "fonctionnalit", "funciones", "what you get", "capabilit", "integration"],
-        Subject::Field(F::Usps) => &["why", "benefit", "vorteile", "warum", "pourquoi", "por qué", "advantage"],
-        Subject::Faq => &["faq", "question", "fragen", "help", "hilfe"],
+        Subject::Field(F::Features) => &[
+            "feature",
+            "features",
+            "funktionen",
+            "fonctionnalités",
+            "fonctionnalites",
+            "funciones",
+            "what you get",
+            "capabilities",
+            "integrations",
+        ],
+        Subject::Field(F::Usps) => &["why", "benefits", "vorteile", "warum", "pourquoi", "por qué", "advantages"],
+        Subject::Faq => &["faq", "faqs", "questions", "fragen", "help", "hilfe"],
         _ => &[],
     }
 }
 
+/// The words of a text, lower-cased, split at anything not a letter or digit.
+fn word_list(text: &str) -> Vec<String> {
+    text.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect()
+}
+
+/// Whether `phrase` occurs in `text` as whole words.
+pub fn has_phrase(text: &str, phrase: &str) -> bool {
+    let (text, phrase) = (word_list(text), word_list(phrase));
+    !phrase.is_empty() && text.windows(phrase.len()).any(|window| window == phrase.as_slice())
+}
+
 /// Whether a section (a heading, or a page's address) is labelled for `subject`.
 pub fn labels(subject: Subject, label: &str) -> bool {
-    let label = label.to_lowercase();
     let words = topic_words(subject);
-    (words.is_empty() && !label.trim().is_empty()) || words.iter().any(|word| label.contains(word))
+    (words.is_empty() && !label.trim().is_empty()) || words.iter().any(|word| has_phrase(label, word))
 }
 
 /// The path of a page's address, lower-cased, without the leading slash.
@@ -141,8 +166,10 @@ pub fn page_path(url: &str) -> String {
 /// titles ("Head of Design") say nothing of what the product is or does.
 pub fn about_people(url: &str) -> bool {
     let path = page_path(url);
-    path.split(['/', '-', '_', '.'])
-        .any(|part| ["team", "people", "founders", "careers", "jobs", "karriere", "equipe", "équipe"].contains(&part))
+    let parts: Vec<&str> = path.split(['/', '-', '_', '.']).collect();
+    // `/pricing/team` is a plan, not the team.
+    parts.iter().any(|part| ["team", "people", "founders", "careers", "jobs", "karriere", "equipe", "équipe"].contains(part))
+        && !parts.iter().any(|part| ["pricing", "plans", "preise", "tarifs"].contains(part))
 }
 
 /// Whether text of a page about people may support `subject`: founders, the place and contact
@@ -167,47 +194,106 @@ pub fn in_labelled_section(subject: Subject, page: &Page, block: &TextBlock) -> 
 pub fn names_founding_people(text: &str) -> bool {
     let lower = text.to_lowercase();
     const ROLE: &[&str] = &["founder", "gründer", "fondateur", "fondatrice", "fundador", "fundadora", "fondatore"];
-    const FOUNDED: &[&str] = &["founded", "gegründet", "fondé", "fondée", "fundada", "fundado", "fondata", "fondato"];
+    ROLE.iter().any(|word| lower.contains(word)) || !founded_by_places(&lower).is_empty()
+}
+
+/// Where, in a lower-cased text, the names of who founded something begin: right after a "by"
+/// (von, par, por, da) that follows a founding word in the same clause, within a few words
+/// ("founded in 2019 in Lisbon by …"), or, in German, a "von" before "gegründet". "Founded in
+/// 2019 and backed by Sequoia" names no founder.
+pub fn founded_by_places(lower: &str) -> Vec<usize> {
+    const FOUNDED: &[&str] = &["founded", "fondé", "fondée", "fundada", "fundado", "fondata", "fondato", "gegründet"];
     const BY: &[&str] = &[" by ", " von ", " par ", " por ", " da "];
-    ROLE.iter().any(|word| lower.contains(word))
-        || FOUNDED.iter().any(|word| lower.contains(word)) && BY.iter().any(|word| lower.contains(word))
+    const NOT_FOUNDING: &[&str] = &["backed", "funded", "invested", "used", "loved", "trusted", "supported", "acquired", "owned", "run "];
+    let founded: Vec<(usize, usize)> =
+        FOUNDED.iter().flat_map(|word| lower.match_indices(word).map(|(at, w)| (at, at + w.len()))).collect();
+    let mut places: Vec<usize> = BY
+        .iter()
+        .flat_map(|by| lower.match_indices(by).map(move |(at, b)| (at, at + b.len())))
+        .filter(|(by_start, by_end)| {
+            founded.iter().any(|(word_start, word_end)| {
+                let between = if word_end <= by_start {
+                    &lower[*word_end..*by_start]
+                } else if by_end <= word_start && lower[*word_start..].starts_with("gegründet") {
+                    // "von Lena Vogel gegründet": the names sit between.
+                    ""
+                } else {
+                    return false;
+                };
+                between.chars().count() <= 40
+                    && !between.contains(['.', ';', '!', '?'])
+                    && !NOT_FOUNDING.iter().any(|word| between.contains(word))
+            })
+        })
+        .map(|(_, by_end)| by_end)
+        .collect();
+    places.sort_unstable();
+    places.dedup();
+    places
 }
 
 /// Whether `text` makes someone the founder of another company than the product ("CEO and
-/// founder of Brightline" under a testimonial).
+/// founder of Brightline", "Founder & CEO at Brightline", "Gründerin der Bäckerei Huber"): a
+/// founding word followed, in the same sentence, by "of", "at", "@", "von", "der", "de" and a
+/// name that is not one of the product's.
 pub fn founder_of_another(text: &str, product_names: &[String]) -> bool {
     let lower = text.to_lowercase();
-    const OF: &[&str] = &[
-        "founder of ",
-        "founder at ",
-        "founders of ",
-        "gründer von ",
-        "gründerin von ",
-        "gründer der ",
-        "fondateur de ",
-        "fondatrice de ",
-        "fundador de ",
-        "fundadora de ",
-    ];
-    OF.iter().any(|cue| {
-        lower.match_indices(cue).any(|(at, _)| {
-            let rest = lower[at + cue.len()..].trim_start();
-            !product_names.iter().any(|name| !name.is_empty() && rest.starts_with(&name.to_lowercase()))
+    const FOUNDING: &[&str] = &["founder", "gründer", "fondateur", "fondatrice", "fundador", "fundadora", "fondatore"];
+    const OF: &[&str] = &[" of ", " at ", " @ ", " von ", " der ", " de ", " du ", " del "];
+    FOUNDING.iter().any(|word| {
+        lower.match_indices(word).any(|(at, _)| {
+            let sentence = lower[at..].split(['.', ';', '!', '?', '\n']).next().unwrap_or("");
+            OF.iter().any(|of| {
+                sentence.match_indices(of).any(|(of_at, _)| {
+                    let rest = sentence[of_at + of.len()..].trim_start();
+                    !product_names.iter().any(|name| starts_with_name(rest, name))
+                })
+            })
         })
     })
+}
+
+/// Whether `text` (lower-cased) starts with `name` as a whole word.
+fn starts_with_name(text: &str, name: &str) -> bool {
+    let name = name.to_lowercase();
+    !name.is_empty() && text.starts_with(&name) && text[name.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric())
 }
 
 /// Words that put a year next to a founding ("founded in 2019", "since 2021", "seit 2020").
 pub const FOUNDING_WORDS: &[&str] =
     &["founded", "established", "since", "gegründet", "seit", "fondée", "fondé", "fundada", "fundado", "fondata", "fondato", "est."];
 
-/// The year a text states next to a founding word, the nearest one to it.
+/// How far from its founding word a year may stand ("founded in Lisbon in 2019").
+const FOUNDING_YEAR_REACH: usize = 30;
+
+/// The year a text states next to a founding word: the first within reach after the word, else
+/// the nearest within reach before it ("2020 gegründet"). Words match whole ("seit", not
+/// "Seite"; "est.", not "latest.").
 pub fn founding_year_in(text: &str) -> Option<&str> {
     let lower = text.to_lowercase();
-    // Lower-casing keeps the byte offsets of these ASCII and Latin-1 words close enough to
-    // pick the nearest year; offsets are only compared, never used to slice `text`.
-    let cue = FOUNDING_WORDS.iter().filter_map(|cue| lower.find(cue)).min()?;
-    years_in(text).into_iter().min_by_key(|(at, _)| at.abs_diff(cue)).map(|(_, year)| year)
+    if lower.len() != text.len() {
+        // Offsets below are byte offsets of `text`; a text whose lower case changes length is
+        // read without them (rare: some non-Latin capitals).
+        return None;
+    }
+    let years = years_in(text);
+    for cue in FOUNDING_WORDS {
+        for (at, _) in lower.match_indices(cue) {
+            let end = at + cue.len();
+            let before_ok = lower[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+            let after_ok = cue.ends_with('.') || lower[end..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+            if !(before_ok && after_ok) {
+                continue;
+            }
+            if let Some((_, year)) = years.iter().find(|(y, _)| *y >= end && *y - end <= FOUNDING_YEAR_REACH) {
+                return Some(year);
+            }
+            if let Some((_, year)) = years.iter().rev().find(|(y, _)| *y + 4 <= at && at - (*y + 4) <= FOUNDING_YEAR_REACH) {
+                return Some(year);
+            }
+        }
+    }
+    None
 }
 
 /// Four-digit years (1800 to 2100) standing alone in a text, with their byte offsets.
@@ -257,7 +343,10 @@ pub fn role_of_heading(heading: &str) -> Option<BlockRole> {
         "users say",
         "teams say",
         "loved by",
-        "reviews",
+        "customer reviews",
+        "user reviews",
+        "what our users",
+        "what our customers",
         "wall of love",
         "kundenstimmen",
         "kunden sagen",
@@ -265,9 +354,19 @@ pub fn role_of_heading(heading: &str) -> Option<BlockRole> {
         "temoignages",
         "ils nous font confiance",
         "ce que disent",
-    ]) {
+    ]) || lower.trim() == "reviews"
+    {
         Some(BlockRole::Testimonial)
-    } else if any(&["integration", "integrates with", "works with", "partner", "connects with", "plays well with", "intégrations"]) {
+    } else if any(&[
+        "integrations",
+        "integrates with",
+        "works with",
+        "our partners",
+        " partners ",
+        "connects with",
+        "plays well with",
+        "intégrations",
+    ]) {
         Some(BlockRole::Partner)
     } else if any(&[" vs ", " vs. ", "versus", "alternative", "compared to", "comparison", "how we compare", "vergleich", "comparatif"])
         && !any(&["plan", "tarif", "preis", "price", "pricing"])
@@ -278,9 +377,7 @@ pub fn role_of_heading(heading: &str) -> Option<BlockRole> {
         "coming soon",
         "what's next",
         "what’s next",
-        "upcoming",
         "in the works",
-        "on the way",
         "demnächst",
         "bald verfügbar",
         "bientôt",
@@ -301,16 +398,11 @@ pub fn role_of_label(label: &str) -> Option<BlockRole> {
     let token = |word: &str| lower.split(|c: char| !c.is_alphanumeric()).any(|t| t == word);
     if any(&["cookie", "consent", "gdpr-banner"]) {
         Some(BlockRole::CookieBanner)
-    } else if any(&[
-        "testimonial",
-        "schema.org/review",
-        "review",
-        "customer-stor",
-        "customers-say",
-        "social-proof",
-        "kundenstimmen",
-        "temoignage",
-    ]) {
+    } else if any(&["testimonial", "schema.org/review", "customer-stor", "customers-say", "social-proof", "kundenstimmen", "temoignage"])
+        || token("review")
+        || token("reviews")
+    {
+        // `review` as a word: a "preview" is not one.
         Some(BlockRole::Testimonial)
     } else if any(&["partner", "integration"]) {
         Some(BlockRole::Partner)
@@ -382,7 +474,14 @@ impl StructuredValue {
     pub fn supports(&self, subject: Subject) -> bool {
         let has = |keys: &[&str]| self.path.iter().any(|key| keys.contains(&key.as_str()));
         match subject {
-            Subject::Founder => has(&["founder", "founders"]),
+            // The founder's own name or title: right under `founder` (or a founding `Person`),
+            // with nothing but type names between (not `founder.worksFor.name`).
+            Subject::Founder => self.path.iter().rposition(|key| key == "founder" || key == "founders").is_some_and(|at| {
+                let below = &self.path[at + 1..];
+                below.split_last().is_some_and(|(last, types)| {
+                    matches!(last.as_str(), "name" | "jobTitle") && types.iter().all(|key| key.starts_with(char::is_uppercase))
+                })
+            }),
             Subject::Field(FieldName::PricingSummary | FieldName::PricingModel) => {
                 has(&["offers", "Offer", "AggregateOffer", "priceSpecification", "UnitPriceSpecification"])
             }
@@ -414,8 +513,12 @@ fn walk(value: &Value, path: &mut Vec<String>, into: &mut Vec<StructuredValue>) 
                 Some(Value::Array(kinds)) => path.extend(kinds.iter().filter_map(Value::as_str).map(str::to_owned)),
                 _ => {}
             }
-            let founding_person =
-                map.get("jobTitle").and_then(Value::as_str).is_some_and(names_founding_people) && path.iter().any(|kind| kind == "Person");
+            // "Founder of Brightline" founded something else.
+            let founding_person = map
+                .get("jobTitle")
+                .and_then(Value::as_str)
+                .is_some_and(|title| names_founding_people(title) && !founder_of_another(title, &[]))
+                && path.iter().any(|kind| kind == "Person");
             if founding_person && !path.iter().any(|key| key == "founder") {
                 path.push("founder".into());
             }
@@ -438,7 +541,11 @@ pub fn product_names(site: &SiteSnapshot, drafted: Option<&str>) -> Vec<String> 
         names.extend(home.open_graph.get("og:site_name").cloned());
         if let Some(title) = &home.title {
             let cut = [" | ", " - ", " – ", " — ", ": ", " · "].iter().filter_map(|sep| title.find(sep)).min().unwrap_or(title.len());
-            names.push(title[..cut].trim().to_owned());
+            let first = title[..cut].trim();
+            // "Home | Acme": a page's name, not the product's.
+            if !["home", "homepage", "welcome", "start", "startseite", "accueil"].contains(&first.to_lowercase().as_str()) {
+                names.push(first.to_owned());
+            }
         }
     }
     for page in &site.pages {
@@ -518,7 +625,13 @@ mod tests {
         assert!(names_founding_people("Fondé par Camille Martin"));
         assert!(!names_founding_people("Jonas Berg, CTO"));
         assert!(!names_founding_people("Founded in 2019."));
+        assert!(!names_founding_people("Quillpad was founded in 2019 and is backed by Sequoia Capital."));
+        assert!(!names_founding_people("Loved by teams. Founded in 2019."));
         assert!(founder_of_another("Dana Reyes, CEO and founder of Brightline", &names));
+        assert!(founder_of_another("Sam Lee, Founder & CEO at Brightline", &names));
+        assert!(founder_of_another("Maria Huber, Gründerin der Bäckerei Huber", &names));
+        assert!(founder_of_another("Founder of Quillbot", &names));
+        assert!(!founder_of_another("Co-founder & CEO of Quillpad", &names));
         assert!(!founder_of_another("Mara Lindqvist, founder of Quillpad", &names));
         assert!(!founder_of_another("Mara Lindqvist, founder", &names));
     }
@@ -527,6 +640,10 @@ mod tests {
     fn founding_years_sit_next_to_their_word() {
         assert_eq!(founding_year_in("Serving bakeries since 2021."), Some("2021"));
         assert_eq!(founding_year_in("In 2023 we moved; founded in 2019."), Some("2019"));
+        assert_eq!(founding_year_in("Relaunched in 2023. Founded in 2016."), Some("2016"));
+        assert_eq!(founding_year_in("Teigwerk wurde 2021 von Lena Vogel gegründet."), Some("2021"));
+        assert_eq!(founding_year_in("Read the latest. 2024 was our best year"), None);
+        assert_eq!(founding_year_in("Auf dieser Seite 2020"), None);
         assert_eq!(founding_year_in("© 2014 Ledgerly Ltd."), None);
         assert_eq!(years_in("12019 and 2019"), vec![(10, "2019")]);
     }
@@ -573,6 +690,12 @@ mod tests {
         assert_eq!(role_of_heading("Compare plans"), None);
         assert_eq!(role_of_heading("Coming soon"), Some(BlockRole::Roadmap));
         assert_eq!(role_of_heading("Features"), None);
+        assert_eq!(role_of_heading("Code reviews in minutes"), None);
+        assert_eq!(role_of_heading("Your payroll partner"), None);
+        assert_eq!(role_of_heading("Never miss an upcoming deadline"), None);
+        assert_eq!(role_of_label("hero preview"), None);
+        assert!(labels(Subject::Founder, "Our team") && !labels(Subject::Founder, "Built for teams"));
+        assert!(!labels(Subject::Field(FieldName::PricingSummary), "about") && !labels(Subject::Founder, "Our history"));
         assert_eq!(role_of_label("cookie-banner"), Some(BlockRole::CookieBanner));
         assert_eq!(role_of_label("section testimonials"), Some(BlockRole::Testimonial));
         assert_eq!(role_of_label("https://schema.org/Review"), Some(BlockRole::Testimonial));

@@ -121,24 +121,25 @@ pub(super) fn faqs(site: &SiteSnapshot, proposal: &mut Proposal) {
 /// company>" is not this product's.
 pub(super) fn founders(site: &SiteSnapshot, proposal: &mut Proposal) {
     let names = meaning::product_names(site, proposal.fields.get(&FieldName::Name).and_then(|n| n.value.as_text()));
-    for page in &site.pages {
-        let people = meaning::structured_values(page);
-        for value in people.iter().filter(|v| v.supports(Subject::Founder) && v.role().can_support(Subject::Founder)) {
-            if value.path.last().is_some_and(|key| key == "name") && value.text.chars().count() <= 160 {
-                // The title beside the name, in the same object.
-                let object = &value.path[..value.path.len() - 1];
-                let title = people
-                    .iter()
-                    .find(|other| {
-                        other.path.len() == value.path.len()
-                            && other.path[..object.len()] == *object
-                            && other.path.last().is_some_and(|k| k == "jobTitle")
-                    })
-                    .map(|other| other.text.as_str())
-                    .filter(|title| title.chars().count() <= 160);
-                let mut quotes = vec![evidence(page, &value.text, Basis::StructuredData)];
+    // JSON-LD, object by object: an organisation's `founder` people, and people on their own
+    // whose title is a founding one of no other company.
+    for (page, object) in json_ld(site, &["Organization", "Corporation", "LocalBusiness", "Person"]) {
+        let people: Vec<&Value> = if is_type(object, &["Person"]) {
+            let title = string_at(object, "jobTitle").unwrap_or("");
+            if meaning::names_founding_people(title) && !meaning::founder_of_another(title, &names) { vec![object] } else { Vec::new() }
+        } else {
+            match &object["founder"] {
+                Value::Array(items) => items.iter().collect(),
+                one @ Value::Object(_) => vec![one],
+                _ => Vec::new(),
+            }
+        };
+        for person in people {
+            if let Some(name) = string_at(person, "name").filter(|n| n.chars().count() <= 160) {
+                let title = string_at(person, "jobTitle").filter(|t| t.chars().count() <= 160);
+                let mut quotes = vec![evidence(page, name, Basis::StructuredData)];
                 quotes.extend(title.map(|t| evidence(page, t, Basis::StructuredData)));
-                add_founder(proposal, &value.text, title, quotes);
+                add_founder(proposal, name, title, quotes);
             }
         }
     }
@@ -210,12 +211,7 @@ fn looks_like_name(text: &str) -> bool {
 /// in a sentence with a founding word (the first place that is followed by names).
 fn founded_by(text: &str) -> Vec<String> {
     let lower = text.to_lowercase();
-    if !["founded", "gegründet", "fondé", "fondée", "fundada", "fundado", "fondata", "fondato"].iter().any(|w| lower.contains(w)) {
-        return Vec::new();
-    }
-    let mut places: Vec<usize> =
-        [" by ", " von ", " par ", " por ", " da "].iter().flat_map(|by| lower.match_indices(by).map(|(at, _)| at + by.len())).collect();
-    places.sort_unstable();
+    let places = meaning::founded_by_places(&lower);
     places
         .into_iter()
         .map(|at| {
@@ -276,6 +272,8 @@ mod tests {
         assert_eq!(founded_by("Fondée par Camille Martin et Hugo Bernard en 2020."), ["Camille Martin", "Hugo Bernard"]);
         assert!(founded_by("Used by Acme and Brightline.").is_empty());
         assert_eq!(founded_by("Loved by teams everywhere; founded by Mara Lindqvist."), ["Mara Lindqvist"]);
+        assert_eq!(founded_by("Loved by Acme Corp. Founded in 2020 by Mara Lindqvist."), ["Mara Lindqvist"]);
+        assert!(founded_by("Quillpad was founded in 2019 and is backed by Sequoia Capital.").is_empty());
         assert!(looks_like_name("Mara Lindqvist") && looks_like_name("Jean-Luc O'Neil"));
         assert!(!looks_like_name("Our Team") && !looks_like_name("Meet The Founders") && !looks_like_name("Mara"));
     }

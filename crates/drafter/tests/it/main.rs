@@ -186,7 +186,13 @@ fn as_model_answer(proposal: &Proposal) -> Value {
 /// kind of evidence.
 fn decoy_as_model_answer(decoy: &Value, server: &FixtureServer) -> Value {
     let (field, value) = (decoy["field"].as_str().unwrap(), decoy["value"].as_str().unwrap());
-    let evidence = json!([{"url": server.url(decoy["page"].as_str().unwrap()), "quote": decoy["quote"], "basis": decoy["basis"]}]);
+    // One quote, or several (a name from one card and a founding role from another).
+    let quotes = match &decoy["quote"] {
+        Value::Array(quotes) => quotes.clone(),
+        one => vec![one.clone()],
+    };
+    let url = server.url(decoy["page"].as_str().unwrap());
+    let evidence: Value = quotes.iter().map(|quote| json!({"url": url, "quote": quote, "basis": decoy["basis"]})).collect();
     if field == "founders" {
         return json!({"founders": [{"name": value, "title": null, "evidence": evidence}]});
     }
