@@ -49,9 +49,9 @@ Rules: use only what the pages state about this product; never guess or invent. 
 evidence it is: structured_data (a JSON-LD value), labelled_section (text under a heading or on a page named for what the value is, \
 such as a pricing page or a team section), names_product (a sentence that names the product), metadata (title, meta tags, \
 addresses) or page_text (other text). Founders need structured_data, labelled_section or names_product and a quote saying they \
-founded this product; prices need structured_data or labelled_section. Lines marked [testimonial], [partner], [comparison], \
-[roadmap], [copyright] or [cookie banner] are not about the product itself: never take founders, prices, the founding year or \
-features from them. Leave out any field the pages do not state; when unsure, leave it out. \
+founded this product; prices need structured_data or labelled_section. Lines marked [testimonial], [partner or integration], \
+[comparison], [roadmap], [copyright] or [cookie banner] are not about the product itself: never take founders, prices, the founding \
+year or features from them; lines marked [footer] give contact details, the address and socials only. Leave out any field the pages do not state; when unsure, leave it out. \
 Answer with one JSON object: {\"fields\": {<field>: {\"value\": string or array of strings, \"evidence\": [...]}}, \
 \"faqs\": [{\"question\", \"answer\", \"evidence\"}], \"founders\": [{\"name\", \"title\", \"bio\", \"evidence\"}], \
 \"socials\": [{\"key\", \"url\", \"evidence\"}], \"seo\": {\"title\": {\"value\", \"evidence\"}, \"meta\": {\"value\", \"evidence\"}}}.";

@@ -89,9 +89,10 @@ pub enum FailureReason {
 }
 
 /// What a draft of a site whose pages need JavaScript says when they were read without it.
-pub const NEEDS_JAVASCRIPT_NOTE: &str = "The site shows its content only with JavaScript, which was not run for it (this server \
-renders such pages only when Chromium is installed and crawler.render_javascript is on), so little or nothing could be drafted \
-from those pages. Fill the fields yourself, or ask the site's team for a page that works without JavaScript.";
+pub const NEEDS_JAVASCRIPT_NOTE: &str = "The site shows its content only with JavaScript, and it could not be run for this draft \
+(this server renders such pages in Chromium when Chromium is installed and crawler.render_javascript is on; otherwise, or when \
+rendering failed or ran out of time, the pages are read as served), so little or nothing could be drafted from those pages. Fill the \
+fields yourself, or try again later.";
 
 impl FailureReason {
     /// What a person is told.

@@ -62,9 +62,14 @@ impl CrawlingSiteReader {
 
     /// The page at `url` as a browser shows it, or `None` (rendering off or failed: the page
     /// is then read as served and the draft says so).
-    async fn rendered(&self, url: &WebUrl) -> Option<Page> {
+    async fn rendered(&self, url: &WebUrl, crawl_deadline: tokio::time::Instant) -> Option<Page> {
         let renderer = self.renderer.as_ref()?;
-        match renderer.render(url).await {
+        // What the crawl has left, less a moment to draft from what was read.
+        let time = crawl_deadline.saturating_duration_since(tokio::time::Instant::now()).saturating_sub(Duration::from_secs(2));
+        if time.is_zero() {
+            return None;
+        }
+        match renderer.render_within(url, time).await {
             Ok(rendered) => {
                 tracing::debug!(%url, requests = rendered.requests.len(), "rendered with JavaScript");
                 Some(extract(url.url(), &rendered.html))
@@ -81,6 +86,7 @@ impl CrawlingSiteReader {
     }
 
     async fn read_site(&self, start: &WebUrl, max_pages: usize) -> Result<SiteSnapshot, ReadFailure> {
+        let crawl_deadline = tokio::time::Instant::now() + self.deadline;
         let fetched = fetch_html(&self.fetcher, &self.robots, start, MAX_PAGE_BYTES).await.map_err(|failure| match failure {
             PageFailure::RobotsDisallowed { .. } => ReadFailure::RobotsDisallowed,
             PageFailure::Blocked(what) => ReadFailure::BlockedAddress(what),
@@ -94,8 +100,11 @@ impl CrawlingSiteReader {
         let mut home = extract(fetched.url.url(), &html);
         let home_origin = fetched.url.origin();
         let mut snapshot = SiteSnapshot { home_url: fetched.url.to_string(), ..SiteSnapshot::default() };
+        // Renderings tried, whether they worked or not.
+        let mut renderings = 0;
         if needs_javascript(&html, &home) {
-            match self.rendered(&fetched.url).await {
+            renderings += 1;
+            match self.rendered(&fetched.url, crawl_deadline).await {
                 Some(page) => {
                     home = page;
                     snapshot.rendered.push(fetched.url.to_string());
@@ -122,7 +131,12 @@ impl CrawlingSiteReader {
                     let mut page = extract(fetched.url.url(), &html);
                     if needs_javascript(&html, &page) {
                         // One browser at a time, and only a few per site.
-                        let rendered = if snapshot.rendered.len() < MAX_RENDERED_PAGES { self.rendered(&fetched.url).await } else { None };
+                        let rendered = if renderings < MAX_RENDERED_PAGES {
+                            renderings += 1;
+                            self.rendered(&fetched.url, crawl_deadline).await
+                        } else {
+                            None
+                        };
                         match rendered {
                             Some(shown) => {
                                 page = shown;

@@ -72,6 +72,9 @@ pub enum RenderFailure {
     TooLarge,
     #[error("the browser gave no page: {0}")]
     Empty(String),
+    /// The page navigated away from the site, or to a page that could not be fetched.
+    #[error("the page navigated where it may not, or to a page that could not be read")]
+    LostPage,
 }
 
 /// Renders pages in headless Chromium behind the checking proxy.
@@ -81,7 +84,14 @@ pub struct ChromiumRenderer {
     robots: Arc<RobotsCache>,
     tls: tokio_rustls::TlsAcceptor,
     budget: RenderBudget,
+    /// Browsers running at once, whatever the number of job workers.
+    browsers: tokio::sync::Semaphore,
 }
+
+/// Browsers one renderer runs at once (each takes a core and a few hundred MiB).
+pub const MAX_BROWSERS: usize = 2;
+/// Requests of one rendering kept in its log.
+const MAX_LOGGED: usize = 200;
 
 /// Distinguishes the profile directories of renderings running at once.
 static RENDERING: AtomicU64 = AtomicU64::new(0);
@@ -113,7 +123,7 @@ impl ChromiumRenderer {
         // One request per connection, in HTTP/1.1.
         config.alpn_protocols = vec![b"http/1.1".to_vec()];
         let tls = tokio_rustls::TlsAcceptor::from(Arc::new(config));
-        Ok(Self { binary, fetcher, robots, tls, budget: RenderBudget::default() })
+        Ok(Self { binary, fetcher, robots, tls, budget: RenderBudget::default(), browsers: tokio::sync::Semaphore::new(MAX_BROWSERS) })
     }
 
     pub fn with_budget(mut self, budget: RenderBudget) -> Self {
@@ -124,6 +134,19 @@ impl ChromiumRenderer {
     /// Renders `url`: starts the proxy and the browser, lets the page's scripts run, and reads
     /// back the DOM.
     pub async fn render(&self, url: &WebUrl) -> Result<Rendered, RenderFailure> {
+        self.render_within(url, self.budget.time).await
+    }
+
+    /// Renders `url` in at most `time` (and the budget's time), waiting for a free browser
+    /// within it. Dropping the future stops the proxy and the browser and removes the profile.
+    pub async fn render_within(&self, url: &WebUrl, time: Duration) -> Result<Rendered, RenderFailure> {
+        let time = time.min(self.budget.time);
+        let started = tokio::time::Instant::now();
+        let _browser = tokio::time::timeout(time, self.browsers.acquire())
+            .await
+            .map_err(|_| RenderFailure::Timeout(time.as_secs()))?
+            .map_err(|err| RenderFailure::Start(err.to_string()))?;
+        let time = time.saturating_sub(started.elapsed());
         let listener = TcpListener::bind(("127.0.0.1", 0)).await.map_err(|err| RenderFailure::Start(err.to_string()))?;
         let port = listener.local_addr().map_err(|err| RenderFailure::Start(err.to_string()))?.port();
         let proxy = Arc::new(Proxy {
@@ -134,19 +157,22 @@ impl ChromiumRenderer {
             requests: AtomicUsize::new(0),
             bytes: AtomicUsize::new(0),
             log: Mutex::new(Vec::new()),
-            deadline: tokio::time::Instant::now() + self.budget.time,
+            deadline: tokio::time::Instant::now() + time,
+            origin: url.origin(),
+            lost_page: std::sync::atomic::AtomicBool::new(false),
         });
-        let serving = tokio::spawn(proxy.clone().serve(listener));
-        let profile =
-            std::env::temp_dir().join(format!("launchdir-render-{}-{}", std::process::id(), RENDERING.fetch_add(1, Ordering::Relaxed)));
-        let result = self.run_browser(url, port, &profile).await;
-        serving.abort();
-        let _ = std::fs::remove_dir_all(&profile);
+        let profile = fresh_profile_dir().map_err(|err| RenderFailure::Start(format!("the browser's profile directory: {err}")))?;
+        let cleanup = Cleanup { serving: tokio::spawn(proxy.clone().serve(listener)), profile };
+        let result = self.run_browser(url, port, &cleanup.profile, time).await;
+        drop(cleanup);
         let requests = std::mem::take(&mut *proxy.log.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+        if proxy.lost_page.load(Ordering::Relaxed) {
+            return Err(RenderFailure::LostPage);
+        }
         result.map(|html| Rendered { html, requests })
     }
 
-    async fn run_browser(&self, url: &WebUrl, port: u16, profile: &Path) -> Result<String, RenderFailure> {
+    async fn run_browser(&self, url: &WebUrl, port: u16, profile: &Path, time: Duration) -> Result<String, RenderFailure> {
         let mut command = tokio::process::Command::new(&self.binary);
         command
             .args([
@@ -188,8 +214,8 @@ impl ChromiumRenderer {
             let mut dom = Vec::new();
             stdout.take(limit as u64 + 1).read_to_end(&mut dom).await.map(|_| dom)
         };
-        let dom = match tokio::time::timeout(self.budget.time, read).await {
-            Err(_) => return Err(RenderFailure::Timeout(self.budget.time.as_secs())),
+        let dom = match tokio::time::timeout(time, read).await {
+            Err(_) => return Err(RenderFailure::Timeout(time.as_secs())),
             Ok(Err(err)) => return Err(RenderFailure::Empty(err.to_string())),
             Ok(Ok(dom)) => dom,
         };
@@ -203,6 +229,34 @@ impl ChromiumRenderer {
         }
         Ok(html)
     }
+}
+
+/// Stops a rendering's proxy and removes its browser profile, however the rendering ends
+/// (finished, failed, or dropped when the crawl ran out of time).
+struct Cleanup {
+    serving: tokio::task::JoinHandle<()>,
+    profile: PathBuf,
+}
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        self.serving.abort();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+/// A new, empty profile directory only this user can enter. Creating it fails rather than
+/// reuse one that exists, so nobody can plant a profile (a service worker, say) in advance.
+fn fresh_profile_dir() -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    let path = std::env::temp_dir().join(format!(
+        "launchdir-render-{}-{}-{nanos:09}",
+        std::process::id(),
+        RENDERING.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::DirBuilder::new().mode(0o700).create(&path)?;
+    Ok(path)
 }
 
 /// Whether this process runs as root (Linux: the effective uid in `/proc/self/status`).
@@ -222,6 +276,10 @@ struct Proxy {
     bytes: AtomicUsize,
     log: Mutex<Vec<(String, Passage)>>,
     deadline: tokio::time::Instant,
+    /// The rendered page's origin: the browser may not navigate away from it.
+    origin: String,
+    /// A navigation was refused or failed, so the page shown is not the site's.
+    lost_page: std::sync::atomic::AtomicBool,
 }
 
 /// The largest request head the browser may send.
@@ -241,31 +299,41 @@ impl Proxy {
     }
 
     async fn connection(self: Arc<Self>, mut stream: TcpStream) {
-        let Some((method, target)) = read_head(&mut stream).await else { return };
-        if method == "CONNECT" {
+        let Some(head) = read_head(&mut stream).await else { return };
+        if head.method == "CONNECT" {
             // `host:port`: answer, end the TLS ourselves, then read the one request inside.
             if stream.write_all(b"HTTP/1.1 200 Connection Established\r\n\r\n").await.is_err() {
                 return;
             }
             let Ok(mut tls) = self.tls.accept(stream).await else { return };
-            let Some((method, path)) = read_head(&mut tls).await else { return };
-            let authority = target.strip_suffix(":443").unwrap_or(&target);
-            let url = format!("https://{authority}{path}");
-            self.answer(&mut tls, &method, &url).await;
+            let Some(inner) = read_head(&mut tls).await else { return };
+            let authority = head.target.strip_suffix(":443").unwrap_or(&head.target);
+            // Inside a tunnel a request names a path; anything else is no web address.
+            let url = if inner.target.starts_with('/') { format!("https://{authority}{}", inner.target) } else { String::new() };
+            self.answer(&mut tls, &inner, &url).await;
             let _ = tls.shutdown().await;
         } else {
             // A plain-HTTP proxy request names the whole address.
-            self.answer(&mut stream, &method, &target).await;
+            let target = head.target.clone();
+            self.answer(&mut stream, &head, &target).await;
             let _ = stream.shutdown().await;
         }
     }
 
     fn note(&self, url: &str, passage: Passage) {
-        self.log.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push((url.to_owned(), passage));
+        let mut log = self.log.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if log.len() < MAX_LOGGED {
+            log.push((url.chars().take(300).collect(), passage));
+        }
     }
 
-    async fn answer<S: AsyncWrite + Unpin>(&self, out: &mut S, method: &str, address: &str) {
-        let (status, content_type, body, location) = self.fetch(method, address).await;
+    async fn answer<S: AsyncWrite + Unpin>(&self, out: &mut S, head: &RequestHead, address: &str) {
+        let method = head.method.as_str();
+        let (status, content_type, body, location) = self.fetch(head, address).await;
+        if head.navigates() && !(status.starts_with('2') || status.starts_with('3')) {
+            // The browser now shows our refusal or an error, not the site: the rendering fails.
+            self.lost_page.store(true, Ordering::Relaxed);
+        }
         let mut head = format!("HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n", body.len());
         if let Some(content_type) = content_type {
             head.push_str(&format!("Content-Type: {content_type}\r\n"));
@@ -282,8 +350,14 @@ impl Proxy {
     }
 
     /// The answer to one request: status line text, content type, body, redirect target.
-    async fn fetch(&self, method: &str, address: &str) -> (String, Option<String>, Vec<u8>, Option<String>) {
+    async fn fetch(&self, head: &RequestHead, address: &str) -> (String, Option<String>, Vec<u8>, Option<String>) {
         let refuse = |code: &str, why: &str| (code.to_owned(), Some("text/plain".to_owned()), why.as_bytes().to_vec(), None);
+        // Every request counts, refused ones too.
+        if self.requests.fetch_add(1, Ordering::Relaxed) >= self.budget.requests {
+            self.note(address, Passage::OverBudget);
+            return refuse("429 Too Many Requests", "over the rendering's budget");
+        }
+        let method = head.method.as_str();
         if method != "GET" && method != "HEAD" {
             self.note(address, Passage::Refused(format!("{method} is not fetched")));
             return refuse("405 Method Not Allowed", "only GET and HEAD");
@@ -292,9 +366,10 @@ impl Proxy {
             self.note(address, Passage::Refused("not a web address".into()));
             return refuse("400 Bad Request", "not a web address");
         };
-        if self.requests.fetch_add(1, Ordering::Relaxed) >= self.budget.requests {
-            self.note(address, Passage::OverBudget);
-            return refuse("429 Too Many Requests", "over the rendering's budget");
+        // The page may load from anywhere the checks allow, but not become another site's page.
+        if head.navigates() && url.origin() != self.origin {
+            self.note(address, Passage::Refused("navigation away from the site".into()));
+            return refuse("403 Forbidden", "navigation away from the site");
         }
         match self.robots.allowed(&url).await {
             Ok(true) => {}
@@ -318,7 +393,11 @@ impl Proxy {
                 ("302 Found".to_owned(), None, Vec::new(), Some(next.to_string()))
             }
             Ok(Hop::Arrived(fetched)) => {
-                self.bytes.fetch_add(fetched.body.len(), Ordering::Relaxed);
+                // Counted as it arrives; past the budget, nothing more is handed over.
+                if self.bytes.fetch_add(fetched.body.len(), Ordering::Relaxed) + fetched.body.len() > self.budget.bytes {
+                    self.note(address, Passage::OverBudget);
+                    return refuse("502 Bad Gateway", "over the rendering's budget");
+                }
                 self.note(address, Passage::Fetched);
                 let content_type = (!fetched.media_type.is_empty()).then(|| match &fetched.charset {
                     Some(charset) => format!("{}; charset={charset}", fetched.media_type),
@@ -343,8 +422,28 @@ impl Proxy {
     }
 }
 
-/// Reads a request head and returns its method and target; `None` for anything else.
-async fn read_head<S: AsyncRead + Unpin>(stream: &mut S) -> Option<(String, String)> {
+/// The first line and the headers of a request that matter here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct RequestHead {
+    method: String,
+    target: String,
+    /// `Sec-Fetch-Mode`, lower-cased.
+    fetch_mode: String,
+    /// `Upgrade-Insecure-Requests: 1`.
+    upgrade_insecure: bool,
+}
+
+impl RequestHead {
+    /// A navigation (of the page, or of a frame in it). Chromium sends `Sec-Fetch-*` only to
+    /// secure origins; to a plain-HTTP one a navigation shows by `Upgrade-Insecure-Requests`,
+    /// which only navigations carry.
+    fn navigates(&self) -> bool {
+        if self.fetch_mode.is_empty() { self.upgrade_insecure } else { self.fetch_mode == "navigate" }
+    }
+}
+
+/// Reads a request head; `None` for anything else.
+async fn read_head<S: AsyncRead + Unpin>(stream: &mut S) -> Option<RequestHead> {
     let mut head = Vec::with_capacity(1024);
     let mut byte = [0u8; 1024];
     while !head.windows(4).any(|window| window == b"\r\n\r\n") {
@@ -357,7 +456,15 @@ async fn read_head<S: AsyncRead + Unpin>(stream: &mut S) -> Option<(String, Stri
     let text = String::from_utf8_lossy(&head);
     let mut first = text.lines().next()?.split_whitespace();
     let (method, target) = (first.next()?.to_owned(), first.next()?.to_owned());
-    Some((method, target))
+    let header = |name: &str| {
+        text.lines()
+            .skip(1)
+            .find_map(|line| {
+                line.split_once(':').filter(|(key, _)| key.trim().eq_ignore_ascii_case(name)).map(|(_, v)| v.trim().to_lowercase())
+            })
+            .unwrap_or_default()
+    };
+    Some(RequestHead { method, target, fetch_mode: header("sec-fetch-mode"), upgrade_insecure: header("upgrade-insecure-requests") == "1" })
 }
 
 #[cfg(test)]
@@ -366,8 +473,14 @@ mod tests {
 
     #[tokio::test]
     async fn a_request_head_gives_its_method_and_target() {
-        let mut head: &[u8] = b"GET http://a.example/x HTTP/1.1\r\nHost: a.example\r\n\r\n";
-        assert_eq!(read_head(&mut head).await, Some(("GET".into(), "http://a.example/x".into())));
+        let mut head: &[u8] = b"GET http://a.example/x HTTP/1.1\r\nHost: a.example\r\nSec-Fetch-Mode: Navigate\r\n\r\n";
+        let read = read_head(&mut head).await.unwrap();
+        assert_eq!((read.method.as_str(), read.target.as_str()), ("GET", "http://a.example/x"));
+        assert!(read.navigates());
+        let mut insecure: &[u8] = b"GET http://a.example/ HTTP/1.1\r\nupgrade-insecure-requests: 1\r\n\r\n";
+        assert!(read_head(&mut insecure).await.unwrap().navigates());
+        let mut script: &[u8] = b"GET http://a.example/app.js HTTP/1.1\r\nAccept: */*\r\n\r\n";
+        assert!(!read_head(&mut script).await.unwrap().navigates());
         let mut cut: &[u8] = b"GET / HTTP/1.1\r\nHost: a";
         assert_eq!(read_head(&mut cut).await, None);
     }

@@ -248,4 +248,19 @@ async fn a_rendered_pages_scripts_reach_nothing_the_crawler_would_not() {
     assert_eq!(passage(&site.url("/open.json")), Some(Passage::Fetched));
     // HTTPS comes as a tunnel; the proxy ends it and sees the whole address.
     assert!(matches!(passage("https://10.1.2.3/tunnelled?x=1"), Some(Passage::Blocked(_))), "{:#?}", rendered.requests);
+
+    // A page that goes to another site is not read as this site's: the navigation is refused and
+    // the rendering fails (the page is then read as served).
+    let leaving = server(&[
+        (
+            "/",
+            Route::new(200, "text/html", r#"<title>Away</title><script>location.href = "http://elsewhere.example/their-page";</script>"#),
+        ),
+        ("/robots.txt", Route::new(404, "text/plain", "")),
+    ])
+    .await;
+    let fetcher = self::fetcher(AddressPolicy { allow_private_networks: false, trusted: vec![leaving.addr()] });
+    let robots = std::sync::Arc::new(outbound_http::RobotsCache::new(fetcher.clone(), outbound_http::BOT_TOKEN));
+    let renderer = outbound_http::ChromiumRenderer::new(browser(), fetcher, robots).unwrap();
+    assert_eq!(renderer.render(&leaving.web_url("/")).await.unwrap_err(), outbound_http::render::RenderFailure::LostPage);
 }
