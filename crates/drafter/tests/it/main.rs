@@ -203,8 +203,8 @@ fn decoy_as_model_answer(decoy: &Value, server: &FixtureServer) -> Value {
     json!({"fields": {field: {"value": value, "evidence": evidence}}})
 }
 
-/// Drafts `snapshot` with the model drafter against a fake model that answers `answer`.
-async fn model_draft(snapshot: &SiteSnapshot, answer: &Value) -> Proposal {
+/// A model drafter whose endpoint is a fake model that answers `answer`, and that endpoint.
+async fn fake_model(answer: &Value) -> (OpenAiDrafter, FixtureServer) {
     let completion = json!({"choices": [{"message": {"role": "assistant", "content": answer.to_string()}}]});
     let model_server = FixtureServer::start(HashMap::from([(
         "/v1/chat/completions".to_owned(),
@@ -214,10 +214,16 @@ async fn model_draft(snapshot: &SiteSnapshot, answer: &Value) -> Proposal {
     let drafter = OpenAiDrafter::new(OpenAiConfig {
         base_url: model_server.url("/v1"),
         model: "test-model".into(),
-        api_key: None,
+        api_key: Some("sk-test".into()),
         timeout: Duration::from_secs(10),
     })
     .unwrap();
+    (drafter, model_server)
+}
+
+/// Drafts `snapshot` with the model drafter against a fake model that answers `answer`.
+async fn model_draft(snapshot: &SiteSnapshot, answer: &Value) -> Proposal {
+    let (drafter, _model) = fake_model(answer).await;
     drafter.draft(snapshot, &categories()).await.unwrap()
 }
 
@@ -288,19 +294,7 @@ async fn values_a_model_invents_are_dropped() {
         "founders": [{"name": "Joana Silva", "title": "CEO", "evidence": [{"url": home, "quote": "Joana Silva, CEO"}]}],
         "socials": [{"key": "github", "url": "https://github.com/metricly-invented", "evidence": [{"url": home, "quote": "https://github.com/metricly"}]}]
     });
-    let completion = json!({"choices": [{"message": {"role": "assistant", "content": answer.to_string()}}]});
-    let model_server = FixtureServer::start(HashMap::from([(
-        "/v1/chat/completions".to_owned(),
-        Route::new(200, "application/json", completion.to_string()),
-    )]))
-    .await;
-    let drafter = OpenAiDrafter::new(OpenAiConfig {
-        base_url: model_server.url("/v1"),
-        model: "test-model".into(),
-        api_key: Some("sk-test".into()),
-        timeout: Duration::from_secs(10),
-    })
-    .unwrap();
+    let (drafter, model_server) = fake_model(&answer).await;
     let proposal = drafter.draft(&snapshot, &categories()).await.unwrap();
     let (grounded, dropped) = ground(proposal, &snapshot, &categories());
     let kept: Vec<FieldName> = grounded.fields.keys().copied().collect();
