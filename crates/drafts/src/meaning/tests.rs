@@ -1,0 +1,95 @@
+//! Tests of `meaning`.
+
+use super::*;
+
+#[test]
+fn founders_are_people_who_founded_this_product() {
+    let names = vec!["Quillpad".to_owned()];
+    assert!(names_founding_people("Ines Duarte, Co-founder & CEO"));
+    assert!(names_founding_people("Metricly was founded in 2019 in Lisbon by Ines Duarte"));
+    assert!(names_founding_people("Kassenfuchs wurde 2020 von Lena Vogel gegründet"));
+    assert!(names_founding_people("Fondé par Camille Martin"));
+    assert!(!names_founding_people("Jonas Berg, CTO"));
+    assert!(!names_founding_people("Founded in 2019."));
+    assert!(!names_founding_people("Quillpad was founded in 2019 and is backed by Sequoia Capital."));
+    assert!(!names_founding_people("Loved by teams. Founded in 2019."));
+    assert!(founder_of_another("Dana Reyes, CEO and founder of Brightline", &names));
+    assert!(founder_of_another("Sam Lee, Founder & CEO at Brightline", &names));
+    assert!(founder_of_another("Maria Huber, Gründerin der Bäckerei Huber", &names));
+    assert!(founder_of_another("Founder of Quillbot", &names));
+    assert!(!founder_of_another("Co-founder & CEO of Quillpad", &names));
+    assert!(!founder_of_another("Mara Lindqvist, founder of Quillpad", &names));
+    assert!(!founder_of_another("Mara Lindqvist, founder", &names));
+}
+
+#[test]
+fn founding_years_sit_next_to_their_word() {
+    assert_eq!(founding_year_in("Serving bakeries since 2021."), Some("2021"));
+    assert_eq!(founding_year_in("In 2023 we moved; founded in 2019."), Some("2019"));
+    assert_eq!(founding_year_in("Relaunched in 2023. Founded in 2016."), Some("2016"));
+    assert_eq!(founding_year_in("Teigwerk wurde 2021 von Lena Vogel gegründet."), Some("2021"));
+    assert_eq!(founding_year_in("Read the latest. 2024 was our best year"), None);
+    assert_eq!(founding_year_in("Auf dieser Seite 2020"), None);
+    assert_eq!(founding_year_in("© 2014 Ledgerly Ltd."), None);
+    assert_eq!(years_in("12019 and 2019"), vec![(10, "2019")]);
+}
+
+#[test]
+fn structured_founders_offers_and_reviews() {
+    let page = Page {
+        url: "https://a.example/".into(),
+        json_ld: vec![serde_json::json!({
+            "@type": "Organization",
+            "name": "Quillpad",
+            "foundingDate": "2020-01-01",
+            "founder": {"@type": "Person", "name": "Mara Lindqvist"},
+            "review": {"@type": "Review", "author": {"@type": "Person", "name": "Dana Reyes", "jobTitle": "Founder of Brightline"}},
+            "offers": {"@type": "Offer", "price": "12"}
+        })],
+        ..Page::default()
+    };
+    let values = structured_values(&page);
+    let find = |text: &str| values.iter().find(|v| v.text == text).unwrap();
+    assert!(find("Mara Lindqvist").supports(Subject::Founder));
+    assert_eq!(find("Dana Reyes").role(), BlockRole::Testimonial);
+    assert!(find("12").supports(Subject::Field(FieldName::PricingSummary)));
+    assert!(!find("Quillpad").supports(Subject::Field(FieldName::PricingSummary)));
+    assert!(find("2020-01-01").supports(Subject::Field(FieldName::FoundedYear)));
+}
+
+#[test]
+fn roles_support_what_they_can() {
+    assert!(!BlockRole::Testimonial.can_support(Subject::Founder));
+    assert!(!BlockRole::Partner.can_support(Subject::Field(FieldName::PricingSummary)));
+    assert!(BlockRole::Partner.can_support(Subject::Field(FieldName::Features)));
+    assert!(!BlockRole::Roadmap.can_support(Subject::Field(FieldName::Features)));
+    assert!(!BlockRole::Copyright.can_support(Subject::Field(FieldName::FoundedYear)));
+    assert!(BlockRole::Footer.can_support(Subject::Field(FieldName::ContactEmail)));
+    assert!(is_roadmap_text("Calendar sync (coming soon)"));
+}
+
+#[test]
+fn headings_labels_and_texts_give_roles() {
+    assert_eq!(role_of_heading("What our customers say"), Some(BlockRole::Testimonial));
+    assert_eq!(role_of_heading("Integrations"), Some(BlockRole::Partner));
+    assert_eq!(role_of_heading("Tidyform vs. Typeform"), Some(BlockRole::Comparison));
+    assert_eq!(role_of_heading("Compare plans"), None);
+    assert_eq!(role_of_heading("Coming soon"), Some(BlockRole::Roadmap));
+    assert_eq!(role_of_heading("Features"), None);
+    assert_eq!(role_of_heading("Code reviews in minutes"), None);
+    assert_eq!(role_of_heading("Your payroll partner"), None);
+    assert_eq!(role_of_heading("Never miss an upcoming deadline"), None);
+    assert_eq!(role_of_label("hero preview"), None);
+    assert!(labels(Subject::Founder, "Our team") && !labels(Subject::Founder, "Built for teams"));
+    assert!(!labels(Subject::Field(FieldName::PricingSummary), "about") && !labels(Subject::Founder, "Our history"));
+    assert_eq!(role_of_label("cookie-banner"), Some(BlockRole::CookieBanner));
+    assert_eq!(role_of_label("section testimonials"), Some(BlockRole::Testimonial));
+    assert_eq!(role_of_label("https://schema.org/Review"), Some(BlockRole::Testimonial));
+    assert_eq!(role_of_label("table vs-table"), Some(BlockRole::Comparison));
+    assert_eq!(role_of_label("hero"), None);
+    assert_eq!(role_of_text("© 2014–2026 Ledgerly Ltd."), Some(BlockRole::Copyright));
+    assert_eq!(role_of_text("We use cookies to measure visits."), Some(BlockRole::CookieBanner));
+    assert_eq!(role_of_text("— Dana Reyes, CEO and founder of Brightline"), Some(BlockRole::Testimonial));
+    assert_eq!(role_of_text("“It saved us hours.” — Dana Reyes"), Some(BlockRole::Testimonial));
+    assert_eq!(role_of_text("Metricly works without cookies."), None);
+}
