@@ -43,7 +43,8 @@ pub(crate) fn http_status(port: u16, path: &str) -> Option<u16> {
 
 /// The main figures are measured without rate limits (64 connections from one address would
 /// spend any realistic quota in a second); `bench --limits` measures what the limiter costs.
-const LIMITS_OFF: &[(&str, &str)] = &[("LAUNCHDIR_RATE_LIMITS_ENABLED", "false")];
+/// Rate limits off, and the answer cache too: these runs compare what operations cost to run.
+const LIMITS_OFF: &[(&str, &str)] = &[("LAUNCHDIR_RATE_LIMITS_ENABLED", "false"), ("LAUNCHDIR_ANSWER_CACHE_MS", "0")];
 
 /// The status line and headers of a GET.
 fn http_head(port: u16, path: &str) -> anyhow::Result<String> {
@@ -291,8 +292,12 @@ pub fn limits(root: &Path, bulk: usize) -> anyhow::Result<()> {
     seed_bulk(&binary, &data_dir, bulk)?;
     let redis = std::env::var("LAUNCHDIR_BENCH_REDIS").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
     let huge = ("LAUNCHDIR_RATE_LIMITS_READ_ANONYMOUS", "4000000000/minute");
-    let configurations: [(&str, Vec<(&str, &str)>); 3] =
-        [("limits off", LIMITS_OFF.to_vec()), ("in memory", vec![huge]), ("in Redis", vec![huge, ("LAUNCHDIR_REDIS_URL", redis.as_str())])];
+    let uncached = LIMITS_OFF[1];
+    let configurations: [(&str, Vec<(&str, &str)>); 3] = [
+        ("limits off", LIMITS_OFF.to_vec()),
+        ("in memory", vec![huge, uncached]),
+        ("in Redis", vec![huge, uncached, ("LAUNCHDIR_REDIS_URL", redis.as_str())]),
+    ];
     let mut servers = Vec::new();
     for (_, settings) in &configurations {
         servers.push(start_with(&binary, &data_dir, settings)?.0);

@@ -73,6 +73,8 @@ struct Figures {
     first_ms: Option<f64>,
     first_status: Option<u16>,
     one_client: Option<Wrk>,
+    /// One client with the answer cache off: what building each answer costs.
+    uncached: Option<Wrk>,
     loaded: Option<Wrk>,
 }
 
@@ -324,6 +326,15 @@ fn measure(binary: &Path, scratch: &Path, backend: &Backend, bulk: usize, cores:
     healthz.push(wrk(cores, server.port, "/healthz", 2, CONNECTIONS, LOAD_SECONDS)?);
     let loaded_memory = memory(server.child.id())?;
     drop(server);
+    // Every answer built anew: a restart with the answer cache off, one client per read.
+    let mut uncached_settings = settings.clone();
+    uncached_settings.push(("LAUNCHDIR_ANSWER_CACHE_MS".into(), "0".into()));
+    let (server, _) = start_server(binary, &data_dir, &uncached_settings, cores.server.as_deref())?;
+    for ((name, path), figure) in reads.iter().zip(&mut figures) {
+        eprintln!("bench: {} {name} (answer cache off)", backend.name());
+        figure.uncached = wrk(cores, server.port, path, 1, 1, ONE_CLIENT_SECONDS).ok();
+    }
+    drop(server);
     backend.clean_up();
 
     let ceiling = median(healthz.iter().map(|h| h.requests_per_second).collect());
@@ -341,9 +352,9 @@ fn measure(binary: &Path, scratch: &Path, backend: &Backend, bulk: usize, cores:
     );
     println!();
     println!(
-        "| read | request | req/s ({CONNECTIONS} conn.) | share of `/healthz` | p50 / p99 ({CONNECTIONS} conn.) | errors | one client p50 / p99 | first request after start |"
+        "| read | request | req/s ({CONNECTIONS} conn.) | share of `/healthz` | p50 / p99 ({CONNECTIONS} conn.) | errors | one client p50 / p99 | one client, answer cache off | first request after start |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for ((name, path), figure) in reads.iter().zip(&figures) {
         let loaded = figure.loaded.as_ref().map_or("failed".to_owned(), |w| format!("{:.0}", w.requests_per_second));
         let share = figure.loaded.as_ref().map_or("-".to_owned(), |w| format!("{:.1} %", 100.0 * w.requests_per_second / ceiling));
@@ -353,17 +364,18 @@ fn measure(binary: &Path, scratch: &Path, backend: &Backend, bulk: usize, cores:
             .as_ref()
             .map_or("-".to_owned(), |w| if w.errors == 0 { "0".to_owned() } else { format!("{} of {}", w.errors, w.requests + w.errors) });
         let one = figure.one_client.as_ref().map_or("failed".to_owned(), |w| format!("{} / {}", w.p50, w.p99));
+        let uncached = figure.uncached.as_ref().map_or("failed".to_owned(), |w| format!("{} / {}", w.p50, w.p99));
         let first = match (figure.first_ms, figure.first_status) {
             (Some(ms), Some(status)) if (200..300).contains(&status) => format!("{ms:.1} ms"),
             (Some(ms), Some(status)) => format!("{ms:.1} ms (answered {status})"),
             (Some(ms), None) => format!("no answer after {ms:.0} ms"),
             _ => "-".to_owned(),
         };
-        println!("| {name} | `GET {path}` | {loaded} | {share} | {latency} | {errors} | {one} | {first} |");
+        println!("| {name} | `GET {path}` | {loaded} | {share} | {latency} | {errors} | {one} | {uncached} | {first} |");
     }
     println!();
     println!(
-        "(`/healthz` ceiling: {ceiling:.0} req/s, the median of its loads before and after; wrk -t2 -c{CONNECTIONS} -d{LOAD_SECONDS}s --timeout 5s; one client: wrk -t1 -c1 -d{ONE_CLIENT_SECONDS}s; rate limits off; {})",
+        "(`/healthz` ceiling: {ceiling:.0} req/s, the median of its loads before and after; wrk -t2 -c{CONNECTIONS} -d{LOAD_SECONDS}s --timeout 5s; one client: wrk -t1 -c1 -d{ONE_CLIENT_SECONDS}s; the first request after start and the last column build every answer, the others may be served from the answer cache (`answer_cache_ms`, 1 s); rate limits off; {})",
         cores.note()
     );
     println!();

@@ -65,13 +65,17 @@ pub(crate) async fn refresh_current_week(calendar: listings::CalendarService) {
     }
 }
 
-/// Scores trending again every `listings::TRENDING_REFRESH`, so no read waits for it.
+/// Scores trending again every `listings::TRENDING_REFRESH`, and soon after a vote this server
+/// took, so no read waits for it.
 pub(crate) async fn refresh_trending(trending: listings::TrendingScores) {
     loop {
         if let Err(err) = trending.refresh().await {
             tracing::warn!(error = %err, "could not score trending; will try again");
         }
-        tokio::time::sleep(listings::TRENDING_REFRESH).await;
+        let scored = std::time::Instant::now();
+        while !trending.refresh_due(scored.elapsed()) {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
     }
 }
 

@@ -172,6 +172,10 @@ impl Services {
                 settings.site_url(),
             ),
             housekeeper: ops::housekeeping::Housekeeper::new(store.housekeeping(), clock.clone()),
+            answers: Arc::new(ops::AnswerCache::new(
+                std::time::Duration::from_millis(settings.answer_cache_ms),
+                settings.answer_cache_mib.saturating_mul(1024 * 1024),
+            )),
             confirmation: accounts::EmailConfirmation::new(
                 store.email_tokens(),
                 store.users(),
@@ -187,7 +191,8 @@ impl Services {
                     min_account_age: time::Duration::hours(i64::from(settings.vote_min_account_age_hours)),
                     launch_offset: settings.launch_offset()?,
                 },
-            ),
+            )
+            .with_trending(trending.clone()),
             reviews: listings::ReviewService::new(store.reviews(), clock.clone()),
             oauth,
             directory: DirectoryService::new(store.listings(), shape.clone()),
@@ -381,12 +386,14 @@ impl Application {
         let db_data = web::Data::new(db);
         let trusted_proxies = web::Data::new(settings.trusted_proxies()?);
         let security_headers = web::Data::new(SecurityHeaders { hsts: settings.site_url().starts_with("https://") });
+        let answers = web::Data::from(services.app.answers.clone());
         let mut server = HttpServer::new(move || {
             actix_web::App::new()
                 .wrap(from_fn(request_context))
                 .app_data(db_data.clone())
                 .app_data(trusted_proxies.clone())
                 .app_data(security_headers.clone())
+                .app_data(answers.clone())
                 .route("/healthz", web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"status": "ok"})) }))
                 .route("/readyz", web::get().to(readyz))
                 .route("/bot", web::get().to(about_the_bot))
@@ -553,9 +560,18 @@ async fn request_context(
         request.extensions_mut().insert(ops::ClientIp(client));
     }
     let security = request.app_data::<web::Data<SecurityHeaders>>().cloned();
+    // A write on the site's pages (a vote, a review, an owner's form) forgets the kept answers
+    // once it is done, like an operation's write does in `ops::execute`; the tool server's
+    // POSTs are its reads too, so it is left to `ops::execute`.
+    let writes = !matches!(*request.method(), actix_web::http::Method::GET | actix_web::http::Method::OPTIONS)
+        && !request.path().starts_with("/mcp");
+    let answers = writes.then(|| request.app_data::<web::Data<ops::AnswerCache>>().cloned()).flatten();
     let span = tracing::info_span!("request", request_id = %id, method = %request.method(), path = %request.path());
     let started = Instant::now();
     let mut response = next.call(request).instrument(span.clone()).await?;
+    if let Some(answers) = answers {
+        answers.forget_all();
+    }
     let status = response.status().as_u16();
     span.in_scope(|| {
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;

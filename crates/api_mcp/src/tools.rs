@@ -210,11 +210,11 @@ impl ServerHandler for ToolServer {
                 None => None,
             };
             let raw = entry.split(arguments)?;
-            ops::execute(&*entry.op, &self.app, &caller, raw, key.as_deref()).await
+            ops::execute(&*entry.op, &self.app, &caller, raw, key.as_deref()).await?.body.into_value()
         }
         .await;
         Ok(match outcome {
-            Ok(executed) => CallToolResult::structured(executed.body),
+            Ok(body) => CallToolResult::structured(body),
             Err(error) => CallToolResult::structured_error(problem(&error)),
         }
         .into())

@@ -43,7 +43,10 @@ pub fn endpoint(
                     if executed.replayed {
                         response.insert_header(("Idempotent-Replayed", "true"));
                     }
-                    response.json(executed.body)
+                    match executed.body {
+                        ops::Answer::Value(body) => response.json(body),
+                        ops::Answer::Json(body) => response.content_type(header::ContentType::json()).body(body),
+                    }
                 }
                 Err(error) => from_op_error(error),
             };

@@ -261,11 +261,14 @@ pub struct ProfileService {
     profiles: Arc<dyn ProfileRepository>,
     clock: Arc<dyn kernel::Clock>,
     views: Arc<ViewTally>,
+    /// The live listings this server served a profile of, by slug: what a profile answered from
+    /// the answer cache needs to count its view. Bounded like the tally's memory of viewers.
+    live_ids: Arc<Mutex<HashMap<Slug, ListingId>>>,
 }
 
 impl ProfileService {
     pub fn new(profiles: Arc<dyn ProfileRepository>, clock: Arc<dyn kernel::Clock>) -> Self {
-        Self { profiles, clock, views: Arc::new(ViewTally::default()) }
+        Self { profiles, clock, views: Arc::new(ViewTally::default()), live_ids: Arc::default() }
     }
 
     /// The public profile of a live, scheduled or badge-pending listing; counts a view of a
@@ -276,11 +279,25 @@ impl ProfileService {
         match profile.summary.status {
             ListingStatus::Live => {
                 self.views.record_once(profile.summary.id, viewer, now);
+                let mut live_ids = self.live_ids.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                if live_ids.len() >= MAX_REMEMBERED_VIEWS && !live_ids.contains_key(slug) {
+                    live_ids.clear();
+                }
+                live_ids.insert(slug.clone(), profile.summary.id);
             }
             ListingStatus::Scheduled | ListingStatus::AwaitingBadge => {}
             ListingStatus::Draft | ListingStatus::Archived => return Err(ProfileError::NotFound),
         }
         Ok(profile)
+    }
+
+    /// Counts `viewer`'s view of a live listing whose profile was answered without reading it
+    /// (from the answer cache, which keeps only what `profile` answered moments ago).
+    pub fn count_view(&self, slug: &Slug, viewer: Option<&str>) {
+        let known = self.live_ids.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(slug).copied();
+        if let Some(listing) = known {
+            self.views.record_once(listing, viewer, self.clock.now());
+        }
     }
 
     /// The profile of a listing of any status, for its owner; counts no view.

@@ -98,11 +98,25 @@ pub struct VoteService {
     repo: Arc<dyn VoteRepository>,
     clock: Arc<dyn Clock>,
     policy: VotePolicy,
+    /// Told of each vote cast, withdrawn or discounted here.
+    trending: Option<crate::TrendingScores>,
 }
 
 impl VoteService {
     pub fn new(repo: Arc<dyn VoteRepository>, clock: Arc<dyn Clock>, policy: VotePolicy) -> Self {
-        Self { repo, clock, policy }
+        Self { repo, clock, policy, trending: None }
+    }
+
+    /// Tells `trending` of every vote this service changes, so it is scored again soon.
+    pub fn with_trending(mut self, trending: crate::TrendingScores) -> Self {
+        self.trending = Some(trending);
+        self
+    }
+
+    fn votes_changed(&self) {
+        if let Some(trending) = &self.trending {
+            trending.votes_changed();
+        }
     }
 
     /// Votes for a live listing; voting again changes nothing.
@@ -114,12 +128,16 @@ impl VoteService {
         let counted = at - voter.account_created_at >= self.policy.min_account_age;
         let week = Week::at(at, self.policy.launch_offset);
         let vote = NewVote { user: voter.user, at, week, counted, network: voter.network.clone() };
-        self.repo.cast(listing, vote).await?.ok_or(VoteError::NotLive)
+        let state = self.repo.cast(listing, vote).await?.ok_or(VoteError::NotLive)?;
+        self.votes_changed();
+        Ok(state)
     }
 
     /// Withdraws a vote; withdrawing one that is not there changes nothing.
     pub async fn withdraw(&self, voter: &Voter, listing: &Slug) -> Result<VoteState, VoteError> {
-        self.repo.withdraw(listing, voter.user).await?.ok_or(VoteError::NotLive)
+        let state = self.repo.withdraw(listing, voter.user).await?.ok_or(VoteError::NotLive)?;
+        self.votes_changed();
+        Ok(state)
     }
 
     /// Which of `listings` this person has voted for (to show the buttons pressed).
@@ -137,7 +155,9 @@ impl VoteService {
     }
 
     pub async fn discount(&self, vote: i64) -> Result<bool, RepoError> {
-        self.repo.discount(vote, self.clock.now()).await
+        let discounted = self.repo.discount(vote, self.clock.now()).await?;
+        self.votes_changed();
+        Ok(discounted)
     }
 }
 

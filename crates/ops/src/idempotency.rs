@@ -20,9 +20,26 @@ pub const ABANDONED_AFTER: Duration = Duration::minutes(5);
 #[derive(Debug, Clone, PartialEq)]
 pub struct Executed {
     pub status: u16,
-    pub body: Value,
+    pub body: Answer,
     /// Replayed from an earlier request with the same key.
     pub replayed: bool,
+}
+
+/// An operation's JSON answer: as a value, or already serialized (from the answer cache).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    Value(Value),
+    Json(bytes::Bytes),
+}
+
+impl Answer {
+    /// The answer as a JSON value (a serialized one is read back).
+    pub fn into_value(self) -> Result<Value, OpError> {
+        match self {
+            Self::Value(value) => Ok(value),
+            Self::Json(bytes) => serde_json::from_slice(&bytes).map_err(OpError::internal),
+        }
+    }
 }
 
 /// Checks an `Idempotency-Key` value: 1 to 255 visible ASCII characters.
@@ -35,7 +52,7 @@ pub fn check_key(key: &str) -> Result<(), OpError> {
 }
 
 /// JSON with object keys sorted at every level, so equal requests have equal fingerprints.
-fn canonical(value: &Value) -> String {
+pub(crate) fn canonical(value: &Value) -> String {
     match value {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
@@ -66,11 +83,32 @@ pub fn fingerprint(op: &dyn DynOperation, raw: &RawInput) -> String {
 
 /// Runs an operation, honouring `Idempotency-Key` where the operation accepts one. Keys sent to
 /// other operations are ignored.
+///
+/// A public read may be answered from the answer cache (`crate::answers`); any other operation
+/// empties it once it has run, so its caller reads back what it wrote.
 pub async fn execute(op: &dyn DynOperation, app: &App, caller: &Caller, raw: RawInput, key: Option<&str>) -> Result<Executed, OpError> {
+    let spec = op.spec();
+    if spec.read_only() {
+        if spec.scope.is_none() && app.answers.is_on() {
+            let body = crate::answers::answer_public_read(op, app, caller, raw).await?;
+            return Ok(Executed { status: spec.success_status, body: Answer::Json(body), replayed: false });
+        }
+        return op.call(app, caller, raw).await.map(|body| Executed {
+            status: spec.success_status,
+            body: Answer::Value(body),
+            replayed: false,
+        });
+    }
+    let executed = execute_write(op, app, caller, raw, key).await;
+    app.answers.forget_all();
+    executed
+}
+
+async fn execute_write(op: &dyn DynOperation, app: &App, caller: &Caller, raw: RawInput, key: Option<&str>) -> Result<Executed, OpError> {
     let spec = op.spec();
     let status = spec.success_status;
     let (Some(key), true, Some(principal)) = (key, spec.idempotent, caller.principal.as_ref()) else {
-        return op.call(app, caller, raw).await.map(|body| Executed { status, body, replayed: false });
+        return op.call(app, caller, raw).await.map(|body| Executed { status, body: Answer::Value(body), replayed: false });
     };
     check_key(key)?;
     let scope = IdempotencyScope { principal: format!("user:{}", principal.user.id), operation: spec.id.to_owned(), key: key.to_owned() };
@@ -84,7 +122,7 @@ pub async fn execute(op: &dyn DynOperation, app: &App, caller: &Caller, raw: Raw
                 return Err(mismatch());
             }
             let body = op.replay(app, caller, response.body).await?;
-            Ok(Executed { status: response.status, body, replayed: true })
+            Ok(Executed { status: response.status, body: Answer::Value(body), replayed: true })
         }
         Reservation::InFlight { fingerprint: stored } => {
             if stored != fingerprint {
@@ -96,7 +134,7 @@ pub async fn execute(op: &dyn DynOperation, app: &App, caller: &Caller, raw: Raw
             Ok(body) => {
                 // The operation happened: its answer goes to the caller whatever the store says.
                 store_answer(app.idempotency.as_ref(), &scope, &StoredResponse { status, body: op.answer_to_store(&body) }).await;
-                Ok(Executed { status, body, replayed: false })
+                Ok(Executed { status, body: Answer::Value(body), replayed: false })
             }
             Err(error) => {
                 if let Err(release) = app.idempotency.release(&scope).await {

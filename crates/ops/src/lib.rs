@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod answers;
 mod app;
 mod caller;
 mod error;
@@ -16,10 +17,11 @@ mod registry;
 mod spec_presets;
 pub mod wire;
 
+pub use answers::AnswerCache;
 pub use app::{App, SiteConfig};
 pub use caller::{AuthFailure, Caller, authenticate, authenticate_for};
 pub use error::OpError;
-pub use idempotency::{Executed, execute};
+pub use idempotency::{Answer, Executed, execute};
 pub use input::{InputPart, NoInput, RawInput};
 pub use jobs::JobRegistry;
 pub use limits::{Admission, ClientIp, RateClass, RateLimits, RateStatus, admit};

@@ -105,6 +105,10 @@ pub trait Operation: Send + Sync + 'static {
     /// Runs the use case. Scope and input validation have already passed.
     async fn run(&self, app: &App, caller: &Caller, input: Input<Self::Path, Self::Query, Self::Body>) -> Result<Self::Output, OpError>;
 
+    /// What a public read does besides answering, when its answer comes from the answer cache
+    /// instead of `run` (`get_listing` counts a view).
+    fn answered_from_cache(&self, _app: &App, _caller: &Caller, _input: &RawInput) {}
+
     /// What of a successful answer `Idempotency-Key` keeps for replays. An answer that carries a
     /// secret (a checkout link's token) keeps it out, since secrets are stored hashed only.
     fn answer_to_store(body: &Value) -> Value {
@@ -139,6 +143,9 @@ pub trait DynOperation: Send + Sync {
     /// Checks the caller's scope, parses and validates the input, runs the use case and returns
     /// its output as JSON.
     async fn call(&self, app: &App, caller: &Caller, raw: RawInput) -> Result<Value, OpError>;
+
+    /// `Operation::answered_from_cache`.
+    fn answered_from_cache(&self, app: &App, caller: &Caller, input: &RawInput);
 
     /// `Operation::answer_to_store`.
     fn answer_to_store(&self, body: &Value) -> Value;
@@ -206,6 +213,10 @@ impl<T: Operation> DynOperation for T {
     async fn call(&self, app: &App, caller: &Caller, raw: RawInput) -> Result<Value, OpError> {
         let output = run_typed(self, app, caller, raw).await?;
         serde_json::to_value(output).map_err(OpError::internal)
+    }
+
+    fn answered_from_cache(&self, app: &App, caller: &Caller, input: &RawInput) {
+        Operation::answered_from_cache(self, app, caller, input);
     }
 
     fn answer_to_store(&self, body: &Value) -> Value {

@@ -89,6 +89,9 @@ pub fn settings_for(config: &DbConfig) -> Settings {
         // Many servers run in one test process: each keeps its index in memory (one test keeps
         // it on disk, in a directory of its own).
         search_index_on_disk: false,
+        // Tests write through the services and read back at once; the answer cache's own tests
+        // and the freshness tests turn it on.
+        answer_cache_ms: 0,
         ..Settings::default()
     }
 }

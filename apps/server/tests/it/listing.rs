@@ -124,6 +124,16 @@ async fn the_rating_counts_genuine_reviews_only() {
 
 #[tokio::test]
 async fn views_are_counted_in_memory_and_written_in_a_batch() {
+    views_are_counted_once_per_client(0).await;
+}
+
+#[tokio::test]
+async fn a_profile_answered_from_the_answer_cache_still_counts_its_view() {
+    // Every read after the first is answered from the cache: the views are the same.
+    views_are_counted_once_per_client(60_000).await;
+}
+
+async fn views_are_counted_once_per_client(answer_cache_ms: u64) {
     let test = TestDatabase::new().await;
     let now = OffsetDateTime::now_utc();
     fixtures::listing(&test.db, "viewed", "live", kernel::Week::containing(now.date()), now).await;
@@ -131,6 +141,7 @@ async fn views_are_counted_in_memory_and_written_in_a_batch() {
     // The test speaks as several clients through `X-Forwarded-For`, as a trusted proxy.
     let settings = launchdir_server::settings::Settings {
         view_flush_seconds: 3600,
+        answer_cache_ms,
         trusted_proxies: vec!["127.0.0.1".into()],
         ..settings_for(&test.config)
     };

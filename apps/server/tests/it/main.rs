@@ -3,6 +3,7 @@
 
 mod account;
 mod admin;
+mod answers;
 mod awards;
 mod badges;
 mod blog;

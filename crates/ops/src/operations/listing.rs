@@ -2,7 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::{ListingSlug, ListingView};
-use crate::{App, Caller, NoInput, OpError};
+use crate::{App, Caller, NoInput, OpError, RawInput};
 use async_trait::async_trait;
 
 pub struct GetListing;
@@ -35,5 +35,12 @@ impl Operation for GetListing {
             .await
             .map_err(|err| OpError::from_profile(err, &input.path.slug))?;
         Ok(ListingView::of(profile, app))
+    }
+
+    fn answered_from_cache(&self, app: &App, caller: &Caller, input: &RawInput) {
+        let slug = input.path.get("slug").and_then(|slug| slug.as_str()).and_then(|slug| kernel::Slug::parse(slug).ok());
+        if let Some(slug) = slug {
+            app.profiles.count_view(&slug, caller.viewer().as_deref());
+        }
     }
 }

@@ -1,0 +1,84 @@
+//! The answer cache (`answer_cache_ms`): a public read's answer is kept for every caller, and a
+//! write this server takes, through the API or on the site's pages, forgets every kept answer
+//! at once. A write it did not take (another server, the command line) shows once the kept
+//! answer expires; here answers are kept a minute, so only forgetting can show it.
+
+use crate::helpers::{TestApp, spawn_empty_app_with};
+use crate::reviews::send;
+use crate::votes::{live_listing, person};
+use serde_json::{Value, json};
+use store_seaorm::testing::fixtures;
+
+async fn kept_a_minute() -> TestApp {
+    spawn_empty_app_with(|settings| {
+        settings.answer_cache_ms = 60_000;
+        settings.vote_min_account_age_hours = 0;
+        settings.rate_limits.enabled = false;
+    })
+    .await
+}
+
+async fn profile(app: &TestApp, slug: &str) -> Value {
+    let reply = app.get(&format!("/api/v1/listings/{slug}")).await;
+    assert_eq!(reply.status, 200, "{:#}", reply.body);
+    reply.body
+}
+
+#[tokio::test]
+async fn a_vote_on_the_site_forgets_the_kept_answers_of_its_server() {
+    let app = kept_a_minute().await;
+    let id = live_listing(&app, "kept-vote").await;
+    let before = profile(&app, "kept-vote").await;
+    assert_eq!(before["votes"], 0);
+    // Another writer (straight to the database): the kept answer stands.
+    fixtures::edit_tagline(app.services.store.connection(), id, "Otter calendars").await;
+    assert_eq!(profile(&app, "kept-vote").await, before, "kept for every caller");
+    let (_, token) = app.api_key("").await;
+    assert_eq!(
+        app.get_with_token("/api/v1/listings/kept-vote", &token).await.body,
+        before,
+        "signed in too: a public read answers everyone alike"
+    );
+
+    let voter = person(&app, 0, true, time::Duration::days(30)).await;
+    assert_eq!(send(&app, &voter, "/listings/kept-vote/vote", &[("back", "/"), ("action", "vote")]).await.status(), 303);
+    let after = profile(&app, "kept-vote").await;
+    assert_eq!((after["votes"].clone(), after["tagline"].clone()), (json!(1), json!("Otter calendars")));
+}
+
+#[tokio::test]
+async fn a_write_through_the_api_forgets_the_kept_answers_of_its_server() {
+    let app = kept_a_minute().await;
+    let id = live_listing(&app, "kept-claim").await;
+    fixtures::set_url(app.services.store.connection(), id, "https://www.kept-claim.test/").await;
+    let site = app.get("/api/v1/site").await.body;
+    let before = profile(&app, "kept-claim").await;
+    fixtures::edit_tagline(app.services.store.connection(), id, "Badger budgets").await;
+    assert_eq!(profile(&app, "kept-claim").await, before, "read before the edit, so kept");
+    assert_eq!(app.get("/api/v1/site").await.body, site);
+
+    let (_, token) = app.api_key("").await;
+    let claimed = app.post_json("/api/v1/claims", &token, json!({"slug": "kept-claim", "method": "dns"})).await;
+    assert_eq!(claimed.status, 201, "{:#}", claimed.body);
+    assert_eq!(profile(&app, "kept-claim").await["tagline"], "Badger budgets");
+}
+
+#[tokio::test]
+async fn each_input_is_its_own_answer_and_failures_are_not_kept() {
+    let app = kept_a_minute().await;
+    live_listing(&app, "kept-a").await;
+    assert_eq!(app.get("/api/v1/listings/kept-b").await.status, 404);
+    live_listing(&app, "kept-b").await;
+    assert_eq!(profile(&app, "kept-a").await["slug"], "kept-a");
+    assert_eq!(profile(&app, "kept-b").await["slug"], "kept-b", "a 404 was not kept");
+    let by_votes = app.get("/api/v1/listings?sort=votes&per_page=1").await.body;
+    let by_name = app.get("/api/v1/listings?per_page=1&sort=votes").await.body;
+    assert_eq!(by_votes, by_name, "the same query in another order is the same answer");
+    assert_eq!(
+        app.get("/api/v1/listings?sort=votes&per_page=2").await.body["items"].as_array().unwrap().len(),
+        2,
+        "another query is its own"
+    );
+    let bad = app.get("/api/v1/listings?sort=sideways").await;
+    assert_eq!((bad.status.as_u16(), bad.body["errors"][0]["field"].as_str()), (400, Some("sort")), "{:#}", bad.body);
+}
