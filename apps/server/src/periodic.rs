@@ -65,17 +65,42 @@ pub(crate) async fn refresh_current_week(calendar: listings::CalendarService) {
     }
 }
 
-/// Scores trending again every `listings::TRENDING_REFRESH`, and soon after a vote this server
-/// took, so no read waits for it.
+/// Scores trending again every `listings::TRENDING_REFRESH`, so no read waits for it.
 pub(crate) async fn refresh_trending(trending: listings::TrendingScores) {
     loop {
         if let Err(err) = trending.refresh().await {
             tracing::warn!(error = %err, "could not score trending; will try again");
         }
-        let scored = std::time::Instant::now();
-        while !trending.refresh_due(scored.elapsed()) {
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        tokio::time::sleep(listings::TRENDING_REFRESH).await;
+    }
+}
+
+/// How often `rank_after_votes` looks for new votes, and how long it rests after ranking, so a
+/// burst of votes costs at most two rankings a second.
+const VOTE_WATCH: std::time::Duration = std::time::Duration::from_millis(100);
+const AFTER_VOTES_REST: std::time::Duration = std::time::Duration::from_millis(400);
+
+/// After votes this server took: this week's ranking and trending are computed again and the
+/// kept answers forgotten, so a vote shows in them within a second on this server (others see
+/// it with their periodic refreshes).
+pub(crate) async fn rank_after_votes(app: ops::App) {
+    let signal = app.votes.signal().clone();
+    let mut seen = signal.changes();
+    loop {
+        tokio::time::sleep(VOTE_WATCH).await;
+        let changes = signal.changes();
+        if changes == seen {
+            continue;
         }
+        seen = changes;
+        if let Err(err) = app.calendar.refresh_current_week().await {
+            tracing::warn!(error = %err, "could not rank the current week after a vote");
+        }
+        if let Err(err) = app.feeds.trending().refresh().await {
+            tracing::warn!(error = %err, "could not score trending after a vote");
+        }
+        app.answers.forget_all();
+        tokio::time::sleep(AFTER_VOTES_REST).await;
     }
 }
 

@@ -191,8 +191,7 @@ impl Services {
                     min_account_age: time::Duration::hours(i64::from(settings.vote_min_account_age_hours)),
                     launch_offset: settings.launch_offset()?,
                 },
-            )
-            .with_trending(trending.clone()),
+            ),
             reviews: listings::ReviewService::new(store.reviews(), clock.clone()),
             oauth,
             directory: DirectoryService::new(store.listings(), shape.clone()),
@@ -341,6 +340,7 @@ impl Application {
             tokio::spawn(crate::periodic::refresh_counts(services.app.directory.shared_shape().clone())),
             tokio::spawn(crate::periodic::refresh_trending(services.app.feeds.trending().clone())),
             tokio::spawn(crate::periodic::refresh_current_week(services.app.calendar.clone())),
+            tokio::spawn(crate::periodic::rank_after_votes(services.app.clone())),
             tokio::spawn(crate::periodic::enqueue_jobs(
                 services.app.lifecycle.clone(),
                 services.store.jobs(),
@@ -560,16 +560,16 @@ async fn request_context(
         request.extensions_mut().insert(ops::ClientIp(client));
     }
     let security = request.app_data::<web::Data<SecurityHeaders>>().cloned();
-    // A write on the site's pages (a vote, a review, an owner's form) forgets the kept answers
-    // once it is done, like an operation's write does in `ops::execute`; the tool server's
-    // POSTs are its reads too, so it is left to `ops::execute`.
-    let writes = !matches!(*request.method(), actix_web::http::Method::GET | actix_web::http::Method::OPTIONS)
-        && !request.path().starts_with("/mcp");
-    let answers = writes.then(|| request.app_data::<web::Data<ops::AnswerCache>>().cloned()).flatten();
+    // A page's write that succeeds (a vote, a form) forgets the kept answers, as an operation's
+    // does in `ops::execute`, which the tool server's POSTs (its reads too) go through.
+    let reads = matches!(request.method().as_str(), "GET" | "HEAD" | "OPTIONS") || request.path().starts_with("/mcp");
+    let answers = (!reads).then(|| request.app_data::<web::Data<ops::AnswerCache>>().cloned()).flatten();
     let span = tracing::info_span!("request", request_id = %id, method = %request.method(), path = %request.path());
     let started = Instant::now();
     let mut response = next.call(request).instrument(span.clone()).await?;
-    if let Some(answers) = answers {
+    if let Some(answers) = answers
+        && (response.status().is_success() || response.status().is_redirection())
+    {
         answers.forget_all();
     }
     let status = response.status().as_u16();

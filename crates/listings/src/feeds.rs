@@ -112,12 +112,9 @@ pub fn trending_score(now: OffsetDateTime, votes: &[OffsetDateTime], half_life: 
 pub const TRENDING_TTL: Duration = Duration::seconds(60);
 
 /// How often every server scores trending again in the background, so no request waits for it:
-/// with the answer cache's second, a vote shows in trending within 5 s on every server.
+/// with the answer cache's second, a vote shows in trending within 5 s on every server (on the
+/// server that took it sooner: `launchdir serve` scores again after a vote).
 pub const TRENDING_REFRESH: std::time::Duration = std::time::Duration::from_secs(4);
-
-/// After a vote on this server, trending is scored again this soon, but never more often: a
-/// burst of votes costs two scorings a second at most.
-pub const TRENDING_AFTER_A_VOTE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// Trending scores of live listings, best first, recomputed at most once per `TRENDING_TTL`
 /// and shared by the launch feed and search.
@@ -127,30 +124,11 @@ pub struct TrendingScores {
     clock: Arc<dyn Clock>,
     half_life: Duration,
     cache: Arc<kernel::Cached<Vec<(ListingId, f64)>>>,
-    /// Set by every vote this server takes, so the refresh need not wait its full period.
-    votes_changed: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl TrendingScores {
     pub fn new(feeds: Arc<dyn FeedRepository>, clock: Arc<dyn Clock>, half_life: Duration) -> Self {
-        Self { feeds, clock, half_life, cache: Arc::new(kernel::Cached::new(TRENDING_TTL)), votes_changed: Arc::default() }
-    }
-
-    /// A vote was cast or withdrawn on this server: the background refresh scores again soon.
-    pub fn votes_changed(&self) {
-        self.votes_changed.store(true, std::sync::atomic::Ordering::Release);
-    }
-
-    /// Whether scoring is due `since_last` after the last one: `TRENDING_REFRESH` after it, or
-    /// `TRENDING_AFTER_A_VOTE` after it when this server took a vote meanwhile. Answering yes
-    /// takes the vote's mark.
-    pub fn refresh_due(&self, since_last: std::time::Duration) -> bool {
-        let due = since_last >= TRENDING_REFRESH
-            || (since_last >= TRENDING_AFTER_A_VOTE && self.votes_changed.load(std::sync::atomic::Ordering::Acquire));
-        if due {
-            self.votes_changed.store(false, std::sync::atomic::Ordering::Release);
-        }
-        due
+        Self { feeds, clock, half_life, cache: Arc::new(kernel::Cached::new(TRENDING_TTL)) }
     }
 
     async fn score(&self, now: OffsetDateTime) -> Result<Vec<(ListingId, f64)>, RepoError> {

@@ -59,4 +59,4 @@ pub use search::{
 pub use service::{DIRECTORY_REFRESH, DirectoryError, DirectoryService, DirectoryShape};
 pub use sitemap::{SITEMAP_FILE_LIMIT, SitemapFile, SitemapListing, SitemapRepository, SitemapService};
 pub use submission::{CheckedSubmission, Submission, SubmissionError, SubmissionService, SubmittedFounder, SubmittedListingRepository};
-pub use votes::{NewVote, VoteError, VotePolicy, VoteRecord, VoteRepository, VoteService, VoteState, Voter};
+pub use votes::{NewVote, VoteError, VotePolicy, VoteRecord, VoteRepository, VoteService, VoteSignal, VoteState, Voter};

@@ -98,25 +98,38 @@ pub struct VoteService {
     repo: Arc<dyn VoteRepository>,
     clock: Arc<dyn Clock>,
     policy: VotePolicy,
-    /// Told of each vote cast, withdrawn or discounted here.
-    trending: Option<crate::TrendingScores>,
+    signal: VoteSignal,
+}
+
+/// Counts the votes this server changed (cast, withdrawn, discounted), so what is ranked per
+/// server from votes (this week, trending) can be ranked again soon after one: `launchdir
+/// serve` watches it.
+#[derive(Debug, Clone, Default)]
+pub struct VoteSignal(Arc<std::sync::atomic::AtomicU64>);
+
+impl VoteSignal {
+    pub fn mark(&self) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+    }
+
+    /// How many changes so far: a watcher compares it with the count it saw last.
+    pub fn changes(&self) -> u64 {
+        self.0.load(std::sync::atomic::Ordering::Acquire)
+    }
 }
 
 impl VoteService {
     pub fn new(repo: Arc<dyn VoteRepository>, clock: Arc<dyn Clock>, policy: VotePolicy) -> Self {
-        Self { repo, clock, policy, trending: None }
+        Self { repo, clock, policy, signal: VoteSignal::default() }
     }
 
-    /// Tells `trending` of every vote this service changes, so it is scored again soon.
-    pub fn with_trending(mut self, trending: crate::TrendingScores) -> Self {
-        self.trending = Some(trending);
-        self
+    /// Marked on every vote this service changes.
+    pub fn signal(&self) -> &VoteSignal {
+        &self.signal
     }
 
     fn votes_changed(&self) {
-        if let Some(trending) = &self.trending {
-            trending.votes_changed();
-        }
+        self.signal.mark();
     }
 
     /// Votes for a live listing; voting again changes nothing.

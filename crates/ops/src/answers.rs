@@ -5,7 +5,8 @@
 //! answer expires. Memory stays within a byte budget.
 //!
 //! At expiry one request rebuilds the answer while the others keep getting the expired one
-//! (no stampede of identical reads); after a write nobody gets the old answer.
+//! (no stampede of identical reads), for at most another `ttl`; after a write, or once a
+//! rebuild failed, nobody gets the old answer.
 
 use crate::idempotency::canonical;
 use crate::{App, Caller, DynOperation, OpError, RawInput};
@@ -20,6 +21,8 @@ use std::time::{Duration, Instant};
 
 /// An answer larger than this share of the budget is served but not kept.
 const LARGEST_SHARE: usize = 8;
+/// What an entry costs besides its key and body (the map's slot, the entry itself).
+const ENTRY_OVERHEAD: usize = 96;
 
 /// Kept answers of public reads, keyed by operation and input.
 #[derive(Debug)]
@@ -100,7 +103,8 @@ impl AnswerCache {
             if let Some(answer) = kept.answers.get_mut(&key)
                 && answer.generation == generation
             {
-                if answer.made.elapsed() < ttl || answer.rebuilding {
+                let age = answer.made.elapsed();
+                if age < ttl || (answer.rebuilding && age < ttl * 2) {
                     return Ok(answer.body.clone());
                 }
                 answer.rebuilding = true;
@@ -110,8 +114,18 @@ impl AnswerCache {
         let rebuild = claimed.then(|| Rebuild { cache: self, key: key.clone() });
         let built = build().await;
         drop(rebuild);
-        let body = built?;
         let mut kept = self.lock();
+        let body = match built {
+            Ok(body) => body,
+            Err(error) => {
+                // The read fails now (the listing is gone, the database is down): the expired
+                // answer must not go on being served in its place.
+                if let Some(old) = kept.answers.remove(&key) {
+                    kept.bytes -= ENTRY_OVERHEAD + key.len() + old.body.len();
+                }
+                return Err(error);
+            }
+        };
         // An answer built across a write may predate it: serve it to this caller only.
         if self.generation.load(Ordering::Acquire) == generation && body.len() <= self.budget / LARGEST_SHARE {
             self.keep(&mut kept, key, body.clone(), generation, ttl);
@@ -120,15 +134,15 @@ impl AnswerCache {
     }
 
     fn keep(&self, kept: &mut Kept, key: String, body: Bytes, generation: u64, ttl: Duration) {
-        let size = key.len() + body.len();
+        let size = ENTRY_OVERHEAD + key.len() + body.len();
         if let Some(old) = kept.answers.remove(&key) {
-            kept.bytes -= key.len() + old.body.len();
+            kept.bytes -= ENTRY_OVERHEAD + key.len() + old.body.len();
         }
         if kept.bytes + size > self.budget {
             // Expired and forgotten answers go first; if that is not enough, all go.
             let current = self.generation.load(Ordering::Acquire);
             kept.answers.retain(|_, answer| answer.generation == current && answer.made.elapsed() < ttl);
-            kept.bytes = kept.answers.iter().map(|(key, answer)| key.len() + answer.body.len()).sum();
+            kept.bytes = kept.answers.iter().map(|(key, answer)| ENTRY_OVERHEAD + key.len() + answer.body.len()).sum();
             if kept.bytes + size > self.budget {
                 kept.answers.clear();
                 kept.bytes = 0;
@@ -152,7 +166,10 @@ pub(crate) async fn answer_public_read(op: &dyn DynOperation, app: &App, caller:
         .get_or_build(key, || async {
             built.store(true, Ordering::Relaxed);
             let value = op.call(app, caller, raw).await?;
-            serde_json::to_vec(&value).map(Bytes::from).map_err(OpError::internal)
+            let mut json = serde_json::to_vec(&value).map_err(OpError::internal)?;
+            // Kept as it is: without the spare room the vector grew, it counts what it holds.
+            json.shrink_to_fit();
+            Ok::<_, OpError>(Bytes::from(json))
         })
         .await?;
     if !built.load(Ordering::Relaxed) {
@@ -192,13 +209,13 @@ mod tests {
 
     #[tokio::test]
     async fn an_answer_is_built_once_until_it_expires() {
-        let cache = AnswerCache::new(Duration::from_millis(150), 1 << 20);
+        let cache = AnswerCache::new(Duration::from_secs(2), 1 << 20);
         let builds = AtomicUsize::new(0);
         assert_eq!(read(&cache, "a", &builds, "one").await.unwrap(), "one");
         assert_eq!(read(&cache, "a", &builds, "two").await.unwrap(), "one", "kept");
         assert_eq!(builds.load(Ordering::SeqCst), 1);
         assert_eq!(read(&cache, "b", &builds, "other").await.unwrap(), "other", "another key is its own answer");
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        tokio::time::sleep(Duration::from_millis(2100)).await;
         assert_eq!(read(&cache, "a", &builds, "three").await.unwrap(), "three", "rebuilt once expired");
         assert_eq!(builds.load(Ordering::SeqCst), 3);
     }
@@ -244,24 +261,24 @@ mod tests {
 
     #[tokio::test]
     async fn memory_stays_within_the_budget() {
-        let cache = AnswerCache::new(Duration::from_secs(60), 1000);
+        let cache = AnswerCache::new(Duration::from_secs(60), 2000);
         let builds = AtomicUsize::new(0);
         for key in 0..100 {
             read(&cache, &format!("k{key}"), &builds, "0123456789012345678901234567890123456789").await.unwrap();
-            assert!(cache.size().bytes <= 1000, "{:?}", cache.size());
+            assert!(cache.size().bytes <= 2000, "{:?}", cache.size());
         }
         assert!(cache.size().answers > 0);
-        let large = cache.get_or_build("large".into(), || async { Ok::<_, ()>(Bytes::from(vec![b'x'; 200])) }).await.unwrap();
-        assert_eq!(large.len(), 200, "served");
+        let large = cache.get_or_build("large".into(), || async { Ok::<_, ()>(Bytes::from(vec![b'x'; 300])) }).await.unwrap();
+        assert_eq!(large.len(), 300, "served");
         assert!(!cache.lock().answers.contains_key("large"), "but larger than an eighth of the budget, so not kept");
     }
 
     #[tokio::test]
     async fn while_one_request_rebuilds_the_others_get_the_expired_answer() {
-        let cache = std::sync::Arc::new(AnswerCache::new(Duration::from_millis(50), 1 << 20));
+        let cache = std::sync::Arc::new(AnswerCache::new(Duration::from_millis(1500), 1 << 20));
         let builds = AtomicUsize::new(0);
         read(&cache, "a", &builds, "old").await.unwrap();
-        tokio::time::sleep(Duration::from_millis(80)).await;
+        tokio::time::sleep(Duration::from_millis(1600)).await;
         let (release, wait) = tokio::sync::oneshot::channel::<()>();
         let rebuilding = {
             let cache = cache.clone();
@@ -283,11 +300,40 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_rebuild_dropped_midway_lets_the_next_request_rebuild() {
-        let cache = AnswerCache::new(Duration::from_millis(20), 1 << 20);
+    async fn an_expired_answer_is_served_while_rebuilding_for_one_more_ttl_at_most() {
+        let cache = std::sync::Arc::new(AnswerCache::new(Duration::from_millis(200), 1 << 20));
         let builds = AtomicUsize::new(0);
         read(&cache, "a", &builds, "old").await.unwrap();
-        tokio::time::sleep(Duration::from_millis(40)).await;
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        let (_release, wait) = tokio::sync::oneshot::channel::<()>();
+        let stuck = {
+            let cache = cache.clone();
+            tokio::spawn(
+                async move { cache.get_or_build("a".into(), || async { wait.await.map(|()| Bytes::new()).map_err(|_| ()) }).await },
+            )
+        };
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(read(&cache, "a", &builds, "built beside the stuck one").await.unwrap(), "built beside the stuck one");
+        stuck.abort();
+    }
+
+    #[tokio::test]
+    async fn a_failed_rebuild_drops_the_expired_answer() {
+        let cache = AnswerCache::new(Duration::from_millis(100), 1 << 20);
+        let builds = AtomicUsize::new(0);
+        read(&cache, "a", &builds, "listing").await.unwrap();
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let gone: Result<Bytes, &str> = cache.get_or_build("a".into(), || async { Err("archived") }).await;
+        assert_eq!(gone, Err("archived"));
+        assert_eq!(cache.size().answers, 0, "not served in place of the failure");
+    }
+
+    #[tokio::test]
+    async fn a_rebuild_dropped_midway_lets_the_next_request_rebuild() {
+        let cache = AnswerCache::new(Duration::from_secs(1), 1 << 20);
+        let builds = AtomicUsize::new(0);
+        read(&cache, "a", &builds, "old").await.unwrap();
+        tokio::time::sleep(Duration::from_millis(1050)).await;
         let abandoned = cache.get_or_build("a".into(), std::future::pending::<Result<Bytes, ()>>);
         assert!(tokio::time::timeout(Duration::from_millis(10), abandoned).await.is_err());
         assert_eq!(read(&cache, "a", &builds, "new").await.unwrap(), "new");

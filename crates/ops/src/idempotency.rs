@@ -85,11 +85,12 @@ pub fn fingerprint(op: &dyn DynOperation, raw: &RawInput) -> String {
 /// other operations are ignored.
 ///
 /// A public read may be answered from the answer cache (`crate::answers`); any other operation
-/// empties it once it has run, so its caller reads back what it wrote.
+/// empties it once it has succeeded, so its caller reads back what it wrote.
 pub async fn execute(op: &dyn DynOperation, app: &App, caller: &Caller, raw: RawInput, key: Option<&str>) -> Result<Executed, OpError> {
     let spec = op.spec();
     if spec.read_only() {
-        if spec.scope.is_none() && app.answers.is_on() {
+        // A body on a read is refused by its parsing; such a request is never answered from the cache.
+        if spec.scope.is_none() && raw.body.is_none() && app.answers.is_on() {
             let body = crate::answers::answer_public_read(op, app, caller, raw).await?;
             return Ok(Executed { status: spec.success_status, body: Answer::Json(body), replayed: false });
         }
@@ -100,7 +101,11 @@ pub async fn execute(op: &dyn DynOperation, app: &App, caller: &Caller, raw: Raw
         });
     }
     let executed = execute_write(op, app, caller, raw, key).await;
-    app.answers.forget_all();
+    // Only a write that happened changes what reads answer; a refused one must not empty the
+    // cache, or anyone could keep it empty with bad requests.
+    if executed.is_ok() {
+        app.answers.forget_all();
+    }
     executed
 }
 

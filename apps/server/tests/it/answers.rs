@@ -66,19 +66,40 @@ async fn a_write_through_the_api_forgets_the_kept_answers_of_its_server() {
 #[tokio::test]
 async fn each_input_is_its_own_answer_and_failures_are_not_kept() {
     let app = kept_a_minute().await;
-    live_listing(&app, "kept-a").await;
+    let kept_a = live_listing(&app, "kept-a").await;
     assert_eq!(app.get("/api/v1/listings/kept-b").await.status, 404);
     live_listing(&app, "kept-b").await;
     assert_eq!(profile(&app, "kept-a").await["slug"], "kept-a");
     assert_eq!(profile(&app, "kept-b").await["slug"], "kept-b", "a 404 was not kept");
-    let by_votes = app.get("/api/v1/listings?sort=votes&per_page=1").await.body;
-    let by_name = app.get("/api/v1/listings?per_page=1&sort=votes").await.body;
-    assert_eq!(by_votes, by_name, "the same query in another order is the same answer");
-    assert_eq!(
-        app.get("/api/v1/listings?sort=votes&per_page=2").await.body["items"].as_array().unwrap().len(),
-        2,
-        "another query is its own"
-    );
+    // Both without votes: the older listing first.
+    let first = app.get("/api/v1/listings?sort=votes&per_page=1").await.body;
+    assert_eq!(first["items"][0]["slug"], "kept-a");
+    fixtures::edit_tagline(app.services.store.connection(), kept_a, "Heron handbooks").await;
+    assert_eq!(app.get("/api/v1/listings?per_page=1&sort=votes").await.body, first, "the same query in another order is the kept answer");
+    let other = app.get("/api/v1/listings?sort=votes&per_page=2").await.body;
+    assert_eq!(other["items"][0]["tagline"], "Heron handbooks", "another query is an answer of its own, read now");
     let bad = app.get("/api/v1/listings?sort=sideways").await;
     assert_eq!((bad.status.as_u16(), bad.body["errors"][0]["field"].as_str()), (400, Some("sort")), "{:#}", bad.body);
+    // A read sent with a body is refused however often its answer was kept.
+    let with_body = app.send(app.client.get(app.url("/api/v1/listings/kept-a")).json(&json!({"x": 1}))).await;
+    assert_eq!((with_body.status.as_u16(), with_body.body["errors"][0]["field"].as_str()), (400, Some("body")), "{:#}", with_body.body);
+}
+
+#[tokio::test]
+async fn refused_writes_and_head_requests_keep_the_answers() {
+    let app = kept_a_minute().await;
+    let id = live_listing(&app, "kept-refused").await;
+    let before = profile(&app, "kept-refused").await;
+    fixtures::edit_tagline(app.services.store.connection(), id, "Lynx ledgers").await;
+    let voter = person(&app, 0, true, time::Duration::days(30)).await;
+    // A vote without its form's CSRF token, a write the API refuses, a HEAD: nothing changed.
+    let forger = crate::votes::Person { session: voter.session.clone(), csrf: "forged".into(), user: voter.user };
+    let forged = send(&app, &forger, "/listings/kept-refused/vote", &[("back", "/"), ("action", "vote")]).await;
+    assert!(forged.status().is_client_error(), "{}", forged.status());
+    let refused = app.post_json("/api/v1/claims", "not-a-key", json!({"slug": "kept-refused", "method": "dns"})).await;
+    assert_eq!(refused.status, 401);
+    app.send(app.client.head(app.url("/api/v1/listings/kept-refused"))).await;
+    assert_eq!(profile(&app, "kept-refused").await, before, "still kept");
+    assert_eq!(send(&app, &voter, "/listings/kept-refused/vote", &[("back", "/"), ("action", "vote")]).await.status(), 303);
+    assert_eq!(profile(&app, "kept-refused").await["tagline"], "Lynx ledgers");
 }

@@ -41,6 +41,15 @@ where
     }
 }
 
+/// `eventually`, with the promise counted from `since` (the write) rather than from the call.
+pub async fn eventually_since<F, Fut>(since: std::time::Instant, bound: std::time::Duration, what: &str, check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    eventually(bound.saturating_sub(since.elapsed()), what, check).await;
+}
+
 /// The demo directory, seeded once per test binary and shared by tests that only read it
 /// (tests that write make their own users, so they do not disturb each other).
 pub fn shared_directory() -> &'static DbConfig {
