@@ -20,6 +20,7 @@ mod m20261126_000014_vote_weeks_reviews_and_invites;
 mod m20261127_000015_admins_and_audit;
 mod m20261128_000016_claims_and_owners;
 mod m20261129_000017_change_feed_and_read_indexes;
+mod m20261130_000018_maintained_directory_counts;
 
 pub struct Migrator;
 
@@ -44,6 +45,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000015_admins_and_audit::Migration),
             Box::new(m20261128_000016_claims_and_owners::Migration),
             Box::new(m20261129_000017_change_feed_and_read_indexes::Migration),
+            Box::new(m20261130_000018_maintained_directory_counts::Migration),
         ]
     }
 }

@@ -176,10 +176,27 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 );
             }
             if bulk_listings > 0 {
-                let added =
-                    store_seaorm::seed::bulk_listings(&db, SystemClock.now(), bulk_listings).await.context("bulk seeding failed")?;
+                // A million listings take minutes: say how far it is about twenty times.
+                let started = std::time::Instant::now();
+                let every = (bulk_listings / 20).max(1);
+                let reported = std::cell::Cell::new(0);
+                let progress = |done: usize| {
+                    if done >= reported.get() + every || done == bulk_listings {
+                        reported.set(done);
+                        eprintln!("bulk seed: {done} of {bulk_listings} listings ({} s)", started.elapsed().as_secs());
+                    }
+                };
+                let added = store_seaorm::seed::bulk_listings(&db, SystemClock.now(), bulk_listings, progress)
+                    .await
+                    .context("bulk seeding failed")?;
                 store_seaorm::optimize(&db).await.context("cannot refresh the planner's statistics")?;
                 println!("added {added} generated listings");
+                // The generated history reaches back years: its finished weeks get their awards
+                // now, as the week-end job would have fixed them, rather than in a catch-up
+                // that the server's first start would run for minutes.
+                let services = Services::build(&settings, db, Arc::new(SystemClock))?;
+                let fixed = services.app.awards.fix_finished_weeks().await.context("cannot fix the awards of finished weeks")?;
+                println!("fixed the awards of {} finished weeks", fixed.len());
             }
             Ok(())
         }

@@ -1,5 +1,5 @@
 //! What every server does in the background while it runs: enqueue the periodic jobs, read
-//! listing changes into its search index, recount the directory and score trending (so no
+//! listing changes into its search index, read the directory's counts and score trending (so no
 //! request does), and write counted page views in batches.
 
 use kernel::Clock;
@@ -43,23 +43,24 @@ pub(crate) async fn sync_search(search: listings::SearchService) {
     }
 }
 
-/// Recounts the directory (live listings, per category, followed) every
-/// `listings::DIRECTORY_REFRESH`, so no read counts it per request.
+/// Reads the directory's kept counts (live listings, per category, followed, founders) every
+/// `listings::DIRECTORY_REFRESH`, so no read waits for them.
 pub(crate) async fn refresh_counts(shape: listings::DirectoryShape) {
     loop {
         if let Err(err) = shape.refresh().await {
-            tracing::warn!(error = %err, "could not recount the directory; will try again");
+            tracing::warn!(error = %err, "could not read the directory's counts; will try again");
         }
         tokio::time::sleep(listings::DIRECTORY_REFRESH).await;
     }
 }
 
-/// Ranks the current week again every `listings::calendar::CURRENT_WEEK_TTL`, so no read waits.
-pub(crate) async fn refresh_current_week(calendar: listings::CalendarService) {
+/// Ranks the current week again every `listings::calendar::CURRENT_WEEK_TTL` (and last week
+/// before its ranking expires), so no read waits.
+pub(crate) async fn refresh_recent_weeks(calendar: listings::CalendarService) {
     let period = listings::calendar::CURRENT_WEEK_TTL.unsigned_abs();
     loop {
-        if let Err(err) = calendar.refresh_current_week().await {
-            tracing::warn!(error = %err, "could not rank the current week; will try again");
+        if let Err(err) = calendar.refresh_recent_weeks().await {
+            tracing::warn!(error = %err, "could not rank this week or last week; will try again");
         }
         tokio::time::sleep(period).await;
     }
@@ -93,7 +94,7 @@ pub(crate) async fn rank_after_votes(app: ops::App) {
             continue;
         }
         seen = changes;
-        if let Err(err) = app.calendar.refresh_current_week().await {
+        if let Err(err) = app.calendar.refresh_recent_weeks().await {
             tracing::warn!(error = %err, "could not rank the current week after a vote");
         }
         if let Err(err) = app.feeds.trending().refresh().await {

@@ -334,12 +334,12 @@ impl Application {
         // no early reader waits for them.
         services.app.directory.shared_shape().refresh().await.context("cannot count the directory")?;
         services.app.feeds.trending().refresh().await.context("cannot score trending")?;
-        services.app.calendar.refresh_current_week().await.context("cannot rank this week")?;
+        services.app.calendar.refresh_recent_weeks().await.context("cannot rank this week and last week")?;
         let mut jobs = vec![
             tokio::spawn(crate::periodic::sync_search(services.app.search.clone())),
             tokio::spawn(crate::periodic::refresh_counts(services.app.directory.shared_shape().clone())),
             tokio::spawn(crate::periodic::refresh_trending(services.app.feeds.trending().clone())),
-            tokio::spawn(crate::periodic::refresh_current_week(services.app.calendar.clone())),
+            tokio::spawn(crate::periodic::refresh_recent_weeks(services.app.calendar.clone())),
             tokio::spawn(crate::periodic::rank_after_votes(services.app.clone())),
             tokio::spawn(crate::periodic::enqueue_jobs(
                 services.app.lifecycle.clone(),

@@ -53,6 +53,11 @@ impl<T> Cached<T> {
         *self.slot.lock().unwrap_or_else(|p| p.into_inner()) = Some((now, Arc::new(value)));
     }
 
+    /// When the kept value was computed, if one is kept.
+    pub fn computed_at(&self) -> Option<OffsetDateTime> {
+        self.slot.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(|(at, _)| *at)
+    }
+
     /// Forgets the value, so the next read loads a fresh one.
     pub fn clear(&self) {
         *self.slot.lock().unwrap_or_else(|p| p.into_inner()) = None;

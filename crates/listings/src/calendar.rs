@@ -155,13 +155,21 @@ impl CalendarService {
         cached.get_or_load(self.clock.now(), || self.ranked(week)).await
     }
 
-    /// Ranks the current week again now (the background refresh, every `CURRENT_WEEK_TTL`), so
-    /// no read waits for a week of many thousand launches to be ranked.
-    pub async fn refresh_current_week(&self) -> Result<(), RepoError> {
+    /// Ranks the current week again now (the background refresh, every `CURRENT_WEEK_TTL`), and
+    /// last week when its kept ranking is missing or nearly `PAST_WEEK_TTL` old, so no read
+    /// waits for a week of thousands of launches to be ranked: last week is the past week
+    /// people open most (the site's and the API's `last`).
+    pub async fn refresh_recent_weeks(&self) -> Result<(), RepoError> {
         let week = self.current_week();
         let ranked = self.ranked(week).await?;
-        let cached = self.rankings.slot(week, CURRENT_WEEK_TTL * 3);
-        cached.put(self.clock.now(), ranked);
+        self.rankings.slot(week, CURRENT_WEEK_TTL * 3).put(self.clock.now(), ranked);
+        let last = week.plus_weeks(-1);
+        let kept = self.rankings.slot(last, PAST_WEEK_TTL);
+        let now = self.clock.now();
+        // Ranked again a few seconds before readers would find it expired.
+        if kept.computed_at().is_none_or(|at| now - at >= PAST_WEEK_TTL - time::Duration::seconds(5) || now < at) {
+            kept.put(now, self.ranked(last).await?);
+        }
         Ok(())
     }
 
@@ -263,6 +271,55 @@ mod tests {
         for bad in ["", "This", "yesterday", "2026-02-30", "2026-1-1", "20261116"] {
             assert!(WeekRef::parse(bad).is_none(), "{bad}");
         }
+    }
+
+    /// Launches one listing in every week and notes which weeks were read.
+    struct CountingLaunches(std::sync::Mutex<Vec<Week>>);
+
+    #[async_trait]
+    impl LaunchRepository for CountingLaunches {
+        async fn launching_in(&self, week: Week, _statuses: &[ListingStatus]) -> Result<Vec<ListingSummary>, RepoError> {
+            self.0.lock().unwrap().push(week);
+            Ok(vec![listing(1)])
+        }
+        async fn votes_between(
+            &self,
+            _listings: &[ListingId],
+            _from: OffsetDateTime,
+            _to: OffsetDateTime,
+        ) -> Result<HashMap<ListingId, u64>, RepoError> {
+            Ok(HashMap::new())
+        }
+        async fn earliest_live_week(&self) -> Result<Option<Week>, RepoError> {
+            Ok(Some(Week::parse_date("2026-01-05").unwrap()))
+        }
+    }
+
+    #[tokio::test]
+    async fn the_background_ranks_last_week_before_a_reader_needs_it() {
+        let clock = Arc::new(kernel::FixedClock::new(time::macros::datetime!(2026-11-18 12:00 UTC)));
+        let repo = Arc::new(CountingLaunches(std::sync::Mutex::new(Vec::new())));
+        let policy = CalendarPolicy { launch_offset: time::UtcOffset::UTC, weeks_ahead: 8 };
+        let calendar = CalendarService::new(repo.clone(), clock.clone(), policy);
+        let (this, last) = (calendar.current_week(), calendar.current_week().plus_weeks(-1));
+        let read = || repo.0.lock().unwrap().drain(..).collect::<Vec<_>>();
+
+        calendar.refresh_recent_weeks().await.unwrap();
+        assert_eq!(read(), [this, last], "both weeks ranked before the first reader");
+        calendar.ranking(last).await.unwrap();
+        calendar.ranking(this).await.unwrap();
+        assert_eq!(read(), [], "readers wait for nothing");
+
+        // Every second the current week; last week only when its ranking is nearly expired.
+        clock.advance(time::Duration::seconds(1));
+        calendar.refresh_recent_weeks().await.unwrap();
+        assert_eq!(read(), [this]);
+        clock.advance(PAST_WEEK_TTL - time::Duration::seconds(6));
+        calendar.refresh_recent_weeks().await.unwrap();
+        assert_eq!(read(), [this, last]);
+        clock.advance(time::Duration::seconds(5));
+        calendar.ranking(last).await.unwrap();
+        assert_eq!(read(), [], "a reader still finds last week ranked");
     }
 
     #[test]

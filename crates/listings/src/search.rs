@@ -387,8 +387,18 @@ impl SearchService {
             && request.country.is_none()
             && request.pricing_model.is_none()
             && request.domain.is_none();
+        // Live listings filtered by one stage, country or pricing model alone: kept counts too.
+        let facet_total = match (&request.stage, &request.country, &request.pricing_model) {
+            (Some(stage), None, None) => Some(counts.by_stage.get(stage)),
+            (None, Some(country), None) => Some(counts.by_country.get(country.as_str())),
+            (None, None, Some(model)) => Some(counts.by_pricing_model.get(&model.to_lowercase())),
+            _ => None,
+        }
+        .filter(|_| !request.upcoming && matches.is_none() && request.category.is_none() && request.domain.is_none())
+        .map(|count| count.copied().unwrap_or(0));
         let known_total = |order: DbOrder| match (only_category, category_total, order) {
-            (false, ..) => None,
+            (false, ..) if order == DbOrder::Follows => None,
+            (false, ..) => facet_total,
             (true, Some(total), DbOrder::Votes | DbOrder::Newest | DbOrder::Views) => Some(total),
             (true, None, DbOrder::Votes | DbOrder::Newest | DbOrder::Views) => Some(counts.live),
             (true, None, DbOrder::Follows) => Some(counts.followed),

@@ -7,11 +7,13 @@ use std::sync::Arc;
 use time::Duration;
 
 /// How long the category tree and its live counts may be reused when the background refresh
-/// (every `DIRECTORY_REFRESH`) has stopped: recounting them per request does not scale.
+/// (every `DIRECTORY_REFRESH`) has stopped.
 pub const DIRECTORY_TTL: Duration = Duration::seconds(10);
 
-/// How often every server recounts the directory in the background, so no request waits for a
-/// count and a new live listing is counted within this time on every server.
+/// How often every server reads the directory's counts again in the background, so no request
+/// waits for them and a new live listing is counted within this time on every server. The
+/// database keeps the counts as it is written (a read costs the number of categories), so
+/// this bounds staleness, not work.
 pub const DIRECTORY_REFRESH: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The categories and their live counts, as one cached value.
@@ -41,7 +43,7 @@ impl DirectoryShape {
         self.cached.get_or_load(self.clock.now(), || self.load()).await
     }
 
-    /// Counts again now (the background refresh).
+    /// Reads the counts again now (the background refresh).
     pub async fn refresh(&self) -> Result<(), RepoError> {
         let now = self.clock.now();
         let shape = self.load().await?;
@@ -233,8 +235,7 @@ mod tests {
                 direct: HashMap::from([(CategoryId::new(2), 4)]),
                 by_top_level: HashMap::from([(CategoryId::new(1), 4)]),
                 live: 7,
-                followed: 0,
-                founders: 0,
+                ..LiveCounts::default()
             },
             asked_for: Mutex::new(Vec::new()),
         });

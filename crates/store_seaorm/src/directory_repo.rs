@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use kernel::{CategoryId, ListingId, PageRequest, Paged, RepoError, Slug, Week};
 use listings::{Category, CategoryRepository, Faq, ListingRepository, ListingSummary, LiveCounts};
 use sea_orm::sea_query::Query;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Statement};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Statement};
 use std::collections::HashMap;
 
 const LIVE: &str = "live";
@@ -42,15 +42,11 @@ pub(crate) fn to_summary(row: listing::Model, category_slugs: &HashMap<i64, Slug
     })
 }
 
-async fn count_rows(db: &impl ConnectionTrait, sql: &str) -> Result<HashMap<CategoryId, u64>, RepoError> {
-    let rows = db.query_all_raw(Statement::from_string(db.get_database_backend(), sql)).await.map_err(repo_err)?;
-    rows.into_iter()
-        .map(|row| {
-            let id: i64 = row.try_get("", "category_id").map_err(repo_err)?;
-            let count: i64 = row.try_get("", "live").map_err(repo_err)?;
-            Ok((CategoryId::new(id), u64::try_from(count).unwrap_or(0)))
-        })
-        .collect()
+/// A count read back from the database (never negative; a negative one would be a bug in the
+/// triggers that keep it, shown as zero rather than wrapped).
+fn count(row: &sea_orm::QueryResult, column: &str) -> Result<u64, RepoError> {
+    let value: i64 = row.try_get("", column).map_err(repo_err)?;
+    Ok(u64::try_from(value).unwrap_or(0))
 }
 
 impl SeaStore {
@@ -98,45 +94,56 @@ impl CategoryRepository for SeaStore {
     }
 
     async fn live_counts(&self) -> Result<LiveCounts, RepoError> {
-        // Two grouped queries instead of loading pairs: the work stays in the database however
-        // large the directory grows. The (listing, category) primary key makes COUNT(*) distinct.
-        let direct = count_rows(
-            &self.db,
-            "SELECT lc.category_id AS category_id, COUNT(*) AS live \
-             FROM listing_categories lc JOIN listings l ON l.id = lc.listing_id \
-             WHERE l.status = 'live' GROUP BY lc.category_id",
-        )
-        .await?;
-        let by_top_level = count_rows(
-            &self.db,
-            "SELECT COALESCE(c.parent_id, c.id) AS category_id, COUNT(DISTINCT lc.listing_id) AS live \
-             FROM listing_categories lc \
-             JOIN listings l ON l.id = lc.listing_id \
-             JOIN categories c ON c.id = lc.category_id \
-             WHERE l.status = 'live' GROUP BY COALESCE(c.parent_id, c.id)",
-        )
-        .await?;
-        let live = listing::Entity::find().filter(listing::Column::Status.eq(LIVE)).count(&self.db).await.map_err(repo_err)?;
-        let followed = listing::Entity::find()
-            .filter(listing::Column::Status.eq(LIVE))
-            .filter(listing::Column::FollowsCount.gt(0))
-            .count(&self.db)
-            .await
-            .map_err(repo_err)?;
-        let founders: Option<i64> = self
+        // Kept by triggers in every writing transaction (migration 18), so reading them costs
+        // the number of categories, not the size of the directory.
+        let backend = self.db.get_database_backend();
+        let categories = self
             .db
-            .query_one_raw(Statement::from_string(
-                self.db.get_database_backend(),
-                "SELECT COUNT(DISTINCT lf.founder_id) AS founders FROM listing_founders lf \
-                 JOIN listings l ON l.id = lf.listing_id WHERE l.status = 'live'",
-            ))
+            .query_all_raw(Statement::from_string(backend, "SELECT id, parent_id, live_listings, live_in_tree FROM categories"))
             .await
-            .map_err(repo_err)?
-            .map(|row| row.try_get("", "founders"))
-            .transpose()
             .map_err(repo_err)?;
-        let founders = u64::try_from(founders.unwrap_or(0)).unwrap_or(0);
-        Ok(LiveCounts { direct, by_top_level, live, followed, founders })
+        let mut counts = LiveCounts::default();
+        for row in categories {
+            let id = CategoryId::new(row.try_get("", "id").map_err(repo_err)?);
+            let parent: Option<i64> = row.try_get("", "parent_id").map_err(repo_err)?;
+            let direct = count(&row, "live_listings")?;
+            if direct > 0 {
+                counts.direct.insert(id, direct);
+            }
+            let in_tree = count(&row, "live_in_tree")?;
+            if parent.is_none() && in_tree > 0 {
+                counts.by_top_level.insert(id, in_tree);
+            }
+        }
+        let totals =
+            self.db.query_all_raw(Statement::from_string(backend, "SELECT name, value FROM directory_counts")).await.map_err(repo_err)?;
+        for row in totals {
+            let name: String = row.try_get("", "name").map_err(repo_err)?;
+            let value = count(&row, "value")?;
+            match name.as_str() {
+                "live" => counts.live = value,
+                "followed" => counts.followed = value,
+                "founders" => counts.founders = value,
+                _ => {}
+            }
+        }
+        let facets = self
+            .db
+            .query_all_raw(Statement::from_string(backend, "SELECT facet, value, live FROM live_facets WHERE live > 0"))
+            .await
+            .map_err(repo_err)?;
+        for row in facets {
+            let (facet, value): (String, String) =
+                (row.try_get("", "facet").map_err(repo_err)?, row.try_get("", "value").map_err(repo_err)?);
+            let table = match facet.as_str() {
+                "stage" => &mut counts.by_stage,
+                "country" => &mut counts.by_country,
+                "pricing_model" => &mut counts.by_pricing_model,
+                _ => continue,
+            };
+            table.insert(value, count(&row, "live")?);
+        }
+        Ok(counts)
     }
 }
 

@@ -106,10 +106,12 @@ async fn bulk_listings_for_benchmarks() {
     let test = TestDatabase::new().await;
     let store = SeaStore::new(test.db.clone());
     let now = datetime!(2026-11-18 12:00 UTC);
-    assert!(store_seaorm::seed::bulk_listings(&test.db, now, 10).await.is_err(), "needs the demo seed first");
+    assert!(store_seaorm::seed::bulk_listings(&test.db, now, 10, |_| {}).await.is_err(), "needs the demo seed first");
     store_seaorm::seed::demo(&test.db, now).await.unwrap();
     let live_before = store.live_counts().await.unwrap().live;
-    assert_eq!(store_seaorm::seed::bulk_listings(&test.db, now, 700).await.unwrap(), 700);
+    let reported = std::sync::Mutex::new(Vec::new());
+    assert_eq!(store_seaorm::seed::bulk_listings(&test.db, now, 700, |done| reported.lock().unwrap().push(done)).await.unwrap(), 700);
+    assert_eq!(reported.into_inner().unwrap(), vec![500, 700], "progress after each round");
     assert_eq!(store.live_counts().await.unwrap().live, live_before + 700);
     assert_eq!(
         scalar(
@@ -133,7 +135,7 @@ async fn bulk_listings_for_benchmarks() {
         0,
         "every insert is in the search feed"
     );
-    assert_eq!(store_seaorm::seed::bulk_listings(&test.db, now, 700).await.unwrap(), 0, "idempotent");
+    assert_eq!(store_seaorm::seed::bulk_listings(&test.db, now, 700, |_| {}).await.unwrap(), 0, "idempotent");
     assert_eq!(
         scalar(&test, "SELECT COUNT(*) FROM listings l WHERE l.votes_count <> (SELECT COUNT(*) FROM votes v WHERE v.listing_id = l.id)")
             .await,
@@ -144,4 +146,139 @@ async fn bulk_listings_for_benchmarks() {
             .await,
         0
     );
+}
+
+/// The directory's counts as the old per-request recount computed them: the oracle the kept
+/// counts must always equal.
+async fn recounted(test: &TestDatabase) -> listings::LiveCounts {
+    let backend = test.db.get_database_backend();
+    let grouped = |sql: &'static str| async move {
+        let rows = test.db.query_all_raw(Statement::from_string(backend, sql)).await.unwrap();
+        rows.into_iter()
+            .map(|row| {
+                let id: i64 = row.try_get_by_index(0).unwrap();
+                let count: i64 = row.try_get_by_index(1).unwrap();
+                (kernel::CategoryId::new(id), count as u64)
+            })
+            .collect()
+    };
+    let facet = |sql: &'static str| async move {
+        let rows = test.db.query_all_raw(Statement::from_string(backend, sql)).await.unwrap();
+        rows.into_iter().map(|row| (row.try_get_by_index::<String>(0).unwrap(), row.try_get_by_index::<i64>(1).unwrap() as u64)).collect()
+    };
+    listings::LiveCounts {
+        direct: grouped(
+            "SELECT lc.category_id, COUNT(*) FROM listing_categories lc JOIN listings l ON l.id = lc.listing_id \
+             WHERE l.status = 'live' GROUP BY lc.category_id",
+        )
+        .await,
+        by_top_level: grouped(
+            "SELECT COALESCE(c.parent_id, c.id), COUNT(DISTINCT lc.listing_id) FROM listing_categories lc \
+             JOIN listings l ON l.id = lc.listing_id JOIN categories c ON c.id = lc.category_id \
+             WHERE l.status = 'live' GROUP BY COALESCE(c.parent_id, c.id)",
+        )
+        .await,
+        live: scalar(test, "SELECT COUNT(*) FROM listings WHERE status = 'live'").await as u64,
+        followed: scalar(test, "SELECT COUNT(*) FROM listings WHERE status = 'live' AND follows_count > 0").await as u64,
+        founders: scalar(
+            test,
+            "SELECT COUNT(DISTINCT lf.founder_id) FROM listing_founders lf JOIN listings l ON l.id = lf.listing_id WHERE l.status = 'live'",
+        )
+        .await as u64,
+        by_stage: facet("SELECT stage, COUNT(*) FROM listings WHERE status = 'live' AND stage IS NOT NULL GROUP BY stage").await,
+        by_country: facet("SELECT country, COUNT(*) FROM listings WHERE status = 'live' AND country IS NOT NULL GROUP BY country").await,
+        by_pricing_model: facet(
+            "SELECT LOWER(pricing_model), COUNT(*) FROM listings WHERE status = 'live' AND pricing_model IS NOT NULL \
+             GROUP BY LOWER(pricing_model)",
+        )
+        .await,
+    }
+}
+
+#[tokio::test]
+async fn kept_counts_follow_every_kind_of_write() {
+    let test = TestDatabase::new().await;
+    let store = SeaStore::new(test.db.clone());
+    let now = datetime!(2026-11-18 12:00 UTC);
+    store_seaorm::seed::demo(&test.db, now).await.unwrap();
+    store_seaorm::seed::bulk_listings(&test.db, now, 40, |_| {}).await.unwrap();
+    let run = |sql: String| {
+        let db = test.db.clone();
+        async move { db.execute_unprepared(&sql).await.map(|_| ()) }
+    };
+    let id = |sql: &'static str| scalar(&test, sql);
+    let top = id("SELECT id FROM categories WHERE slug = 'productivity'").await;
+    let (child, other_child) = (
+        id("SELECT MIN(id) FROM categories WHERE parent_id = (SELECT id FROM categories WHERE slug = 'productivity')").await,
+        id("SELECT MAX(id) FROM categories WHERE parent_id = (SELECT id FROM categories WHERE slug = 'productivity')").await,
+    );
+    assert_ne!(child, other_child);
+    let elsewhere = id("SELECT MIN(id) FROM categories WHERE id <> (SELECT id FROM categories WHERE slug = 'productivity') \
+         AND parent_id IS NULL")
+    .await;
+    let listing = id("SELECT MIN(id) FROM listings WHERE slug LIKE 'bulk-%'").await;
+    let founder = id("SELECT MIN(founder_id) FROM listing_founders").await;
+    assert_eq!(store.live_counts().await.unwrap(), recounted(&test).await, "after the seeds");
+
+    let steps: Vec<(&str, String)> = vec![
+        ("unlink every category", format!("DELETE FROM listing_categories WHERE listing_id = {listing}")),
+        (
+            "link a tree and two of its subcategories in one statement",
+            format!(
+                "INSERT INTO listing_categories (listing_id, category_id, is_primary) VALUES \
+                 ({listing}, {child}, true), ({listing}, {other_child}, false), ({listing}, {top}, false)"
+            ),
+        ),
+        (
+            "link again, ignored",
+            format!(
+                "INSERT INTO listing_categories (listing_id, category_id, is_primary) VALUES ({listing}, {child}, false) \
+                 ON CONFLICT DO NOTHING"
+            ),
+        ),
+        ("unlink one of three in the tree", format!("DELETE FROM listing_categories WHERE listing_id = {listing} AND category_id = {top}")),
+        ("archive", format!("UPDATE listings SET status = 'archived' WHERE id = {listing}")),
+        ("unlink while archived", format!("DELETE FROM listing_categories WHERE listing_id = {listing} AND category_id = {child}")),
+        (
+            "link while archived",
+            format!("INSERT INTO listing_categories (listing_id, category_id, is_primary) VALUES ({listing}, {elsewhere}, false)"),
+        ),
+        ("follow while archived", format!("UPDATE listings SET follows_count = 3 WHERE id = {listing}")),
+        ("live again", format!("UPDATE listings SET status = 'live' WHERE id = {listing}")),
+        ("unfollowed", format!("UPDATE listings SET follows_count = 0 WHERE id = {listing}")),
+        ("followed and archived at once", format!("UPDATE listings SET follows_count = 1, status = 'archived' WHERE id = {listing}")),
+        ("live again, followed", format!("UPDATE listings SET status = 'live' WHERE id = {listing}")),
+        ("a live listing changes stage", format!("UPDATE listings SET stage = 'idea', pricing_model = 'Freemium' WHERE id = {listing}")),
+        ("its stage is cleared", format!("UPDATE listings SET stage = NULL WHERE id = {listing}")),
+        ("an archived listing changes country", "UPDATE listings SET country = 'FR' WHERE status = 'archived'".to_owned()),
+        ("many listings change at once", "UPDATE listings SET status = 'archived' WHERE slug LIKE 'bulk-1%'".to_owned()),
+        (
+            "a founder joins",
+            format!(
+                "INSERT INTO listing_founders (listing_id, founder_id, position) VALUES ({listing}, {founder}, 5) ON CONFLICT DO NOTHING"
+            ),
+        ),
+        ("a founder leaves every listing", format!("DELETE FROM listing_founders WHERE founder_id = {founder}")),
+        ("a live listing is deleted", format!("DELETE FROM listings WHERE id = {listing}")),
+        ("archived listings are deleted", "DELETE FROM listings WHERE slug LIKE 'bulk-1%'".to_owned()),
+        ("the rest come back", "UPDATE listings SET status = 'live' WHERE status = 'archived'".to_owned()),
+    ];
+    for (step, sql) in steps {
+        run(sql).await.unwrap_or_else(|err| panic!("{step}: {err}"));
+        assert_eq!(store.live_counts().await.unwrap(), recounted(&test).await, "after: {step}");
+    }
+    assert!(recounted(&test).await.by_top_level.contains_key(&kernel::CategoryId::new(top)));
+
+    // What would make the kept trees wrong is refused.
+    let refused = run(format!("UPDATE categories SET parent_id = {elsewhere} WHERE id = {child}")).await.unwrap_err();
+    assert!(refused.to_string().contains("keeps its parent"), "{refused}");
+    let linked = scalar(
+        &test,
+        "SELECT MIN(listing_id) FROM listing_categories WHERE listing_id NOT IN \
+         (SELECT listing_id FROM listing_categories lc JOIN categories c ON c.id = lc.category_id WHERE c.parent_id IS NULL)",
+    )
+    .await;
+    let refused = run(format!("UPDATE listing_categories SET category_id = {elsewhere} WHERE listing_id = {linked}")).await.unwrap_err();
+    assert!(refused.to_string().contains("instead of changing it"), "{refused}");
+    assert_eq!(store.live_counts().await.unwrap(), recounted(&test).await, "after the refusals");
 }

@@ -1,0 +1,222 @@
+//! Bulk listings for benchmarks: a directory as large as a real one (a million listings, with
+//! votes over a year of weeks, follows and founders), written in one transaction.
+
+use super::{COUNTRIES, FIRST_NAMES, LAST_NAMES, NEW_CATEGORIES, PRICING, PROMISES, Rng, STAGES, TITLES};
+use crate::entity::{category, founder, listing, listing_category, listing_follow, listing_founder, user, vote};
+use crate::votes_repo::utc_week;
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait,
+};
+use serde_json::json;
+use std::collections::{HashMap, HashSet};
+use time::{Duration, OffsetDateTime};
+
+/// At most this many generated launches share a week (on average).
+const LAUNCHES_PER_WEEK: usize = 2_000;
+
+/// Listings written per round of statements.
+const CHUNK: usize = 500;
+
+/// SQLite's page cache while seeding, in KiB (`PRAGMA cache_size` takes it negative): the
+/// indexes of twenty million votes are written in random key order, and with the default 2 MiB
+/// nearly every insert reads a page back from disk.
+const SEED_CACHE_KIB: i64 = 512 * 1024;
+
+/// Adds `count` more fictional listings (live, spread over the last year, with votes and
+/// follows from the demo voters, and a founder for every two listings) so benchmarks run at the
+/// size of a real directory.
+/// Idempotent: listings are named `bulk-N`, and existing ones are skipped. `progress` hears how
+/// many of the `count` listings are done after each round.
+pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: usize, progress: impl Fn(usize)) -> Result<usize, DbErr> {
+    let sqlite = db.get_database_backend() == sea_orm::DatabaseBackend::Sqlite;
+    let txn = db.begin().await?;
+    if sqlite {
+        txn.execute_unprepared(&format!("PRAGMA cache_size = -{SEED_CACHE_KIB}")).await?;
+    }
+    let categories: Vec<i64> = category::Entity::find()
+        .select_only()
+        .column(category::Column::Id)
+        .filter(category::Column::Slug.is_not_in(NEW_CATEGORIES.iter().copied()))
+        .order_by_asc(category::Column::Id)
+        .into_tuple::<i64>()
+        .all(&txn)
+        .await?;
+    let voters: Vec<i64> = user::Entity::find()
+        .select_only()
+        .column(user::Column::Id)
+        .filter(user::Column::Email.like("voter%@demo.launchdir.invalid"))
+        .into_tuple::<i64>()
+        .all(&txn)
+        .await?;
+    if categories.is_empty() || voters.is_empty() {
+        return Err(DbErr::Custom("run the demo seed before adding bulk listings".into()));
+    }
+    let existing: HashSet<String> = listing::Entity::find()
+        .select_only()
+        .column(listing::Column::Slug)
+        .filter(listing::Column::Slug.like("bulk-%"))
+        .into_tuple::<String>()
+        .all(&txn)
+        .await?
+        .into_iter()
+        .collect();
+    let this_monday = now.date() - Duration::days(i64::from(now.date().weekday().number_days_from_monday()));
+    // A year of weeks, or more when a year would hold over 2,000 launches a week (a hundred
+    // times what the free queue admits): a larger directory is an older one, so a million
+    // listings span ten years and a week page stays the size it is at 100,000.
+    let weeks = (count / LAUNCHES_PER_WEEK).max(52) as u64;
+    let mut rng = Rng(0xB01C);
+    let mut written = 0;
+    for chunk_start in (0..count).step_by(CHUNK) {
+        let mut rows = Vec::new();
+        let mut plans = Vec::new();
+        for n in chunk_start..(chunk_start + CHUNK).min(count) {
+            let slug = format!("bulk-{n}");
+            let weeks_back = rng.below(weeks) as i64;
+            let votes = rng.below(40) as usize;
+            let category = categories[rng.below(categories.len() as u64) as usize];
+            if existing.contains(&slug) {
+                continue;
+            }
+            let launched_at = ((this_monday - Duration::weeks(weeks_back)).midnight().assume_utc() + Duration::hours(9)).min(now);
+            rows.push(listing::ActiveModel {
+                slug: Set(slug.clone()),
+                name: Set(format!("Bulk Product {n}")),
+                url: Set(format!("https://{slug}.example")),
+                domain: Set(format!("{slug}.example")),
+                tagline: Set(Some(format!("{} for benchmark number {n}", PROMISES[n % PROMISES.len()]))),
+                short_description: Set(Some("A fictional listing generated for benchmarks.".into())),
+                description: Set(Some(format!("Bulk Product {n} exists only to make the demo directory as large as a real one."))),
+                status: Set("live".into()),
+                plan: Set(Some("free".into())),
+                primary_category_id: Set(Some(category)),
+                country: Set(Some(COUNTRIES[n % COUNTRIES.len()].into())),
+                stage: Set(Some(STAGES[n % STAGES.len()].into())),
+                pricing_model: Set(Some(PRICING[n % PRICING.len()].into())),
+                launch_week: Set(Some(this_monday - Duration::weeks(weeks_back))),
+                launched_at: Set(Some(launched_at)),
+                votes_count: Set(votes as i64),
+                views_count: Set((votes * 9) as i64),
+                created_at: Set(launched_at),
+                updated_at: Set(launched_at),
+                ..Default::default()
+            });
+            plans.push((slug, category, votes, launched_at));
+        }
+        if rows.is_empty() {
+            progress((chunk_start + CHUNK).min(count));
+            continue;
+        }
+        listing::Entity::insert_many(rows).exec(&txn).await?;
+        let slugs: Vec<String> = plans.iter().map(|(slug, ..)| slug.clone()).collect();
+        let ids: HashMap<String, i64> = listing::Entity::find()
+            .select_only()
+            .column(listing::Column::Slug)
+            .column(listing::Column::Id)
+            .filter(listing::Column::Slug.is_in(slugs))
+            .into_tuple::<(String, i64)>()
+            .all(&txn)
+            .await?
+            .into_iter()
+            .collect();
+        let mut links = Vec::new();
+        let mut votes = Vec::new();
+        let mut follows = Vec::new();
+        for (slug, category, vote_count, launched_at) in &plans {
+            let id = ids[slug];
+            links.push(listing_category::ActiveModel { listing_id: Set(id), category_id: Set(*category), is_primary: Set(true) });
+            let start = rng.below(voters.len() as u64) as usize;
+            for k in 0..*vote_count {
+                let voter = voters[(start + k * 7) % voters.len()];
+                let at = (*launched_at + Duration::minutes(rng.below(60 * 24 * 6) as i64)).min(now);
+                votes.push(vote::ActiveModel {
+                    listing_id: Set(id),
+                    user_id: Set(voter),
+                    created_at: Set(at),
+                    launch_week: Set(utc_week(at)),
+                    ..Default::default()
+                });
+                if k % 4 == 0 {
+                    follows.push(listing_follow::ActiveModel { listing_id: Set(id), user_id: Set(voter), created_at: Set(at) });
+                }
+            }
+        }
+        listing_category::Entity::insert_many(links).exec(&txn).await?;
+        // Listings 2k and 2k+1 share founder k, so founders have one company or two.
+        let founder_of = |slug: &str| -> (String, usize) {
+            let n: usize = slug.trim_start_matches("bulk-").parse().unwrap_or(0);
+            (format!("bulk-founder-{}", n / 2), n / 2)
+        };
+        let mut new_founders = Vec::new();
+        let mut founder_slugs = HashSet::new();
+        for (slug, _, _, launched_at) in &plans {
+            let (founder_slug, k) = founder_of(slug);
+            if founder_slugs.insert(founder_slug.clone()) {
+                let (first, last) = (FIRST_NAMES[k % FIRST_NAMES.len()], LAST_NAMES[(k / FIRST_NAMES.len()) % LAST_NAMES.len()]);
+                new_founders.push(founder::ActiveModel {
+                    slug: Set(founder_slug),
+                    name: Set(format!("{first} {last} {k}")),
+                    title: Set(Some(TITLES[k % TITLES.len()].to_owned())),
+                    bio: Set(None),
+                    country: Set(Some(COUNTRIES[k % COUNTRIES.len()].to_owned())),
+                    avatar_url: Set(None),
+                    socials: Set(json!({})),
+                    created_at: Set(*launched_at),
+                    ..Default::default()
+                });
+            }
+        }
+        let known: HashSet<String> = founder::Entity::find()
+            .select_only()
+            .column(founder::Column::Slug)
+            .filter(founder::Column::Slug.is_in(founder_slugs.iter().cloned()))
+            .into_tuple::<String>()
+            .all(&txn)
+            .await?
+            .into_iter()
+            .collect();
+        new_founders.retain(|row| !known.contains(row.slug.as_ref()));
+        if !new_founders.is_empty() {
+            founder::Entity::insert_many(new_founders).exec(&txn).await?;
+        }
+        let founder_ids: HashMap<String, i64> = founder::Entity::find()
+            .select_only()
+            .column(founder::Column::Slug)
+            .column(founder::Column::Id)
+            .filter(founder::Column::Slug.is_in(founder_slugs))
+            .into_tuple::<(String, i64)>()
+            .all(&txn)
+            .await?
+            .into_iter()
+            .collect();
+        let founder_links: Vec<listing_founder::ActiveModel> = plans
+            .iter()
+            .map(|(slug, ..)| listing_founder::ActiveModel {
+                listing_id: Set(ids[slug]),
+                founder_id: Set(founder_ids[&founder_of(slug).0]),
+                position: Set(0),
+            })
+            .collect();
+        listing_founder::Entity::insert_many(founder_links).exec(&txn).await?;
+        for part in votes.chunks(500) {
+            vote::Entity::insert_many(part.to_vec()).exec(&txn).await?;
+        }
+        for part in follows.chunks(500) {
+            listing_follow::Entity::insert_many(part.to_vec()).exec(&txn).await?;
+        }
+        crate::follows::recount(&txn, &ids.values().copied().collect::<Vec<_>>()).await?;
+        written += plans.len();
+        progress((chunk_start + CHUNK).min(count));
+    }
+    if sqlite {
+        // Back to the default, as the pooled connection is reused.
+        txn.execute_unprepared("PRAGMA cache_size = -2000").await?;
+    }
+    txn.commit().await?;
+    if sqlite {
+        // The transaction sits in the write-ahead log (gigabytes at a million listings) until it
+        // is copied into the database; do it now rather than in the first reader's way.
+        db.execute_unprepared("PRAGMA wal_checkpoint(TRUNCATE)").await?;
+    }
+    Ok(written)
+}
