@@ -18,8 +18,9 @@
 //! the `listing_trees` row, whose insert is idempotent (`ON CONFLICT DO NOTHING` fires no
 //! trigger) and whose delete happens once, when no link of the listing is left in that tree.
 //! A live listing being deleted first drops its links, so their triggers count it out. A
-//! category's parent and the keys of a link never change (nothing writes them); triggers refuse
-//! it, because the kept trees would go wrong.
+//! category's parent and the keys of a link never change, and linked categories and counted
+//! founders are never deleted (nothing does it); triggers refuse it, because the kept counts
+//! would go wrong. On PostgreSQL the counting triggers take one lock first (`COUNTS_LOCK`).
 
 use sea_orm_migration::sea_orm::DatabaseBackend;
 use sea_orm_migration::{prelude::*, schema::*};
@@ -68,6 +69,9 @@ enum Body {
     Run(Vec<String>),
     /// Refuses the write with this message.
     Refuse(&'static str),
+    /// Refuses the write with this message when the condition holds (PostgreSQL allows no
+    /// subquery in a trigger's own condition).
+    RefuseIf(&'static str, &'static str),
 }
 
 /// One trigger, written once for both backends.
@@ -203,10 +207,10 @@ fn triggers() -> Vec<Trigger> {
             table: "listing_categories",
             only_if: None,
             body: run(&[
+                concat!("UPDATE categories SET live_listings = live_listings + 1 WHERE id = NEW.category_id AND ", live!("NEW")),
                 "INSERT INTO listing_trees (listing_id, top_category_id) \
                  SELECT NEW.listing_id, COALESCE(parent_id, id) FROM categories WHERE id = NEW.category_id \
                  ON CONFLICT DO NOTHING",
-                concat!("UPDATE categories SET live_listings = live_listings + 1 WHERE id = NEW.category_id AND ", live!("NEW")),
             ]),
         },
         Trigger {
@@ -287,6 +291,23 @@ fn triggers() -> Vec<Trigger> {
             only_if: Some("OLD.listing_id <> NEW.listing_id OR OLD.founder_id <> NEW.founder_id"),
             body: Body::Refuse("delete a founder link and insert another instead of changing it"),
         },
+        Trigger {
+            name: "refuse_linked_category_deleted",
+            when_fired: "BEFORE DELETE",
+            table: "categories",
+            only_if: None,
+            body: Body::RefuseIf(
+                "EXISTS (SELECT 1 FROM listing_categories WHERE category_id = OLD.id)",
+                "a category with listings is not deleted: the kept live counts depend on it",
+            ),
+        },
+        Trigger {
+            name: "refuse_counted_founder_deleted",
+            when_fired: "BEFORE DELETE",
+            table: "founders",
+            only_if: Some("OLD.live_listings > 0"),
+            body: Body::Refuse("a founder of a live listing is not deleted: unlink them first"),
+        },
     ]
 }
 
@@ -317,16 +338,30 @@ fn sqlite_trigger(trigger: &Trigger) -> String {
     let body = match &trigger.body {
         Body::Run(statements) => statements.iter().map(|statement| format!("{statement};")).collect::<Vec<_>>().join(" "),
         Body::Refuse(message) => format!("SELECT RAISE(ABORT, '{message}');"),
+        Body::RefuseIf(condition, message) => format!("SELECT RAISE(ABORT, '{message}') WHERE {condition};"),
     };
     format!("CREATE TRIGGER {} {} ON {} FOR EACH ROW{only_if} BEGIN {body} END", trigger.name, trigger.when_fired, trigger.table)
 }
+
+/// PostgreSQL runs writing transactions side by side, and a trigger's statements would see
+/// each other's uncommitted links and statuses only after commit: a listing going live while
+/// another transaction links it to a category would be counted by neither. So every counting
+/// trigger first takes this transaction-scoped lock: the transactions that change counts run
+/// their counting one after the other (each statement then sees the others' commits), and
+/// no two can lock the count rows in opposite orders. SQLite has one writer at a time anyway.
+const COUNTS_LOCK: i64 = 0x6c61_756e_6368; // "launch"
 
 fn postgres_trigger(trigger: &Trigger) -> [String; 2] {
     // A BEFORE trigger that returns NULL cancels the row's write; the others ignore it.
     let result = if trigger.when_fired.starts_with("BEFORE") { "OLD" } else { "NULL" };
     let body = match &trigger.body {
-        Body::Run(statements) => statements.iter().map(|statement| format!("{statement};")).collect::<Vec<_>>().join("\n"),
+        Body::Run(statements) => std::iter::once(format!("PERFORM pg_advisory_xact_lock({COUNTS_LOCK})"))
+            .chain(statements.iter().cloned())
+            .map(|statement| format!("{statement};"))
+            .collect::<Vec<_>>()
+            .join("\n"),
         Body::Refuse(message) => format!("RAISE EXCEPTION '{message}';"),
+        Body::RefuseIf(condition, message) => format!("IF {condition} THEN RAISE EXCEPTION '{message}'; END IF;"),
     };
     // `IS NOT` is SQLite's spelling of a null-safe difference.
     let only_if =

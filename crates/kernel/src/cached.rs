@@ -78,13 +78,20 @@ impl<K: std::hash::Hash + Eq, T> CachedByKey<K, T> {
         Self { values: Mutex::new(std::collections::HashMap::new()), kept }
     }
 
-    /// The cached value of `key`, made with `ttl` when the key is new.
+    /// The cached value of `key` with `ttl`. A key asked for with another time-to-live than it
+    /// was kept with (the current week becoming last week at the turn of the week) keeps its
+    /// value, with the new time-to-live.
     pub fn slot(&self, key: K, ttl: Duration) -> Arc<Cached<T>> {
         let mut values = self.values.lock().unwrap_or_else(|p| p.into_inner());
         if values.len() >= self.kept && !values.contains_key(&key) {
             values.clear();
         }
-        values.entry(key).or_insert_with(|| Arc::new(Cached::new(ttl))).clone()
+        let slot = values.entry(key).or_insert_with(|| Arc::new(Cached::new(ttl)));
+        if slot.ttl != ttl {
+            let kept = slot.slot.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            *slot = Arc::new(Cached { slot: Mutex::new(kept), ttl, refreshing: AtomicBool::new(false) });
+        }
+        slot.clone()
     }
 }
 
@@ -130,6 +137,17 @@ mod tests {
         assert_eq!(*value, 1, "the expired value is served while another caller refreshes");
         cache.refreshing.store(false, std::sync::atomic::Ordering::SeqCst);
         assert_eq!(*futures_executor(cache.get_or_load(later, || async { Ok::<_, ()>(2) })).unwrap(), 2);
+    }
+
+    #[test]
+    fn a_key_asked_for_with_another_ttl_keeps_its_value_with_the_new_ttl() {
+        let cache: CachedByKey<u32, u32> = CachedByKey::new(4);
+        let t0 = datetime!(2026-11-21 10:00 UTC);
+        cache.slot(1, Duration::seconds(3)).put(t0, 10);
+        let longer = cache.slot(1, Duration::seconds(30));
+        assert_eq!(longer.computed_at(), Some(t0));
+        let value = futures_executor(longer.get_or_load(t0 + Duration::seconds(20), || async { Ok::<_, ()>(11) })).unwrap();
+        assert_eq!(*value, 10, "kept for the new 30 s, not the old 3 s");
     }
 
     #[test]

@@ -320,6 +320,16 @@ mod tests {
         clock.advance(time::Duration::seconds(5));
         calendar.ranking(last).await.unwrap();
         assert_eq!(read(), [], "a reader still finds last week ranked");
+
+        // At the turn of the week the current week becomes last week, kept for a past week's time.
+        calendar.ranking(this).await.unwrap();
+        clock.set(this.plus_weeks(1).starts_at(time::UtcOffset::UTC) + time::Duration::seconds(1));
+        read();
+        calendar.refresh_recent_weeks().await.unwrap();
+        assert_eq!(read(), [this.plus_weeks(1), this]);
+        clock.advance(time::Duration::seconds(10));
+        calendar.ranking(this).await.unwrap();
+        assert_eq!(read(), [], "the new last week is kept for a past week's time");
     }
 
     #[test]

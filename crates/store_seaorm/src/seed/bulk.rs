@@ -5,7 +5,8 @@ use super::{COUNTRIES, FIRST_NAMES, LAST_NAMES, NEW_CATEGORIES, PRICING, PROMISE
 use crate::entity::{category, founder, listing, listing_category, listing_follow, listing_founder, user, vote};
 use crate::votes_repo::utc_week;
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait,
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set,
+    TransactionTrait,
 };
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
@@ -33,20 +34,37 @@ pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: 
     if sqlite {
         txn.execute_unprepared(&format!("PRAGMA cache_size = -{SEED_CACHE_KIB}")).await?;
     }
+    let written = write(&txn, now, count, progress).await;
+    if sqlite {
+        // Back to the default whatever happened, as the pooled connection is reused.
+        txn.execute_unprepared("PRAGMA cache_size = -2000").await?;
+    }
+    let written = written?;
+    txn.commit().await?;
+    if sqlite {
+        // The transaction sits in the write-ahead log (gigabytes at a million listings) until it
+        // is copied into the database; do it now rather than in the first reader's way.
+        db.execute_unprepared("PRAGMA wal_checkpoint(TRUNCATE)").await?;
+    }
+    Ok(written)
+}
+
+/// Writes the listings in `txn`; how many were new.
+async fn write(txn: &DatabaseTransaction, now: OffsetDateTime, count: usize, progress: impl Fn(usize)) -> Result<usize, DbErr> {
     let categories: Vec<i64> = category::Entity::find()
         .select_only()
         .column(category::Column::Id)
         .filter(category::Column::Slug.is_not_in(NEW_CATEGORIES.iter().copied()))
         .order_by_asc(category::Column::Id)
         .into_tuple::<i64>()
-        .all(&txn)
+        .all(txn)
         .await?;
     let voters: Vec<i64> = user::Entity::find()
         .select_only()
         .column(user::Column::Id)
         .filter(user::Column::Email.like("voter%@demo.launchdir.invalid"))
         .into_tuple::<i64>()
-        .all(&txn)
+        .all(txn)
         .await?;
     if categories.is_empty() || voters.is_empty() {
         return Err(DbErr::Custom("run the demo seed before adding bulk listings".into()));
@@ -56,7 +74,7 @@ pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: 
         .column(listing::Column::Slug)
         .filter(listing::Column::Slug.like("bulk-%"))
         .into_tuple::<String>()
-        .all(&txn)
+        .all(txn)
         .await?
         .into_iter()
         .collect();
@@ -107,7 +125,7 @@ pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: 
             progress((chunk_start + CHUNK).min(count));
             continue;
         }
-        listing::Entity::insert_many(rows).exec(&txn).await?;
+        listing::Entity::insert_many(rows).exec(txn).await?;
         let slugs: Vec<String> = plans.iter().map(|(slug, ..)| slug.clone()).collect();
         let ids: HashMap<String, i64> = listing::Entity::find()
             .select_only()
@@ -115,7 +133,7 @@ pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: 
             .column(listing::Column::Id)
             .filter(listing::Column::Slug.is_in(slugs))
             .into_tuple::<(String, i64)>()
-            .all(&txn)
+            .all(txn)
             .await?
             .into_iter()
             .collect();
@@ -141,7 +159,7 @@ pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: 
                 }
             }
         }
-        listing_category::Entity::insert_many(links).exec(&txn).await?;
+        listing_category::Entity::insert_many(links).exec(txn).await?;
         // Listings 2k and 2k+1 share founder k, so founders have one company or two.
         let founder_of = |slug: &str| -> (String, usize) {
             let n: usize = slug.trim_start_matches("bulk-").parse().unwrap_or(0);
@@ -171,13 +189,13 @@ pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: 
             .column(founder::Column::Slug)
             .filter(founder::Column::Slug.is_in(founder_slugs.iter().cloned()))
             .into_tuple::<String>()
-            .all(&txn)
+            .all(txn)
             .await?
             .into_iter()
             .collect();
         new_founders.retain(|row| !known.contains(row.slug.as_ref()));
         if !new_founders.is_empty() {
-            founder::Entity::insert_many(new_founders).exec(&txn).await?;
+            founder::Entity::insert_many(new_founders).exec(txn).await?;
         }
         let founder_ids: HashMap<String, i64> = founder::Entity::find()
             .select_only()
@@ -185,7 +203,7 @@ pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: 
             .column(founder::Column::Id)
             .filter(founder::Column::Slug.is_in(founder_slugs))
             .into_tuple::<(String, i64)>()
-            .all(&txn)
+            .all(txn)
             .await?
             .into_iter()
             .collect();
@@ -197,26 +215,16 @@ pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: 
                 position: Set(0),
             })
             .collect();
-        listing_founder::Entity::insert_many(founder_links).exec(&txn).await?;
+        listing_founder::Entity::insert_many(founder_links).exec(txn).await?;
         for part in votes.chunks(500) {
-            vote::Entity::insert_many(part.to_vec()).exec(&txn).await?;
+            vote::Entity::insert_many(part.to_vec()).exec(txn).await?;
         }
         for part in follows.chunks(500) {
-            listing_follow::Entity::insert_many(part.to_vec()).exec(&txn).await?;
+            listing_follow::Entity::insert_many(part.to_vec()).exec(txn).await?;
         }
-        crate::follows::recount(&txn, &ids.values().copied().collect::<Vec<_>>()).await?;
+        crate::follows::recount(txn, &ids.values().copied().collect::<Vec<_>>()).await?;
         written += plans.len();
         progress((chunk_start + CHUNK).min(count));
-    }
-    if sqlite {
-        // Back to the default, as the pooled connection is reused.
-        txn.execute_unprepared("PRAGMA cache_size = -2000").await?;
-    }
-    txn.commit().await?;
-    if sqlite {
-        // The transaction sits in the write-ahead log (gigabytes at a million listings) until it
-        // is copied into the database; do it now rather than in the first reader's way.
-        db.execute_unprepared("PRAGMA wal_checkpoint(TRUNCATE)").await?;
     }
     Ok(written)
 }

@@ -282,3 +282,38 @@ async fn kept_counts_follow_every_kind_of_write() {
     assert!(refused.to_string().contains("instead of changing it"), "{refused}");
     assert_eq!(store.live_counts().await.unwrap(), recounted(&test).await, "after the refusals");
 }
+
+#[tokio::test]
+async fn a_listing_linked_while_another_transaction_publishes_it_is_counted_once() {
+    use sea_orm::TransactionTrait;
+    let test = TestDatabase::new().await;
+    let store = SeaStore::new(test.db.clone());
+    store_seaorm::seed::demo(&test.db, datetime!(2026-11-18 12:00 UTC)).await.unwrap();
+    let waiting = scalar(&test, "SELECT MIN(id) FROM listings WHERE status = 'awaiting_badge'").await;
+    let category = scalar(
+        &test,
+        &format!(
+            "SELECT MIN(id) FROM categories WHERE id NOT IN (SELECT category_id FROM listing_categories WHERE listing_id = {waiting})"
+        ),
+    )
+    .await;
+
+    // One transaction publishes the listing and has not committed when another links it.
+    let publishing = test.db.begin().await.unwrap();
+    publishing.execute_unprepared(&format!("UPDATE listings SET status = 'live' WHERE id = {waiting}")).await.unwrap();
+    let db = test.db.clone();
+    let linking = tokio::spawn(async move {
+        let linking = db.begin().await.unwrap();
+        linking
+            .execute_unprepared(&format!(
+                "INSERT INTO listing_categories (listing_id, category_id, is_primary) VALUES ({waiting}, {category}, false)"
+            ))
+            .await
+            .unwrap();
+        linking.commit().await.unwrap();
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    publishing.commit().await.unwrap();
+    linking.await.unwrap();
+    assert_eq!(store.live_counts().await.unwrap(), recounted(&test).await);
+}
