@@ -30,11 +30,17 @@ const SEED_CACHE_KIB: i64 = 512 * 1024;
 /// many of the `count` listings are done after each round.
 pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: usize, progress: impl Fn(usize)) -> Result<usize, DbErr> {
     let sqlite = db.get_database_backend() == sea_orm::DatabaseBackend::Sqlite;
+    if !sqlite {
+        // PostgreSQL: a transaction per round. In one transaction of a hundred thousand
+        // listings every update of the same count row (a category's, a facet's) leaves a
+        // version that stays until the end, and each update walks past all of them.
+        return write(db, None, now, count, progress).await;
+    }
     let txn = db.begin().await?;
     if sqlite {
         txn.execute_unprepared(&format!("PRAGMA cache_size = -{SEED_CACHE_KIB}")).await?;
     }
-    let written = write(&txn, now, count, progress).await;
+    let written = write(db, Some(&txn), now, count, progress).await;
     if sqlite {
         // Back to the default whatever happened, as the pooled connection is reused.
         txn.execute_unprepared("PRAGMA cache_size = -2000").await?;
@@ -49,22 +55,29 @@ pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: 
     Ok(written)
 }
 
-/// Writes the listings in `txn`; how many were new.
-async fn write(txn: &DatabaseTransaction, now: OffsetDateTime, count: usize, progress: impl Fn(usize)) -> Result<usize, DbErr> {
+/// Writes the listings, all in `single` when given, else each round in a transaction of its
+/// own; how many were new.
+async fn write(
+    db: &DatabaseConnection,
+    single: Option<&DatabaseTransaction>,
+    now: OffsetDateTime,
+    count: usize,
+    progress: impl Fn(usize),
+) -> Result<usize, DbErr> {
     let categories: Vec<i64> = category::Entity::find()
         .select_only()
         .column(category::Column::Id)
         .filter(category::Column::Slug.is_not_in(NEW_CATEGORIES.iter().copied()))
         .order_by_asc(category::Column::Id)
         .into_tuple::<i64>()
-        .all(txn)
+        .all(db)
         .await?;
     let voters: Vec<i64> = user::Entity::find()
         .select_only()
         .column(user::Column::Id)
         .filter(user::Column::Email.like("voter%@demo.launchdir.invalid"))
         .into_tuple::<i64>()
-        .all(txn)
+        .all(db)
         .await?;
     if categories.is_empty() || voters.is_empty() {
         return Err(DbErr::Custom("run the demo seed before adding bulk listings".into()));
@@ -74,7 +87,7 @@ async fn write(txn: &DatabaseTransaction, now: OffsetDateTime, count: usize, pro
         .column(listing::Column::Slug)
         .filter(listing::Column::Slug.like("bulk-%"))
         .into_tuple::<String>()
-        .all(txn)
+        .all(db)
         .await?
         .into_iter()
         .collect();
@@ -86,6 +99,10 @@ async fn write(txn: &DatabaseTransaction, now: OffsetDateTime, count: usize, pro
     let mut rng = Rng(0xB01C);
     let mut written = 0;
     for chunk_start in (0..count).step_by(CHUNK) {
+        let own = if single.is_none() { Some(db.begin().await?) } else { None };
+        let Some(txn) = single.or(own.as_ref()) else {
+            return Err(DbErr::Custom("no transaction to write the bulk listings in".into()));
+        };
         let mut rows = Vec::new();
         let mut plans = Vec::new();
         for n in chunk_start..(chunk_start + CHUNK).min(count) {
@@ -223,6 +240,9 @@ async fn write(txn: &DatabaseTransaction, now: OffsetDateTime, count: usize, pro
             listing_follow::Entity::insert_many(part.to_vec()).exec(txn).await?;
         }
         crate::follows::recount(txn, &ids.values().copied().collect::<Vec<_>>()).await?;
+        if let Some(own) = own {
+            own.commit().await?;
+        }
         written += plans.len();
         progress((chunk_start + CHUNK).min(count));
     }
