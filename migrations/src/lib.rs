@@ -21,6 +21,8 @@ mod m20261127_000015_admins_and_audit;
 mod m20261128_000016_claims_and_owners;
 mod m20261129_000017_change_feed_and_read_indexes;
 mod m20261130_000018_maintained_directory_counts;
+mod m20261201_000019_narrow_category_counts;
+mod triggers;
 
 pub struct Migrator;
 
@@ -46,6 +48,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261128_000016_claims_and_owners::Migration),
             Box::new(m20261129_000017_change_feed_and_read_indexes::Migration),
             Box::new(m20261130_000018_maintained_directory_counts::Migration),
+            Box::new(m20261201_000019_narrow_category_counts::Migration),
         ]
     }
 }

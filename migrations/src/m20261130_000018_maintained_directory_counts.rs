@@ -4,7 +4,8 @@
 //! words, the ranked feeds, founders) used to recount the directory every two seconds with
 //! grouped scans: at a million listings one recount took 15-30 s. Now the counts are data:
 //! - `directory_counts`: live listings, live listings with a follower, founders of a live listing;
-//! - `categories.live_listings`: live listings that carry the category itself;
+//! - `categories.live_listings` (in `category_counts` since migration 19): live listings
+//!   that carry the category itself;
 //! - `categories.live_in_tree`: distinct live listings in a top-level category or any of its
 //!   subcategories, kept through `listing_trees`, the set of top-level trees each listing is in;
 //! - `founders.live_listings`: live listings the founder is linked to;
@@ -20,8 +21,10 @@
 //! A live listing being deleted first drops its links, so their triggers count it out. A
 //! category's parent and the keys of a link never change, and linked categories and counted
 //! founders are never deleted (nothing does it); triggers refuse it, because the kept counts
-//! would go wrong. On PostgreSQL the counting triggers take one lock first (`COUNTS_LOCK`).
+//! would go wrong. On PostgreSQL the counting triggers take one lock first
+//! (`triggers::COUNTS_LOCK`).
 
+use crate::triggers::{Body, Trigger, live, postgres_trigger, run, sqlite_trigger, step};
 use sea_orm_migration::sea_orm::DatabaseBackend;
 use sea_orm_migration::{prelude::*, schema::*};
 
@@ -63,46 +66,6 @@ enum LiveFacets {
     Live,
 }
 
-/// What a trigger does.
-enum Body {
-    /// These statements, in order.
-    Run(Vec<String>),
-    /// Refuses the write with this message.
-    Refuse(&'static str),
-    /// Refuses the write with this message when the condition holds (PostgreSQL allows no
-    /// subquery in a trigger's own condition).
-    RefuseIf(&'static str, &'static str),
-}
-
-/// One trigger, written once for both backends.
-struct Trigger {
-    name: &'static str,
-    /// `AFTER INSERT`, `BEFORE DELETE`, `AFTER UPDATE OF status`, ...
-    when_fired: &'static str,
-    table: &'static str,
-    /// The row condition, if any.
-    only_if: Option<&'static str>,
-    body: Body,
-}
-
-/// Whether the listing of the link in `NEW` or `OLD` is live: counts change only for live listings.
-macro_rules! live {
-    ($row:literal) => {
-        concat!("EXISTS (SELECT 1 FROM listings WHERE id = ", $row, ".listing_id AND status = 'live')")
-    };
-}
-
-/// `+1` when the updated listing became live, `-1` when it stopped being live.
-macro_rules! step {
-    () => {
-        "CASE WHEN NEW.status = 'live' THEN 1 ELSE -1 END"
-    };
-}
-
-fn run(statements: &[&str]) -> Body {
-    Body::Run(statements.iter().map(|statement| (*statement).to_owned()).collect())
-}
-
 /// The facets a browse filters by, each with the expression of its value in `NEW`/`OLD` (`@`)
 /// as the filter compares it.
 const FACETS: [(&str, &str); 3] = [("stage", "@.stage"), ("country", "@.country"), ("pricing_model", "LOWER(@.pricing_model)")];
@@ -122,7 +85,7 @@ fn facet_steps(row: &str, step: i64) -> Vec<String> {
         .collect()
 }
 
-fn triggers() -> Vec<Trigger> {
+pub(crate) fn triggers() -> Vec<Trigger> {
     vec![
         Trigger {
             name: "count_listing_inserted",
@@ -332,50 +295,6 @@ const FILL: &[&str] = &[
      ('followed', (SELECT COUNT(*) FROM listings WHERE status = 'live' AND follows_count > 0)), \
      ('founders', (SELECT COUNT(*) FROM founders WHERE live_listings > 0))",
 ];
-
-fn sqlite_trigger(trigger: &Trigger) -> String {
-    let only_if = trigger.only_if.map(|only_if| format!(" WHEN {only_if}")).unwrap_or_default();
-    let body = match &trigger.body {
-        Body::Run(statements) => statements.iter().map(|statement| format!("{statement};")).collect::<Vec<_>>().join(" "),
-        Body::Refuse(message) => format!("SELECT RAISE(ABORT, '{message}');"),
-        Body::RefuseIf(condition, message) => format!("SELECT RAISE(ABORT, '{message}') WHERE {condition};"),
-    };
-    format!("CREATE TRIGGER {} {} ON {} FOR EACH ROW{only_if} BEGIN {body} END", trigger.name, trigger.when_fired, trigger.table)
-}
-
-/// PostgreSQL runs writing transactions side by side, and a trigger's statements would see
-/// each other's uncommitted links and statuses only after commit: a listing going live while
-/// another transaction links it to a category would be counted by neither. So every counting
-/// trigger first takes this transaction-scoped lock: the transactions that change counts run
-/// their counting one after the other (each statement then sees the others' commits), and
-/// no two can lock the count rows in opposite orders. SQLite has one writer at a time anyway.
-const COUNTS_LOCK: i64 = 0x6c61_756e_6368; // "launch"
-
-fn postgres_trigger(trigger: &Trigger) -> [String; 2] {
-    // A BEFORE trigger that returns NULL cancels the row's write; the others ignore it.
-    let result = if trigger.when_fired.starts_with("BEFORE") { "OLD" } else { "NULL" };
-    let body = match &trigger.body {
-        Body::Run(statements) => std::iter::once(format!("PERFORM pg_advisory_xact_lock({COUNTS_LOCK})"))
-            .chain(statements.iter().cloned())
-            .map(|statement| format!("{statement};"))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        Body::Refuse(message) => format!("RAISE EXCEPTION '{message}';"),
-        Body::RefuseIf(condition, message) => format!("IF {condition} THEN RAISE EXCEPTION '{message}'; END IF;"),
-    };
-    // `IS NOT` is SQLite's spelling of a null-safe difference.
-    let only_if =
-        trigger.only_if.map(|only_if| format!(" WHEN ({})", only_if.replace(" IS NOT ", " IS DISTINCT FROM "))).unwrap_or_default();
-    [
-        format!("CREATE FUNCTION {}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN\n{body}\nRETURN {result};\nEND $$", trigger.name),
-        format!(
-            "CREATE TRIGGER {name} {} ON {} FOR EACH ROW{only_if} EXECUTE FUNCTION {name}()",
-            trigger.when_fired,
-            trigger.table,
-            name = trigger.name
-        ),
-    ]
-}
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {

@@ -94,12 +94,16 @@ impl CategoryRepository for SeaStore {
     }
 
     async fn live_counts(&self) -> Result<LiveCounts, RepoError> {
-        // Kept by triggers in every writing transaction (migration 18), so reading them costs
-        // the number of categories, not the size of the directory.
+        // Kept by triggers in every writing transaction (migrations 18 and 19), so reading them
+        // costs the number of categories, not the size of the directory.
         let backend = self.db.get_database_backend();
         let categories = self
             .db
-            .query_all_raw(Statement::from_string(backend, "SELECT id, parent_id, live_listings, live_in_tree FROM categories"))
+            .query_all_raw(Statement::from_string(
+                backend,
+                "SELECT c.id, c.parent_id, COALESCE(n.live_listings, 0) AS live_listings, COALESCE(n.live_in_tree, 0) AS live_in_tree \
+                 FROM categories c LEFT JOIN category_counts n ON n.category_id = c.id",
+            ))
             .await
             .map_err(repo_err)?;
         let mut counts = LiveCounts::default();
