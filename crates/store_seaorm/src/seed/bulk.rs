@@ -242,6 +242,13 @@ async fn write(
         crate::follows::recount(txn, &ids.values().copied().collect::<Vec<_>>()).await?;
         if let Some(own) = own {
             own.commit().await?;
+            // The planner's statistics still describe the tables as they were before the seed:
+            // a lookup it thinks reads a few rows scans the growing tables in every round.
+            // Refreshed each time the seed has doubled them (a handful of times in all).
+            let round = chunk_start / CHUNK + 1;
+            if round.is_power_of_two() {
+                crate::optimize(db).await?;
+            }
         }
         written += plans.len();
         progress((chunk_start + CHUNK).min(count));
