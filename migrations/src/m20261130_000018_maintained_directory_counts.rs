@@ -6,7 +6,7 @@
 //! - `directory_counts`: live listings, live listings with a follower, founders of a live listing;
 //! - `categories.live_listings` (in `category_counts` since migration 19): live listings
 //!   that carry the category itself;
-//! - `categories.live_in_tree`: distinct live listings in a top-level category or any of its
+//! - `categories.live_in_tree` (likewise): distinct live listings in a top-level category or any of its
 //!   subcategories, kept through `listing_trees`, the set of top-level trees each listing is in;
 //! - `founders.live_listings`: live listings the founder is linked to;
 //! - `live_facets`: live listings per stage, country and pricing model (lower case), the

@@ -193,7 +193,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 println!("added {added} generated listings");
                 // The generated history reaches back years: its finished weeks get their awards
                 // now, as the week-end job would have fixed them, rather than in a catch-up
-                // that the server's first start would run for minutes.
+                // that the server's first start would run (tens of seconds at a million listings).
                 let services = Services::build(&settings, db, Arc::new(SystemClock))?;
                 let fixed = services.app.awards.fix_finished_weeks().await.context("cannot fix the awards of finished weeks")?;
                 println!("fixed the awards of {} finished weeks", fixed.len());
