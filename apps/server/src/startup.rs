@@ -215,7 +215,6 @@ impl Services {
                 store.feeds(),
                 trending,
                 shape,
-                clock.clone(),
             ),
             sitemap: listings::SitemapService::new(store.sitemap(), calendar.clone()),
             calendar,

@@ -53,8 +53,8 @@ pub use purchases::{LaunchOutcome, PAID_SECTIONS, PurchaseFacts, PurchaseReposit
 pub use rankings::{Board, BoardEntry, Leaderboard, LeaderboardError, LeaderboardService, Metric, RankingRepository};
 pub use reviews::{FieldProblem, ListingReviews, Member, Review, ReviewError, ReviewRepository, ReviewService, ReviewText, Saved};
 pub use search::{
-    Candidate, DbOrder, MAX_MATCHES, SEARCH_SYNC_PERIOD, SearchChanges, SearchDoc, SearchError, SearchFilter, SearchIndex, SearchRequest,
-    SearchService, SearchSource, SortBy,
+    DbOrder, IndexOrder, IndexSearch, SEARCH_SYNC_PERIOD, SearchChanges, SearchDoc, SearchError, SearchIndex, SearchRequest, SearchService,
+    SearchSource, SortBy, domain_key, pricing_key,
 };
 pub use service::{DIRECTORY_REFRESH, DirectoryError, DirectoryService, DirectoryShape};
 pub use sitemap::{SITEMAP_FILE_LIMIT, SitemapFile, SitemapListing, SitemapRepository, SitemapService};

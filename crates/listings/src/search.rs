@@ -1,19 +1,21 @@
-//! Full-text search over listings: a typo-tolerant index behind a port, filters and sorts.
+//! Search over listings: an index of their text, filters and sort keys behind a port.
 //!
-//! The index answers which listings match the words, best first. Filters and the other sorts
-//! are applied to those candidates from the database, so the index never needs to hold votes
-//! or views that change every second.
+//! The index answers which listings match the words and the filters, in the order asked, with
+//! an exact total, so no search is bounded by how many text matches it may look at. It is kept
+//! from the database's change feed, which also fires on the values searches filter and sort by
+//! (votes, views and follows included). Browses the database already orders in an index of its
+//! own, with totals the directory keeps (no words, no filter but a category), are paged there.
 
 use crate::feeds::{FeedRepository, TrendingScores};
 use crate::model::ListingSummary;
 use crate::service::DirectoryShape;
 use async_trait::async_trait;
-use kernel::{CategoryId, Clock, CountryCode, ListingId, PageRequest, Paged, RepoError, Slug};
-use std::collections::HashMap;
+use kernel::{CategoryId, CountryCode, ListingId, PageRequest, Paged, RepoError, Slug};
+use std::collections::HashSet;
 use std::sync::Arc;
 use time::OffsetDateTime;
 
-/// What the index holds of a listing.
+/// What the index holds of a listing: its text, what searches filter by and what they sort by.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchDoc {
     pub id: ListingId,
@@ -23,15 +25,72 @@ pub struct SearchDoc {
     pub keywords: Vec<String>,
     /// Scheduled or waiting for its badge (not yet live).
     pub upcoming: bool,
+    /// The categories it is linked to and their parents, so a search by a top-level category
+    /// finds the listings of its subcategories.
+    pub categories: Vec<CategoryId>,
+    pub stage: Option<String>,
+    pub country: Option<String>,
+    /// As `pricing_key` writes it.
+    pub pricing_model: Option<String>,
+    /// As `domain_key` writes it.
+    pub domain: Option<String>,
+    pub votes: u64,
+    pub views: u64,
+    pub follows: u64,
+    /// When it launched; for an upcoming listing, when it was submitted.
+    pub published_at: OffsetDateTime,
 }
 
-/// The full-text index.
+/// How a pricing model is compared: without regard to case.
+pub fn pricing_key(model: &str) -> String {
+    model.trim().to_lowercase()
+}
+
+/// How a domain is compared: lower case, without a trailing dot or a leading `www.`.
+pub fn domain_key(domain: &str) -> String {
+    let domain = domain.trim().trim_end_matches('.').to_lowercase();
+    domain.strip_prefix("www.").map(str::to_owned).unwrap_or(domain)
+}
+
+/// The order of an index search; ties go to the lower id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexOrder {
+    /// Best text match first (most voted first without words).
+    Relevance,
+    Votes,
+    Newest,
+    Views,
+    /// Most followed first, listings without a follower left out.
+    Follows,
+}
+
+/// What an index search keeps (every filter given must hold) and in which order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexSearch {
+    /// Every word must match (typo-tolerant, the last word as a prefix).
+    pub words: Option<String>,
+    /// A category: the listings linked to it or to one of its subcategories.
+    pub category: Option<CategoryId>,
+    pub stage: Option<String>,
+    pub country: Option<String>,
+    /// As `pricing_key` writes it.
+    pub pricing_model: Option<String>,
+    /// As `domain_key` writes it.
+    pub domain: Option<String>,
+    /// `false`: live listings; `true`: scheduled or awaiting their badge.
+    pub upcoming: bool,
+    pub order: IndexOrder,
+}
+
+/// The search index.
 #[async_trait]
 pub trait SearchIndex: Send + Sync {
-    /// Listings (live, or upcoming when `upcoming`) whose text matches every word of `query`
-    /// (typo-tolerant, the last word as a prefix), best first, at most `limit`; and how many
-    /// match in all.
-    async fn matching(&self, query: &str, upcoming: bool, limit: usize) -> Result<(Vec<ListingId>, u64), RepoError>;
+    /// The listings passing `search`, in its order, from `offset`, at most `limit`; and how many
+    /// pass in all.
+    async fn search(&self, search: &IndexSearch, offset: usize, limit: usize) -> Result<(Vec<ListingId>, u64), RepoError>;
+    /// Every listing passing `search` (its order aside), ascending by id: for an order kept
+    /// outside the index (trending).
+    async fn passing(&self, search: &IndexSearch) -> Result<Vec<ListingId>, RepoError>;
     /// Adds or replaces these documents and removes `removed` (after removing every document
     /// when `from_scratch`), and keeps `position`, where the index now stands in the change
     /// feed, with them in one commit; searchable when it returns.
@@ -44,8 +103,8 @@ pub trait SearchIndex: Send + Sync {
 }
 
 /// What changed for the index, read from the database's change feed (each node feeds its own
-/// index). The feed is a sequence of positions, one per write to a listing's indexed text or
-/// status, written by the database itself in the writing transaction.
+/// index). The feed is a sequence of positions, one per write to what the index holds of a
+/// listing, written by the database itself in the writing transaction.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SearchChanges {
     /// Public listings (live, scheduled, awaiting badge) among the changed ones.
@@ -61,29 +120,6 @@ pub struct SearchChanges {
     pub lost: bool,
 }
 
-/// A listing that passed the filters, with what the sorts need.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
-    pub id: ListingId,
-    pub votes: u64,
-    pub views: u64,
-    pub published_at: OffsetDateTime,
-}
-
-/// Which listings a search looks at.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SearchFilter {
-    /// Only these listings (the text matches); `None` browses everything.
-    pub ids: Option<Vec<ListingId>>,
-    pub categories: Option<Vec<CategoryId>>,
-    pub stage: Option<String>,
-    pub country: Option<CountryCode>,
-    pub pricing_model: Option<String>,
-    pub domain: Option<String>,
-    /// `false`: live; `true`: scheduled or awaiting badge.
-    pub upcoming: bool,
-}
-
 /// The database side of search.
 #[async_trait]
 pub trait SearchSource: Send + Sync {
@@ -91,18 +127,18 @@ pub trait SearchSource: Send + Sync {
     async fn everything(&self) -> Result<SearchChanges, RepoError>;
     /// The changes at feed positions after `after`, at most `limit` positions.
     async fn changes_after(&self, after: u64, limit: u64) -> Result<SearchChanges, RepoError>;
-    /// Listings passing `filter`.
-    async fn candidates(&self, filter: &SearchFilter) -> Result<Vec<Candidate>, RepoError>;
-
-    /// How many listings pass `filter` (with at least one follower when `followed`).
-    async fn count(&self, filter: &SearchFilter, followed: bool) -> Result<u64, RepoError>;
-
-    /// One page of the listings passing `filter`, ordered in the database (ties to the lower id).
-    /// `total` is how many pass (from the directory's counts or `count`).
-    async fn page(&self, filter: &SearchFilter, order: DbOrder, page: PageRequest, total: u64) -> Result<Paged<ListingId>, RepoError>;
+    /// One page of live listings (in these categories, when given), ordered in the database
+    /// (ties to the lower id). `total` is how many pass, from the directory's counts.
+    async fn page(
+        &self,
+        categories: Option<&[CategoryId]>,
+        order: DbOrder,
+        page: PageRequest,
+        total: u64,
+    ) -> Result<Paged<ListingId>, RepoError>;
 }
 
-/// Orders the database can apply itself.
+/// Orders the database walks in an index of its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DbOrder {
     Votes,
@@ -146,9 +182,6 @@ pub enum SearchError {
     Repo(#[from] RepoError),
 }
 
-/// The most text matches a search considers.
-pub const MAX_MATCHES: usize = 2000;
-
 /// The search use cases, and keeping the index in step with the database.
 #[derive(Clone)]
 pub struct SearchService {
@@ -157,18 +190,8 @@ pub struct SearchService {
     feeds: Arc<dyn FeedRepository>,
     trending: TrendingScores,
     shape: DirectoryShape,
-    clock: Arc<dyn Clock>,
     cursor: Arc<cursor::Cursor>,
-    filtered_totals: Arc<kernel::CachedByKey<String, u64>>,
 }
-
-/// How long the total of a filtered browse (stage, country, pricing model, domain) is reused:
-/// counting a filter reads every listing it keeps, which does not scale per request.
-pub const FILTERED_TOTAL_TTL: time::Duration = time::Duration::seconds(10);
-
-/// The most filtered totals kept at once (each is a few bytes; the bound keeps a crawler
-/// walking every filter from growing memory).
-const FILTERED_TOTALS_KEPT: usize = 512;
 
 /// Where the index stands in the change feed, shared by clones of the service.
 mod cursor {
@@ -281,24 +304,8 @@ impl SearchService {
         feeds: Arc<dyn FeedRepository>,
         trending: TrendingScores,
         shape: DirectoryShape,
-        clock: Arc<dyn Clock>,
     ) -> Self {
-        Self {
-            index,
-            source,
-            feeds,
-            trending,
-            shape,
-            clock,
-            cursor: Arc::default(),
-            filtered_totals: Arc::new(kernel::CachedByKey::new(FILTERED_TOTALS_KEPT)),
-        }
-    }
-
-    /// The total of a filtered browse, at most `FILTERED_TOTAL_TTL` old.
-    async fn filtered_total(&self, filter: &SearchFilter, followed: bool) -> Result<u64, RepoError> {
-        let cached = self.filtered_totals.slot(format!("{filter:?} {followed}"), FILTERED_TOTAL_TTL);
-        Ok(*cached.get_or_load(self.clock.now(), || self.source.count(filter, followed)).await?)
+        Self { index, source, feeds, trending, shape, cursor: Arc::default() }
     }
 
     /// The same search over another index (say, one kept on disk), which starts from where
@@ -338,122 +345,99 @@ impl SearchService {
 
     pub async fn search(&self, request: &SearchRequest) -> Result<Paged<ListingSummary>, SearchError> {
         let words = request.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
-        let other_filters = request.category.is_some()
-            || request.stage.is_some()
-            || request.country.is_some()
-            || request.pricing_model.is_some()
-            || request.domain.is_some();
-        // The common case (words, best match first, no other filter) is answered by the index
-        // alone: one page of ids and an exact count, without a round trip through SQL.
-        if let (Some(q), SortBy::Relevance, false) = (words, request.sort, other_filters) {
-            let wanted = (request.page.offset() + u64::from(request.page.per_page())) as usize;
-            let (ids, total) = self.index.matching(q, request.upcoming, wanted).await?;
-            let page_ids: Vec<ListingId> = ids.into_iter().skip(request.page.offset() as usize).collect();
-            let mut summaries = self.feeds.summaries(&page_ids).await?;
-            let items = page_ids.iter().filter_map(|id| summaries.remove(id)).collect();
-            return Ok(Paged::new(items, request.page, total));
-        }
-        let matches = match words {
-            Some(q) => Some(self.index.matching(q, request.upcoming, MAX_MATCHES).await?.0),
-            None => None,
-        };
+        let facets = request.stage.is_some() || request.country.is_some() || request.pricing_model.is_some() || request.domain.is_some();
         let shape = self.shape.get().await?;
         let (all, counts) = (&shape.0, &shape.1);
-        let mut category_total = None;
-        let categories = match &request.category {
+        let category = match &request.category {
             None => None,
-            Some(slug) => {
-                let category = all.iter().find(|c| &c.slug == slug).ok_or(SearchError::UnknownCategory)?;
-                let table = if category.parent_id.is_none() { &counts.by_top_level } else { &counts.direct };
-                category_total = Some(table.get(&category.id).copied().unwrap_or(0));
-                let mut ids = vec![category.id];
-                ids.extend(all.iter().filter(|c| c.parent_id == Some(category.id)).map(|c| c.id));
-                Some(ids)
-            }
+            Some(slug) => Some(all.iter().find(|c| &c.slug == slug).ok_or(SearchError::UnknownCategory)?),
         };
-        let filter = SearchFilter {
-            ids: matches.clone(),
-            categories,
-            stage: request.stage.clone(),
-            country: request.country.clone(),
-            pricing_model: request.pricing_model.clone(),
-            domain: request.domain.clone(),
-            upcoming: request.upcoming,
-        };
-        // Live listings filtered by category at most: the directory's counts know the total.
-        let only_category = !request.upcoming
-            && matches.is_none()
-            && request.stage.is_none()
-            && request.country.is_none()
-            && request.pricing_model.is_none()
-            && request.domain.is_none();
-        // Live listings filtered by one stage, country or pricing model alone: kept counts too.
-        let facet_total = match (&request.stage, &request.country, &request.pricing_model) {
-            (Some(stage), None, None) => Some(counts.by_stage.get(stage)),
-            (None, Some(country), None) => Some(counts.by_country.get(country.as_str())),
-            (None, None, Some(model)) => Some(counts.by_pricing_model.get(&model.to_lowercase())),
-            _ => None,
-        }
-        .filter(|_| !request.upcoming && matches.is_none() && request.category.is_none() && request.domain.is_none())
-        .map(|count| count.copied().unwrap_or(0));
-        let known_total = |order: DbOrder| match (only_category, category_total, order) {
-            (false, ..) if order == DbOrder::Follows => None,
-            (false, ..) => facet_total,
-            (true, Some(total), DbOrder::Votes | DbOrder::Newest | DbOrder::Views) => Some(total),
-            (true, None, DbOrder::Votes | DbOrder::Newest | DbOrder::Views) => Some(counts.live),
-            (true, None, DbOrder::Follows) => Some(counts.followed),
-            (true, Some(_), DbOrder::Follows) => None,
-        };
-        // Orders the database can apply are paged there, so browsing never loads every listing.
-        let db_order = match (request.sort, &matches) {
-            (SortBy::Relevance, None) | (SortBy::Votes, _) => Some(DbOrder::Votes),
-            (SortBy::Newest, _) => Some(DbOrder::Newest),
-            (SortBy::MostViewed, _) => Some(DbOrder::Views),
-            (SortBy::MostFollowed, _) => Some(DbOrder::Follows),
-            _ => None,
-        };
-        if let Some(order) = db_order {
-            let total = match known_total(order) {
-                Some(total) => total,
-                // Text matches are at most `MAX_MATCHES`: counted as they are.
-                None if matches.is_some() => self.source.count(&filter, order == DbOrder::Follows).await?,
-                None => self.filtered_total(&filter, order == DbOrder::Follows).await?,
+        // Live listings without words or a filter but a category: the database walks an index in
+        // exactly the order asked, and the directory's counts know the total.
+        if words.is_none() && !facets && !request.upcoming {
+            let total = |table: &std::collections::HashMap<CategoryId, u64>, id: CategoryId| table.get(&id).copied().unwrap_or(0);
+            let known = match (request.sort, category) {
+                (SortBy::Relevance | SortBy::Votes, None) => Some((DbOrder::Votes, counts.live)),
+                (SortBy::Newest, None) => Some((DbOrder::Newest, counts.live)),
+                (SortBy::MostViewed, None) => Some((DbOrder::Views, counts.live)),
+                (SortBy::MostFollowed, None) => Some((DbOrder::Follows, counts.followed)),
+                (SortBy::Relevance | SortBy::Votes | SortBy::Newest | SortBy::MostViewed, Some(category)) => {
+                    let order = match request.sort {
+                        SortBy::Newest => DbOrder::Newest,
+                        SortBy::MostViewed => DbOrder::Views,
+                        _ => DbOrder::Votes,
+                    };
+                    let table = if category.parent_id.is_none() { &counts.by_top_level } else { &counts.direct };
+                    Some((order, total(table, category.id)))
+                }
+                _ => None,
             };
-            let ids = self.source.page(&filter, order, request.page, total).await?;
-            let mut summaries = self.feeds.summaries(&ids.items).await?;
-            let items = ids.items.iter().filter_map(|id| summaries.remove(id)).collect();
-            return Ok(Paged::new(items, request.page, ids.total));
-        }
-        // Trending over every live listing: a page of the ranking the feed shows, never a load
-        // of the directory.
-        if request.sort == SortBy::Trending && only_category && category_total.is_none() {
-            let scored = self.trending.ranked().await?;
-            let page_ids: Vec<ListingId> =
-                scored.iter().skip(request.page.offset() as usize).take(request.page.per_page() as usize).map(|(id, _)| *id).collect();
-            let mut summaries = self.feeds.summaries(&page_ids).await?;
-            let items = page_ids.iter().filter_map(|id| summaries.remove(id)).collect();
-            return Ok(Paged::new(items, request.page, scored.len() as u64));
-        }
-        let mut candidates = self.source.candidates(&filter).await?;
-        match (request.sort, &matches) {
-            (SortBy::Relevance, Some(order)) => {
-                let rank: HashMap<ListingId, usize> = order.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-                candidates.sort_by_key(|c| rank.get(&c.id).copied().unwrap_or(usize::MAX));
+            if let Some((order, total)) = known {
+                let categories = category.map(|category| {
+                    let mut ids = vec![category.id];
+                    ids.extend(all.iter().filter(|c| c.parent_id == Some(category.id)).map(|c| c.id));
+                    ids
+                });
+                let ids = self.source.page(categories.as_deref(), order, request.page, total).await?;
+                return self.summaries_page(ids.items, request.page, ids.total).await;
             }
-            // Trending within filters: the only other order left to sort here.
-            _ => {
+            // Trending over every live listing: a page of the ranking the feed shows.
+            if request.sort == SortBy::Trending && category.is_none() {
                 let scored = self.trending.ranked().await?;
-                let score: HashMap<ListingId, f64> = scored.iter().copied().collect();
-                let of = |id: &ListingId| score.get(id).copied().unwrap_or(0.0);
-                candidates.sort_by(|a, b| of(&b.id).total_cmp(&of(&a.id)).then(a.id.cmp(&b.id)));
+                let page_ids = scored.iter().skip(request.page.offset() as usize).take(request.page.per_page() as usize).map(|(id, _)| *id);
+                return self.summaries_page(page_ids.collect(), request.page, scored.len() as u64).await;
             }
         }
-        let total = candidates.len() as u64;
-        let page_ids: Vec<ListingId> =
-            candidates.into_iter().skip(request.page.offset() as usize).take(request.page.per_page() as usize).map(|c| c.id).collect();
-        let mut summaries = self.feeds.summaries(&page_ids).await?;
-        let items = page_ids.iter().filter_map(|id| summaries.remove(id)).collect();
-        Ok(Paged::new(items, request.page, total))
+        let order = match (request.sort, words) {
+            (SortBy::Relevance, Some(_)) => IndexOrder::Relevance,
+            (SortBy::Newest, _) => IndexOrder::Newest,
+            (SortBy::MostViewed, _) => IndexOrder::Views,
+            (SortBy::MostFollowed, _) => IndexOrder::Follows,
+            _ => IndexOrder::Votes,
+        };
+        let search = IndexSearch {
+            words: words.map(str::to_owned),
+            category: category.map(|category| category.id),
+            stage: request.stage.clone(),
+            country: request.country.as_ref().map(|country| country.as_str().to_owned()),
+            pricing_model: request.pricing_model.as_deref().map(pricing_key),
+            domain: request.domain.as_deref().map(domain_key),
+            upcoming: request.upcoming,
+            order,
+        };
+        let (offset, per_page) = (request.page.offset() as usize, request.page.per_page() as usize);
+        if request.sort != SortBy::Trending {
+            let (ids, total) = self.index.search(&search, offset, per_page).await?;
+            return self.summaries_page(ids, request.page, total).await;
+        }
+        // Trending with words or filters: the index says which listings pass, the kept ranking
+        // orders them (scored ones best first, then the rest by id).
+        let passing = self.index.passing(&search).await?;
+        let scored = self.trending.ranked().await?;
+        let wanted = offset + per_page;
+        let mut ordered: Vec<ListingId> = Vec::with_capacity(wanted);
+        let mut ranked = HashSet::new();
+        for (id, score) in scored.iter() {
+            if *score > 0.0 && passing.binary_search(id).is_ok() {
+                ranked.insert(*id);
+                if ordered.len() < wanted {
+                    ordered.push(*id);
+                }
+            }
+        }
+        if ordered.len() < wanted {
+            let rest = passing.iter().filter(|id| !ranked.contains(id)).take(wanted - ordered.len());
+            ordered.extend(rest);
+        }
+        let page_ids = ordered.into_iter().skip(offset).collect();
+        self.summaries_page(page_ids, request.page, passing.len() as u64).await
+    }
+
+    /// The summaries of these listings, in this order, as one page.
+    async fn summaries_page(&self, ids: Vec<ListingId>, page: PageRequest, total: u64) -> Result<Paged<ListingSummary>, SearchError> {
+        let mut summaries = self.feeds.summaries(&ids).await?;
+        let items = ids.iter().filter_map(|id| summaries.remove(id)).collect();
+        Ok(Paged::new(items, page, total))
     }
 
     /// How many documents the index holds (for readiness and tests).

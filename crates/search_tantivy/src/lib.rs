@@ -2,30 +2,54 @@
 
 use async_trait::async_trait;
 use kernel::{ListingId, RepoError};
-use listings::{SearchDoc, SearchIndex};
+use listings::{IndexOrder, IndexSearch, SearchDoc, SearchIndex};
+use std::cmp::Reverse;
 use std::collections::HashMap;
+use std::ops::Bound;
 use std::path::Path;
-use std::sync::Mutex;
-use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, TermQuery};
+use std::sync::{Arc, Mutex};
+use tantivy::collector::{Collector, Count, SegmentCollector, TopDocs};
+use tantivy::columnar::ColumnValues;
+use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, FuzzyTermQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TEXT};
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, SegmentOrdinal, TantivyDocument, Term};
+use tantivy::{
+    DocAddress, DocId, Index, IndexReader, IndexWriter, ReloadPolicy, Score, SegmentOrdinal, SegmentReader, TantivyDocument, Term,
+};
 
 /// Field weights: a match in the name outranks one in the description.
 const BOOSTS: [(&str, f32); 4] = [("name", 4.0), ("tagline", 2.0), ("keywords", 1.5), ("description", 1.0)];
 /// The writer's memory budget (tantivy's minimum is 15 MB per thread).
 const WRITER_HEAP: usize = 20_000_000;
 /// The version of the fields below: a kept index of another version is read again in full.
-const SCHEMA_VERSION: u32 = 1;
+/// 2: filters (categories, stage, country, pricing model, domain) and sort keys.
+const SCHEMA_VERSION: u32 = 2;
 /// What each commit keeps beside the documents: the schema version and the change-feed
 /// position, as `launchdir-search <version> <position>`.
 const PAYLOAD_PREFIX: &str = "launchdir-search";
+
+/// The fast fields searches sort by (and the id, which breaks their ties).
+const ID: &str = "id";
+const VOTES: &str = "votes";
+const VIEWS: &str = "views";
+const FOLLOWS: &str = "follows";
+const PUBLISHED: &str = "published";
 
 struct Fields {
     id: Field,
     /// `live` or `upcoming`, so the index alone can answer a search of either.
     state: Field,
     text: [Field; 4],
+    /// The listing's categories and their parents.
+    categories: Field,
+    stage: Field,
+    country: Field,
+    pricing_model: Field,
+    domain: Field,
+    votes: Field,
+    views: Field,
+    follows: Field,
+    /// Microseconds since 1970.
+    published: Field,
 }
 
 /// A tantivy index of listings.
@@ -52,10 +76,92 @@ pub fn typos_allowed(word: &str) -> u8 {
 fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
     // A fast field: reading ids of thousands of matches must not touch the document store.
-    let id = builder.add_u64_field("id", INDEXED | FAST);
+    let id = builder.add_u64_field(ID, INDEXED | FAST);
     let state = builder.add_text_field("state", STRING);
     let text = BOOSTS.map(|(name, _)| builder.add_text_field(name, TEXT));
-    (builder.build(), Fields { id, state, text })
+    let fields = Fields {
+        id,
+        state,
+        text,
+        categories: builder.add_u64_field("categories", INDEXED),
+        stage: builder.add_text_field("stage", STRING),
+        country: builder.add_text_field("country", STRING),
+        pricing_model: builder.add_text_field("pricing_model", STRING),
+        domain: builder.add_text_field("domain", STRING),
+        votes: builder.add_u64_field(VOTES, FAST),
+        views: builder.add_u64_field(VIEWS, FAST),
+        follows: builder.add_u64_field(FOLLOWS, FAST),
+        published: builder.add_i64_field(PUBLISHED, FAST),
+    };
+    (builder.build(), fields)
+}
+
+/// A must-hold clause that leaves the text score alone.
+fn filter(query: Box<dyn Query>) -> (Occur, Box<dyn Query>) {
+    (Occur::Must, Box::new(ConstScoreQuery::new(query, 0.0)))
+}
+
+/// A fast field's values in one segment. Every field named here is in the schema above, and a
+/// document without a value reads as 0.
+fn column(segment: &SegmentReader, name: &str) -> Arc<dyn ColumnValues<u64>> {
+    segment.fast_fields().u64(name).expect("the schema declares this u64 fast field").first_or_default_col(0)
+}
+
+/// A segment's sort key of each document: a value, highest first, then the lower id.
+type SegmentKey<T> = Box<dyn FnMut(DocId) -> (T, Reverse<u64>) + Send>;
+
+/// Sorts by a u64 fast field, highest first, ties to the lower id.
+fn by_u64(name: &'static str) -> impl Fn(&SegmentReader) -> SegmentKey<u64> + Send + Sync + 'static {
+    move |segment: &SegmentReader| {
+        let (value, id) = (column(segment, name), column(segment, ID));
+        Box::new(move |doc: DocId| (value.get_val(doc), Reverse(id.get_val(doc))))
+    }
+}
+
+/// Sorts by publication, newest first, ties to the lower id.
+fn by_published(segment: &SegmentReader) -> SegmentKey<i64> {
+    let published = segment.fast_fields().i64(PUBLISHED).expect("the schema declares this i64 fast field").first_or_default_col(0);
+    let id = column(segment, ID);
+    Box::new(move |doc: DocId| (published.get_val(doc), Reverse(id.get_val(doc))))
+}
+
+/// Collects the id of every document that passes, ascending.
+struct AllIds;
+
+struct SegmentIds {
+    id: Arc<dyn ColumnValues<u64>>,
+    ids: Vec<u64>,
+}
+
+impl Collector for AllIds {
+    type Fruit = Vec<u64>;
+    type Child = SegmentIds;
+
+    fn for_segment(&self, _: SegmentOrdinal, segment: &SegmentReader) -> tantivy::Result<SegmentIds> {
+        Ok(SegmentIds { id: segment.fast_fields().u64(ID)?.first_or_default_col(0), ids: Vec::new() })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        false
+    }
+
+    fn merge_fruits(&self, fruits: Vec<Vec<u64>>) -> tantivy::Result<Vec<u64>> {
+        let mut ids = fruits.concat();
+        ids.sort_unstable();
+        Ok(ids)
+    }
+}
+
+impl SegmentCollector for SegmentIds {
+    type Fruit = Vec<u64>;
+
+    fn collect(&mut self, doc: DocId, _: Score) {
+        self.ids.push(self.id.get_val(doc));
+    }
+
+    fn harvest(self) -> Vec<u64> {
+        self.ids
+    }
 }
 
 impl TantivyIndex {
@@ -94,7 +200,40 @@ impl TantivyIndex {
         Ok(Self { index, reader, writer: Mutex::new(writer), fields })
     }
 
-    fn query(&self, text: &str, upcoming: bool) -> Option<Box<dyn Query>> {
+    /// The query of `search`; `None` when its words hold no word at all (nothing passes).
+    fn query(&self, search: &IndexSearch) -> Option<Box<dyn Query>> {
+        let state = Term::from_field_text(self.fields.state, if search.upcoming { "upcoming" } else { "live" });
+        let mut clauses = vec![filter(Box::new(TermQuery::new(state, IndexRecordOption::Basic)))];
+        if let Some(words) = &search.words {
+            clauses.extend(self.word_clauses(words)?);
+        }
+        let term = |field: Field, value: &Option<String>| {
+            value
+                .as_ref()
+                .map(|value| Box::new(TermQuery::new(Term::from_field_text(field, value), IndexRecordOption::Basic)) as Box<dyn Query>)
+        };
+        let category = search.category.map(|category| {
+            Box::new(TermQuery::new(Term::from_field_u64(self.fields.categories, category.get() as u64), IndexRecordOption::Basic))
+                as Box<dyn Query>
+        });
+        let follows = (search.order == IndexOrder::Follows).then(|| {
+            Box::new(RangeQuery::new(Bound::Included(Term::from_field_u64(self.fields.follows, 1)), Bound::Unbounded)) as Box<dyn Query>
+        });
+        let filters = [
+            category,
+            term(self.fields.stage, &search.stage),
+            term(self.fields.country, &search.country),
+            term(self.fields.pricing_model, &search.pricing_model),
+            term(self.fields.domain, &search.domain),
+            follows,
+        ];
+        clauses.extend(filters.into_iter().flatten().map(filter));
+        Some(Box::new(BooleanQuery::new(clauses)))
+    }
+
+    /// One clause per word, each matching in any text field, weighted by field; `None` when
+    /// the text holds no word.
+    fn word_clauses(&self, text: &str) -> Option<Vec<(Occur, Box<dyn Query>)>> {
         let mut tokenizer = self.index.tokenizer_for_field(self.fields.text[0]).ok()?;
         let mut words = Vec::new();
         let mut stream = tokenizer.token_stream(text);
@@ -102,9 +241,7 @@ impl TantivyIndex {
             words.push(token.text.clone());
         }
         let last = words.len().checked_sub(1)?;
-        let state = Term::from_field_text(self.fields.state, if upcoming { "upcoming" } else { "live" });
-        let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(Occur::Must, Box::new(TermQuery::new(state, IndexRecordOption::Basic)))];
-        let word_clauses: Vec<(Occur, Box<dyn Query>)> = words
+        let clauses = words
             .iter()
             .enumerate()
             .map(|(position, word)| {
@@ -127,8 +264,23 @@ impl TantivyIndex {
                 (Occur::Must, Box::new(BooleanQuery::new(per_field)) as Box<dyn Query>)
             })
             .collect();
-        clauses.extend(word_clauses);
-        Some(Box::new(BooleanQuery::new(clauses)))
+        Some(clauses)
+    }
+
+    /// The ids of documents found by score, read from the id fast field.
+    fn ids_of(&self, searcher: &tantivy::Searcher, addresses: Vec<DocAddress>) -> Result<Vec<ListingId>, RepoError> {
+        let mut columns: HashMap<SegmentOrdinal, Arc<dyn ColumnValues<u64>>> = HashMap::new();
+        let mut ids = Vec::with_capacity(addresses.len());
+        for address in addresses {
+            let id = match columns.entry(address.segment_ord) {
+                std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
+                std::collections::hash_map::Entry::Vacant(entry) => {
+                    entry.insert(searcher.segment_reader(address.segment_ord).fast_fields().u64(ID).map_err(err)?.first_or_default_col(0))
+                }
+            };
+            ids.push(ListingId::new(id.get_val(address.doc_id) as i64));
+        }
+        Ok(ids)
     }
 }
 
@@ -145,24 +297,38 @@ fn kept(index: &Index) -> Result<Option<u64>, RepoError> {
 
 #[async_trait]
 impl SearchIndex for TantivyIndex {
-    async fn matching(&self, query: &str, upcoming: bool, limit: usize) -> Result<(Vec<ListingId>, u64), RepoError> {
-        let Some(query) = self.query(query, upcoming) else { return Ok((Vec::new(), 0)) };
+    async fn search(&self, search: &IndexSearch, offset: usize, limit: usize) -> Result<(Vec<ListingId>, u64), RepoError> {
+        let Some(query) = self.query(search) else { return Ok((Vec::new(), 0)) };
         let searcher = self.reader.searcher();
-        let (top, total) = searcher.search(&query, &(TopDocs::with_limit(limit.max(1)).order_by_score(), Count)).map_err(err)?;
-        let mut columns: HashMap<SegmentOrdinal, tantivy::columnar::Column<u64>> = HashMap::new();
-        let mut ids = Vec::with_capacity(top.len());
-        for (_, address) in top {
-            let column = match columns.entry(address.segment_ord) {
-                std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
-                std::collections::hash_map::Entry::Vacant(entry) => {
-                    entry.insert(searcher.segment_reader(address.segment_ord).fast_fields().u64("id").map_err(err)?)
-                }
-            };
-            if let Some(id) = column.first(address.doc_id) {
-                ids.push(ListingId::new(id as i64));
+        let top = TopDocs::with_limit(limit.max(1)).and_offset(offset);
+        let by_key = |keys: Vec<u64>| keys.into_iter().map(|id| ListingId::new(id as i64)).collect::<Vec<_>>();
+        let (ids, total) = match (search.order, &search.words) {
+            (IndexOrder::Relevance, Some(_)) => {
+                let (top, total) = searcher.search(&query, &(top.order_by_score(), Count)).map_err(err)?;
+                (self.ids_of(&searcher, top.into_iter().map(|(_, address)| address).collect())?, total)
             }
-        }
+            (IndexOrder::Newest, _) => {
+                let (top, total) = searcher.search(&query, &(top.order_by(by_published), Count)).map_err(err)?;
+                (by_key(top.into_iter().map(|((_, Reverse(id)), _)| id).collect()), total)
+            }
+            (order, _) => {
+                let field = match order {
+                    IndexOrder::Views => VIEWS,
+                    IndexOrder::Follows => FOLLOWS,
+                    _ => VOTES,
+                };
+                let (top, total) = searcher.search(&query, &(top.order_by(by_u64(field)), Count)).map_err(err)?;
+                (by_key(top.into_iter().map(|((_, Reverse(id)), _)| id).collect()), total)
+            }
+        };
+        let ids = if limit == 0 { Vec::new() } else { ids };
         Ok((ids, total as u64))
+    }
+
+    async fn passing(&self, search: &IndexSearch) -> Result<Vec<ListingId>, RepoError> {
+        let Some(query) = self.query(search) else { return Ok(Vec::new()) };
+        let ids = self.reader.searcher().search(&query, &AllIds).map_err(err)?;
+        Ok(ids.into_iter().map(|id| ListingId::new(id as i64)).collect())
     }
 
     async fn apply(&self, upserts: Vec<SearchDoc>, removed: Vec<ListingId>, position: u64, from_scratch: bool) -> Result<(), RepoError> {
@@ -182,6 +348,25 @@ impl SearchIndex for TantivyIndex {
             document.add_text(tagline, &doc.tagline);
             document.add_text(keywords, doc.keywords.join(" "));
             document.add_text(description, &doc.description);
+            for category in &doc.categories {
+                document.add_u64(self.fields.categories, category.get() as u64);
+            }
+            let facets = [
+                (self.fields.stage, &doc.stage),
+                (self.fields.country, &doc.country),
+                (self.fields.pricing_model, &doc.pricing_model),
+                (self.fields.domain, &doc.domain),
+            ];
+            for (field, value) in facets {
+                if let Some(value) = value {
+                    document.add_text(field, value);
+                }
+            }
+            document.add_u64(self.fields.votes, doc.votes);
+            document.add_u64(self.fields.views, doc.views);
+            document.add_u64(self.fields.follows, doc.follows);
+            let micros = doc.published_at.unix_timestamp_nanos() / 1_000;
+            document.add_i64(self.fields.published, i64::try_from(micros).unwrap_or(i64::MAX));
             writer.add_document(document).map_err(err)?;
         }
         let mut commit = writer.prepare_commit().map_err(err)?;
@@ -204,6 +389,7 @@ impl SearchIndex for TantivyIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kernel::CategoryId;
 
     fn doc(id: i64, name: &str, tagline: &str, description: &str) -> SearchDoc {
         SearchDoc {
@@ -213,6 +399,28 @@ mod tests {
             description: description.into(),
             keywords: vec![],
             upcoming: false,
+            categories: vec![],
+            stage: None,
+            country: None,
+            pricing_model: None,
+            domain: None,
+            votes: 0,
+            views: 0,
+            follows: 0,
+            published_at: time::OffsetDateTime::UNIX_EPOCH,
+        }
+    }
+
+    fn words(q: &str, upcoming: bool) -> IndexSearch {
+        IndexSearch {
+            words: Some(q.into()),
+            category: None,
+            stage: None,
+            country: None,
+            pricing_model: None,
+            domain: None,
+            upcoming,
+            order: IndexOrder::Relevance,
         }
     }
 
@@ -235,7 +443,7 @@ mod tests {
     }
 
     async fn ids(index: &TantivyIndex, q: &str) -> Vec<i64> {
-        index.matching(q, false, 10).await.unwrap().0.into_iter().map(|id| id.get()).collect()
+        index.search(&words(q, false), 0, 10).await.unwrap().0.into_iter().map(|id| id.get()).collect()
     }
 
     #[test]
@@ -304,9 +512,84 @@ mod tests {
         let mut soon = doc(9, "Quillnote", "Notes for later", "");
         soon.upcoming = true;
         index.apply(vec![soon], vec![], 2, false).await.unwrap();
-        let (live, total) = index.matching("quill", false, 1).await.unwrap();
+        let (live, total) = index.search(&words("quill", false), 0, 1).await.unwrap();
         assert_eq!((live.len(), total), (1, 2), "one id asked for, both live matches counted");
-        let (upcoming, total) = index.matching("quill", true, 10).await.unwrap();
+        let (upcoming, total) = index.search(&words("quill", true), 0, 10).await.unwrap();
         assert_eq!((upcoming, total), (vec![ListingId::new(9)], 1));
+    }
+
+    /// 3,000 listings: every third in category 7 (whose parent is 1), stages by the rest of
+    /// five, votes falling with the id but tied in pairs, views rising, one in ten followed.
+    async fn directory() -> TantivyIndex {
+        let index = TantivyIndex::in_memory().unwrap();
+        let docs = (1..=3000)
+            .map(|id| {
+                let mut listing = doc(id, &format!("Tool {id}"), "notes for teams", "");
+                listing.categories = if id % 3 == 0 { vec![CategoryId::new(7), CategoryId::new(1)] } else { vec![CategoryId::new(2)] };
+                listing.stage = Some(["idea", "beta", "launched", "growing", "mature"][(id % 5) as usize].into());
+                listing.country = Some(if id % 2 == 0 { "DE" } else { "FR" }.into());
+                listing.pricing_model = Some("freemium".into());
+                listing.domain = Some(format!("tool{id}.example"));
+                listing.votes = ((3000 - id) / 2) as u64;
+                listing.views = id as u64;
+                listing.follows = if id % 10 == 0 { id as u64 } else { 0 };
+                listing.published_at = time::OffsetDateTime::UNIX_EPOCH + time::Duration::days(id / 2);
+                listing
+            })
+            .collect();
+        index.apply(docs, vec![], 1, true).await.unwrap();
+        index
+    }
+
+    fn browse(order: IndexOrder) -> IndexSearch {
+        IndexSearch { words: None, order, ..words("", false) }
+    }
+
+    fn get(ids: Vec<ListingId>) -> Vec<i64> {
+        ids.into_iter().map(|id| id.get()).collect()
+    }
+
+    #[tokio::test]
+    async fn filters_keep_every_match_with_exact_totals_and_no_cap() {
+        let index = directory().await;
+        let notes = |order| IndexSearch { order, ..words("notes", false) };
+        let (_, total) = index.search(&notes(IndexOrder::Relevance), 0, 20).await.unwrap();
+        assert_eq!(total, 3000, "more than 2,000 text matches, all counted");
+        let in_parent = IndexSearch { category: Some(CategoryId::new(1)), ..notes(IndexOrder::Votes) };
+        let (ids, total) = index.search(&in_parent, 0, 3).await.unwrap();
+        assert_eq!(total, 1000, "a top-level category finds its subcategories' listings");
+        assert_eq!(get(ids), [3, 6, 9]);
+        let narrow = IndexSearch { stage: Some("beta".into()), country: Some("DE".into()), ..in_parent.clone() };
+        let (ids, total) = index.search(&narrow, 0, 100).await.unwrap();
+        assert_eq!(total, 100, "multiples of 3 and of 2 that leave 1 by 5: ids 6, 36, 66, ...");
+        assert!(get(ids).iter().all(|id| id % 30 == 6));
+        let domain = IndexSearch { domain: Some("tool42.example".into()), ..browse(IndexOrder::Votes) };
+        assert_eq!(get(index.search(&domain, 0, 20).await.unwrap().0), [42]);
+        let nothing = IndexSearch { pricing_model: Some("paid".into()), ..browse(IndexOrder::Votes) };
+        assert_eq!(index.search(&nothing, 0, 20).await.unwrap(), (vec![], 0));
+        let passing = index.passing(&narrow).await.unwrap();
+        assert_eq!(passing.len(), 100);
+        assert!(passing.windows(2).all(|pair| pair[0] < pair[1]), "ascending ids");
+    }
+
+    #[tokio::test]
+    async fn sorts_run_on_fast_fields_with_ties_to_the_lower_id_and_deep_pages() {
+        let index = directory().await;
+        let page = |order, offset| {
+            let index = &index;
+            async move { get(index.search(&browse(order), offset, 4).await.unwrap().0) }
+        };
+        assert_eq!(page(IndexOrder::Votes, 0).await, [1, 2, 3, 4], "votes tie in pairs: the lower id first");
+        assert_eq!(page(IndexOrder::Relevance, 0).await, [1, 2, 3, 4], "without words, most voted first");
+        assert_eq!(page(IndexOrder::Votes, 2500).await, [2501, 2502, 2503, 2504], "a deep page");
+        assert_eq!(page(IndexOrder::Views, 0).await, [3000, 2999, 2998, 2997]);
+        assert_eq!(page(IndexOrder::Newest, 0).await, [3000, 2998, 2999, 2996], "3000 alone on the newest day, then ties");
+        assert_eq!(page(IndexOrder::Follows, 0).await, [3000, 2990, 2980, 2970]);
+        assert_eq!(index.search(&browse(IndexOrder::Follows), 0, 1).await.unwrap().1, 300, "only followed listings");
+        // A vote arrives through the feed as the whole document again.
+        let mut voted = doc(2999, "Tool 2999", "notes for teams", "");
+        voted.votes = 10_000;
+        index.apply(vec![voted], vec![], 2, false).await.unwrap();
+        assert_eq!(page(IndexOrder::Votes, 0).await, [2999, 1, 2, 3]);
     }
 }

@@ -1,94 +1,111 @@
 //! `SearchSource` over SeaORM: what changed for the index (read from the `listing_changes`
-//! feed), and the listings passing filters.
+//! feed), with what searches filter and sort by, and pages of live listings in the orders the
+//! database keeps an index for.
 
-use crate::entity::{listing, listing_category, listing_change};
+use crate::entity::{category, listing, listing_category, listing_change};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
-use kernel::{ListingId, PageRequest, Paged, RepoError};
-use listings::{Candidate, DbOrder, SearchChanges, SearchDoc, SearchFilter, SearchSource};
-use sea_orm::sea_query::{Expr, ExprTrait, Func, Query};
-use sea_orm::{ColumnTrait, EntityTrait, Order, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect};
+use kernel::{CategoryId, ListingId, PageRequest, Paged, RepoError};
+use listings::{DbOrder, SearchChanges, SearchDoc, SearchSource, domain_key, pricing_key};
+use sea_orm::sea_query::{Expr, ExprTrait, Query};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+use std::collections::HashMap;
 use time::OffsetDateTime;
 
 const PUBLIC: [&str; 3] = ["live", "scheduled", "awaiting_badge"];
 
-/// The listings passing `filter`; `None` when nothing can pass (an empty match list).
-fn filtered(filter: &SearchFilter) -> Option<sea_orm::Select<listing::Entity>> {
-    let mut query = if filter.upcoming {
-        listing::Entity::find().filter(listing::Column::Status.is_in(["scheduled", "awaiting_badge"]))
-    } else {
-        listing::Entity::find().filter(listing::Column::Status.eq("live"))
-    };
-    if let Some(ids) = &filter.ids {
-        if ids.is_empty() {
-            return None;
-        }
-        query = query.filter(listing::Column::Id.is_in(ids.iter().map(|id| id.get())));
-    }
-    if let Some(categories) = &filter.categories {
-        let mut in_categories = Query::select()
-            .column(listing_category::Column::ListingId)
-            .from(listing_category::Entity)
-            .and_where(Expr::col(listing_category::Column::CategoryId).is_in(categories.iter().map(|id| id.get())))
-            .to_owned();
-        // With text matches, only their links are read (by key), not the whole category's.
-        if let Some(ids) = &filter.ids {
-            in_categories.and_where(Expr::col(listing_category::Column::ListingId).is_in(ids.iter().map(|id| id.get())));
-        }
-        query = query.filter(listing::Column::Id.in_subquery(in_categories));
-    }
-    if let Some(stage) = &filter.stage {
-        query = query.filter(listing::Column::Stage.eq(stage.as_str()));
-    }
-    if let Some(country) = &filter.country {
-        query = query.filter(listing::Column::Country.eq(country.as_str()));
-    }
-    if let Some(model) = &filter.pricing_model {
-        query = query.filter(Expr::expr(Func::lower(Expr::col(listing::Column::PricingModel))).eq(model.to_lowercase()));
-    }
-    if let Some(domain) = &filter.domain {
-        let domain = domain.trim().trim_end_matches('.').to_lowercase();
-        let bare = domain.strip_prefix("www.").unwrap_or(&domain).to_owned();
-        query = query.filter(
-            sea_orm::Condition::any()
-                .add(Expr::expr(Func::lower(Expr::col(listing::Column::Domain))).eq(bare.clone()))
-                .add(Expr::expr(Func::lower(Expr::col(listing::Column::Domain))).eq(format!("www.{bare}"))),
-        );
-    }
-    Some(query)
+/// What the index needs of a listing (never the whole row).
+#[derive(Debug, sea_orm::FromQueryResult)]
+struct IndexedRow {
+    id: i64,
+    status: String,
+    name: String,
+    tagline: Option<String>,
+    short_description: Option<String>,
+    description: Option<String>,
+    keywords: Option<serde_json::Value>,
+    stage: Option<String>,
+    country: Option<String>,
+    pricing_model: Option<String>,
+    domain: String,
+    votes_count: i64,
+    views_count: i64,
+    follows_count: i64,
+    launched_at: Option<OffsetDateTime>,
+    created_at: OffsetDateTime,
 }
 
-/// What the index needs of a listing (never the whole row).
-type IndexedRow = (i64, String, String, Option<String>, Option<String>, Option<String>, Option<serde_json::Value>);
-
-fn indexed_columns(query: sea_orm::Select<listing::Entity>) -> sea_orm::Selector<sea_orm::SelectGetableTuple<IndexedRow>> {
+fn indexed_columns(query: sea_orm::Select<listing::Entity>) -> sea_orm::Selector<sea_orm::SelectModel<IndexedRow>> {
+    use listing::Column as C;
     query
         .select_only()
-        .column(listing::Column::Id)
-        .column(listing::Column::Status)
-        .column(listing::Column::Name)
-        .column(listing::Column::Tagline)
-        .column(listing::Column::ShortDescription)
-        .column(listing::Column::Description)
-        .column(listing::Column::Keywords)
+        .columns([C::Id, C::Status, C::Name, C::Tagline, C::ShortDescription, C::Description, C::Keywords])
+        .columns([C::Stage, C::Country, C::PricingModel, C::Domain, C::VotesCount, C::ViewsCount, C::FollowsCount])
+        .columns([C::LaunchedAt, C::CreatedAt])
+        .into_model::<IndexedRow>()
+}
+
+/// Each category's parent, to file a listing under the top-level category too.
+async fn parents(db: &impl sea_orm::ConnectionTrait) -> Result<HashMap<i64, Option<i64>>, RepoError> {
+    let rows: Vec<(i64, Option<i64>)> = category::Entity::find()
+        .select_only()
+        .column(category::Column::Id)
+        .column(category::Column::ParentId)
         .into_tuple()
+        .all(db)
+        .await
+        .map_err(repo_err)?;
+    Ok(rows.into_iter().collect())
+}
+
+/// The categories of these listings (of every listing when `None`) and their parents.
+async fn categories_of(db: &impl sea_orm::ConnectionTrait, ids: Option<&[i64]>) -> Result<HashMap<i64, Vec<CategoryId>>, RepoError> {
+    let parents = parents(db).await?;
+    let mut query = listing_category::Entity::find()
+        .select_only()
+        .column(listing_category::Column::ListingId)
+        .column(listing_category::Column::CategoryId);
+    if let Some(ids) = ids {
+        query = query.filter(listing_category::Column::ListingId.is_in(ids.iter().copied()));
+    }
+    let links: Vec<(i64, i64)> = query.into_tuple().all(db).await.map_err(repo_err)?;
+    let mut of: HashMap<i64, Vec<CategoryId>> = HashMap::new();
+    for (listing_id, category_id) in links {
+        let categories = of.entry(listing_id).or_default();
+        for id in std::iter::once(category_id).chain(parents.get(&category_id).copied().flatten()) {
+            if !categories.contains(&CategoryId::new(id)) {
+                categories.push(CategoryId::new(id));
+            }
+        }
+    }
+    Ok(of)
 }
 
 /// Sorts rows into what the index keeps and what it drops.
-fn into_changes(rows: Vec<IndexedRow>, changes: &mut SearchChanges) {
-    for (id, status, name, tagline, short_description, description, keywords) in rows {
-        let id = ListingId::new(id);
-        if !PUBLIC.contains(&status.as_str()) {
+fn into_changes(rows: Vec<IndexedRow>, mut categories: HashMap<i64, Vec<CategoryId>>, changes: &mut SearchChanges) {
+    let count = |value: i64| u64::try_from(value).unwrap_or(0);
+    for row in rows {
+        let id = ListingId::new(row.id);
+        if !PUBLIC.contains(&row.status.as_str()) {
             changes.removed.push(id);
             continue;
         }
         changes.upserts.push(SearchDoc {
             id,
-            name,
-            tagline: tagline.unwrap_or_default(),
-            description: [short_description.unwrap_or_default(), description.unwrap_or_default()].join("\n"),
-            keywords: keywords.and_then(|k| serde_json::from_value(k).ok()).unwrap_or_default(),
-            upcoming: status != "live",
+            name: row.name,
+            tagline: row.tagline.unwrap_or_default(),
+            description: [row.short_description.unwrap_or_default(), row.description.unwrap_or_default()].join("\n"),
+            keywords: row.keywords.and_then(|k| serde_json::from_value(k).ok()).unwrap_or_default(),
+            upcoming: row.status != "live",
+            categories: categories.remove(&row.id).unwrap_or_default(),
+            stage: row.stage,
+            country: row.country,
+            pricing_model: row.pricing_model.as_deref().map(pricing_key),
+            domain: Some(domain_key(&row.domain)).filter(|domain| !domain.is_empty()),
+            votes: count(row.votes_count),
+            views: count(row.views_count),
+            follows: count(row.follows_count),
+            published_at: row.launched_at.unwrap_or(row.created_at),
         });
     }
 }
@@ -119,7 +136,8 @@ impl SearchSource for SeaStore {
         let head = u64::try_from(feed_head(&self.db).await?.unwrap_or(0)).unwrap_or(0);
         let mut changes = SearchChanges { head: head.saturating_sub(FULL_READ_OVERLAP), ..SearchChanges::default() };
         let rows = indexed_columns(listing::Entity::find().order_by_asc(listing::Column::Id)).all(&self.db).await.map_err(repo_err)?;
-        into_changes(rows, &mut changes);
+        let categories = categories_of(&self.db, None).await?;
+        into_changes(rows, categories, &mut changes);
         Ok(changes)
     }
 
@@ -155,7 +173,7 @@ impl SearchSource for SeaStore {
         }
         let ids: Vec<i64> = positions.iter().map(|(_, id)| *id).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
         changes.positions = positions.iter().filter_map(|(seq, _)| u64::try_from(*seq).ok()).collect();
-        let mut rows = Vec::new();
+        let (mut rows, mut categories) = (Vec::new(), HashMap::new());
         for chunk in ids.chunks(500) {
             rows.extend(
                 indexed_columns(listing::Entity::find().filter(listing::Column::Id.is_in(chunk.iter().copied())))
@@ -163,57 +181,37 @@ impl SearchSource for SeaStore {
                     .await
                     .map_err(repo_err)?,
             );
+            categories.extend(categories_of(&self.db, Some(chunk)).await?);
         }
         // A listing deleted since its change was written is removed from the index.
-        let found: std::collections::HashSet<i64> = rows.iter().map(|row| row.0).collect();
+        let found: std::collections::HashSet<i64> = rows.iter().map(|row| row.id).collect();
         changes.removed.extend(ids.iter().filter(|id| !found.contains(id)).map(|id| ListingId::new(*id)));
-        into_changes(rows, &mut changes);
+        into_changes(rows, categories, &mut changes);
         Ok(changes)
     }
 
-    async fn candidates(&self, filter: &SearchFilter) -> Result<Vec<Candidate>, RepoError> {
-        let Some(query) = filtered(filter) else { return Ok(Vec::new()) };
-        let query = query
-            .select_only()
-            .column(listing::Column::Id)
-            .column(listing::Column::VotesCount)
-            .column(listing::Column::ViewsCount)
-            .column(listing::Column::LaunchedAt)
-            .column(listing::Column::CreatedAt);
-        let rows: Vec<(i64, i64, i64, Option<OffsetDateTime>, OffsetDateTime)> =
-            query.into_tuple().all(&self.db).await.map_err(repo_err)?;
-        Ok(rows
-            .into_iter()
-            .map(|(id, votes, views, launched_at, created_at)| Candidate {
-                id: ListingId::new(id),
-                votes: u64::try_from(votes).unwrap_or(0),
-                views: u64::try_from(views).unwrap_or(0),
-                published_at: launched_at.unwrap_or(created_at),
-            })
-            .collect())
-    }
-
-    async fn count(&self, filter: &SearchFilter, followed: bool) -> Result<u64, RepoError> {
-        let Some(mut query) = filtered(filter) else { return Ok(0) };
-        if followed {
-            query = query.filter(listing::Column::FollowsCount.gt(0));
+    async fn page(
+        &self,
+        categories: Option<&[CategoryId]>,
+        order: DbOrder,
+        page: PageRequest,
+        total: u64,
+    ) -> Result<Paged<ListingId>, RepoError> {
+        let mut query = listing::Entity::find().filter(listing::Column::Status.eq("live"));
+        if let Some(categories) = categories {
+            let in_categories = Query::select()
+                .column(listing_category::Column::ListingId)
+                .from(listing_category::Entity)
+                .and_where(Expr::col(listing_category::Column::CategoryId).is_in(categories.iter().map(|id| id.get())))
+                .to_owned();
+            query = query.filter(listing::Column::Id.in_subquery(in_categories));
         }
-        query.count(&self.db).await.map_err(repo_err)
-    }
-
-    async fn page(&self, filter: &SearchFilter, order: DbOrder, page: PageRequest, total: u64) -> Result<Paged<ListingId>, RepoError> {
-        let Some(query) = filtered(filter) else { return Ok(Paged::new(Vec::new(), page, 0)) };
         // Each order has an index in exactly this order (status, value descending, id), so a
-        // page of live listings is a walk of the index, not a sort of the directory.
+        // page is a walk of the index, not a sort of the directory. A live listing always has
+        // its launch time.
         let query = match order {
             DbOrder::Votes => query.order_by_desc(listing::Column::VotesCount),
-            // A live listing always has its launch time; upcoming ones are ordered by when they
-            // were submitted.
-            DbOrder::Newest if !filter.upcoming => query.order_by_desc(listing::Column::LaunchedAt),
-            DbOrder::Newest => query.order_by(
-                Expr::expr(Func::coalesce([Expr::col(listing::Column::LaunchedAt), Expr::col(listing::Column::CreatedAt)])),
-                Order::Desc,
-            ),
+            DbOrder::Newest => query.order_by_desc(listing::Column::LaunchedAt),
             DbOrder::Views => query.order_by_desc(listing::Column::ViewsCount),
             DbOrder::Follows => query.filter(listing::Column::FollowsCount.gt(0)).order_by_desc(listing::Column::FollowsCount),
         };

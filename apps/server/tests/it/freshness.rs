@@ -8,6 +8,7 @@
 use crate::helpers::{TestApp, eventually, eventually_since, spawn_empty_app_with, spawn_second_node};
 use crate::reviews::send;
 use crate::votes::{live_listing, person};
+use listings::SEARCH_SYNC_PERIOD;
 use serde_json::Value;
 use std::time::{Duration, Instant};
 use store_seaorm::testing::fixtures;
@@ -47,6 +48,12 @@ async fn found_by(node: &TestApp, words: &str) -> Vec<String> {
     body["items"].as_array().unwrap().iter().map(|item| item["slug"].as_str().unwrap().to_owned()).collect()
 }
 
+/// The slugs a word search sorted by votes finds, in its order.
+async fn by_votes(node: &TestApp, words: &str) -> Vec<String> {
+    let body = node.get(&format!("/api/v1/listings?q={words}&sort=votes&per_page=100")).await.body;
+    body["items"].as_array().unwrap().iter().map(|item| item["slug"].as_str().unwrap().to_owned()).collect()
+}
+
 async fn votes_of(node: &TestApp, slug: &str) -> Value {
     node.get(&format!("/api/v1/listings/{slug}")).await.body["votes"].clone()
 }
@@ -55,7 +62,16 @@ async fn votes_of(node: &TestApp, slug: &str) -> Value {
 async fn a_vote_shows_on_both_servers_within_the_promised_times() {
     let (a, b) = two_nodes().await;
     live_listing(&a, "fresh-vote").await;
+    // A rival with the same word and no votes, older: it leads a search sorted by votes until
+    // the vote (ties go to the lower id).
+    live_listing(&a, "quokka-rival").await;
+    live_listing(&a, "quokka-vote").await;
+    let (rival_first, voted_first) = (["quokka-rival", "quokka-vote"], ["quokka-vote", "quokka-rival"]);
+    for node in [&a, &b] {
+        eventually(SEARCH_SYNC_PERIOD + kept(node), "both in the index", || async { by_votes(node, "quokka").await == rival_first }).await;
+    }
     let voter = person(&a, 0, true, MONTH).await;
+    let second_voter = person(&a, 1, true, MONTH).await;
     for node in [&a, &b] {
         assert_eq!(votes_of(node, "fresh-vote").await, 0, "read once, so the answer is kept");
         assert_eq!(in_section(node, "most-voted", "fresh-vote").await, Some(Value::from(0)));
@@ -70,6 +86,7 @@ async fn a_vote_shows_on_both_servers_within_the_promised_times() {
     }
     let voted = Instant::now();
     assert_eq!(send(&a, &voter, "/listings/fresh-vote/vote", &[("back", "/"), ("action", "vote")]).await.status(), 303);
+    assert_eq!(send(&a, &second_voter, "/listings/quokka-vote/vote", &[("back", "/"), ("action", "vote")]).await.status(), 303);
 
     // The server that took the vote: at once where the row is read (it forgot its kept
     // answers), within a second where a ranking is kept (it ranks again after a vote).
@@ -81,6 +98,9 @@ async fn a_vote_shows_on_both_servers_within_the_promised_times() {
     })
     .await;
     eventually_since(voted, here, "the vote in trending on A", || async { in_section(&a, "trending", "fresh-vote").await.is_some() }).await;
+    // Searches sort inside each server's index, fed from the change feed every 0.5 s.
+    eventually_since(voted, here, "the vote in a search sorted by votes on A", || async { by_votes(&a, "quokka").await == voted_first })
+        .await;
 
     // The other server: once its kept answer expires, and its periodic rankings run.
     eventually_since(voted, kept(&b), "the vote on the listing on B", || async { votes_of(&b, "fresh-vote").await == 1 }).await;
@@ -100,6 +120,10 @@ async fn a_vote_shows_on_both_servers_within_the_promised_times() {
         })
         .await;
     }
+    eventually_since(voted, SEARCH_SYNC_PERIOD + kept(&b), "the vote in a search sorted by votes on B", || async {
+        by_votes(&b, "quokka").await == voted_first
+    })
+    .await;
     let elsewhere = listings::TRENDING_REFRESH + kept(&b);
     assert!(elsewhere <= Duration::from_secs(5));
     eventually_since(voted, elsewhere, "the vote in trending on B", || async { in_section(&b, "trending", "fresh-vote").await.is_some() })

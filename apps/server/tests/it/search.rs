@@ -239,3 +239,58 @@ async fn a_kept_index_goes_on_from_where_it_stood_after_a_restart() {
     drop(search);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+async fn slugs_by_sql(app: &TestApp, sql: &str) -> Vec<String> {
+    let db = app.services.store.connection();
+    let rows = db.query_all_raw(Statement::from_string(db.get_database_backend(), sql)).await.unwrap();
+    rows.iter().map(|row| row.try_get_by_index::<String>(0).unwrap()).collect()
+}
+
+/// Every page of a search, in order.
+async fn every_page(app: &TestApp, query: &str) -> (Vec<String>, u64) {
+    let (mut all, mut page) = (Vec::new(), 1);
+    loop {
+        let body = app.get(&format!("/api/v1/listings?{query}&per_page=100&page={page}")).await.body;
+        let items = slugs(&body);
+        all.extend(items.iter().cloned());
+        if items.len() < 100 {
+            return (all, body["total"].as_u64().unwrap());
+        }
+        page += 1;
+    }
+}
+
+#[tokio::test]
+async fn filtered_searches_are_ordered_and_counted_inside_the_index_as_the_database_would() {
+    let app = spawn_app().await;
+    let productivity = "SELECT lc.listing_id FROM listing_categories lc JOIN categories c ON c.id = lc.category_id \
+                        WHERE c.slug = 'productivity' OR c.parent_id = (SELECT id FROM categories WHERE slug = 'productivity')";
+    let live = "status = 'live'";
+    for (query, filter, order) in [
+        ("stage=mvp&sort=votes", format!("{live} AND stage = 'mvp'"), "votes_count DESC, id"),
+        ("country=de&sort=newest", format!("{live} AND country = 'DE'"), "launched_at DESC, id"),
+        ("pricing_model=FREEMIUM&sort=most_viewed", format!("{live} AND LOWER(pricing_model) = 'freemium'"), "views_count DESC, id"),
+        (
+            "category=productivity&sort=most_followed",
+            format!("{live} AND follows_count > 0 AND id IN ({productivity})"),
+            "follows_count DESC, id",
+        ),
+        ("category=productivity&stage=growing", format!("{live} AND stage = 'growing' AND id IN ({productivity})"), "votes_count DESC, id"),
+        ("status=upcoming&sort=votes", "status IN ('scheduled', 'awaiting_badge')".to_owned(), "votes_count DESC, id"),
+    ] {
+        let expected = slugs_by_sql(&app, &format!("SELECT slug FROM listings WHERE {filter} ORDER BY {order}")).await;
+        assert!(expected.len() > 1, "{query} has demo data");
+        let (found, total) = every_page(&app, query).await;
+        assert_eq!(found, expected, "{query}");
+        assert_eq!(total, expected.len() as u64, "{query}");
+    }
+    // Trending with a filter: the ranking's order among the listings that pass, then the rest
+    // by id.
+    let (ranked, _) = every_page(&app, "sort=trending").await;
+    let passing = slugs_by_sql(&app, "SELECT slug FROM listings WHERE status = 'live' AND stage = 'mvp' ORDER BY id").await;
+    let mut expected: Vec<String> = ranked.iter().filter(|slug| passing.contains(slug)).cloned().collect();
+    expected.extend(passing.iter().filter(|slug| !ranked.contains(slug)).cloned());
+    let (found, total) = every_page(&app, "stage=mvp&sort=trending").await;
+    assert_eq!(found, expected);
+    assert_eq!(total, passing.len() as u64);
+}

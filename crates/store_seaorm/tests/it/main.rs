@@ -7,3 +7,4 @@ mod directory;
 mod jobs;
 mod migrations;
 mod pragmas;
+mod search_feed;
