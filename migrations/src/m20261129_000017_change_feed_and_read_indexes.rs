@@ -150,7 +150,7 @@ enum ListingChanges {
 }
 
 /// The columns the search index holds; an update of any of them is a change.
-pub(crate) const INDEXED_COLUMNS: &str = "name, tagline, short_description, description, keywords, status";
+const INDEXED_COLUMNS: &str = "name, tagline, short_description, description, keywords, status";
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {

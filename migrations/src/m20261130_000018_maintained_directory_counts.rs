@@ -275,7 +275,7 @@ pub(crate) fn triggers() -> Vec<Trigger> {
 }
 
 /// The counts from the rows, once, when the migration runs on an existing directory.
-const FILL: &[&str] = &[
+pub(crate) const FILL: &[&str] = &[
     "INSERT INTO listing_trees (listing_id, top_category_id) \
      SELECT DISTINCT lc.listing_id, COALESCE(c.parent_id, c.id) FROM listing_categories lc JOIN categories c ON c.id = lc.category_id",
     "UPDATE categories SET live_listings = (SELECT COUNT(*) FROM listing_categories lc JOIN listings l ON l.id = lc.listing_id \

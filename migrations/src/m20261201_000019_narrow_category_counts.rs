@@ -114,7 +114,7 @@ fn narrow_triggers() -> Vec<Trigger> {
 /// Replaces each named trigger with its new definition. On SQLite the statements run as one
 /// script on one connection, after a read of the schema: a pooled connection that has not seen
 /// migration 18's triggers yet would refuse to drop them, or to create them again.
-async fn redefine(manager: &SchemaManager<'_>, triggers: Vec<Trigger>, then: &[&str]) -> Result<(), DbErr> {
+pub(crate) async fn redefine(manager: &SchemaManager<'_>, triggers: Vec<Trigger>, then: &[&str]) -> Result<(), DbErr> {
     let db = manager.get_connection();
     match manager.get_database_backend() {
         DatabaseBackend::Postgres => {

@@ -7,14 +7,15 @@
 //! Votes arrive one by one and views in batches (the view counter's flush), so the feed grows
 //! with them; the daily purge keeps the newest `CHANGES_KEPT` positions as before.
 
-use crate::m20261129_000017_change_feed_and_read_indexes::INDEXED_COLUMNS;
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::sea_orm::DatabaseBackend;
 
 #[derive(DeriveMigrationName)]
 pub struct Migration;
 
-/// The columns searches filter and sort by, watched beside migration 17's.
+/// The columns migration 17 watched (copied, so this migration stays as it was released).
+const INDEXED_COLUMNS: &str = "name, tagline, short_description, description, keywords, status";
+/// The columns searches filter and sort by, watched beside them.
 const FILTERED_AND_SORTED: &str = "stage, country, pricing_model, domain, launched_at, votes_count, views_count, follows_count";
 
 /// The statements that make the feed watch `columns` of `listings`, and category links when

@@ -100,6 +100,10 @@ pub(crate) async fn rank_after_votes(app: ops::App) {
         if let Err(err) = app.feeds.trending().refresh().await {
             tracing::warn!(error = %err, "could not score trending after a vote");
         }
+        // Searches sort by votes inside the index: read the vote's feed position now.
+        if let Err(err) = app.search.sync().await {
+            tracing::warn!(error = %err, "could not bring the search index up to date after a vote");
+        }
         app.answers.forget_all();
         tokio::time::sleep(AFTER_VOTES_REST).await;
     }

@@ -19,11 +19,6 @@ pub struct LiveCounts {
     pub followed: u64,
     /// Founders of at least one live listing.
     pub founders: u64,
-    /// Live listings per stage, per country and per pricing model (lower case): the totals
-    /// of a browse filtered by one of them.
-    pub by_stage: HashMap<String, u64>,
-    pub by_country: HashMap<String, u64>,
-    pub by_pricing_model: HashMap<String, u64>,
 }
 
 /// Where categories are kept.

@@ -4,7 +4,6 @@ use async_trait::async_trait;
 use kernel::{ListingId, RepoError};
 use listings::{IndexOrder, IndexSearch, SearchDoc, SearchIndex};
 use std::cmp::Reverse;
-use std::collections::HashMap;
 use std::ops::Bound;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -12,9 +11,7 @@ use tantivy::collector::{Collector, Count, SegmentCollector, TopDocs};
 use tantivy::columnar::ColumnValues;
 use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, FuzzyTermQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TEXT};
-use tantivy::{
-    DocAddress, DocId, Index, IndexReader, IndexWriter, ReloadPolicy, Score, SegmentOrdinal, SegmentReader, TantivyDocument, Term,
-};
+use tantivy::{DocId, Index, IndexReader, IndexWriter, ReloadPolicy, Score, SegmentOrdinal, SegmentReader, TantivyDocument, Term};
 
 /// Field weights: a match in the name outranks one in the description.
 const BOOSTS: [(&str, f32); 4] = [("name", 4.0), ("tagline", 2.0), ("keywords", 1.5), ("description", 1.0)];
@@ -34,6 +31,7 @@ const VIEWS: &str = "views";
 const FOLLOWS: &str = "follows";
 const PUBLISHED: &str = "published";
 
+#[derive(Clone, Copy)]
 struct Fields {
     id: Field,
     /// `live` or `upcoming`, so the index alone can answer a search of either.
@@ -56,7 +54,8 @@ struct Fields {
 pub struct TantivyIndex {
     index: Index,
     reader: IndexReader,
-    writer: Mutex<IndexWriter>,
+    /// Shared with the blocking task that writes (a commit waits for the disk).
+    writer: Arc<Mutex<IndexWriter>>,
     fields: Fields,
 }
 
@@ -197,7 +196,7 @@ impl TantivyIndex {
         // A busy lock means another server process writes this index.
         let writer = index.writer_with_num_threads(1, WRITER_HEAP).map_err(err)?;
         let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(err)?;
-        Ok(Self { index, reader, writer: Mutex::new(writer), fields })
+        Ok(Self { index, reader, writer: Arc::new(Mutex::new(writer)), fields })
     }
 
     /// The query of `search`; `None` when its words hold no word at all (nothing passes).
@@ -266,22 +265,6 @@ impl TantivyIndex {
             .collect();
         Some(clauses)
     }
-
-    /// The ids of documents found by score, read from the id fast field.
-    fn ids_of(&self, searcher: &tantivy::Searcher, addresses: Vec<DocAddress>) -> Result<Vec<ListingId>, RepoError> {
-        let mut columns: HashMap<SegmentOrdinal, Arc<dyn ColumnValues<u64>>> = HashMap::new();
-        let mut ids = Vec::with_capacity(addresses.len());
-        for address in addresses {
-            let id = match columns.entry(address.segment_ord) {
-                std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
-                std::collections::hash_map::Entry::Vacant(entry) => {
-                    entry.insert(searcher.segment_reader(address.segment_ord).fast_fields().u64(ID).map_err(err)?.first_or_default_col(0))
-                }
-            };
-            ids.push(ListingId::new(id.get_val(address.doc_id) as i64));
-        }
-        Ok(ids)
-    }
 }
 
 /// The change-feed position kept with the index's last commit; `None` for a new index; an
@@ -295,6 +278,62 @@ fn kept(index: &Index) -> Result<Option<u64>, RepoError> {
     }
 }
 
+/// Writes one change to the index and commits it with the feed position; searchable when it
+/// returns.
+fn write(
+    writer: &Mutex<IndexWriter>,
+    reader: &IndexReader,
+    fields: &Fields,
+    upserts: Vec<SearchDoc>,
+    removed: Vec<ListingId>,
+    position: u64,
+    from_scratch: bool,
+) -> Result<(), RepoError> {
+    let mut writer = writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if from_scratch {
+        writer.delete_all_documents().map_err(err)?;
+    }
+    for id in removed.iter().chain(upserts.iter().map(|doc| &doc.id)) {
+        writer.delete_term(Term::from_field_u64(fields.id, id.get() as u64));
+    }
+    for doc in upserts {
+        let mut document = TantivyDocument::default();
+        document.add_u64(fields.id, doc.id.get() as u64);
+        document.add_text(fields.state, if doc.upcoming { "upcoming" } else { "live" });
+        let [name, tagline, keywords, description] = fields.text;
+        document.add_text(name, &doc.name);
+        document.add_text(tagline, &doc.tagline);
+        document.add_text(keywords, doc.keywords.join(" "));
+        document.add_text(description, &doc.description);
+        for category in &doc.categories {
+            document.add_u64(fields.categories, category.get() as u64);
+        }
+        let facets = [
+            (fields.stage, &doc.stage),
+            (fields.country, &doc.country),
+            (fields.pricing_model, &doc.pricing_model),
+            (fields.domain, &doc.domain),
+        ];
+        for (field, value) in facets {
+            if let Some(value) = value {
+                document.add_text(field, value);
+            }
+        }
+        document.add_u64(fields.votes, doc.votes);
+        document.add_u64(fields.views, doc.views);
+        document.add_u64(fields.follows, doc.follows);
+        let micros = doc.published_at.unix_timestamp_nanos() / 1_000;
+        document.add_i64(fields.published, i64::try_from(micros).unwrap_or(i64::MAX));
+        writer.add_document(document).map_err(err)?;
+    }
+    let mut commit = writer.prepare_commit().map_err(err)?;
+    commit.set_payload(&format!("{PAYLOAD_PREFIX} {SCHEMA_VERSION} {position}"));
+    commit.commit().map_err(err)?;
+    drop(writer);
+    // Reload now, so the change is searchable when this returns.
+    reader.reload().map_err(err)
+}
+
 #[async_trait]
 impl SearchIndex for TantivyIndex {
     async fn search(&self, search: &IndexSearch, offset: usize, limit: usize) -> Result<(Vec<ListingId>, u64), RepoError> {
@@ -304,8 +343,14 @@ impl SearchIndex for TantivyIndex {
         let by_key = |keys: Vec<u64>| keys.into_iter().map(|id| ListingId::new(id as i64)).collect::<Vec<_>>();
         let (ids, total) = match (search.order, &search.words) {
             (IndexOrder::Relevance, Some(_)) => {
-                let (top, total) = searcher.search(&query, &(top.order_by_score(), Count)).map_err(err)?;
-                (self.ids_of(&searcher, top.into_iter().map(|(_, address)| address).collect())?, total)
+                // The score, then the lower id: equal scores would otherwise come in the order of
+                // the segments, which every re-indexed listing changes.
+                let by_score = |segment: &SegmentReader| {
+                    let id = column(segment, ID);
+                    move |doc: DocId, score: Score| (score, Reverse(id.get_val(doc)))
+                };
+                let (top, total) = searcher.search(&query, &(top.tweak_score(by_score), Count)).map_err(err)?;
+                (by_key(top.into_iter().map(|((_, Reverse(id)), _)| id).collect()), total)
             }
             (IndexOrder::Newest, _) => {
                 let (top, total) = searcher.search(&query, &(top.order_by(by_published), Count)).map_err(err)?;
@@ -332,49 +377,11 @@ impl SearchIndex for TantivyIndex {
     }
 
     async fn apply(&self, upserts: Vec<SearchDoc>, removed: Vec<ListingId>, position: u64, from_scratch: bool) -> Result<(), RepoError> {
-        let mut writer = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if from_scratch {
-            writer.delete_all_documents().map_err(err)?;
-        }
-        for id in removed.iter().chain(upserts.iter().map(|doc| &doc.id)) {
-            writer.delete_term(Term::from_field_u64(self.fields.id, id.get() as u64));
-        }
-        for doc in upserts {
-            let mut document = TantivyDocument::default();
-            document.add_u64(self.fields.id, doc.id.get() as u64);
-            document.add_text(self.fields.state, if doc.upcoming { "upcoming" } else { "live" });
-            let [name, tagline, keywords, description] = self.fields.text;
-            document.add_text(name, &doc.name);
-            document.add_text(tagline, &doc.tagline);
-            document.add_text(keywords, doc.keywords.join(" "));
-            document.add_text(description, &doc.description);
-            for category in &doc.categories {
-                document.add_u64(self.fields.categories, category.get() as u64);
-            }
-            let facets = [
-                (self.fields.stage, &doc.stage),
-                (self.fields.country, &doc.country),
-                (self.fields.pricing_model, &doc.pricing_model),
-                (self.fields.domain, &doc.domain),
-            ];
-            for (field, value) in facets {
-                if let Some(value) = value {
-                    document.add_text(field, value);
-                }
-            }
-            document.add_u64(self.fields.votes, doc.votes);
-            document.add_u64(self.fields.views, doc.views);
-            document.add_u64(self.fields.follows, doc.follows);
-            let micros = doc.published_at.unix_timestamp_nanos() / 1_000;
-            document.add_i64(self.fields.published, i64::try_from(micros).unwrap_or(i64::MAX));
-            writer.add_document(document).map_err(err)?;
-        }
-        let mut commit = writer.prepare_commit().map_err(err)?;
-        commit.set_payload(&format!("{PAYLOAD_PREFIX} {SCHEMA_VERSION} {position}"));
-        commit.commit().map_err(err)?;
-        drop(writer);
-        // Reload now, so the change is searchable when this returns.
-        self.reader.reload().map_err(err)
+        // Writing and committing block on the disk: off the async workers.
+        let (writer, reader, fields) = (self.writer.clone(), self.reader.clone(), self.fields);
+        tokio::task::spawn_blocking(move || write(&writer, &reader, &fields, upserts, removed, position, from_scratch))
+            .await
+            .map_err(err)?
     }
 
     async fn kept_position(&self) -> Result<Option<u64>, RepoError> {
@@ -553,8 +560,12 @@ mod tests {
     async fn filters_keep_every_match_with_exact_totals_and_no_cap() {
         let index = directory().await;
         let notes = |order| IndexSearch { order, ..words("notes", false) };
-        let (_, total) = index.search(&notes(IndexOrder::Relevance), 0, 20).await.unwrap();
+        let (ids, total) = index.search(&notes(IndexOrder::Relevance), 0, 3).await.unwrap();
         assert_eq!(total, 3000, "more than 2,000 text matches, all counted");
+        assert_eq!(get(ids), [1, 2, 3], "equal scores: the lower id first");
+        index.apply(vec![doc(1, "Tool 1", "notes for teams", "")], vec![], 2, false).await.unwrap();
+        let (ids, _) = index.search(&notes(IndexOrder::Relevance), 0, 3).await.unwrap();
+        assert_eq!(get(ids), [1, 2, 3], "and still when one was written again, into a newer segment");
         let in_parent = IndexSearch { category: Some(CategoryId::new(1)), ..notes(IndexOrder::Votes) };
         let (ids, total) = index.search(&in_parent, 0, 3).await.unwrap();
         assert_eq!(total, 1000, "a top-level category finds its subcategories' listings");

@@ -131,22 +131,6 @@ impl CategoryRepository for SeaStore {
                 _ => {}
             }
         }
-        let facets = self
-            .db
-            .query_all_raw(Statement::from_string(backend, "SELECT facet, value, live FROM live_facets WHERE live > 0"))
-            .await
-            .map_err(repo_err)?;
-        for row in facets {
-            let (facet, value): (String, String) =
-                (row.try_get("", "facet").map_err(repo_err)?, row.try_get("", "value").map_err(repo_err)?);
-            let table = match facet.as_str() {
-                "stage" => &mut counts.by_stage,
-                "country" => &mut counts.by_country,
-                "pricing_model" => &mut counts.by_pricing_model,
-                _ => continue,
-            };
-            table.insert(value, count(&row, "live")?);
-        }
         Ok(counts)
     }
 }

@@ -59,8 +59,11 @@ async fn parents(db: &impl sea_orm::ConnectionTrait) -> Result<HashMap<i64, Opti
 }
 
 /// The categories of these listings (of every listing when `None`) and their parents.
-async fn categories_of(db: &impl sea_orm::ConnectionTrait, ids: Option<&[i64]>) -> Result<HashMap<i64, Vec<CategoryId>>, RepoError> {
-    let parents = parents(db).await?;
+async fn categories_of(
+    db: &impl sea_orm::ConnectionTrait,
+    parents: &HashMap<i64, Option<i64>>,
+    ids: Option<&[i64]>,
+) -> Result<HashMap<i64, Vec<CategoryId>>, RepoError> {
     let mut query = listing_category::Entity::find()
         .select_only()
         .column(listing_category::Column::ListingId)
@@ -136,7 +139,7 @@ impl SearchSource for SeaStore {
         let head = u64::try_from(feed_head(&self.db).await?.unwrap_or(0)).unwrap_or(0);
         let mut changes = SearchChanges { head: head.saturating_sub(FULL_READ_OVERLAP), ..SearchChanges::default() };
         let rows = indexed_columns(listing::Entity::find().order_by_asc(listing::Column::Id)).all(&self.db).await.map_err(repo_err)?;
-        let categories = categories_of(&self.db, None).await?;
+        let categories = categories_of(&self.db, &parents(&self.db).await?, None).await?;
         into_changes(rows, categories, &mut changes);
         Ok(changes)
     }
@@ -173,7 +176,7 @@ impl SearchSource for SeaStore {
         }
         let ids: Vec<i64> = positions.iter().map(|(_, id)| *id).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
         changes.positions = positions.iter().filter_map(|(seq, _)| u64::try_from(*seq).ok()).collect();
-        let (mut rows, mut categories) = (Vec::new(), HashMap::new());
+        let (mut rows, mut categories, parents) = (Vec::new(), HashMap::new(), parents(&self.db).await?);
         for chunk in ids.chunks(500) {
             rows.extend(
                 indexed_columns(listing::Entity::find().filter(listing::Column::Id.is_in(chunk.iter().copied())))
@@ -181,7 +184,7 @@ impl SearchSource for SeaStore {
                     .await
                     .map_err(repo_err)?,
             );
-            categories.extend(categories_of(&self.db, Some(chunk)).await?);
+            categories.extend(categories_of(&self.db, &parents, Some(chunk)).await?);
         }
         // A listing deleted since its change was written is removed from the index.
         let found: std::collections::HashSet<i64> = rows.iter().map(|row| row.id).collect();

@@ -162,10 +162,6 @@ async fn recounted(test: &TestDatabase) -> listings::LiveCounts {
             })
             .collect()
     };
-    let facet = |sql: &'static str| async move {
-        let rows = test.db.query_all_raw(Statement::from_string(backend, sql)).await.unwrap();
-        rows.into_iter().map(|row| (row.try_get_by_index::<String>(0).unwrap(), row.try_get_by_index::<i64>(1).unwrap() as u64)).collect()
-    };
     listings::LiveCounts {
         direct: grouped(
             "SELECT lc.category_id, COUNT(*) FROM listing_categories lc JOIN listings l ON l.id = lc.listing_id \
@@ -185,13 +181,6 @@ async fn recounted(test: &TestDatabase) -> listings::LiveCounts {
             "SELECT COUNT(DISTINCT lf.founder_id) FROM listing_founders lf JOIN listings l ON l.id = lf.listing_id WHERE l.status = 'live'",
         )
         .await as u64,
-        by_stage: facet("SELECT stage, COUNT(*) FROM listings WHERE status = 'live' AND stage IS NOT NULL GROUP BY stage").await,
-        by_country: facet("SELECT country, COUNT(*) FROM listings WHERE status = 'live' AND country IS NOT NULL GROUP BY country").await,
-        by_pricing_model: facet(
-            "SELECT LOWER(pricing_model), COUNT(*) FROM listings WHERE status = 'live' AND pricing_model IS NOT NULL \
-             GROUP BY LOWER(pricing_model)",
-        )
-        .await,
     }
 }
 
