@@ -1,17 +1,20 @@
 #![doc = include_str!("../README.md")]
 
+mod order;
+
 use async_trait::async_trait;
 use kernel::{ListingId, RepoError};
 use listings::{IndexOrder, IndexSearch, SearchDoc, SearchIndex};
+use order::{AllIds, FOLLOWS, ID, PUBLISHED, VIEWS, VOTES, by_published, by_u64, column};
 use std::cmp::Reverse;
 use std::ops::Bound;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
-use tantivy::collector::{Collector, Count, SegmentCollector, TopDocs};
+use tantivy::collector::{Count, TopDocs};
 use tantivy::columnar::ColumnValues;
 use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, FuzzyTermQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TEXT};
-use tantivy::{DocId, Index, IndexReader, IndexWriter, ReloadPolicy, Score, SegmentOrdinal, SegmentReader, TantivyDocument, Term};
+use tantivy::{DocId, Index, IndexReader, IndexWriter, ReloadPolicy, Score, SegmentReader, TantivyDocument, Term};
 
 /// Field weights: a match in the name outranks one in the description.
 const BOOSTS: [(&str, f32); 4] = [("name", 4.0), ("tagline", 2.0), ("keywords", 1.5), ("description", 1.0)];
@@ -23,13 +26,6 @@ const SCHEMA_VERSION: u32 = 2;
 /// What each commit keeps beside the documents: the schema version and the change-feed
 /// position, as `launchdir-search <version> <position>`.
 const PAYLOAD_PREFIX: &str = "launchdir-search";
-
-/// The fast fields searches sort by (and the id, which breaks their ties).
-const ID: &str = "id";
-const VOTES: &str = "votes";
-const VIEWS: &str = "views";
-const FOLLOWS: &str = "follows";
-const PUBLISHED: &str = "published";
 
 #[derive(Clone, Copy)]
 struct Fields {
@@ -98,69 +94,6 @@ fn schema() -> (Schema, Fields) {
 /// A must-hold clause that leaves the text score alone.
 fn filter(query: Box<dyn Query>) -> (Occur, Box<dyn Query>) {
     (Occur::Must, Box::new(ConstScoreQuery::new(query, 0.0)))
-}
-
-/// A fast field's values in one segment. Every field named here is in the schema above, and a
-/// document without a value reads as 0.
-fn column(segment: &SegmentReader, name: &str) -> Arc<dyn ColumnValues<u64>> {
-    segment.fast_fields().u64(name).expect("the schema declares this u64 fast field").first_or_default_col(0)
-}
-
-/// A segment's sort key of each document: a value, highest first, then the lower id.
-type SegmentKey<T> = Box<dyn FnMut(DocId) -> (T, Reverse<u64>) + Send>;
-
-/// Sorts by a u64 fast field, highest first, ties to the lower id.
-fn by_u64(name: &'static str) -> impl Fn(&SegmentReader) -> SegmentKey<u64> + Send + Sync + 'static {
-    move |segment: &SegmentReader| {
-        let (value, id) = (column(segment, name), column(segment, ID));
-        Box::new(move |doc: DocId| (value.get_val(doc), Reverse(id.get_val(doc))))
-    }
-}
-
-/// Sorts by publication, newest first, ties to the lower id.
-fn by_published(segment: &SegmentReader) -> SegmentKey<i64> {
-    let published = segment.fast_fields().i64(PUBLISHED).expect("the schema declares this i64 fast field").first_or_default_col(0);
-    let id = column(segment, ID);
-    Box::new(move |doc: DocId| (published.get_val(doc), Reverse(id.get_val(doc))))
-}
-
-/// Collects the id of every document that passes, ascending.
-struct AllIds;
-
-struct SegmentIds {
-    id: Arc<dyn ColumnValues<u64>>,
-    ids: Vec<u64>,
-}
-
-impl Collector for AllIds {
-    type Fruit = Vec<u64>;
-    type Child = SegmentIds;
-
-    fn for_segment(&self, _: SegmentOrdinal, segment: &SegmentReader) -> tantivy::Result<SegmentIds> {
-        Ok(SegmentIds { id: segment.fast_fields().u64(ID)?.first_or_default_col(0), ids: Vec::new() })
-    }
-
-    fn requires_scoring(&self) -> bool {
-        false
-    }
-
-    fn merge_fruits(&self, fruits: Vec<Vec<u64>>) -> tantivy::Result<Vec<u64>> {
-        let mut ids = fruits.concat();
-        ids.sort_unstable();
-        Ok(ids)
-    }
-}
-
-impl SegmentCollector for SegmentIds {
-    type Fruit = Vec<u64>;
-
-    fn collect(&mut self, doc: DocId, _: Score) {
-        self.ids.push(self.id.get_val(doc));
-    }
-
-    fn harvest(self) -> Vec<u64> {
-        self.ids
-    }
 }
 
 impl TantivyIndex {
