@@ -2,14 +2,18 @@
 //! (`answer_cache_ms`, 1 s by default), so a page every client asks for at once is built once
 //! a second rather than once a request. A write this server takes empties it (`forget_all`),
 //! so a caller reads back what it wrote at once; writes on other servers show when the kept
-//! answer expires. Memory stays within a byte budget.
+//! answer expires. Memory stays within a byte budget. The site's pages for visitors without a
+//! session are kept here too, beside the answers they show (`web`'s keeping middleware).
+//!
+//! An answer is kept as it goes on the wire (`KeptBody`): with its gzip twin and its tag, made
+//! when it is built, so serving it compressed costs no work per request.
 //!
 //! At expiry one request rebuilds the answer while the others keep getting the expired one
 //! (no stampede of identical reads), for at most another `ttl`; after a write, or once a
 //! rebuild failed, nobody gets the old answer.
 
 use crate::idempotency::canonical;
-use crate::{App, Caller, DynOperation, OpError, RawInput};
+use crate::{App, Caller, DynOperation, KeptBody, OpError, RawInput};
 use bytes::Bytes;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -43,7 +47,7 @@ struct Kept {
 
 #[derive(Debug)]
 struct KeptAnswer {
-    body: Bytes,
+    body: KeptBody,
     made: Instant,
     generation: u64,
     /// One request is rebuilding this expired answer; others get it meanwhile.
@@ -86,15 +90,15 @@ impl AnswerCache {
         self.kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The kept answer of `key`, or the one `build` makes (kept when it succeeds). Errors are
-    /// never kept.
-    pub async fn get_or_build<E, F, Fut>(&self, key: String, build: F) -> Result<Bytes, E>
+    /// The kept answer of `key`, or the one `build` makes (kept when it succeeds), compressed
+    /// and tagged. Errors are never kept.
+    pub async fn get_or_build<E, F, Fut>(&self, key: String, build: F) -> Result<KeptBody, E>
     where
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<Bytes, E>>,
     {
         let Some(ttl) = self.ttl else {
-            return build().await;
+            return build().await.map(KeptBody::new);
         };
         let generation = self.generation.load(Ordering::Acquire);
         let mut claimed = false;
@@ -112,7 +116,9 @@ impl AnswerCache {
             }
         }
         let rebuild = claimed.then(|| Rebuild { cache: self, key: key.clone() });
-        let built = build().await;
+        // Compressed before the rebuild is over, so the others keep getting the expired answer
+        // meanwhile rather than building it too.
+        let built = build().await.map(KeptBody::new);
         drop(rebuild);
         let mut kept = self.lock();
         let body = match built {
@@ -121,28 +127,28 @@ impl AnswerCache {
                 // The read fails now (the listing is gone, the database is down): the expired
                 // answer must not go on being served in its place.
                 if let Some(old) = kept.answers.remove(&key) {
-                    kept.bytes -= ENTRY_OVERHEAD + key.len() + old.body.len();
+                    kept.bytes -= ENTRY_OVERHEAD + key.len() + old.body.size();
                 }
                 return Err(error);
             }
         };
         // An answer built across a write may predate it: serve it to this caller only.
-        if self.generation.load(Ordering::Acquire) == generation && body.len() <= self.budget / LARGEST_SHARE {
+        if self.generation.load(Ordering::Acquire) == generation && body.size() <= self.budget / LARGEST_SHARE {
             self.keep(&mut kept, key, body.clone(), generation, ttl);
         }
         Ok(body)
     }
 
-    fn keep(&self, kept: &mut Kept, key: String, body: Bytes, generation: u64, ttl: Duration) {
-        let size = ENTRY_OVERHEAD + key.len() + body.len();
+    fn keep(&self, kept: &mut Kept, key: String, body: KeptBody, generation: u64, ttl: Duration) {
+        let size = ENTRY_OVERHEAD + key.len() + body.size();
         if let Some(old) = kept.answers.remove(&key) {
-            kept.bytes -= ENTRY_OVERHEAD + key.len() + old.body.len();
+            kept.bytes -= ENTRY_OVERHEAD + key.len() + old.body.size();
         }
         if kept.bytes + size > self.budget {
             // Expired and forgotten answers go first; if that is not enough, all go.
             let current = self.generation.load(Ordering::Acquire);
             kept.answers.retain(|_, answer| answer.generation == current && answer.made.elapsed() < ttl);
-            kept.bytes = kept.answers.iter().map(|(key, answer)| ENTRY_OVERHEAD + key.len() + answer.body.len()).sum();
+            kept.bytes = kept.answers.iter().map(|(key, answer)| ENTRY_OVERHEAD + key.len() + answer.body.size()).sum();
             if kept.bytes + size > self.budget {
                 kept.answers.clear();
                 kept.bytes = 0;
@@ -156,7 +162,7 @@ impl AnswerCache {
 /// A public read's answer, from the cache when it holds one. The key is the operation and its
 /// input (path and query, keys sorted); who asks does not matter, since a public read answers
 /// everyone alike. A read with something to do besides answering does it on a kept answer too.
-pub(crate) async fn answer_public_read(op: &dyn DynOperation, app: &App, caller: &Caller, raw: RawInput) -> Result<Bytes, OpError> {
+pub(crate) async fn answer_public_read(op: &dyn DynOperation, app: &App, caller: &Caller, raw: RawInput) -> Result<KeptBody, OpError> {
     let key =
         format!("{}\n{}\n{}", op.spec().id, canonical(&Value::Object(raw.path.clone())), canonical(&Value::Object(raw.query.clone())));
     let input = RawInput { path: raw.path.clone(), query: Default::default(), body: None };
@@ -205,6 +211,7 @@ mod tests {
                 Ok(Bytes::from_static(body.as_bytes()))
             })
             .await
+            .map(|kept| kept.plain)
     }
 
     #[tokio::test]
@@ -239,7 +246,7 @@ mod tests {
             })
             .await
             .unwrap();
-        assert_eq!(built, "read before the write", "the caller still gets it");
+        assert_eq!(built.plain, "read before the write", "the caller still gets it");
         let builds = AtomicUsize::new(0);
         assert_eq!(read(&cache, "a", &builds, "fresh").await.unwrap(), "fresh");
     }
@@ -247,7 +254,7 @@ mod tests {
     #[tokio::test]
     async fn errors_are_not_kept_and_off_keeps_nothing() {
         let cache = AnswerCache::new(Duration::from_secs(60), 1 << 20);
-        let failed: Result<Bytes, &str> = cache.get_or_build("a".to_owned(), || async { Err("database down") }).await;
+        let failed: Result<KeptBody, &str> = cache.get_or_build("a".to_owned(), || async { Err("database down") }).await;
         assert_eq!(failed, Err("database down"));
         let builds = AtomicUsize::new(0);
         assert_eq!(read(&cache, "a", &builds, "ok").await.unwrap(), "ok");
@@ -269,8 +276,19 @@ mod tests {
         }
         assert!(cache.size().answers > 0);
         let large = cache.get_or_build("large".into(), || async { Ok::<_, ()>(Bytes::from(vec![b'x'; 300])) }).await.unwrap();
-        assert_eq!(large.len(), 300, "served");
+        assert_eq!(large.plain.len(), 300, "served");
         assert!(!cache.lock().answers.contains_key("large"), "but larger than an eighth of the budget, so not kept");
+    }
+
+    #[tokio::test]
+    async fn an_answer_is_kept_with_its_gzip_twin_counted_in_the_budget() {
+        let cache = AnswerCache::new(Duration::from_secs(60), 1 << 20);
+        let body = "{\"slug\":\"otter-calendars\"},".repeat(100);
+        let kept = cache.get_or_build("a".into(), || async { Ok::<_, ()>(Bytes::from(body.clone())) }).await.unwrap();
+        let twin = kept.gzip.clone().expect("a 3 kB answer is compressed");
+        assert_eq!(cache.size().bytes, ENTRY_OVERHEAD + 1 + body.len() + twin.len());
+        let again = cache.get_or_build("a".into(), || async { Err(()) }).await.unwrap();
+        assert_eq!(again, kept, "served as it was kept, twin and tag");
     }
 
     #[tokio::test]
@@ -294,7 +312,7 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(20)).await;
         assert_eq!(read(&cache, "a", &builds, "not built").await.unwrap(), "old");
         release.send(()).unwrap();
-        assert_eq!(rebuilding.await.unwrap().unwrap(), "new");
+        assert_eq!(rebuilding.await.unwrap().unwrap().plain, "new");
         assert_eq!(read(&cache, "a", &builds, "not built").await.unwrap(), "new");
         assert_eq!(builds.load(Ordering::SeqCst), 1);
     }
@@ -323,7 +341,7 @@ mod tests {
         let builds = AtomicUsize::new(0);
         read(&cache, "a", &builds, "listing").await.unwrap();
         tokio::time::sleep(Duration::from_millis(150)).await;
-        let gone: Result<Bytes, &str> = cache.get_or_build("a".into(), || async { Err("archived") }).await;
+        let gone: Result<KeptBody, &str> = cache.get_or_build("a".into(), || async { Err("archived") }).await;
         assert_eq!(gone, Err("archived"));
         assert_eq!(cache.size().answers, 0, "not served in place of the failure");
     }

@@ -55,7 +55,7 @@ pub struct App {
     pub lifecycle: listings::LifecycleService,
     /// The rate limits every operation, page and OAuth endpoint counts against.
     pub limits: crate::RateLimits,
-    /// The public reads' answers, kept a moment (`answer_cache_ms`).
+    /// The public reads' answers and visitors' pages, kept a moment (`answer_cache_ms`).
     pub answers: Arc<crate::AnswerCache>,
     /// What `Idempotency-Key` remembers.
     pub idempotency: Arc<dyn IdempotencyStore>,

@@ -25,11 +25,12 @@ pub struct Executed {
     pub replayed: bool,
 }
 
-/// An operation's JSON answer: as a value, or already serialized (from the answer cache).
+/// An operation's JSON answer: as a value, or already serialized (from the answer cache), with
+/// its gzip twin.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
     Value(Value),
-    Json(bytes::Bytes),
+    Json(crate::KeptBody),
 }
 
 impl Answer {
@@ -37,7 +38,7 @@ impl Answer {
     pub fn into_value(self) -> Result<Value, OpError> {
         match self {
             Self::Value(value) => Ok(value),
-            Self::Json(bytes) => serde_json::from_slice(&bytes).map_err(OpError::internal),
+            Self::Json(body) => serde_json::from_slice(&body.plain).map_err(OpError::internal),
         }
     }
 }

@@ -3,6 +3,7 @@
 pub mod answers;
 mod app;
 mod caller;
+pub mod encoding;
 mod error;
 pub mod housekeeping;
 pub mod idempotency;
@@ -20,6 +21,7 @@ pub mod wire;
 pub use answers::AnswerCache;
 pub use app::{App, SiteConfig};
 pub use caller::{AuthFailure, Caller, authenticate, authenticate_for};
+pub use encoding::KeptBody;
 pub use error::OpError;
 pub use idempotency::{Answer, Executed, execute};
 pub use input::{InputPart, NoInput, RawInput};

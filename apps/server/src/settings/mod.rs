@@ -54,9 +54,9 @@ declare_settings! {
         data_dir: PathBuf = PathBuf::from("./data"), env "LAUNCHDIR_DATA_DIR";
         /// keep the search index in `{data_dir}/search-index`, so a restart goes on from where it stood instead of reading every listing (off: in memory, read in full at each start); each server process needs its own `data_dir`
         search_index_on_disk: bool = true, env "LAUNCHDIR_SEARCH_INDEX_ON_DISK";
-        /// how long each server keeps the answer of a public read for every caller (0: off); a write this server takes forgets them at once, other servers' writes show once it passes
+        /// how long each server keeps the answer of a public read for every caller, and a public page for visitors without a session (0: off); a write this server takes forgets them at once, other servers' writes show once it passes
         answer_cache_ms: u64 = 1000, env "LAUNCHDIR_ANSWER_CACHE_MS";
-        /// memory the kept answers may take, in MiB
+        /// memory the kept answers and pages may take, with their gzip twins, in MiB
         answer_cache_mib: usize = 32, env "LAUNCHDIR_ANSWER_CACHE_MIB";
         /// a tracing filter, e.g. `info,sqlx=warn`
         log_level: String = "info".into(), env "LAUNCHDIR_LOG_LEVEL";

@@ -1,10 +1,12 @@
 //! The answer cache (`answer_cache_ms`): a public read's answer is kept for every caller, and a
 //! write this server takes, through the API or on the site's pages, forgets every kept answer
 //! at once. A write it did not take (another server, the command line) shows once the kept
-//! answer expires; here answers are kept a minute, so only forgetting can show it.
+//! answer expires; here answers are kept a minute, so only forgetting can show it. Pages for
+//! visitors without a session are kept the same way; kept answers go gzip-compressed to
+//! clients that take it.
 
 use crate::helpers::{TestApp, spawn_empty_app_with};
-use crate::reviews::send;
+use crate::reviews::{page_of, send};
 use crate::votes::{live_listing, person};
 use serde_json::{Value, json};
 use store_seaorm::testing::fixtures;
@@ -102,4 +104,71 @@ async fn refused_writes_and_head_requests_keep_the_answers() {
     assert_eq!(profile(&app, "kept-refused").await, before, "still kept");
     assert_eq!(send(&app, &voter, "/listings/kept-refused/vote", &[("back", "/"), ("action", "vote")]).await.status(), 303);
     assert_eq!(profile(&app, "kept-refused").await["tagline"], "Lynx ledgers");
+}
+
+/// A body sent gzip-compressed, read back.
+fn gunzip(packed: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut plain = Vec::new();
+    flate2::read::GzDecoder::new(packed).read_to_end(&mut plain).unwrap();
+    plain
+}
+
+#[tokio::test]
+async fn a_kept_answer_goes_gzip_compressed_to_a_client_that_takes_it() {
+    let app = kept_a_minute().await;
+    for n in 0..8 {
+        live_listing(&app, &format!("kept-packed-{n}")).await;
+    }
+    let url = app.url("/api/v1/listings?sort=newest&per_page=50");
+    let plain = app.client.get(&url).send().await.unwrap();
+    assert_eq!(plain.headers().get("content-encoding"), None);
+    assert_eq!(plain.headers()["vary"], "Accept-Encoding");
+    let plain = plain.bytes().await.unwrap();
+    assert!(plain.len() >= 1024, "long enough to compress: {} bytes", plain.len());
+    for accepted in ["gzip", "br, gzip;q=0.5"] {
+        let packed = app.client.get(&url).header("Accept-Encoding", accepted).send().await.unwrap();
+        assert_eq!(packed.headers()["content-encoding"], "gzip", "{accepted}");
+        assert_eq!(packed.headers()["content-type"], "application/json");
+        let packed = packed.bytes().await.unwrap();
+        assert!(packed.len() < plain.len(), "{} of {} bytes", packed.len(), plain.len());
+        assert_eq!(gunzip(&packed), plain, "the same answer");
+    }
+    let refused = app.client.get(&url).header("Accept-Encoding", "gzip;q=0, br").send().await.unwrap();
+    assert_eq!(refused.headers().get("content-encoding"), None);
+    assert_eq!(refused.bytes().await.unwrap(), plain);
+}
+
+#[tokio::test]
+async fn a_public_page_is_kept_for_visitors_without_a_session_until_a_write_on_its_server() {
+    let app = kept_a_minute().await;
+    let id = live_listing(&app, "kept-page").await;
+    let anonymous = || async { app.client.get(app.url("/listings/kept-page")).send().await.unwrap().text().await.unwrap() };
+    let before = anonymous().await;
+    assert!(before.contains(r#"class="account-link" href="/signin?next=%2Flistings%2Fkept-page""#), "a visitor's page: {before}");
+    fixtures::edit_tagline(app.services.store.connection(), id, "Walrus wallets").await;
+    assert_eq!(anonymous().await, before, "kept for every visitor without a session");
+    let tailed = app.client.get(app.url("/listings/kept-page?ref=newsletter")).send().await.unwrap().text().await.unwrap();
+    assert!(tailed.contains("Walrus wallets"), "an address with a tail the page does not know is served, never kept");
+    let voter = person(&app, 0, true, time::Duration::days(30)).await;
+    assert!(page_of(&app, &voter, "kept-page").await.contains("Walrus wallets"), "a signed-in person's page is built afresh");
+
+    // Kept with its gzip twin and its tag: compressed, and revalidated without a body.
+    let packed = app.client.get(app.url("/listings/kept-page")).header("Accept-Encoding", "gzip").send().await.unwrap();
+    assert_eq!(packed.headers()["content-encoding"], "gzip");
+    let etag = packed.headers()["etag"].to_str().unwrap().to_owned();
+    assert_eq!(String::from_utf8(gunzip(&packed.bytes().await.unwrap())).unwrap(), before);
+    let again = app.client.get(app.url("/listings/kept-page")).header("If-None-Match", &etag).send().await.unwrap();
+    assert_eq!(again.status(), 304);
+
+    // Another page's address is its own; a refusal is not kept.
+    assert_eq!(app.client.get(app.url("/listings/kept-later")).send().await.unwrap().status(), 404);
+    live_listing(&app, "kept-later").await;
+    assert_eq!(app.client.get(app.url("/listings/kept-later")).send().await.unwrap().status(), 200, "the 404 was not kept");
+
+    assert_eq!(send(&app, &voter, "/listings/kept-page/vote", &[("back", "/"), ("action", "vote")]).await.status(), 303);
+    let after = anonymous().await;
+    assert!(after.contains("Walrus wallets"), "a vote on this server forgets the kept pages");
+    let revalidated = app.client.get(app.url("/listings/kept-page")).header("If-None-Match", &etag).send().await.unwrap();
+    assert_eq!(revalidated.status(), 200, "a changed page has a new tag");
 }

@@ -158,7 +158,7 @@ async fn views_are_counted_once_per_client(answer_cache_ms: u64) {
             .unwrap();
         row.try_get_by_index::<i64>(0).unwrap()
     };
-    // Three clients, each reloading the page five times: three views (one per client an hour),
+    // Three clients, each reloading the profile five times: three views (one per client an hour),
     // so reloads cannot move the most-viewed sort.
     let client = crate::helpers::client();
     for reader in ["203.0.113.1", "203.0.113.2", "2001:db8:7:7::1"] {
@@ -169,9 +169,15 @@ async fn views_are_counted_once_per_client(answer_cache_ms: u64) {
     }
     // Another address in the same IPv6 /64 is the same client.
     client.get(format!("{base}/api/v1/listings/viewed")).header("X-Forwarded-For", "2001:db8:7:7::2").send().await.unwrap();
+    // The listing's page counts as `get_listing` does, also when it is kept for visitors
+    // without a session: two more clients, two more views.
+    for reader in ["198.51.100.7", "198.51.100.7", "198.51.100.8", "203.0.113.1"] {
+        let reply = client.get(format!("{base}/listings/viewed")).header("X-Forwarded-For", reader).send().await.unwrap();
+        assert_eq!(reply.status(), 200);
+    }
     reqwest::get(format!("{base}/api/v1/listings/upcoming")).await.unwrap();
     assert_eq!(views().await, 0, "no database write per view");
     handle.stop(true).await;
     running.await.unwrap().unwrap();
-    assert_eq!(views().await, 3, "counted views are written when the server stops");
+    assert_eq!(views().await, 5, "counted views are written when the server stops");
 }

@@ -29,6 +29,9 @@ pub(crate) const SECTIONS: [(&str, &str); 8] = [
 /// is left out rather than refused, since people share links with such tails.
 pub(crate) fn params(request: &HttpRequest, known: &[&'static str]) -> Vec<(&'static str, String)> {
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(request.query_string()).unwrap_or_default();
+    // Only a query of known names, each once, is its page's own address worth keeping.
+    let plain = pairs.iter().enumerate().all(|(i, (key, _))| known.contains(&key.as_str()) && pairs[..i].iter().all(|(k, _)| k != key));
+    super::kept::query_read(request, plain);
     known.iter().filter_map(|name| pairs.iter().rev().find(|(key, _)| key == name).map(|(_, value)| (*name, value.clone()))).collect()
 }
 

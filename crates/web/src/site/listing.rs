@@ -176,8 +176,9 @@ pub(crate) async fn render(
     let reviews = match state.app.reviews.of_listing(&listing.slug, viewer).await {
         Ok(reviews) => reviews,
         Err(err) => {
-            // The page still shows; only the reviews are missing.
+            // The page still shows; only the reviews are missing, so it is not kept.
             tracing::warn!(error = %err, "could not read a listing's reviews");
+            super::kept::dont_keep(request);
             listings::ListingReviews::default()
         }
     };

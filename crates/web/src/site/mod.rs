@@ -5,6 +5,7 @@
 mod browse;
 mod community;
 mod findable;
+mod kept;
 mod listing;
 mod people;
 mod voting;
@@ -15,16 +16,19 @@ use crate::WebState;
 use actix_web::http::StatusCode;
 use actix_web::http::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
 use actix_web::middleware::from_fn;
+use actix_web::web::Bytes;
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use askama::Template;
 use kernel::FieldError;
 use listings::ListingSummary;
-use ops::{Caller, OpError, Operation};
-use std::hash::{Hash, Hasher};
+use ops::{Caller, KeptBody, OpError, Operation};
 
 /// Mounts the public pages, the sitemaps, `robots.txt` and the feeds.
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     let page = |path: &str| web::resource(path).wrap(from_fn(crate::limits::limit));
+    // Pages the same for every visitor without a session, kept for them (`kept`). The rate
+    // limit wraps the keeping: a kept page still counts against it.
+    let kept = |path: &str| web::resource(path).wrap(from_fn(kept::keep)).wrap(from_fn(crate::limits::limit));
     // The feeds first: `/blog/feed.atom` must not reach `/blog/{slug}`.
     cfg.service(page("/launches/feed.atom").route(web::get().to(findable::launches_feed)))
         .service(page("/blog/feed.atom").route(web::get().to(findable::blog_feed)))
@@ -33,21 +37,26 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         .service(page("/sitemaps/{file}").route(web::get().to(findable::sitemap)))
         .service(web::resource("/assets/site.css").route(web::get().to(stylesheet)))
         .service(web::resource("/assets/site.js").route(web::get().to(script)))
-        .service(page("/").route(web::get().to(browse::home)))
-        .service(page("/launches").route(web::get().to(browse::launches)))
-        .service(page("/launches/weeks/{week}").route(web::get().to(browse::week)))
-        .service(page("/categories").route(web::get().to(browse::categories)))
-        .service(page("/categories/{slug}").route(web::get().to(browse::category)))
-        .service(page("/search").route(web::get().to(browse::search)))
-        .service(page("/listings/{slug}").route(web::get().to(listing::show)))
-        .service(page("/leaderboards").route(web::get().to(people::leaderboards)))
-        .service(page("/leaderboards/{board}").route(web::get().to(people::leaderboard)))
-        .service(page("/awards").route(web::get().to(people::awards)))
-        .service(page("/founders").route(web::get().to(people::founders)))
-        .service(page("/founders/{slug}").route(web::get().to(people::founder)))
-        .service(page("/blog").route(web::get().to(people::blog)))
-        .service(page("/blog/{slug}").route(web::get().to(people::blog_post)))
-        .service(page("/docs/api").route(web::get().to(people::api_docs)))
+        .service(kept("/").route(web::get().to(browse::home)))
+        .service(kept("/launches").route(web::get().to(browse::launches)))
+        .service(kept("/launches/weeks/{week}").route(web::get().to(browse::week)))
+        .service(kept("/categories").route(web::get().to(browse::categories)))
+        .service(kept("/categories/{slug}").route(web::get().to(browse::category)))
+        .service(kept("/search").route(web::get().to(browse::search)))
+        .service(
+            web::resource("/listings/{slug}")
+                .wrap(from_fn(kept::keep_counting_views))
+                .wrap(from_fn(crate::limits::limit))
+                .route(web::get().to(listing::show)),
+        )
+        .service(kept("/leaderboards").route(web::get().to(people::leaderboards)))
+        .service(kept("/leaderboards/{board}").route(web::get().to(people::leaderboard)))
+        .service(kept("/awards").route(web::get().to(people::awards)))
+        .service(kept("/founders").route(web::get().to(people::founders)))
+        .service(kept("/founders/{slug}").route(web::get().to(people::founder)))
+        .service(kept("/blog").route(web::get().to(people::blog)))
+        .service(kept("/blog/{slug}").route(web::get().to(people::blog_post)))
+        .service(kept("/docs/api").route(web::get().to(people::api_docs)))
         .service(page("/listings/{slug}/vote").route(web::post().to(voting::vote)))
         .service(page("/listings/{slug}/follow").route(web::post().to(community::follow)))
         .service(page("/listings/{slug}/review").route(web::post().to(community::review)));
@@ -281,7 +290,11 @@ fn with_account_link(request: &HttpRequest, body: String) -> String {
 /// shared-cached: they change with every vote, and show the viewer's own votes.
 pub(crate) fn page(request: &HttpRequest, status: StatusCode, template: &impl Template) -> HttpResponse {
     match template.render() {
-        Ok(body) => respond(request, status, "text/html; charset=utf-8", with_account_link(request, body)),
+        Ok(body) => match kept::hand_over(request, status, with_account_link(request, body)) {
+            Some(body) => respond(request, status, HTML, body),
+            // The keeping middleware answers, with the page as it keeps it.
+            None => HttpResponse::Ok().finish(),
+        },
         Err(err) => {
             tracing::error!(error = %err, "a page could not be rendered");
             HttpResponse::InternalServerError().finish()
@@ -289,38 +302,40 @@ pub(crate) fn page(request: &HttpRequest, status: StatusCode, template: &impl Te
     }
 }
 
-/// A short hash of a body, for its ETag.
-fn content_hash(body: &str) -> String {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    body.hash(&mut hasher);
-    format!("{:016x}", hasher.finish())
-}
+/// The media type of a page.
+const HTML: &str = "text/html; charset=utf-8";
 
-/// Whether the client takes gzip (`Accept-Encoding: gzip`, not `gzip;q=0`).
-fn accepts_gzip(request: &HttpRequest) -> bool {
-    request.headers().get_all(actix_web::http::header::ACCEPT_ENCODING).filter_map(|value| value.to_str().ok()).any(|value| {
-        value.split(',').any(|coding| {
-            let mut parts = coding.split(';').map(str::trim);
-            let name = parts.next().unwrap_or("");
-            let refused = parts.any(|param| param.replace(' ', "") == "q=0" || param.replace(' ', "").starts_with("q=0.0"));
-            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
-        })
-    })
-}
-
-/// gzip at the fastest level: most of the gain for a small share of the cost.
-fn gzip(body: &[u8]) -> Option<Vec<u8>> {
-    use std::io::Write;
-    let mut encoder = flate2::write::GzEncoder::new(Vec::with_capacity(body.len() / 3), flate2::Compression::fast());
-    encoder.write_all(body).ok()?;
-    encoder.finish().ok()
+/// Whether the client takes gzip (`ops::encoding::accepts_gzip`).
+fn takes_gzip(request: &HttpRequest) -> bool {
+    ops::encoding::accepts_gzip(request.headers().get_all(actix_web::http::header::ACCEPT_ENCODING).filter_map(|value| value.to_str().ok()))
 }
 
 /// A text answer of the site (a page, a sitemap, a feed) with its validators and headers,
-/// gzip-compressed for clients that take it. The ETag is weak: the plain and the compressed
-/// answer are the same page.
+/// gzip-compressed for clients that take it.
 pub(crate) fn respond(request: &HttpRequest, status: StatusCode, content_type: &str, body: String) -> HttpResponse {
-    let etag = format!("W/\"{}\"", content_hash(&body));
+    let plain = Bytes::from(body);
+    let tag = ops::encoding::content_tag(&plain);
+    // Compressed only for a client that takes it, and only when it is sent.
+    answer(request, status, content_type, tag, plain, |plain| ops::encoding::gzip_if_smaller(plain))
+}
+
+/// [`respond`] for a kept page, compressed and tagged once when it was kept.
+pub(crate) fn respond_body(request: &HttpRequest, status: StatusCode, content_type: &str, body: &KeptBody) -> HttpResponse {
+    let packed = body.gzip.clone();
+    answer(request, status, content_type, body.tag, body.plain.clone(), move |_: &Bytes| packed)
+}
+
+/// The headers every page answer carries; a 304 when the browser's copy is current. The ETag
+/// is weak: the plain and the compressed answer are the same page.
+fn answer(
+    request: &HttpRequest,
+    status: StatusCode,
+    content_type: &str,
+    tag: u64,
+    plain: Bytes,
+    gzip: impl FnOnce(&Bytes) -> Option<Bytes>,
+) -> HttpResponse {
+    let etag = format!("W/\"{tag:016x}\"");
     let fresh = status == StatusCode::OK
         && request
             .headers()
@@ -341,10 +356,9 @@ pub(crate) fn respond(request: &HttpRequest, status: StatusCode, content_type: &
         return response.finish();
     }
     response.content_type(content_type.to_owned());
-    // Below a kilobyte the header costs more than it saves.
-    match (body.len() >= 1024 && accepts_gzip(request)).then(|| gzip(body.as_bytes())).flatten() {
-        Some(compressed) => response.insert_header((actix_web::http::header::CONTENT_ENCODING, "gzip")).body(compressed),
-        None => response.body(body),
+    match takes_gzip(request).then(|| gzip(&plain)).flatten() {
+        Some(packed) => response.insert_header((actix_web::http::header::CONTENT_ENCODING, "gzip")).body(packed),
+        None => response.body(plain),
     }
 }
 
@@ -355,13 +369,15 @@ const SCRIPT: &str = include_str!("../../assets/site.js");
 /// `/assets/site.css`: cached by browsers for an hour, then revalidated by its ETag. Not rate
 /// limited: every page needs it, and it costs next to nothing.
 async fn stylesheet(request: HttpRequest) -> HttpResponse {
-    static TAG: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| format!("\"{}\"", content_hash(STYLESHEET)));
+    static TAG: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| format!("\"{:016x}\"", ops::encoding::content_tag(STYLESHEET.as_bytes())));
     asset(&request, &TAG, "text/css; charset=utf-8", STYLESHEET)
 }
 
 /// `/assets/site.js`, as the stylesheet.
 async fn script(request: HttpRequest) -> HttpResponse {
-    static TAG: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| format!("\"{}\"", content_hash(SCRIPT)));
+    static TAG: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| format!("\"{:016x}\"", ops::encoding::content_tag(SCRIPT.as_bytes())));
     asset(&request, &TAG, "text/javascript; charset=utf-8", SCRIPT)
 }
 
@@ -383,22 +399,12 @@ mod tests {
 
     #[test]
     fn gzip_is_used_when_accepted_and_not_when_refused() {
-        let with = |value: &str| accepts_gzip(&TestRequest::default().insert_header(("Accept-Encoding", value)).to_http_request());
+        let with = |value: &str| takes_gzip(&TestRequest::default().insert_header(("Accept-Encoding", value)).to_http_request());
         assert!(with("gzip, deflate, br"));
         assert!(with("br;q=1.0, gzip;q=0.8"));
-        assert!(with("*"));
         assert!(!with("gzip;q=0"));
         assert!(!with("br, deflate"));
-        assert!(!accepts_gzip(&TestRequest::default().to_http_request()));
-    }
-
-    #[test]
-    fn compressed_pages_read_back_the_same() {
-        use std::io::Read;
-        let page = "<p>A page</p>".repeat(200);
-        let mut decoded = String::new();
-        flate2::read::GzDecoder::new(&gzip(page.as_bytes()).unwrap()[..]).read_to_string(&mut decoded).unwrap();
-        assert_eq!(decoded, page);
+        assert!(!takes_gzip(&TestRequest::default().to_http_request()));
     }
 }
 
