@@ -197,6 +197,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 let services = Services::build(&settings, db, Arc::new(SystemClock))?;
                 let fixed = services.app.awards.fix_finished_weeks().await.context("cannot fix the awards of finished weeks")?;
                 println!("fixed the awards of {} finished weeks", fixed.len());
+                store_seaorm::settle_after_bulk_load(services.store.connection())
+                    .await
+                    .context("cannot vacuum and analyze the loaded tables")?;
             }
             Ok(())
         }

@@ -44,35 +44,38 @@ pub(crate) async fn sync_search(search: listings::SearchService) {
 }
 
 /// Reads the directory's kept counts (live listings, per category, followed, founders) every
-/// `listings::DIRECTORY_REFRESH`, so no read waits for them.
+/// `listings::DIRECTORY_REFRESH`, so no read waits for them. Start-up read them just before
+/// the server answered, so the first round waits too: doing it again at once would only
+/// compete with the first requests.
 pub(crate) async fn refresh_counts(shape: listings::DirectoryShape) {
     loop {
+        tokio::time::sleep(listings::DIRECTORY_REFRESH).await;
         if let Err(err) = shape.refresh().await {
             tracing::warn!(error = %err, "could not read the directory's counts; will try again");
         }
-        tokio::time::sleep(listings::DIRECTORY_REFRESH).await;
     }
 }
 
 /// Ranks the current week again every `listings::calendar::CURRENT_WEEK_TTL` (and last week
-/// before its ranking expires), so no read waits.
+/// before its ranking expires), so no read waits. Waits first, as `refresh_counts` does.
 pub(crate) async fn refresh_recent_weeks(calendar: listings::CalendarService) {
     let period = listings::calendar::CURRENT_WEEK_TTL.unsigned_abs();
     loop {
+        tokio::time::sleep(period).await;
         if let Err(err) = calendar.refresh_recent_weeks().await {
             tracing::warn!(error = %err, "could not rank this week or last week; will try again");
         }
-        tokio::time::sleep(period).await;
     }
 }
 
-/// Scores trending again every `listings::TRENDING_REFRESH`, so no read waits for it.
+/// Scores trending again every `listings::TRENDING_REFRESH`, so no read waits for it. Waits
+/// first, as `refresh_counts` does.
 pub(crate) async fn refresh_trending(trending: listings::TrendingScores) {
     loop {
+        tokio::time::sleep(listings::TRENDING_REFRESH).await;
         if let Err(err) = trending.refresh().await {
             tracing::warn!(error = %err, "could not score trending; will try again");
         }
-        tokio::time::sleep(listings::TRENDING_REFRESH).await;
     }
 }
 

@@ -91,6 +91,23 @@ pub async fn migrate_if_sqlite(db: &DatabaseConnection, url: &str) -> Result<(),
     Ok(())
 }
 
+/// After a bulk load: on PostgreSQL, `VACUUM (ANALYZE)` of the directory's tables, which sets
+/// the rows' hint bits and the visibility map now (so index-only scans skip the table) rather
+/// than leaving it to autovacuum, which would do it while the server answers, a burst of work
+/// on every row at a moment nobody chose; on SQLite, [`optimize`]. Cannot run inside a
+/// transaction.
+pub async fn settle_after_bulk_load(db: &DatabaseConnection) -> Result<(), DbErr> {
+    match db.get_database_backend() {
+        sea_orm::DatabaseBackend::Postgres => db
+            .execute_unprepared(
+                "VACUUM (ANALYZE) listings, votes, listing_follows, listing_categories, listing_founders, founders, listing_metrics, listing_changes, awards",
+            )
+            .await
+            .map(|_| ()),
+        _ => optimize(db).await,
+    }
+}
+
 /// Refreshes the planner's statistics, so it knows `status = 'live'` matches most of the
 /// directory and picks the ranked indexes: on SQLite of the tables that need it (cheap when
 /// nothing changed; also at every start), on PostgreSQL of the directory's tables (`ANALYZE`:

@@ -39,7 +39,7 @@ mod submission_repo;
 pub mod testing;
 mod votes_repo;
 
-pub use db::{Backend, DbConfig, connect, migrate, migrate_if_sqlite, optimize, ping};
+pub use db::{Backend, DbConfig, connect, migrate, migrate_if_sqlite, optimize, ping, settle_after_bulk_load};
 pub use outbox_repo::{OutboxEmail, OutboxMailer};
 pub use sea_orm::DatabaseConnection;
 

@@ -112,6 +112,9 @@ async fn bulk_listings_for_benchmarks() {
     let reported = std::sync::Mutex::new(Vec::new());
     assert_eq!(store_seaorm::seed::bulk_listings(&test.db, now, 700, |done| reported.lock().unwrap().push(done)).await.unwrap(), 700);
     assert_eq!(reported.into_inner().unwrap(), vec![500, 700], "progress after each round");
+    // What `seed --bulk-listings` does next: vacuum and analyze the loaded tables (outside a
+    // transaction, every table named must exist).
+    store_seaorm::settle_after_bulk_load(&test.db).await.unwrap();
     assert_eq!(store.live_counts().await.unwrap().live, live_before + 700);
     assert_eq!(
         scalar(
