@@ -20,18 +20,39 @@ use std::time::Instant;
 use store_seaorm::{DatabaseConnection, DbConfig, SeaStore};
 use tracing::Instrument;
 
-/// Opens the configured database.
+/// Opens the configured database, its connections opened as they are first needed (for the
+/// commands and tests; a server keeps its connections open, see [`open_serving_database`]).
 pub async fn open_database(settings: &Settings) -> anyhow::Result<DatabaseConnection> {
+    open_with(settings, &database_config(settings)).await
+}
+
+/// Opens the database for a serving process: on PostgreSQL the connections it keeps open
+/// (`database_min_connections`) are opened before it returns, so no request waits for one.
+async fn open_serving_database(settings: &Settings) -> anyhow::Result<DatabaseConnection> {
+    let config = DbConfig {
+        min_connections: settings.database_min_connections.unwrap_or(settings.database_max_connections),
+        ..database_config(settings)
+    };
+    let started = Instant::now();
+    let db = open_with(settings, &config).await?;
+    tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "opened the database");
+    Ok(db)
+}
+
+fn database_config(settings: &Settings) -> DbConfig {
+    DbConfig {
+        max_connections: settings.database_max_connections,
+        schema: settings.database_schema.clone(),
+        ..DbConfig::new(settings.database_url())
+    }
+}
+
+async fn open_with(settings: &Settings, config: &DbConfig) -> anyhow::Result<DatabaseConnection> {
     if settings.uses_embedded_database() {
         std::fs::create_dir_all(&settings.data_dir)
             .with_context(|| format!("cannot create the data directory {}", settings.data_dir.display()))?;
     }
-    let config = DbConfig {
-        url: settings.database_url(),
-        max_connections: settings.database_max_connections,
-        schema: settings.database_schema.clone(),
-    };
-    store_seaorm::connect(&config).await.with_context(|| format!("cannot open the database {}", crate::settings::redact_url(&config.url)))
+    store_seaorm::connect(config).await.with_context(|| format!("cannot open the database {}", crate::settings::redact_url(&config.url)))
 }
 
 /// The application layer and its adapters, built from settings.
@@ -301,20 +322,24 @@ impl Application {
             let host = if host == "0.0.0.0" || host == "[::]" { "localhost" } else { host };
             settings.site_url = Some(format!("http://{host}:{port}"));
         }
-        let db = open_database(&settings).await?;
+        // Migrations and the demo seed run on a pool of their own that opens one connection,
+        // closed before the serving pool opens all of its own at once.
+        let setup = open_database(&settings).await?;
         let sqlite = matches!(store_seaorm::Backend::of_url(&settings.database_url()), Some(store_seaorm::Backend::Sqlite));
         if settings.auto_migrate.unwrap_or(sqlite) {
-            store_seaorm::migrate(&db).await.context("cannot migrate the database")?;
+            store_seaorm::migrate(&setup).await.context("cannot migrate the database")?;
         } else {
-            let pending = migration::Migrator::get_pending_migrations(&db).await.context("cannot read the migration state")?;
+            let pending = migration::Migrator::get_pending_migrations(&setup).await.context("cannot read the migration state")?;
             if !pending.is_empty() {
                 anyhow::bail!("the database has {} pending migrations: run `launchdir migrate` first", pending.len());
             }
         }
-        if settings.demo_data.unwrap_or(settings.uses_embedded_database()) && !store_seaorm::seed::has_listings(&db).await? {
-            let report = store_seaorm::seed::demo(&db, clock.now()).await.context("cannot seed the demo directory")?;
+        if settings.demo_data.unwrap_or(settings.uses_embedded_database()) && !store_seaorm::seed::has_listings(&setup).await? {
+            let report = store_seaorm::seed::demo(&setup, clock.now()).await.context("cannot seed the demo directory")?;
             tracing::info!(listings = report.listings, votes = report.votes, "seeded the demo directory");
         }
+        setup.close().await.context("cannot close the set-up connections")?;
+        let db = open_serving_database(&settings).await?;
         let mut services = Services::build(&settings, db.clone(), clock)?;
         // The serving process keeps its search index on disk (the CLI and other processes
         // never open it); it goes on from where it stood.

@@ -39,12 +39,12 @@ impl TestDatabase {
                 .unwrap_or_else(|err| panic!("cannot reach PostgreSQL at {chosen}: {err}"));
             admin.execute_unprepared(&format!("CREATE SCHEMA \"{schema}\"")).await.expect("create schema");
             admin.close().await.ok();
-            let config = DbConfig { url: chosen.clone(), max_connections: 8, schema: Some(schema.clone()) };
+            let config = DbConfig { max_connections: 8, schema: Some(schema.clone()), ..DbConfig::new(chosen.clone()) };
             (config, Cleanup::Schema { admin_url: chosen, schema })
         } else {
             remove_stale_files();
             let path = std::env::temp_dir().join(format!("launchdir-test-{id}.db"));
-            let config = DbConfig { url: format!("sqlite://{}", path.display()), max_connections: 8, schema: None };
+            let config = DbConfig { max_connections: 8, ..DbConfig::new(format!("sqlite://{}", path.display())) };
             (config, Cleanup::File(path))
         };
         let db = connect(&config).await.expect("open test database");

@@ -42,6 +42,9 @@ declare_settings! {
         database_schema: Option<String> = None, unset "none", env "LAUNCHDIR_DATABASE_SCHEMA";
         /// pool size
         database_max_connections: u32 = 16, env "LAUNCHDIR_DATABASE_MAX_CONNECTIONS";
+        /// PostgreSQL: connections the server keeps open, all opened at once before it answers, so no request waits for one to open (over
+        /// TLS that takes up to 100 ms); 0 or 1: opened as requests need them
+        database_min_connections: Option<u32> = None, unset "`database_max_connections`", env "LAUNCHDIR_DATABASE_MIN_CONNECTIONS";
         /// listen address (`:0` picks a free port)
         bind: String = "127.0.0.1:8080".into(), env "LAUNCHDIR_BIND";
         /// public address of the site
@@ -237,6 +240,9 @@ impl Settings {
         }
         if self.database_max_connections == 0 {
             bail!("database_max_connections must be at least 1");
+        }
+        if self.database_min_connections.is_some_and(|kept| kept > self.database_max_connections) {
+            bail!("database_min_connections must be at most database_max_connections");
         }
         self.rate_quotas()?;
         self.trusted_proxies()?;
@@ -437,6 +443,9 @@ mod tests {
         assert!(format!("{err:#}").contains("database_url"));
         let err = load(&[("LAUNCHDIR_LAUNCH_TIMEZONE", "Europe/Berlin")]).unwrap_err();
         assert!(format!("{err:#}").contains("launch_timezone"));
+        let err = load(&[("LAUNCHDIR_DATABASE_MAX_CONNECTIONS", "4"), ("LAUNCHDIR_DATABASE_MIN_CONNECTIONS", "5")]).unwrap_err();
+        assert!(format!("{err:#}").contains("database_min_connections must be at most database_max_connections"));
+        assert_eq!(load(&[("LAUNCHDIR_DATABASE_MIN_CONNECTIONS", "4")]).unwrap().database_min_connections, Some(4));
         assert!(
             load(&[("LAUNCHDIR_LAUNCH_TIMEZONE", "+01:00")]).unwrap().launch_offset().unwrap() == UtcOffset::from_hms(1, 0, 0).unwrap()
         );

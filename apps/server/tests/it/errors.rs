@@ -1,7 +1,7 @@
 //! Wire rules shared by every operation: unknown routes and methods, bodies, request ids,
 //! health and readiness, the served OpenAPI document.
 
-use crate::helpers::spawn_app;
+use crate::helpers::{spawn_app, spawn_app_with};
 
 #[tokio::test]
 async fn unknown_route_is_a_404_problem() {
@@ -59,7 +59,9 @@ async fn every_response_carries_a_request_id() {
 
 #[tokio::test]
 async fn health_and_readiness() {
-    let app = spawn_app().await;
+    // Keeping its connections open, as a production server does (on PostgreSQL all of them are
+    // opened before it answers; SQLite keeps one).
+    let app = spawn_app_with(|settings| settings.database_min_connections = Some(4)).await;
     let health = app.get("/healthz").await;
     assert_eq!(health.status, 200);
     assert_eq!(health.body["status"], "ok");

@@ -88,6 +88,9 @@ pub fn settings_for(config: &DbConfig) -> Settings {
         database_url: Some(config.url.clone()),
         database_schema: config.schema.clone(),
         database_max_connections: 4,
+        // Many servers share one PostgreSQL in the tests (at most 100 connections): each opens
+        // its connections as it needs them (`errors.rs` starts one that keeps them open).
+        database_min_connections: Some(1),
         bind: "127.0.0.1:0".into(),
         site_url: Some("https://launch.example".into()),
         demo_data: Some(false),

@@ -6,5 +6,6 @@ mod catalog;
 mod directory;
 mod jobs;
 mod migrations;
+mod pool;
 mod pragmas;
 mod search_feed;
