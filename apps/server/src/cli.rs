@@ -2,8 +2,9 @@
 //! outbox, the site team's review of owner edits (`edits`), and the order commands
 //! (`prices`, `vat-rates`, `orders`, `tasks`, in `cli_orders`).
 
+use crate::database::open_database;
 use crate::settings::Settings;
-use crate::startup::{Application, Services, open_database};
+use crate::startup::{Application, Services};
 use crate::telemetry;
 use accounts::{AccountsError, Scopes};
 use anyhow::{Context, bail};

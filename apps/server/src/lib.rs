@@ -6,6 +6,7 @@ mod claims_wiring;
 pub mod cli;
 mod cli_moderation;
 mod cli_orders;
+mod database;
 mod orders_wiring;
 mod periodic;
 pub mod settings;
@@ -13,4 +14,5 @@ mod startup;
 pub mod telemetry;
 pub mod worker;
 
-pub use startup::{Application, Services, open_database};
+pub use database::open_database;
+pub use startup::{Application, Services};
