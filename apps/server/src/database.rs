@@ -1,6 +1,6 @@
 //! Opening the configured database: as the commands and tests do (connections opened as they
-//! are needed), or as a serving process does (on PostgreSQL, the connections it keeps opened
-//! before it answers).
+//! are needed), as a serving process does (on PostgreSQL, the connections it keeps opened
+//! before it answers), and for a server's last writes as it stops.
 
 use crate::settings::Settings;
 use anyhow::Context;
@@ -24,6 +24,15 @@ pub(crate) async fn open_serving_database(settings: &Settings) -> anyhow::Result
     let db = open_with(settings, &config).await?;
     tracing::info!(elapsed_ms = started.elapsed().as_millis() as u64, "opened the database");
     Ok(db)
+}
+
+/// What a stopping server opens for its last writes (the jobs it hands back, the views it
+/// counted): one connection of its own. The serving pool's PostgreSQL connections are bound to
+/// the runtime that opened them, often an HTTP worker's, which is shutting down by then; a
+/// write on such a connection can reach the database and still fail here, and writing the
+/// views again would count them twice.
+pub(crate) fn closing_database_config(settings: &Settings) -> DbConfig {
+    DbConfig { max_connections: 1, min_connections: 1, ..database_config(settings) }
 }
 
 fn database_config(settings: &Settings) -> DbConfig {

@@ -269,6 +269,8 @@ pub struct Application {
     workers: Vec<String>,
     queue: Arc<dyn kernel::JobQueue>,
     clock: Arc<dyn Clock>,
+    /// Where the last writes go at shutdown (see [`crate::database::closing_database_config`]).
+    closing_database: store_seaorm::DbConfig,
 }
 
 impl Application {
@@ -407,6 +409,7 @@ impl Application {
             workers,
             queue,
             clock,
+            closing_database: crate::database::closing_database_config(&settings),
         })
     }
 
@@ -437,9 +440,25 @@ impl Application {
         for job in self.jobs {
             let _ = job.await;
         }
+        // The last writes go through a connection opened here, on a runtime that is not
+        // stopping; without one, through the serving pool.
+        let closing = match store_seaorm::connect(&self.closing_database).await {
+            Ok(db) => Some(db),
+            Err(err) => {
+                tracing::warn!(error = %err, "could not open a connection for the last writes; using the serving pool");
+                None
+            }
+        };
+        let (queue, profiles) = match &closing {
+            Some(db) => {
+                let store = SeaStore::new(db.clone());
+                (store.jobs(), self.profiles.writing_to(store.profiles()))
+            }
+            None => (self.queue, self.profiles),
+        };
         // Jobs the workers were running go back to the queue, due now: the next start (here or
         // on another node) resumes them at once instead of waiting out their leases.
-        match self.queue.release(&self.workers, self.clock.now()).await {
+        match queue.release(&self.workers, self.clock.now()).await {
             Ok(0) => {}
             Ok(released) => tracing::info!(released, "handed unfinished jobs back to the queue"),
             Err(err) => tracing::warn!(error = %err, "could not hand unfinished jobs back; they resume when their leases expire"),
@@ -447,7 +466,7 @@ impl Application {
         // Views counted since the last flush are written before the process ends; a busy
         // database gets a few more tries (a failed flush keeps the views for the next one).
         for attempt in 1..=5 {
-            match self.profiles.flush_views().await {
+            match profiles.flush_views().await {
                 Ok(_) => break,
                 Err(err) if attempt < 5 => {
                     tracing::warn!(error = %err, attempt, "could not write the last page views; trying again");
@@ -455,6 +474,9 @@ impl Application {
                 }
                 Err(err) => tracing::error!(error = %err, "could not write the last page views; they are lost"),
             }
+        }
+        if let Some(db) = closing {
+            db.close().await.ok();
         }
         result
     }

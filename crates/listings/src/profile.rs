@@ -305,6 +305,12 @@ impl ProfileService {
         self.profiles.profile(slug, self.clock.now(), LATEST_UPDATES).await?.ok_or(ProfileError::NotFound)
     }
 
+    /// This service writing through `profiles` instead: the same counted views, another way
+    /// to the database (at shutdown, a connection opened for the last writes).
+    pub fn writing_to(&self, profiles: Arc<dyn ProfileRepository>) -> Self {
+        Self { profiles, ..self.clone() }
+    }
+
     /// Writes the views counted since the last flush, in one batch. On failure the counts are
     /// put back, so a later flush writes them.
     pub async fn flush_views(&self) -> Result<usize, RepoError> {
