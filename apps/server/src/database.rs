@@ -1,6 +1,6 @@
 //! Opening the configured database: as the commands and tests do (connections opened as they
 //! are needed), as a serving process does (on PostgreSQL, the connections it keeps opened
-//! before it answers), and for a server's last writes as it stops.
+//! before it answers), and for the writes a server makes for itself (`bookkeeping`).
 
 use crate::settings::Settings;
 use anyhow::Context;
@@ -26,12 +26,8 @@ pub(crate) async fn open_serving_database(settings: &Settings) -> anyhow::Result
     Ok(db)
 }
 
-/// What a stopping server opens for its last writes (the jobs it hands back, the views it
-/// counted): one connection of its own. The serving pool's PostgreSQL connections are bound to
-/// the runtime that opened them, often an HTTP worker's, which is shutting down by then; a
-/// write on such a connection can reach the database and still fail here, and writing the
-/// views again would count them twice.
-pub(crate) fn closing_database_config(settings: &Settings) -> DbConfig {
+/// The one connection a server opens for its own writes (see `crate::bookkeeping`).
+pub(crate) fn bookkeeping_database_config(settings: &Settings) -> DbConfig {
     DbConfig { max_connections: 1, min_connections: 1, ..database_config(settings) }
 }
 

@@ -2,6 +2,7 @@
 //! and the command line. `Application::build` starts the real server (port 0 works), so tests
 //! run against the same code as production.
 
+mod bookkeeping;
 mod claims_wiring;
 pub mod cli;
 mod cli_moderation;

@@ -1,6 +1,6 @@
 //! What every server does in the background while it runs: enqueue the periodic jobs, read
 //! listing changes into its search index, read the directory's counts and score trending (so no
-//! request does), and write counted page views in batches.
+//! request does). Counted page views are written by `bookkeeping`.
 
 use kernel::Clock;
 use std::sync::Arc;
@@ -109,16 +109,5 @@ pub(crate) async fn rank_after_votes(app: ops::App) {
         }
         app.answers.forget_all();
         tokio::time::sleep(AFTER_VOTES_REST).await;
-    }
-}
-
-/// Writes counted page views every `every_seconds`: one batched write per period, never one
-/// per view.
-pub(crate) async fn flush_views(profiles: listings::ProfileService, every_seconds: u64) {
-    loop {
-        tokio::time::sleep(std::time::Duration::from_secs(every_seconds.max(1))).await;
-        if let Err(err) = profiles.flush_views().await {
-            tracing::warn!(error = %err, "could not write page views; they are kept for the next flush");
-        }
     }
 }

@@ -264,13 +264,7 @@ pub struct Application {
     base_url: String,
     server: actix_web::dev::Server,
     jobs: Vec<tokio::task::JoinHandle<()>>,
-    profiles: listings::ProfileService,
-    /// The job workers' names and their queue, to hand their jobs back at shutdown.
-    workers: Vec<String>,
-    queue: Arc<dyn kernel::JobQueue>,
-    clock: Arc<dyn Clock>,
-    /// Where the last writes go at shutdown (see [`crate::database::closing_database_config`]).
-    closing_database: store_seaorm::DbConfig,
+    bookkeeping: crate::bookkeeping::Bookkeeping,
 }
 
 impl Application {
@@ -340,7 +334,6 @@ impl Application {
                 settings.scheduler_seconds,
                 time::Duration::minutes(i64::try_from(settings.payments.reconcile_every_minutes).unwrap_or(180)),
             )),
-            tokio::spawn(crate::periodic::flush_views(services.app.profiles.clone(), settings.view_flush_seconds)),
         ];
         let registry = Arc::new(ops::JobRegistry::of(&services.app));
         let mut workers = Vec::new();
@@ -357,8 +350,8 @@ impl Application {
             )));
             workers.push(name);
         }
-        let (queue, clock) = (services.store.jobs(), services.clock.clone());
-        let profiles = services.app.profiles.clone();
+        let bookkeeping =
+            crate::bookkeeping::Bookkeeping::start(&settings, &services.app.profiles, services.clock.clone(), workers).await?;
         let rest = Arc::new(api_rest::RestState::new(services.app.clone()));
         let pages = ::web::configure(::web::WebState {
             app: services.app.clone(),
@@ -399,18 +392,7 @@ impl Application {
         if let Some(workers) = settings.http_workers {
             server = server.workers(workers);
         }
-        Ok(Self {
-            port,
-            site_url: settings.site_url(),
-            base_url: settings.base_url(),
-            server: server.run(),
-            jobs,
-            profiles,
-            workers,
-            queue,
-            clock,
-            closing_database: crate::database::closing_database_config(&settings),
-        })
+        Ok(Self { port, site_url: settings.site_url(), base_url: settings.base_url(), server: server.run(), jobs, bookkeeping })
     }
 
     pub fn port(&self) -> u16 {
@@ -440,44 +422,8 @@ impl Application {
         for job in self.jobs {
             let _ = job.await;
         }
-        // The last writes go through a connection opened here, on a runtime that is not
-        // stopping; without one, through the serving pool.
-        let closing = match store_seaorm::connect(&self.closing_database).await {
-            Ok(db) => Some(db),
-            Err(err) => {
-                tracing::warn!(error = %err, "could not open a connection for the last writes; using the serving pool");
-                None
-            }
-        };
-        let (queue, profiles) = match &closing {
-            Some(db) => {
-                let store = SeaStore::new(db.clone());
-                (store.jobs(), self.profiles.writing_to(store.profiles()))
-            }
-            None => (self.queue, self.profiles),
-        };
-        // Jobs the workers were running go back to the queue, due now: the next start (here or
-        // on another node) resumes them at once instead of waiting out their leases.
-        match queue.release(&self.workers, self.clock.now()).await {
-            Ok(0) => {}
-            Ok(released) => tracing::info!(released, "handed unfinished jobs back to the queue"),
-            Err(err) => tracing::warn!(error = %err, "could not hand unfinished jobs back; they resume when their leases expire"),
-        }
-        // Views counted since the last flush are written before the process ends; a busy
-        // database gets a few more tries (a failed flush keeps the views for the next one).
-        for attempt in 1..=5 {
-            match profiles.flush_views().await {
-                Ok(_) => break,
-                Err(err) if attempt < 5 => {
-                    tracing::warn!(error = %err, attempt, "could not write the last page views; trying again");
-                    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-                }
-                Err(err) => tracing::error!(error = %err, "could not write the last page views; they are lost"),
-            }
-        }
-        if let Some(db) = closing {
-            db.close().await.ok();
-        }
+        // Then the views counted since the last flush and the jobs the workers held.
+        self.bookkeeping.finish().await;
         result
     }
 }

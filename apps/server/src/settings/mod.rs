@@ -40,7 +40,7 @@ declare_settings! {
         database_url: Option<String> = None, unset "`sqlite://{data_dir}/launchdir.db`", env "LAUNCHDIR_DATABASE_URL";
         /// PostgreSQL schema (`search_path`) to work in
         database_schema: Option<String> = None, unset "none", env "LAUNCHDIR_DATABASE_SCHEMA";
-        /// pool size
+        /// pool size for requests and background work; a server opens one more for its own writes (page views, jobs handed back as it stops)
         database_max_connections: u32 = 16, env "LAUNCHDIR_DATABASE_MAX_CONNECTIONS";
         /// PostgreSQL: connections the server keeps open, all opened at once before it answers, so no request waits for one to open (over
         /// TLS that takes up to 100 ms); 0 or 1: opened as requests need them

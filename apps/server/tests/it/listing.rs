@@ -181,3 +181,45 @@ async fn views_are_counted_once_per_client(answer_cache_ms: u64) {
     running.await.unwrap().unwrap();
     assert_eq!(views().await, 5, "counted views are written when the server stops");
 }
+
+#[tokio::test]
+async fn views_are_written_while_the_server_runs_and_not_again_as_it_stops() {
+    let test = TestDatabase::new().await;
+    let now = OffsetDateTime::now_utc();
+    fixtures::listing(&test.db, "viewed", "live", kernel::Week::containing(now.date()), now).await;
+    let settings = launchdir_server::settings::Settings {
+        view_flush_seconds: 1,
+        trusted_proxies: vec!["127.0.0.1".into()],
+        ..settings_for(&test.config)
+    };
+    let app = Application::build(settings).await.unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    let handle = app.handle();
+    let running = tokio::spawn(app.run_until_stopped());
+    let views = || async {
+        let sql = "SELECT views_count FROM listings WHERE slug = 'viewed'";
+        let row = test.db.query_one_raw(Statement::from_string(test.db.get_database_backend(), sql)).await.unwrap().unwrap();
+        row.try_get_by_index::<i64>(0).unwrap()
+    };
+    let client = crate::helpers::client();
+    let view_as = |reader: &'static str| {
+        let request = client.get(format!("{base}/api/v1/listings/viewed")).header("X-Forwarded-For", reader);
+        async move { assert_eq!(request.send().await.unwrap().status(), 200) }
+    };
+    view_as("203.0.113.1").await;
+    view_as("203.0.113.2").await;
+    // The flush every second writes them without a stop (waiting at most 30 s on a busy machine).
+    let mut written = 0;
+    for _ in 0..300 {
+        written = views().await;
+        if written == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(written, 2, "the periodic flush writes counted views");
+    view_as("203.0.113.3").await;
+    handle.stop(true).await;
+    running.await.unwrap().unwrap();
+    assert_eq!(views().await, 3, "the stop writes what the periodic flush had not, and nothing twice");
+}
