@@ -138,26 +138,8 @@ async fn views_are_counted_once_per_client(answer_cache_ms: u64) {
     let now = OffsetDateTime::now_utc();
     fixtures::listing(&test.db, "viewed", "live", kernel::Week::containing(now.date()), now).await;
     fixtures::listing(&test.db, "upcoming", "scheduled", kernel::Week::containing(now.date()).plus_weeks(1), now).await;
-    // The test speaks as several clients through `X-Forwarded-For`, as a trusted proxy.
-    let settings = launchdir_server::settings::Settings {
-        view_flush_seconds: 3600,
-        answer_cache_ms,
-        trusted_proxies: vec!["127.0.0.1".into()],
-        ..settings_for(&test.config)
-    };
-    let app = Application::build(settings).await.unwrap();
-    let base = format!("http://127.0.0.1:{}", app.port());
-    let handle = app.handle();
-    let running = tokio::spawn(app.run_until_stopped());
-    let views = || async {
-        let row = test
-            .db
-            .query_one_raw(Statement::from_string(test.db.get_database_backend(), "SELECT views_count FROM listings WHERE slug = 'viewed'"))
-            .await
-            .unwrap()
-            .unwrap();
-        row.try_get_by_index::<i64>(0).unwrap()
-    };
+    let (base, handle, running) = start_counting_views(&test, 3600, answer_cache_ms).await;
+    let views = || views_of_viewed(&test);
     // Three clients, each reloading the profile five times: three views (one per client an hour),
     // so reloads cannot move the most-viewed sort.
     let client = crate::helpers::client();
@@ -187,20 +169,8 @@ async fn views_are_written_while_the_server_runs_and_not_again_as_it_stops() {
     let test = TestDatabase::new().await;
     let now = OffsetDateTime::now_utc();
     fixtures::listing(&test.db, "viewed", "live", kernel::Week::containing(now.date()), now).await;
-    let settings = launchdir_server::settings::Settings {
-        view_flush_seconds: 1,
-        trusted_proxies: vec!["127.0.0.1".into()],
-        ..settings_for(&test.config)
-    };
-    let app = Application::build(settings).await.unwrap();
-    let base = format!("http://127.0.0.1:{}", app.port());
-    let handle = app.handle();
-    let running = tokio::spawn(app.run_until_stopped());
-    let views = || async {
-        let sql = "SELECT views_count FROM listings WHERE slug = 'viewed'";
-        let row = test.db.query_one_raw(Statement::from_string(test.db.get_database_backend(), sql)).await.unwrap().unwrap();
-        row.try_get_by_index::<i64>(0).unwrap()
-    };
+    let (base, handle, running) = start_counting_views(&test, 1, 0).await;
+    let views = || views_of_viewed(&test);
     let client = crate::helpers::client();
     let view_as = |reader: &'static str| {
         let request = client.get(format!("{base}/api/v1/listings/viewed")).header("X-Forwarded-For", reader);
@@ -222,4 +192,30 @@ async fn views_are_written_while_the_server_runs_and_not_again_as_it_stops() {
     handle.stop(true).await;
     running.await.unwrap().unwrap();
     assert_eq!(views().await, 3, "the stop writes what the periodic flush had not, and nothing twice");
+}
+
+/// A server on `test`'s database that flushes views every `view_flush_seconds`, trusting
+/// `X-Forwarded-For` from 127.0.0.1 (the tests speak as several clients, as a proxy would).
+async fn start_counting_views(
+    test: &TestDatabase,
+    view_flush_seconds: u64,
+    answer_cache_ms: u64,
+) -> (String, actix_web::dev::ServerHandle, tokio::task::JoinHandle<std::io::Result<()>>) {
+    let settings = launchdir_server::settings::Settings {
+        view_flush_seconds,
+        answer_cache_ms,
+        trusted_proxies: vec!["127.0.0.1".into()],
+        ..settings_for(&test.config)
+    };
+    let app = Application::build(settings).await.unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    let handle = app.handle();
+    (base, handle, tokio::spawn(app.run_until_stopped()))
+}
+
+/// The views written for the listing `viewed`.
+async fn views_of_viewed(test: &TestDatabase) -> i64 {
+    let sql = "SELECT views_count FROM listings WHERE slug = 'viewed'";
+    let row = test.db.query_one_raw(Statement::from_string(test.db.get_database_backend(), sql)).await.unwrap().unwrap();
+    row.try_get_by_index::<i64>(0).unwrap()
 }
