@@ -519,7 +519,8 @@ async fn request_context(
     }
     let security = request.app_data::<web::Data<SecurityHeaders>>().cloned();
     // A page's write that succeeds (a vote, a form) forgets the kept answers, as an operation's
-    // does in `ops::execute`, which the tool server's POSTs (its reads too) go through.
+    // does in `ops::execute`, which the tool server's POSTs (its reads too) go through; only a
+    // known writer's (`ops::KnownWriter`), so a form refused to someone unknown forgets nothing.
     let reads = matches!(request.method().as_str(), "GET" | "HEAD" | "OPTIONS") || request.path().starts_with("/mcp");
     let answers = (!reads).then(|| request.app_data::<web::Data<ops::AnswerCache>>().cloned()).flatten();
     let span = tracing::info_span!("request", request_id = %id, method = %request.method(), path = %request.path());
@@ -527,6 +528,7 @@ async fn request_context(
     let mut response = next.call(request).instrument(span.clone()).await?;
     if let Some(answers) = answers
         && (response.status().is_success() || response.status().is_redirection())
+        && response.request().extensions().contains::<ops::KnownWriter>()
     {
         answers.forget_all();
     }

@@ -10,7 +10,9 @@
 //!
 //! At expiry one request rebuilds the answer while the others keep getting the expired one
 //! (no stampede of identical reads), for at most another `ttl`; after a write, or once a
-//! rebuild failed, nobody gets the old answer.
+//! rebuild failed, nobody gets the old answer. With nothing to serve (after a write, or for a
+//! read nobody asked for lately), the requests wait for the one build under way, for at most
+//! `ttl` from its start, rather than each building the same answer: a crowd costs one build.
 
 use crate::idempotency::canonical;
 use crate::{App, Caller, DynOperation, KeptBody, OpError, RawInput};
@@ -43,6 +45,26 @@ pub struct AnswerCache {
 struct Kept {
     answers: HashMap<String, KeptAnswer>,
     bytes: usize,
+    /// Answers being built, by key: requests with nothing to serve wait for these.
+    flights: HashMap<String, UnderWay>,
+    next_flight: u64,
+}
+
+/// An answer being built: who builds it, for which generation, since when, and where its
+/// answer is sent when it is made (nothing is sent when the build fails or is dropped).
+#[derive(Debug)]
+struct UnderWay {
+    id: u64,
+    generation: u64,
+    started: Instant,
+    answer: tokio::sync::watch::Receiver<Option<KeptBody>>,
+}
+
+/// What a request finds under its key.
+enum LookUp {
+    Kept(KeptBody),
+    Wait(tokio::sync::watch::Receiver<Option<KeptBody>>, Instant),
+    Build,
 }
 
 #[derive(Debug)]
@@ -50,9 +72,16 @@ struct KeptAnswer {
     body: KeptBody,
     made: Instant,
     generation: u64,
-    /// One request is rebuilding this expired answer; others get it meanwhile.
-    rebuilding: bool,
 }
+
+/// Marks a request to the site's pages whose sender the server recognised: a signed-in
+/// session, or a link's token or a payment's signature that a service accepted. Only such a
+/// request can have changed what public reads answer, so only its success (or redirect) makes
+/// the request middleware forget the kept answers; a form refused to someone unknown (sent to
+/// sign in) forgets nothing, or anyone could keep the cache empty. Operations forget for
+/// themselves (`execute`).
+#[derive(Debug, Clone, Copy)]
+pub struct KnownWriter;
 
 /// What the cache holds now, for the logs and the tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,7 +120,10 @@ impl AnswerCache {
     }
 
     /// The kept answer of `key`, or the one `build` makes (kept when it succeeds), compressed
-    /// and tagged. Errors are never kept.
+    /// and tagged. Errors are never kept. When there is no answer to serve but one is being
+    /// built for the same generation, this request waits for that build (for at most `ttl`
+    /// from its start) rather than building the same answer beside it: after a write, or for
+    /// a read nobody asked for in a while, a crowd of requests costs one build, not one each.
     pub async fn get_or_build<E, F, Fut>(&self, key: String, build: F) -> Result<KeptBody, E>
     where
         F: FnOnce() -> Fut,
@@ -101,25 +133,24 @@ impl AnswerCache {
             return build().await.map(KeptBody::new);
         };
         let generation = self.generation.load(Ordering::Acquire);
-        let mut claimed = false;
-        {
-            let mut kept = self.lock();
-            if let Some(answer) = kept.answers.get_mut(&key)
-                && answer.generation == generation
+        let under_way = match self.look_up(&key, generation, ttl) {
+            LookUp::Kept(body) => return Ok(body),
+            LookUp::Build => None,
+            LookUp::Wait(under_way, deadline) => Some((under_way, deadline)),
+        };
+        if let Some((mut under_way, deadline)) = under_way {
+            // The build under way ends in an answer (served here too), or in an error or a
+            // dropped request (then this one builds for itself), or outlasts the deadline.
+            if let Ok(Ok(())) = tokio::time::timeout_at(deadline.into(), under_way.changed()).await
+                && let Some(body) = under_way.borrow().clone()
             {
-                let age = answer.made.elapsed();
-                if age < ttl || (answer.rebuilding && age < ttl * 2) {
-                    return Ok(answer.body.clone());
-                }
-                answer.rebuilding = true;
-                claimed = true;
+                return Ok(body);
             }
         }
-        let rebuild = claimed.then(|| Rebuild { cache: self, key: key.clone() });
+        let flight = self.take_off(&key, generation, ttl);
         // Compressed before the rebuild is over, so the others keep getting the expired answer
-        // meanwhile rather than building it too.
+        // (or wait for this one) meanwhile rather than building it too.
         let built = build().await.map(KeptBody::new);
-        drop(rebuild);
         let mut kept = self.lock();
         let body = match built {
             Ok(body) => body,
@@ -129,14 +160,53 @@ impl AnswerCache {
                 if let Some(old) = kept.answers.remove(&key) {
                     kept.bytes -= ENTRY_OVERHEAD + key.len() + old.body.size();
                 }
+                flight.land(&mut kept, None);
                 return Err(error);
             }
         };
-        // An answer built across a write may predate it: serve it to this caller only.
+        // An answer built across a write may predate it: serve it to this caller (and those who
+        // waited for it, who asked before the write too) only.
         if self.generation.load(Ordering::Acquire) == generation && body.size() <= self.budget / LARGEST_SHARE {
             self.keep(&mut kept, key, body.clone(), generation, ttl);
         }
+        flight.land(&mut kept, Some(body.clone()));
         Ok(body)
+    }
+
+    /// What a request for `key` does: serve a kept answer, wait for one being built, or build.
+    fn look_up(&self, key: &str, generation: u64, ttl: Duration) -> LookUp {
+        let kept = self.lock();
+        if let Some(answer) = kept.answers.get(key)
+            && answer.generation == generation
+        {
+            let age = answer.made.elapsed();
+            let rebuilding = kept.flights.get(key).is_some_and(|flight| flight.generation == generation);
+            if age < ttl || (rebuilding && age < ttl * 2) {
+                return LookUp::Kept(answer.body.clone());
+            }
+        }
+        match kept.flights.get(key) {
+            Some(flight) if flight.generation == generation && flight.started.elapsed() < ttl => {
+                LookUp::Wait(flight.answer.clone(), flight.started + ttl)
+            }
+            _ => LookUp::Build,
+        }
+    }
+
+    /// Marks `key` as being built for `generation`. When a build of it for that generation began
+    /// less than `ttl` ago (this request's wait for it ended without an answer), that one stays
+    /// the one others wait for and this request builds beside it; an older one is stuck, and
+    /// this one takes its place.
+    fn take_off(&self, key: &str, generation: u64, ttl: Duration) -> Flight<'_> {
+        let mut kept = self.lock();
+        kept.next_flight += 1;
+        let id = kept.next_flight;
+        let (sender, answer) = tokio::sync::watch::channel(None);
+        let replace = kept.flights.get(key).is_none_or(|flight| flight.generation != generation || flight.started.elapsed() >= ttl);
+        if replace {
+            kept.flights.insert(key.to_owned(), UnderWay { id, generation, started: Instant::now(), answer });
+        }
+        Flight { cache: self, key: key.to_owned(), id, sender: replace.then_some(sender) }
     }
 
     fn keep(&self, kept: &mut Kept, key: String, body: KeptBody, generation: u64, ttl: Duration) {
@@ -155,7 +225,7 @@ impl AnswerCache {
             }
         }
         kept.bytes += size;
-        kept.answers.insert(key, KeptAnswer { body, made: Instant::now(), generation, rebuilding: false });
+        kept.answers.insert(key, KeptAnswer { body, made: Instant::now(), generation });
     }
 }
 
@@ -184,17 +254,38 @@ pub(crate) async fn answer_public_read(op: &dyn DynOperation, app: &App, caller:
     Ok(body)
 }
 
-/// Marks a claimed rebuild as over however it ends, also when the request is dropped midway,
-/// so an expired answer is never served for ever.
-struct Rebuild<'a> {
+/// One request's build of an answer. It ends the build's entry however the request ends, also
+/// when it is dropped midway (then those waiting build for themselves), so an expired answer
+/// is never served, nor waited for, for ever.
+struct Flight<'a> {
     cache: &'a AnswerCache,
     key: String,
+    id: u64,
+    /// `None` when another build of the key was already under way: this one is nobody's to wait for.
+    sender: Option<tokio::sync::watch::Sender<Option<KeptBody>>>,
 }
 
-impl Drop for Rebuild<'_> {
+impl Flight<'_> {
+    /// The build is over: its answer (`None` when it failed) goes to those waiting.
+    fn land(mut self, kept: &mut Kept, answer: Option<KeptBody>) {
+        self.end(kept);
+        if let (Some(sender), Some(answer)) = (self.sender.take(), answer) {
+            sender.send_replace(Some(answer));
+        }
+    }
+
+    fn end(&self, kept: &mut Kept) {
+        if self.sender.is_some() && kept.flights.get(&self.key).is_some_and(|flight| flight.id == self.id) {
+            kept.flights.remove(&self.key);
+        }
+    }
+}
+
+impl Drop for Flight<'_> {
     fn drop(&mut self) {
-        if let Some(answer) = self.cache.lock().answers.get_mut(&self.key) {
-            answer.rebuilding = false;
+        if self.sender.is_some() {
+            let mut kept = self.cache.lock();
+            self.end(&mut kept);
         }
     }
 }
@@ -315,6 +406,100 @@ mod tests {
         assert_eq!(rebuilding.await.unwrap().unwrap().plain, "new");
         assert_eq!(read(&cache, "a", &builds, "not built").await.unwrap(), "new");
         assert_eq!(builds.load(Ordering::SeqCst), 1);
+    }
+
+    /// Starts a build of `key` that ends with `body` (or fails, with `None`) when the sender
+    /// is used, and waits until it is under way.
+    async fn gated_build(
+        cache: &std::sync::Arc<AnswerCache>,
+        key: &'static str,
+        body: Option<&'static str>,
+    ) -> (tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<Result<KeptBody, ()>>) {
+        let (release, wait) = tokio::sync::oneshot::channel::<()>();
+        let cache = cache.clone();
+        let building = tokio::spawn(async move {
+            cache
+                .get_or_build(key.into(), || async move {
+                    wait.await.map_err(|_| ())?;
+                    body.map(|body| Bytes::from_static(body.as_bytes())).ok_or(())
+                })
+                .await
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        (release, building)
+    }
+
+    /// `count` requests for `key` at once, each building `body` if it builds.
+    fn crowd(
+        cache: &std::sync::Arc<AnswerCache>,
+        key: &'static str,
+        body: &'static str,
+        count: usize,
+        builds: &std::sync::Arc<AtomicUsize>,
+    ) -> Vec<tokio::task::JoinHandle<Result<Bytes, &'static str>>> {
+        (0..count)
+            .map(|_| {
+                let (cache, builds) = (cache.clone(), builds.clone());
+                tokio::spawn(async move { read(&cache, key, &builds, body).await })
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_crowd_with_nothing_to_serve_waits_for_the_one_build_under_way() {
+        let cache = std::sync::Arc::new(AnswerCache::new(Duration::from_secs(60), 1 << 20));
+        let builds = std::sync::Arc::new(AtomicUsize::new(0));
+        read(&cache, "a", &builds, "before the write").await.unwrap();
+        cache.forget_all();
+        let (release, building) = gated_build(&cache, "a", Some("after the write")).await;
+        let crowd = crowd(&cache, "a", "built again", 10, &builds);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        release.send(()).unwrap();
+        assert_eq!(building.await.unwrap().unwrap().plain, "after the write");
+        for request in crowd {
+            assert_eq!(request.await.unwrap().unwrap(), "after the write", "the crowd got the one build's answer");
+        }
+        assert_eq!(builds.load(Ordering::SeqCst), 1, "the crowd built nothing: the one build counted is the read before the write");
+    }
+
+    #[tokio::test]
+    async fn when_the_build_under_way_fails_those_waiting_build_for_themselves() {
+        let cache = std::sync::Arc::new(AnswerCache::new(Duration::from_secs(60), 1 << 20));
+        let builds = std::sync::Arc::new(AtomicUsize::new(0));
+        let (release, building) = gated_build(&cache, "a", None).await;
+        let crowd = crowd(&cache, "a", "built by a waiter", 3, &builds);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        release.send(()).unwrap();
+        assert!(building.await.unwrap().is_err());
+        for request in crowd {
+            assert_eq!(request.await.unwrap().unwrap(), "built by a waiter");
+        }
+        assert!(builds.load(Ordering::SeqCst) >= 1);
+    }
+
+    #[tokio::test]
+    async fn a_request_after_a_write_does_not_wait_for_a_build_begun_before_it() {
+        let cache = std::sync::Arc::new(AnswerCache::new(Duration::from_secs(60), 1 << 20));
+        let builds = std::sync::Arc::new(AtomicUsize::new(0));
+        let (release, building) = gated_build(&cache, "a", Some("read before the write")).await;
+        cache.forget_all();
+        let after = tokio::time::timeout(Duration::from_secs(5), read(&cache, "a", &builds, "read after the write")).await;
+        assert_eq!(after.expect("did not wait").unwrap(), "read after the write");
+        release.send(()).unwrap();
+        assert_eq!(building.await.unwrap().unwrap().plain, "read before the write");
+        assert_eq!(read(&cache, "a", &builds, "not built").await.unwrap(), "read after the write", "the later answer is kept");
+    }
+
+    #[tokio::test]
+    async fn a_stuck_build_is_waited_for_one_ttl_at_most() {
+        let cache = std::sync::Arc::new(AnswerCache::new(Duration::from_millis(300), 1 << 20));
+        let builds = std::sync::Arc::new(AtomicUsize::new(0));
+        let (_release, stuck) = gated_build(&cache, "a", Some("never")).await;
+        let started = Instant::now();
+        assert_eq!(read(&cache, "a", &builds, "built beside it").await.unwrap(), "built beside it");
+        assert!(started.elapsed() >= Duration::from_millis(200), "waited for the build under way first");
+        assert_eq!(read(&cache, "a", &builds, "not built").await.unwrap(), "built beside it", "and kept it");
+        stuck.abort();
     }
 
     #[tokio::test]

@@ -18,7 +18,7 @@ mod registry;
 mod spec_presets;
 pub mod wire;
 
-pub use answers::AnswerCache;
+pub use answers::{AnswerCache, KnownWriter};
 pub use app::{App, SiteConfig};
 pub use caller::{AuthFailure, Caller, authenticate, authenticate_for};
 pub use encoding::KeptBody;

@@ -322,13 +322,21 @@ pub async fn test_payment_page(
 }
 
 /// `POST /payments/test/{session}`: **Pay** or **Decline**, through the webhook path.
-pub async fn test_payment(state: web::Data<WebState>, session: web::Path<String>, form: web::Form<TestPaymentForm>) -> HttpResponse {
+pub async fn test_payment(
+    state: web::Data<WebState>,
+    session: web::Path<String>,
+    request: HttpRequest,
+    form: web::Form<TestPaymentForm>,
+) -> HttpResponse {
     if state.app.orders.provider_name() != "test" {
         return not_found(&state);
     }
     let pay = form.action == "pay";
     match state.app.orders.simulate_payment(&form.order, &session, pay).await {
-        Ok(_) => HttpResponse::SeeOther().insert_header(("Location", return_to(&state, &form.return_to))).finish(),
+        Ok(_) => {
+            crate::known_writer(&request);
+            HttpResponse::SeeOther().insert_header(("Location", return_to(&state, &form.return_to))).finish()
+        }
         Err(err) => failed(&state, err),
     }
 }
@@ -343,7 +351,10 @@ pub async fn webhook(state: web::Data<WebState>, provider: web::Path<String>, re
         }))
     };
     match state.app.orders.receive_webhook(&provider, signature, &body).await {
-        Ok(outcome) => HttpResponse::Ok().json(serde_json::json!({ "received": true, "outcome": format!("{outcome:?}") })),
+        Ok(outcome) => {
+            crate::known_writer(&request);
+            HttpResponse::Ok().json(serde_json::json!({ "received": true, "outcome": format!("{outcome:?}") }))
+        }
         Err(WebhookReceiveError::UnknownProvider) => problem(StatusCode::NOT_FOUND, "no such payment provider here".into()),
         Err(WebhookReceiveError::Refused(err)) => {
             tracing::warn!(provider = %provider, error = %err, "a payment webhook was refused");

@@ -77,12 +77,15 @@ pub async fn confirm(state: web::Data<WebState>, request: HttpRequest, form: web
         return message(&state, StatusCode::FORBIDDEN, "Not confirmed", "Confirm from the page the e-mailed link opens.");
     }
     match state.app.claims.confirm_link(&form.token).await {
-        Ok(claim) => message(
-            &state,
-            StatusCode::OK,
-            "The claim is confirmed",
-            &format!("Thank you. The claimant is now an owner of {} and can manage it from their account.", claim.listing_name),
-        ),
+        Ok(claim) => {
+            crate::known_writer(&request);
+            message(
+                &state,
+                StatusCode::OK,
+                "The claim is confirmed",
+                &format!("Thank you. The claimant is now an owner of {} and can manage it from their account.", claim.listing_name),
+            )
+        }
         Err(error) => refused(&state, &error),
     }
 }

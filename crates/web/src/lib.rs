@@ -19,7 +19,7 @@ pub use site::{not_found, unknown_address, wants_html};
 
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::middleware::from_fn;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use askama::Template;
 
 /// What the pages and the authorization server need.
@@ -104,10 +104,17 @@ fn cookie<'a>(state: &WebState, name: &'a str, value: String) -> Cookie<'a> {
     Cookie::build(name, value).path("/").http_only(true).same_site(SameSite::Lax).secure(state.secure_cookies()).finish()
 }
 
-/// The signed-in session of a request, if any.
+/// The signed-in session of a request, if any; the request is then a known writer's.
 async fn session(state: &WebState, request: &HttpRequest) -> Option<accounts::signin::Session> {
     let token = request.cookie(SESSION_COOKIE)?.value().to_owned();
-    state.app.signin.session(&token).await.ok().flatten()
+    let session = state.app.signin.session(&token).await.ok().flatten()?;
+    known_writer(request);
+    Some(session)
+}
+
+/// Marks `request` as one whose success may have changed public reads (`ops::KnownWriter`).
+fn known_writer(request: &HttpRequest) {
+    request.extensions_mut().insert(ops::KnownWriter);
 }
 
 /// Whether a signed-in form post may change something: it carries the session's CSRF token and

@@ -94,13 +94,22 @@ async fn refused_writes_and_head_requests_keep_the_answers() {
     let before = profile(&app, "kept-refused").await;
     fixtures::edit_tagline(app.services.store.connection(), id, "Lynx ledgers").await;
     let voter = person(&app, 0, true, time::Duration::days(30)).await;
-    // A vote without its form's CSRF token, a write the API refuses, a HEAD: nothing changed.
+    // A vote without its form's CSRF token, a write the API refuses, a HEAD, forms refused to
+    // strangers: nothing changed.
     let forger = crate::votes::Person { session: voter.session.clone(), csrf: "forged".into(), user: voter.user };
     let forged = send(&app, &forger, "/listings/kept-refused/vote", &[("back", "/"), ("action", "vote")]).await;
     assert!(forged.status().is_client_error(), "{}", forged.status());
     let refused = app.post_json("/api/v1/claims", "not-a-key", json!({"slug": "kept-refused", "method": "dns"})).await;
     assert_eq!(refused.status, 401);
     app.send(app.client.head(app.url("/api/v1/listings/kept-refused"))).await;
+    // Form posts from someone not signed in (no cookie, or one of no session), which the site
+    // refuses by sending them to sign in: a redirect, but nothing written.
+    let stranger = crate::votes::Person { session: "no-such-session".into(), csrf: "x".into(), user: voter.user };
+    for path in ["/signout", "/listings/kept-refused/vote"] {
+        let refused = send(&app, &stranger, path, &[("back", "/"), ("action", "vote")]).await;
+        assert!(refused.status().is_redirection(), "{path}: {}", refused.status());
+        assert!(refused.headers()["location"].to_str().unwrap().starts_with("/signin"), "{path}");
+    }
     assert_eq!(profile(&app, "kept-refused").await, before, "still kept");
     assert_eq!(send(&app, &voter, "/listings/kept-refused/vote", &[("back", "/"), ("action", "vote")]).await.status(), 303);
     assert_eq!(profile(&app, "kept-refused").await["tagline"], "Lynx ledgers");
