@@ -210,7 +210,7 @@ impl ServerHandler for ToolServer {
                 None => None,
             };
             let raw = entry.split(arguments)?;
-            ops::execute(&*entry.op, &self.app, &caller, raw, key.as_deref()).await?.body.into_value()
+            ops::execute(&entry.op, &self.app, &caller, raw, key.as_deref()).await?.body.into_value()
         }
         .await;
         Ok(match outcome {

@@ -35,7 +35,7 @@ pub fn endpoint(
         let op = op.clone();
         let types = types.clone();
         Box::pin(async move {
-            let (rate, result) = run(&*op, &types, &request, payload, &state).await;
+            let (rate, result) = run(&op, &types, &request, payload, &state).await;
             let mut response = match result {
                 Ok(executed) => {
                     let status = StatusCode::from_u16(executed.status).unwrap_or(StatusCode::OK);
@@ -77,7 +77,7 @@ fn takes_gzip(request: &HttpRequest) -> bool {
 /// input, then idempotency and the use case (`ops::execute`). Where the request was counted comes
 /// back whatever the answer, for the headers.
 async fn run(
-    op: &dyn DynOperation,
+    op: &Arc<dyn DynOperation>,
     types: &(ParamTypes, ParamTypes),
     request: &HttpRequest,
     payload: web::Payload,
@@ -99,7 +99,7 @@ async fn run(
 }
 
 async fn execute(
-    op: &dyn DynOperation,
+    op: &Arc<dyn DynOperation>,
     types: &(ParamTypes, ParamTypes),
     request: &HttpRequest,
     payload: web::Payload,

@@ -9,6 +9,7 @@ use crate::{App, Caller, DynOperation, OpError, RawInput};
 use kernel::{FieldError, IdempotencyScope, Reservation, StoredResponse};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
+use std::sync::Arc;
 use time::Duration;
 
 /// How long a key is remembered.
@@ -86,8 +87,15 @@ pub fn fingerprint(op: &dyn DynOperation, raw: &RawInput) -> String {
 /// other operations are ignored.
 ///
 /// A public read may be answered from the answer cache (`crate::answers`); any other operation
-/// empties it once it has succeeded, so its caller reads back what it wrote.
-pub async fn execute(op: &dyn DynOperation, app: &App, caller: &Caller, raw: RawInput, key: Option<&str>) -> Result<Executed, OpError> {
+/// empties it once it has succeeded, so its caller reads back what it wrote. The operation
+/// comes shared: an expired answer is rebuilt by a task that may outlive the request.
+pub async fn execute(
+    op: &Arc<dyn DynOperation>,
+    app: &App,
+    caller: &Caller,
+    raw: RawInput,
+    key: Option<&str>,
+) -> Result<Executed, OpError> {
     let spec = op.spec();
     if spec.read_only() {
         // A body on a read is refused by its parsing; such a request is never answered from the cache.
@@ -101,7 +109,7 @@ pub async fn execute(op: &dyn DynOperation, app: &App, caller: &Caller, raw: Raw
             replayed: false,
         });
     }
-    let executed = execute_write(op, app, caller, raw, key).await;
+    let executed = execute_write(&**op, app, caller, raw, key).await;
     // Only a write that happened changes what reads answer; a refused one must not empty the
     // cache, or anyone could keep it empty with bad requests.
     if executed.is_ok() {

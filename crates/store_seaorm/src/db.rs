@@ -128,7 +128,8 @@ pub async fn settle_after_bulk_load(db: &DatabaseConnection) -> Result<(), DbErr
     match db.get_database_backend() {
         sea_orm::DatabaseBackend::Postgres => db
             .execute_unprepared(
-                "VACUUM (ANALYZE) listings, votes, listing_follows, listing_categories, listing_founders, founders, listing_metrics, listing_changes, awards",
+                "VACUUM (ANALYZE) listings, votes, listing_follows, listing_categories, listing_founders, founders, listing_metrics, \
+                 billboard_contributions, listing_changes, awards",
             )
             .await
             .map(|_| ()),
@@ -139,13 +140,18 @@ pub async fn settle_after_bulk_load(db: &DatabaseConnection) -> Result<(), DbErr
 /// Refreshes the planner's statistics, so it knows `status = 'live'` matches most of the
 /// directory and picks the ranked indexes: on SQLite of the tables that need it (cheap when
 /// nothing changed; also at every start), on PostgreSQL of the directory's tables (`ANALYZE`:
-/// autovacuum would, but only a while after a bulk load). Run after a bulk seed and by the daily purge.
+/// autovacuum would, but only a while after a bulk load, and never for a table as small as the
+/// billboard's contributions: without its statistics, PostgreSQL's generic plan of the board
+/// hashed every live listing to check a few dozen contributions: tens of milliseconds a build
+/// at 100,000 listings; see `docs/performance.md`).
+/// Run after a bulk seed and by the daily purge.
 pub async fn optimize(db: &DatabaseConnection) -> Result<(), DbErr> {
     match db.get_database_backend() {
         sea_orm::DatabaseBackend::Sqlite => db.execute_unprepared("PRAGMA optimize=0x10002").await.map(|_| ()),
         sea_orm::DatabaseBackend::Postgres => db
             .execute_unprepared(
-                "ANALYZE listings, votes, listing_follows, listing_categories, listing_founders, founders, listing_metrics, listing_changes",
+                "ANALYZE listings, votes, listing_follows, listing_categories, listing_founders, founders, listing_metrics, \
+                 billboard_contributions, listing_changes",
             )
             .await
             .map(|_| ()),
