@@ -234,9 +234,13 @@ pub fn settings_for_app(app: &TestApp) -> (String, Option<String>) {
 
 /// An HTTP client for tests. reqwest is built without a TLS crypto provider of its own (the
 /// server installs `ring` at start-up); a test may build its client before any server exists.
+///
+/// A connection idle for 2 s is not reused: the server closes one after 5 s (actix's
+/// keep-alive), and a test that blocked its thread meanwhile (running the command line) has not
+/// yet read that close, so a request sent on it failed as an incomplete message.
 pub fn client_builder() -> reqwest::ClientBuilder {
     outbound_http::install_crypto_provider();
-    reqwest::Client::builder()
+    reqwest::Client::builder().pool_idle_timeout(std::time::Duration::from_secs(2))
 }
 
 pub fn client() -> reqwest::Client {
