@@ -97,19 +97,7 @@ async fn while_one_request_rebuilds_the_others_get_the_expired_answer() {
     let builds = AtomicUsize::new(0);
     read(&cache, "a", &builds, "old").await.unwrap();
     tokio::time::sleep(Duration::from_millis(1600)).await;
-    let (release, wait) = tokio::sync::oneshot::channel::<()>();
-    let rebuilding = {
-        let cache = cache.clone();
-        tokio::spawn(async move {
-            cache
-                .get_or_build("a".into(), || async {
-                    wait.await.ok();
-                    Ok::<_, ()>(Bytes::from_static(b"new"))
-                })
-                .await
-        })
-    };
-    tokio::time::sleep(Duration::from_millis(20)).await;
+    let (release, rebuilding) = gated_build(&cache, "a", Some("new")).await;
     assert_eq!(read(&cache, "a", &builds, "not built").await.unwrap(), "old");
     release.send(()).unwrap();
     assert_eq!(rebuilding.await.unwrap().unwrap().plain, "new");
@@ -217,12 +205,8 @@ async fn an_expired_answer_is_served_while_rebuilding_for_one_more_ttl_at_most()
     let builds = AtomicUsize::new(0);
     read(&cache, "a", &builds, "old").await.unwrap();
     tokio::time::sleep(Duration::from_millis(250)).await;
-    let (_release, wait) = tokio::sync::oneshot::channel::<()>();
-    let stuck = {
-        let cache = cache.clone();
-        tokio::spawn(async move { cache.get_or_build("a".into(), || async { wait.await.map(|()| Bytes::new()).map_err(|_| ()) }).await })
-    };
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (_release, stuck) = gated_build(&cache, "a", Some("")).await;
+    tokio::time::sleep(Duration::from_millis(180)).await;
     assert_eq!(read(&cache, "a", &builds, "built beside the stuck one").await.unwrap(), "built beside the stuck one");
     stuck.abort();
 }
