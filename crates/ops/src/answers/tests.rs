@@ -246,12 +246,19 @@ async fn refresh(cache: &Arc<AnswerCache>, builds: &Arc<AtomicUsize>, body: &'st
     (kept.plain, served)
 }
 
+/// A cache keeping answers `ttl_ms` whose answer of "a", `body` (built by a request), is
+/// `age_ms` old now, with the count of builds requests made.
+async fn kept_then_aged(ttl_ms: u64, age_ms: u64, body: &'static str) -> (Arc<AnswerCache>, Arc<AtomicUsize>) {
+    let cache = Arc::new(AnswerCache::new(Duration::from_millis(ttl_ms), 1 << 20));
+    let builds = Arc::new(AtomicUsize::new(0));
+    assert_eq!(refresh(&cache, &builds, body).await, (Bytes::from(body), Served::Built));
+    tokio::time::sleep(Duration::from_millis(age_ms)).await;
+    (cache, builds)
+}
+
 #[tokio::test]
 async fn an_expired_answer_is_served_at_once_and_rebuilt_in_the_background() {
-    let cache = Arc::new(AnswerCache::new(Duration::from_millis(300), 1 << 20));
-    let builds = Arc::new(AtomicUsize::new(0));
-    assert_eq!(refresh(&cache, &builds, "old").await, (Bytes::from("old"), Served::Built));
-    tokio::time::sleep(Duration::from_millis(350)).await;
+    let (cache, builds) = kept_then_aged(300, 350, "old").await;
     let (release, wait) = tokio::sync::oneshot::channel::<()>();
     let answered = tokio::time::timeout(
         Duration::from_millis(100),
@@ -275,10 +282,7 @@ async fn an_expired_answer_is_served_at_once_and_rebuilt_in_the_background() {
 
 #[tokio::test]
 async fn a_failed_background_rebuild_drops_the_expired_answer() {
-    let cache = Arc::new(AnswerCache::new(Duration::from_millis(300), 1 << 20));
-    let builds = Arc::new(AtomicUsize::new(0));
-    refresh(&cache, &builds, "listing").await;
-    tokio::time::sleep(Duration::from_millis(350)).await;
+    let (cache, builds) = kept_then_aged(300, 350, "listing").await;
     let (expired, served) = cache.get_or_refresh("a".to_owned(), || async { Err::<Bytes, _>("archived") }).await.unwrap();
     assert_eq!((expired.plain, served), (Bytes::from("listing"), Served::Refreshing));
     let started = Instant::now();
@@ -291,10 +295,7 @@ async fn a_failed_background_rebuild_drops_the_expired_answer() {
 
 #[tokio::test]
 async fn an_answer_expired_a_ttl_ago_or_forgotten_is_built_in_front_of_the_request() {
-    let cache = Arc::new(AnswerCache::new(Duration::from_millis(100), 1 << 20));
-    let builds = Arc::new(AtomicUsize::new(0));
-    refresh(&cache, &builds, "old").await;
-    tokio::time::sleep(Duration::from_millis(250)).await;
+    let (cache, builds) = kept_then_aged(100, 250, "old").await;
     assert_eq!(refresh(&cache, &builds, "new").await, (Bytes::from("new"), Served::Built), "too old to serve");
     cache.forget_all();
     assert_eq!(refresh(&cache, &builds, "after the write").await, (Bytes::from("after the write"), Served::Built));
@@ -303,10 +304,7 @@ async fn an_answer_expired_a_ttl_ago_or_forgotten_is_built_in_front_of_the_reque
 
 #[tokio::test]
 async fn a_background_rebuild_across_a_write_is_not_kept() {
-    let cache = Arc::new(AnswerCache::new(Duration::from_millis(300), 1 << 20));
-    let builds = Arc::new(AtomicUsize::new(0));
-    refresh(&cache, &builds, "old").await;
-    tokio::time::sleep(Duration::from_millis(350)).await;
+    let (cache, builds) = kept_then_aged(300, 350, "old").await;
     let (release, wait) = tokio::sync::oneshot::channel::<()>();
     let (done, landed) = tokio::sync::oneshot::channel::<()>();
     let (expired, _) = cache
