@@ -24,6 +24,7 @@ mod m20261130_000018_maintained_directory_counts;
 mod m20261201_000019_narrow_category_counts;
 mod m20261202_000020_feed_fires_on_filters_and_sorts;
 mod m20261203_000021_drop_facet_counts;
+mod m20261204_000022_kept_board_totals;
 mod triggers;
 
 pub struct Migrator;
@@ -53,6 +54,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261201_000019_narrow_category_counts::Migration),
             Box::new(m20261202_000020_feed_fires_on_filters_and_sorts::Migration),
             Box::new(m20261203_000021_drop_facet_counts::Migration),
+            Box::new(m20261204_000022_kept_board_totals::Migration),
         ]
     }
 }

@@ -24,8 +24,7 @@
 //! would go wrong. On PostgreSQL the counting triggers take one lock first
 //! (`triggers::COUNTS_LOCK`).
 
-use crate::triggers::{Body, Trigger, live, postgres_trigger, run, sqlite_trigger, step};
-use sea_orm_migration::sea_orm::DatabaseBackend;
+use crate::triggers::{Body, Trigger, create_statements, drop_statements, live, run, step};
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -339,33 +338,16 @@ impl MigrationTrait for Migration {
         for statement in FILL {
             db.execute_unprepared(statement).await?;
         }
-        for trigger in triggers() {
-            match manager.get_database_backend() {
-                DatabaseBackend::Postgres => {
-                    for statement in postgres_trigger(&trigger) {
-                        db.execute_unprepared(&statement).await?;
-                    }
-                }
-                _ => {
-                    db.execute_unprepared(&sqlite_trigger(&trigger)).await?;
-                }
-            }
+        for statement in create_statements(manager.get_database_backend(), &triggers()) {
+            db.execute_unprepared(&statement).await?;
         }
         Ok(())
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         let db = manager.get_connection();
-        for trigger in triggers() {
-            match manager.get_database_backend() {
-                DatabaseBackend::Postgres => {
-                    db.execute_unprepared(&format!("DROP TRIGGER {} ON {}", trigger.name, trigger.table)).await?;
-                    db.execute_unprepared(&format!("DROP FUNCTION {}()", trigger.name)).await?;
-                }
-                _ => {
-                    db.execute_unprepared(&format!("DROP TRIGGER {}", trigger.name)).await?;
-                }
-            }
+        for statement in drop_statements(manager.get_database_backend(), &triggers()) {
+            db.execute_unprepared(&statement).await?;
         }
         manager.drop_table(Table::drop().table(LiveFacets::Table).to_owned()).await?;
         manager.drop_table(Table::drop().table(ListingTrees::Table).to_owned()).await?;

@@ -9,7 +9,7 @@
 
 use crate::m20261130_000018_maintained_directory_counts as kept;
 use crate::m20261201_000019_narrow_category_counts::redefine;
-use crate::triggers::{Body, Trigger, postgres_trigger, sqlite_trigger};
+use crate::triggers::{Body, Trigger, create_statements};
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::schema::*;
 use sea_orm_migration::sea_orm::DatabaseBackend;
@@ -84,13 +84,7 @@ impl MigrationTrait for Migration {
         for statement in kept::FILL.iter().filter(|statement| facet_statement(statement)) {
             db.execute_unprepared(statement).await?;
         }
-        let mut create = Vec::new();
-        for trigger in of_migration_18(&[ONLY_FACETS]) {
-            match manager.get_database_backend() {
-                DatabaseBackend::Postgres => create.extend(postgres_trigger(&trigger)),
-                _ => create.push(sqlite_trigger(&trigger)),
-            }
-        }
+        let create = create_statements(manager.get_database_backend(), &of_migration_18(&[ONLY_FACETS]));
         let create: Vec<&str> = create.iter().map(String::as_str).collect();
         redefine(manager, of_migration_18(&ALSO_FACETS), &create).await
     }

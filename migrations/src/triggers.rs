@@ -86,3 +86,29 @@ pub(crate) fn postgres_trigger(trigger: &Trigger) -> [String; 2] {
         ),
     ]
 }
+
+/// The statements that create these triggers on `backend`.
+pub(crate) fn create_statements(backend: sea_orm_migration::sea_orm::DatabaseBackend, triggers: &[Trigger]) -> Vec<String> {
+    use sea_orm_migration::sea_orm::DatabaseBackend;
+    triggers
+        .iter()
+        .flat_map(|trigger| match backend {
+            DatabaseBackend::Postgres => postgres_trigger(trigger).to_vec(),
+            _ => vec![sqlite_trigger(trigger)],
+        })
+        .collect()
+}
+
+/// The statements that drop these triggers (and their functions) on `backend`.
+pub(crate) fn drop_statements(backend: sea_orm_migration::sea_orm::DatabaseBackend, triggers: &[Trigger]) -> Vec<String> {
+    use sea_orm_migration::sea_orm::DatabaseBackend;
+    triggers
+        .iter()
+        .flat_map(|trigger| match backend {
+            DatabaseBackend::Postgres => {
+                vec![format!("DROP TRIGGER {} ON {}", trigger.name, trigger.table), format!("DROP FUNCTION {}()", trigger.name)]
+            }
+            _ => vec![format!("DROP TRIGGER {}", trigger.name)],
+        })
+        .collect()
+}

@@ -1,17 +1,28 @@
 //! `RankingRepository` and `AwardRepository` over SeaORM.
 
 use crate::directory_repo::to_summary;
-use crate::entity::{award, award_week, billboard_contribution, listing, listing_metric};
+use crate::entity::{award, award_week, billboard_total, directory_count, listing, listing_metric};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Slug, Week};
 use listings::{Award, AwardRepository, ListingSummary, RankingRepository, Winner};
-use sea_orm::sea_query::{Expr, ExprTrait, Func};
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, Order, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait};
 use std::collections::{HashMap, HashSet};
 use time::OffsetDateTime;
 
+/// The kept totals of the boards (`directory_counts`, kept by migration 22's triggers): live
+/// listings with a Domain Rating, with a monthly revenue, with a billboard contribution.
+const RATED: &str = "rated";
+const EARNING: &str = "earning";
+const ON_BILLBOARD: &str = "on_billboard";
+
 impl SeaStore {
+    /// One of the kept totals in `directory_counts`, by name.
+    async fn kept_count(&self, name: &str) -> Result<u64, RepoError> {
+        let value = directory_count::Entity::find_by_id(name).one(&self.db).await.map_err(repo_err)?.map_or(0, |row| row.value);
+        Ok(u64::try_from(value).unwrap_or(0))
+    }
+
     /// Summaries of these listings, keyed by id.
     pub(crate) async fn summaries_by_id(&self, ids: &[i64]) -> Result<HashMap<i64, ListingSummary>, RepoError> {
         if ids.is_empty() {
@@ -40,46 +51,25 @@ impl RankingRepository for SeaStore {
     }
 
     async fn by_contributions(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64)>, RepoError> {
-        let base = billboard_contribution::Entity::find()
-            .filter(crate::listing_is_live(billboard_contribution::Entity, billboard_contribution::Column::ListingId));
-        let total = base
-            .clone()
-            .select_only()
-            .column_as(Expr::col(billboard_contribution::Column::ListingId).count_distinct(), "listings")
-            .into_tuple::<i64>()
-            .one(&self.db)
-            .await
-            .map_err(repo_err)?
-            .unwrap_or(0);
-        // SUM of a bigint is numeric on PostgreSQL; cast it back so both databases give i64.
-        let sum: Expr = Func::cast_as(Func::sum(Expr::col(billboard_contribution::Column::AmountCents)), "BIGINT").into();
-        let ranked: Vec<(i64, i64)> = base
-            .select_only()
-            .column(billboard_contribution::Column::ListingId)
-            .column_as(sum.clone(), "contributed")
-            .group_by(billboard_contribution::Column::ListingId)
-            .order_by(sum, Order::Desc)
-            .order_by(Expr::col(billboard_contribution::Column::CreatedAt).min(), Order::Asc)
-            .order_by_asc(billboard_contribution::Column::ListingId)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .into_tuple()
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
-        Ok(Paged::new(self.with_summaries(ranked).await?, page, u64::try_from(total).unwrap_or(0)))
+        let query = billboard_total::Entity::find()
+            .filter(crate::listing_is_live(billboard_total::Entity, billboard_total::Column::ListingId))
+            .order_by_desc(billboard_total::Column::ContributedCents)
+            .order_by_asc(billboard_total::Column::FirstContributedAt)
+            .order_by_asc(billboard_total::Column::ListingId);
+        let rows = crate::page_of(&self.db, query, page).await?;
+        let total = self.kept_count(ON_BILLBOARD).await?;
+        let ranked = rows.into_iter().map(|row| (row.listing_id, row.contributed_cents)).collect();
+        Ok(Paged::new(self.with_summaries(ranked).await?, page, total))
     }
 
     async fn by_domain_rating(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i32, Option<i32>)>, RepoError> {
         let query = listing_metric::Entity::find()
             .filter(crate::listing_is_live(listing_metric::Entity, listing_metric::Column::ListingId))
-            .filter(listing_metric::Column::DomainRating.is_not_null());
-        let (rows, total) = crate::fetch_page(
-            &self.db,
-            query.order_by_desc(listing_metric::Column::DomainRating).order_by_asc(listing_metric::Column::ListingId),
-            page,
-        )
-        .await?;
+            .filter(listing_metric::Column::DomainRating.is_not_null())
+            .order_by_desc(listing_metric::Column::DomainRating)
+            .order_by_asc(listing_metric::Column::ListingId);
+        let rows = crate::page_of(&self.db, query, page).await?;
+        let total = self.kept_count(RATED).await?;
         let ranked = rows.into_iter().map(|row| (row.listing_id, (row.domain_rating.unwrap_or(0), row.domain_rating_previous))).collect();
         let items = self.with_summaries(ranked).await?.into_iter().map(|(summary, (value, previous))| (summary, value, previous)).collect();
         Ok(Paged::new(items, page, total))
@@ -88,13 +78,11 @@ impl RankingRepository for SeaStore {
     async fn by_revenue(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64, bool)>, RepoError> {
         let query = listing_metric::Entity::find()
             .filter(crate::listing_is_live(listing_metric::Entity, listing_metric::Column::ListingId))
-            .filter(listing_metric::Column::MonthlyRevenueCents.is_not_null());
-        let (rows, total) = crate::fetch_page(
-            &self.db,
-            query.order_by_desc(listing_metric::Column::MonthlyRevenueCents).order_by_asc(listing_metric::Column::ListingId),
-            page,
-        )
-        .await?;
+            .filter(listing_metric::Column::MonthlyRevenueCents.is_not_null())
+            .order_by_desc(listing_metric::Column::MonthlyRevenueCents)
+            .order_by_asc(listing_metric::Column::ListingId);
+        let rows = crate::page_of(&self.db, query, page).await?;
+        let total = self.kept_count(EARNING).await?;
         let ranked = rows.into_iter().map(|row| (row.listing_id, (row.monthly_revenue_cents.unwrap_or(0), row.revenue_verified))).collect();
         let items = self.with_summaries(ranked).await?.into_iter().map(|(summary, (value, verified))| (summary, value, verified)).collect();
         Ok(Paged::new(items, page, total))

@@ -1,6 +1,6 @@
 //! Demo blog posts and founder stories (part of `seed::demo`).
 
-use crate::entity::{blog_post, listing, listing_story};
+use crate::entity::{billboard_contribution, blog_post, listing, listing_metric, listing_story};
 use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set};
 use serde_json::json;
 use std::collections::HashSet;
@@ -240,7 +240,6 @@ pub(crate) async fn seed_stories(db: &impl ConnectionTrait, now: OffsetDateTime)
 /// Demo Domain Ratings and revenue for live demo listings, and billboard contributions for
 /// about one in nine of them. Values are derived from the listing id, so reruns agree.
 pub(crate) async fn seed_rankings(db: &impl ConnectionTrait, now: OffsetDateTime) -> Result<(usize, usize), DbErr> {
-    use crate::entity::{billboard_contribution, listing_metric};
     let with_metrics: HashSet<i64> = listing_metric::Entity::find()
         .select_only()
         .column(listing_metric::Column::ListingId)
@@ -266,46 +265,48 @@ pub(crate) async fn seed_rankings(db: &impl ConnectionTrait, now: OffsetDateTime
         .into_tuple::<i64>()
         .all(db)
         .await?;
-    let metrics: Vec<listing_metric::ActiveModel> = live
-        .iter()
-        .filter(|id| !with_metrics.contains(id))
-        .map(|&id| {
-            let rating = (id * 37 % 90 + 1) as i32;
-            // Every tenth listing was rated once only, so it has no trend yet.
-            let previous = (id % 10 != 0).then(|| (rating + (id % 7) as i32 - 3).clamp(0, 100));
-            let reports_revenue = id % 5 < 2;
-            listing_metric::ActiveModel {
-                listing_id: Set(id),
-                domain_rating: Set(Some(rating)),
-                domain_rating_previous: Set(previous),
-                domain_rating_checked_at: Set(Some(now - Duration::days(id % 30))),
-                monthly_revenue_cents: Set(reports_revenue.then_some(id * 7919 % 8_000_000 + 10_000)),
-                revenue_verified: Set(reports_revenue && id % 3 == 0),
-                revenue_reported_at: Set(reports_revenue.then(|| now - Duration::days(id % 40))),
-            }
-        })
-        .collect();
+    let metrics: Vec<listing_metric::ActiveModel> =
+        live.iter().filter(|id| !with_metrics.contains(id)).map(|&id| metrics_of(id, now)).collect();
     let metrics_written = metrics.len();
     for chunk in metrics.chunks(200) {
         listing_metric::Entity::insert_many(chunk.to_vec()).exec(db).await?;
     }
-    let contributions: Vec<billboard_contribution::ActiveModel> = live
-        .iter()
-        .filter(|id| *id % 9 == 0 && !contributed.contains(id))
-        .flat_map(|&id| {
-            (0..1 + id % 3).map(move |n| billboard_contribution::ActiveModel {
-                listing_id: Set(id),
-                amount_cents: Set((id * 131 % 200 + 5) * 100 + n * 250),
-                created_at: Set(now - Duration::days(id % 60 + n)),
-                ..Default::default()
-            })
-        })
-        .collect();
+    let contributions: Vec<billboard_contribution::ActiveModel> =
+        live.iter().filter(|id| !contributed.contains(id)).flat_map(|&id| contributions_of(id, now)).collect();
     let contributions_written = contributions.len();
     for chunk in contributions.chunks(200) {
         billboard_contribution::Entity::insert_many(chunk.to_vec()).exec(db).await?;
     }
     Ok((metrics_written, contributions_written))
+}
+
+/// A listing's fictional Domain Rating and revenue (two listings in five report revenue),
+/// made from its id so every seed gives the same.
+pub(crate) fn metrics_of(id: i64, now: OffsetDateTime) -> listing_metric::ActiveModel {
+    let rating = (id * 37 % 90 + 1) as i32;
+    // Every tenth listing was rated once only, so it has no trend yet.
+    let previous = (id % 10 != 0).then(|| (rating + (id % 7) as i32 - 3).clamp(0, 100));
+    let reports_revenue = id % 5 < 2;
+    listing_metric::ActiveModel {
+        listing_id: Set(id),
+        domain_rating: Set(Some(rating)),
+        domain_rating_previous: Set(previous),
+        domain_rating_checked_at: Set(Some(now - Duration::days(id % 30))),
+        monthly_revenue_cents: Set(reports_revenue.then_some(id * 7919 % 8_000_000 + 10_000)),
+        revenue_verified: Set(reports_revenue && id % 3 == 0),
+        revenue_reported_at: Set(reports_revenue.then(|| now - Duration::days(id % 40))),
+    }
+}
+
+/// A listing's fictional billboard contributions: one to three for every ninth listing.
+pub(crate) fn contributions_of(id: i64, now: OffsetDateTime) -> impl Iterator<Item = billboard_contribution::ActiveModel> {
+    let count = if id % 9 == 0 { 1 + id % 3 } else { 0 };
+    (0..count).map(move |n| billboard_contribution::ActiveModel {
+        listing_id: Set(id),
+        amount_cents: Set((id * 131 % 200 + 5) * 100 + n * 250),
+        created_at: Set(now - Duration::days(id % 60 + n)),
+        ..Default::default()
+    })
 }
 
 /// Profile details for demo listings that have none yet: features, FAQs, socials, links, what

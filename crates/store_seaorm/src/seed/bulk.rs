@@ -1,8 +1,12 @@
 //! Bulk listings for benchmarks: a directory as large as a real one (a million listings, with
-//! votes over a year of weeks, follows and founders), written in one transaction.
+//! votes over years of weeks, follows, founders, Domain Ratings, revenue and billboard
+//! places), written in one transaction.
 
 use super::{COUNTRIES, FIRST_NAMES, LAST_NAMES, NEW_CATEGORIES, PRICING, PROMISES, Rng, STAGES, TITLES};
-use crate::entity::{category, founder, listing, listing_category, listing_follow, listing_founder, user, vote};
+use crate::entity::{
+    billboard_contribution, category, founder, listing, listing_category, listing_follow, listing_founder, listing_metric, user, vote,
+};
+use crate::seed_content::{contributions_of, metrics_of};
 use crate::votes_repo::utc_week;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set,
@@ -12,8 +16,13 @@ use serde_json::json;
 use std::collections::{HashMap, HashSet};
 use time::{Duration, OffsetDateTime};
 
-/// At most this many generated launches share a week (on average).
-const LAUNCHES_PER_WEEK: usize = 2_000;
+/// Launches a week in a directory of Product Hunt's size: its API lists over 90,000 featured
+/// products from December 2013 to January 2022, about 216 a week for eight years.
+const LAUNCHES_PER_WEEK: usize = 216;
+/// The bulk listings span at least a year of weeks and at most ten years: a directory larger
+/// than Product Hunt's is a busier one, not a hundred years old (a million listings give
+/// weeks of about 1,900 launches).
+const WEEKS: std::ops::RangeInclusive<usize> = 52..=520;
 
 /// Listings written per round of statements.
 const CHUNK: usize = 500;
@@ -23,9 +32,10 @@ const CHUNK: usize = 500;
 /// nearly every insert reads a page back from disk.
 const SEED_CACHE_KIB: i64 = 512 * 1024;
 
-/// Adds `count` more fictional listings (live, spread over the last year, with votes and
-/// follows from the demo voters, and a founder for every two listings) so benchmarks run at the
-/// size of a real directory.
+/// Adds `count` more fictional listings (live, spread over the last years (`WEEKS`), with votes and
+/// follows from the demo voters, a founder for every two listings, and metrics and billboard
+/// contributions as the demo listings have them) so benchmarks run at the size of a real
+/// directory.
 /// Idempotent: listings are named `bulk-N`, and existing ones are skipped. `progress` hears how
 /// many of the `count` listings are done after each round.
 pub async fn bulk_listings(db: &DatabaseConnection, now: OffsetDateTime, count: usize, progress: impl Fn(usize)) -> Result<usize, DbErr> {
@@ -92,10 +102,7 @@ async fn write(
         .into_iter()
         .collect();
     let this_monday = now.date() - Duration::days(i64::from(now.date().weekday().number_days_from_monday()));
-    // A year of weeks, or more when a year would hold over 2,000 launches a week (a hundred
-    // times what the free queue admits): a larger directory is an older one, so a million
-    // listings span ten years and a week page stays the size it is at 100,000.
-    let weeks = (count / LAUNCHES_PER_WEEK).max(52) as u64;
+    let weeks = (count / LAUNCHES_PER_WEEK).clamp(*WEEKS.start(), *WEEKS.end()) as u64;
     let mut rng = Rng(0xB01C);
     let mut written = 0;
     for chunk_start in (0..count).step_by(CHUNK) {
@@ -235,6 +242,17 @@ async fn write(
         listing_founder::Entity::insert_many(founder_links).exec(txn).await?;
         for part in votes.chunks(500) {
             vote::Entity::insert_many(part.to_vec()).exec(txn).await?;
+        }
+        // Domain Ratings, revenue and billboard places as the demo listings have them, so the
+        // boards over them are as large as the directory.
+        let mut ids_in_order: Vec<i64> = ids.values().copied().collect();
+        ids_in_order.sort_unstable();
+        let metrics: Vec<listing_metric::ActiveModel> = ids_in_order.iter().map(|&id| metrics_of(id, now)).collect();
+        listing_metric::Entity::insert_many(metrics).exec(txn).await?;
+        let contributions: Vec<billboard_contribution::ActiveModel> =
+            ids_in_order.iter().flat_map(|&id| contributions_of(id, now)).collect();
+        if !contributions.is_empty() {
+            billboard_contribution::Entity::insert_many(contributions).exec(txn).await?;
         }
         for part in follows.chunks(500) {
             listing_follow::Entity::insert_many(part.to_vec()).exec(txn).await?;

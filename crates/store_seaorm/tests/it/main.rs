@@ -2,6 +2,7 @@
 //! `LAUNCHDIR_TEST_DATABASE_URL` names one (`cargo xtask test` runs both).
 
 mod accounts;
+mod boards;
 mod catalog;
 mod directory;
 mod jobs;
