@@ -46,6 +46,19 @@ impl DbConfig {
     }
 }
 
+/// Run on every new PostgreSQL connection: plans a query over each table of the schema, which
+/// loads the server process's caches of the tables, their columns and their indexes. A new
+/// connection's process starts with them empty, and the pool hands its connections out in
+/// turn, so the first requests after a start (or after the pool replaced a connection) each
+/// filled them on several connections: a listing page's first build took 15 to 28 ms instead
+/// of 9 (at 20,000 listings; 36 to 81 ms at 100,000 on a slower day). A table that cannot be
+/// read is left out rather than failing the connection.
+const WARM_CATALOG_CACHES: &str = "DO $$ DECLARE t record; BEGIN \
+     FOR t IN SELECT c.oid::regclass AS name FROM pg_class c \
+     WHERE c.relkind = 'r' AND c.relnamespace = to_regnamespace(current_schema()) LOOP \
+     BEGIN EXECUTE format('SELECT * FROM %s LIMIT 0', t.name); EXCEPTION WHEN others THEN NULL; END; \
+     END LOOP; END $$";
+
 /// Opens a connection pool. SQLite files are created when missing, in WAL mode with foreign
 /// keys enforced and a busy timeout, so readers never block the writer.
 pub async fn connect(config: &DbConfig) -> Result<DatabaseConnection, DbErr> {
@@ -76,9 +89,16 @@ pub async fn connect(config: &DbConfig) -> Result<DatabaseConnection, DbErr> {
             });
         }
         Backend::Postgres => {
-            if let Some(schema) = &config.schema {
-                options.set_schema_search_path(schema.clone());
+            if let Some(schema) = config.schema.clone() {
+                // A start-up parameter rather than sea-orm's `SET` after connecting: the pool's
+                // after-connect hook is ours (below), and there is only one.
+                options.map_sqlx_postgres_opts(move |opts| opts.options([("search_path", schema.as_str())]));
             }
+            options.map_sqlx_postgres_pool_opts(|pool| {
+                pool.after_connect(|connection, _| {
+                    Box::pin(async move { sea_orm::sqlx::Executor::execute(connection, WARM_CATALOG_CACHES).await.map(|_| ()) })
+                })
+            });
         }
     }
     let db = Database::connect(options).await?;
