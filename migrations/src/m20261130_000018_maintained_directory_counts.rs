@@ -24,7 +24,7 @@
 //! would go wrong. On PostgreSQL the counting triggers take one lock first
 //! (`triggers::COUNTS_LOCK`).
 
-use crate::triggers::{Body, Trigger, create_statements, drop_statements, live, run, step};
+use crate::triggers::{Body, Trigger, drop_triggers, fill_and_keep, live, run, step};
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -334,21 +334,11 @@ impl MigrationTrait for Migration {
                     .to_owned(),
             )
             .await?;
-        let db = manager.get_connection();
-        for statement in FILL {
-            db.execute_unprepared(statement).await?;
-        }
-        for statement in create_statements(manager.get_database_backend(), &triggers()) {
-            db.execute_unprepared(&statement).await?;
-        }
-        Ok(())
+        fill_and_keep(manager, FILL, &triggers()).await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        let db = manager.get_connection();
-        for statement in drop_statements(manager.get_database_backend(), &triggers()) {
-            db.execute_unprepared(&statement).await?;
-        }
+        drop_triggers(manager, &triggers()).await?;
         manager.drop_table(Table::drop().table(LiveFacets::Table).to_owned()).await?;
         manager.drop_table(Table::drop().table(ListingTrees::Table).to_owned()).await?;
         manager.drop_table(Table::drop().table(DirectoryCounts::Table).to_owned()).await?;

@@ -15,7 +15,7 @@
 //! count it out while it is still live (the cascade would run when it is gone). A metrics row
 //! never changes listing, and a contribution is kept as paid: triggers refuse changing them.
 
-use crate::triggers::{Body, Trigger, create_statements, drop_statements, live, run, step};
+use crate::triggers::{Body, Trigger, drop_triggers, fill_and_keep, live, run, step};
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -219,22 +219,12 @@ impl MigrationTrait for Migration {
                     .to_owned(),
             )
             .await?;
-        let db = manager.get_connection();
-        for statement in FILL {
-            db.execute_unprepared(statement).await?;
-        }
-        for statement in create_statements(manager.get_database_backend(), &triggers()) {
-            db.execute_unprepared(&statement).await?;
-        }
-        Ok(())
+        fill_and_keep(manager, FILL, &triggers()).await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        let db = manager.get_connection();
-        for statement in drop_statements(manager.get_database_backend(), &triggers()) {
-            db.execute_unprepared(&statement).await?;
-        }
-        db.execute_unprepared(UNFILL).await?;
+        drop_triggers(manager, &triggers()).await?;
+        manager.get_connection().execute_unprepared(UNFILL).await?;
         manager.drop_table(Table::drop().table(BillboardTotals::Table).to_owned()).await
     }
 }

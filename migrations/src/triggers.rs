@@ -112,3 +112,33 @@ pub(crate) fn drop_statements(backend: sea_orm_migration::sea_orm::DatabaseBacke
         })
         .collect()
 }
+
+/// A migration's up: fills the kept values with `fill`, then creates `triggers` to keep them.
+pub(crate) async fn fill_and_keep(
+    manager: &sea_orm_migration::SchemaManager<'_>,
+    fill: &[&str],
+    triggers: &[Trigger],
+) -> Result<(), sea_orm_migration::DbErr> {
+    use sea_orm_migration::sea_orm::ConnectionTrait;
+    let db = manager.get_connection();
+    for statement in fill {
+        db.execute_unprepared(statement).await?;
+    }
+    for statement in create_statements(manager.get_database_backend(), triggers) {
+        db.execute_unprepared(&statement).await?;
+    }
+    Ok(())
+}
+
+/// A migration's down: drops `triggers` (and their functions).
+pub(crate) async fn drop_triggers(
+    manager: &sea_orm_migration::SchemaManager<'_>,
+    triggers: &[Trigger],
+) -> Result<(), sea_orm_migration::DbErr> {
+    use sea_orm_migration::sea_orm::ConnectionTrait;
+    let db = manager.get_connection();
+    for statement in drop_statements(manager.get_database_backend(), triggers) {
+        db.execute_unprepared(&statement).await?;
+    }
+    Ok(())
+}
