@@ -25,6 +25,8 @@ mod m20261201_000019_narrow_category_counts;
 mod m20261202_000020_feed_fires_on_filters_and_sorts;
 mod m20261203_000021_drop_facet_counts;
 mod m20261204_000022_kept_board_totals;
+mod m20261205_000023_create_claim_emails;
+mod m20261206_000024_add_review_networks;
 mod triggers;
 
 pub struct Migrator;
@@ -55,6 +57,8 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_000020_feed_fires_on_filters_and_sorts::Migration),
             Box::new(m20261203_000021_drop_facet_counts::Migration),
             Box::new(m20261204_000022_kept_board_totals::Migration),
+            Box::new(m20261205_000023_create_claim_emails::Migration),
+            Box::new(m20261206_000024_add_review_networks::Migration),
         ]
     }
 }

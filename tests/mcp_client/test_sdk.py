@@ -11,13 +11,21 @@ certificate, which the server under test trusts), and the server fetches it.
 
 It signs a person in the way an agent would, headless: the SDK's OAuthClientProvider discovers
 the authorization server from the 401, registers itself dynamically, sends the person to the
-authorization URL (here a small scripted browser signs up and consents through the site's
-pages), exchanges the code with PKCE, and calls a tool that needs the account. Then it uses an
-API key, in both protocol eras. Exits non-zero on the first failed check.
+authorization URL (here a small scripted browser signs up, confirms the address, signs in and
+consents through the site's pages), exchanges the code with PKCE, and calls a tool that needs
+the account. Then it uses an API key, in both protocol eras. Exits non-zero on the first failed
+check.
+
+Only an account whose address is confirmed lets an app in, so the scripted browser follows the
+confirmation link the sign-up e-mailed: it reads it from the server's outbox with
+`$LAUNCHDIR_BIN outbox list`, on the server's `$LAUNCHDIR_DATA_DIR` (`cargo xtask conformance`
+sets both).
 """
 
 import asyncio
+import os
 import re
+import subprocess
 import sys
 import uuid
 from urllib.parse import parse_qs, quote, urlencode, urlparse
@@ -55,8 +63,22 @@ def hidden(html: str, name: str) -> str:
     return match.group(1).replace("&#43;", "+").replace("&#47;", "/").replace("&#61;", "=")
 
 
+def confirmation_link(email: str) -> str:
+    """The confirmation link e-mailed to `email`, read from the server's outbox."""
+    listed = subprocess.run(
+        [os.environ["LAUNCHDIR_BIN"], "outbox", "list", "--limit", "50"],
+        capture_output=True, text=True, check=True, env={**os.environ, "LAUNCHDIR_LOG_LEVEL": "error"},
+    ).stdout
+    for entry in listed.split("\n#"):
+        if f" to {email} [confirm_email]" in entry:
+            found = re.search(r"\S+/account/confirm\?token=\S+", entry)
+            assert found, entry
+            return found.group(0)
+    raise AssertionError(f"no confirmation link for {email} in the outbox")
+
+
 class ScriptedBrowser:
-    """Plays the person: signs up on the site and allows the scopes the agent asked for."""
+    """Plays the person: signs up and in on the site and allows the scopes the agent asked for."""
 
     def __init__(self, base: str, allow: list[str]):
         self.base = base
@@ -74,7 +96,22 @@ class ScriptedBrowser:
                 f"{self.base}/signup",
                 data={"csrf": hidden(page.text, "csrf"), "next": next_path, "name": "SDK Tester", "email": email, "password": "a long enough password"},
             )
-            assert response.status_code == 303, f"sign-up failed: {response.status_code} {response.text[:300]}"
+            # Signing up answers "check your inbox" (the same for a taken address) and signs
+            # nobody in: the person signs in next, and comes back to the consent page.
+            assert response.status_code == 200 and "Check your inbox" in response.text, \
+                f"sign-up failed: {response.status_code} {response.text[:300]}"
+            # Only a confirmed address lets an app in: the person follows the e-mailed link.
+            link = confirmation_link(email)
+            page = await browser.get(self.base + link[link.index("/account/confirm"):])
+            confirmed = await browser.post(f"{self.base}/account/confirm", data={"token": hidden(page.text, "token")})
+            assert confirmed.status_code == 200 and "is confirmed" in confirmed.text, \
+                f"confirming failed: {confirmed.status_code} {confirmed.text[:300]}"
+            page = await browser.get(f"{self.base}/signin?next={quote(next_path)}")
+            response = await browser.post(
+                f"{self.base}/signin",
+                data={"csrf": hidden(page.text, "csrf"), "next": next_path, "email": email, "password": "a long enough password"},
+            )
+            assert response.status_code == 303, f"sign-in failed: {response.status_code} {response.text[:300]}"
             consent = await browser.get(self.base + response.headers["location"])
             assert consent.status_code == 200 and "Allow" in consent.text, consent.text[:300]
             fields = [(name, hidden(consent.text, name)) for name in

@@ -174,8 +174,15 @@ pub fn run_suite(root: &Path) -> anyhow::Result<()> {
     if !created.status.success() || key.is_empty() {
         bail!("cannot create an API key for the SDK test: {}", String::from_utf8_lossy(&created.stderr));
     }
-    let sdk =
-        Command::new(&python).arg(root.join("tests/mcp_client/test_sdk.py")).arg(format!("http://127.0.0.1:{port}")).arg(&key).status()?;
+    // The script reads the confirmation link a sign-up is e-mailed from the outbox, through the
+    // command line on the server's data directory.
+    let sdk = Command::new(&python)
+        .arg(root.join("tests/mcp_client/test_sdk.py"))
+        .arg(format!("http://127.0.0.1:{port}"))
+        .arg(&key)
+        .env("LAUNCHDIR_BIN", &binary)
+        .env("LAUNCHDIR_DATA_DIR", &data)
+        .status()?;
     if !sdk.success() {
         failed.push("the Python SDK client");
     }
@@ -204,6 +211,8 @@ pub fn run_suite(root: &Path) -> anyhow::Result<()> {
         .arg(format!("http://127.0.0.1:{port}"))
         .arg(tls.join("cert.pem"))
         .arg(tls.join("key.pem"))
+        .env("LAUNCHDIR_BIN", &binary)
+        .env("LAUNCHDIR_DATA_DIR", &data)
         .status()?;
     if !cimd.success() {
         failed.push("the Python SDK client with a metadata document");

@@ -1,6 +1,6 @@
 //! Wiring of the claims domain: the DNS servers that TXT checks ask (the system's, or those of
-//! `dns_nameservers`), the site probe over the safe fetcher, the branding prefix and the re-check
-//! interval.
+//! `dns_nameservers`), the site probe over the safe fetcher, the branding prefix, the re-check
+//! interval and the daily quotas of claim e-mails.
 
 use crate::settings::Settings;
 use anyhow::Context;
@@ -55,6 +55,8 @@ pub fn claims_service(
             site_name: settings.site_name.clone(),
             site_url: settings.site_url(),
             recheck_every: time::Duration::days(i64::from(settings.claim_recheck_days.max(1))),
+            emails_per_account_per_day: settings.claim_emails_per_account_per_day,
+            emails_per_recipient_per_day: settings.claim_emails_per_recipient_per_day,
         },
     ))
 }

@@ -62,11 +62,18 @@ impl Services {
         let mut site_reader = outbound_http::CrawlingSiteReader::new(fetcher.clone(), outbound_http::BOT_TOKEN);
         let browser = outbound_http::ChromiumRenderer::find_browser().filter(|_| settings.crawler.render_javascript);
         match browser {
-            Some(browser) => {
-                tracing::info!(browser = %browser.display(), "pages that need JavaScript are rendered in headless Chromium");
-                site_reader =
-                    site_reader.with_browser(browser).map_err(anyhow::Error::msg).context("cannot set up the JavaScript renderer")?;
-            }
+            // The browser runs only in a network namespace of its own: where none can be made,
+            // there is no rendering, never a browser on this host's network.
+            Some(browser) => match site_reader.with_browser(browser.clone()) {
+                Ok(reader) => {
+                    tracing::info!(browser = %browser.display(), "pages that need JavaScript are rendered in headless Chromium, in a network namespace of its own");
+                    site_reader = reader;
+                }
+                Err((reader, reason)) => {
+                    tracing::warn!(%reason, "pages that need JavaScript are read as served, and their drafts say so: the browser cannot be enclosed here");
+                    site_reader = reader;
+                }
+            },
             None if settings.crawler.render_javascript => {
                 tracing::info!("no Chromium on PATH: pages that need JavaScript are read as served, and their drafts say so")
             }
@@ -126,8 +133,20 @@ impl Services {
         );
         // The directory's counts, shared by every read that shows a total.
         let shape = listings::DirectoryShape::new(store.categories(), clock.clone());
+        // Reviews follow votes: a young account's review counts in the rating once the account is
+        // as old as a vote needs to be.
+        let review_policy =
+            listings::ReviewPolicy { min_account_age: time::Duration::hours(i64::from(settings.vote_min_account_age_hours)) };
         // One hasher for sign-in, resets and password changes: its cap on concurrent hashes is the server's.
         let hasher: Arc<dyn accounts::PasswordHashing> = Arc::new(ops::passwords::BlockingArgon2::half_the_cores());
+        // One sign-in throttle for every form that checks a password (sign-in, a new password,
+        // closing the account), so guesses through any of them count together.
+        let signin = accounts::SignInService::new(store.users(), store.passwords(), store.sessions(), hasher.clone(), clock.clone());
+        let password_throttle = signin.shared_throttle();
+        // What a new password (changed or reset) ends: every session, API key and OAuth token of
+        // the account, as closing it does; and the e-mail that says so.
+        let revocation =
+            accounts::AccessRevocation::new(store.access_revoker(), mailer.clone(), settings.site_name.clone(), settings.site_url());
         let app = App {
             site: SiteConfig {
                 name: settings.site_name.clone(),
@@ -135,22 +154,23 @@ impl Services {
                 base_url: settings.base_url(),
                 launch_timezone: settings.launch_timezone.clone(),
             },
-            accounts: AccountsService::new(store.users(), store.api_keys(), clock.clone()).with_oauth(oauth.clone()),
-            signin: accounts::SignInService::new(store.users(), store.passwords(), store.sessions(), hasher.clone(), clock.clone()),
+            accounts: AccountsService::new(store.users(), store.api_keys(), store.email_tokens(), clock.clone()).with_oauth(oauth.clone()),
+            signin,
             admin: accounts::AdminService::new(store.admin(), clock.clone()),
             own_account: accounts::OwnAccount::new(
                 store.passwords(),
-                store.sessions(),
+                revocation.clone(),
                 hasher.clone(),
                 store.account_closer(),
                 clock.clone(),
-            ),
+            )
+            .with_throttle(password_throttle),
             reset: accounts::PasswordReset::new(
                 accounts::ResetStores {
                     tokens: store.email_tokens(),
                     users: store.users(),
                     passwords: store.passwords(),
-                    sessions: store.sessions(),
+                    revocation,
                     hasher,
                     mailer: mailer.clone(),
                     clock: clock.clone(),
@@ -179,7 +199,7 @@ impl Services {
                     launch_offset: settings.launch_offset()?,
                 },
             ),
-            reviews: listings::ReviewService::new(store.reviews(), clock.clone()),
+            reviews: listings::ReviewService::new(store.reviews(), clock.clone(), review_policy),
             oauth,
             directory: DirectoryService::new(store.listings(), shape.clone()),
             founders: listings::FoundersService::new(store.founders(), clock.clone(), shape.clone()),
@@ -194,8 +214,8 @@ impl Services {
             awards,
             lifecycle,
             badges: listings::BadgeService::new(store.listings(), store.awards()),
-            profiles: listings::ProfileService::new(store.profiles(), clock.clone()),
-            compare: listings::CompareService::new(store.alternatives(), store.profiles(), clock.clone()),
+            profiles: listings::ProfileService::new(store.profiles(), clock.clone(), review_policy),
+            compare: listings::CompareService::new(store.alternatives(), store.profiles(), clock.clone(), review_policy),
             search: listings::SearchService::new(
                 Arc::new(search_tantivy::TantivyIndex::in_memory()?),
                 store.search_source(),
@@ -296,7 +316,8 @@ impl Application {
                 anyhow::bail!("the database has {} pending migrations: run `launchdir migrate` first", pending.len());
             }
         }
-        if settings.demo_data.unwrap_or(settings.uses_embedded_database()) && !store_seaorm::seed::has_listings(&setup).await? {
+        let seeded = settings.demo_data.unwrap_or(settings.uses_embedded_database()) && !store_seaorm::seed::has_listings(&setup).await?;
+        if seeded {
             let report = store_seaorm::seed::demo(&setup, clock.now()).await.context("cannot seed the demo directory")?;
             tracing::info!(listings = report.listings, votes = report.votes, "seeded the demo directory");
         }
@@ -321,6 +342,12 @@ impl Application {
         services.app.directory.shared_shape().refresh().await.context("cannot count the directory")?;
         services.app.feeds.trending().refresh().await.context("cannot score trending")?;
         services.app.calendar.refresh_recent_weeks().await.context("cannot rank this week and last week")?;
+        if seeded {
+            // The demo's finished weeks get their awards before the first answer, not from the
+            // week-end job a moment after the server already answers `list_awards` with none.
+            let fixed = services.app.awards.fix_finished_weeks().await.context("cannot fix the demo's awards")?;
+            tracing::info!(weeks = fixed.len(), "fixed the awards of the demo's finished weeks");
+        }
         let mut jobs = vec![
             tokio::spawn(crate::periodic::sync_search(services.app.search.clone())),
             tokio::spawn(crate::periodic::refresh_counts(services.app.directory.shared_shape().clone())),

@@ -1,6 +1,10 @@
 //! Proving an e-mail address: a link carrying a single-use token (32 random bytes; only its
 //! SHA-256 is stored), sent through the `Mailer` port and valid for 48 hours. Using the link
 //! marks the account's address confirmed; only people with a confirmed address vote.
+//!
+//! Anyone can type any address into the sign-up form, so the mails sent from it are the site's
+//! words only: nothing the person typed (their chosen name included) reaches an inbox. A sign-up
+//! with an address that has an account sends its owner a notice instead of a confirmation.
 
 use crate::model::User;
 use crate::ports::UserRepository;
@@ -71,6 +75,19 @@ pub enum ConfirmationError {
     Repo(#[from] RepoError),
 }
 
+/// `text` percent-encoded as a query value: every byte but unreserved characters and `/`.
+fn query_value(text: &str) -> String {
+    let mut encoded = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'/') {
+            encoded.push(char::from(byte));
+        } else {
+            encoded.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    encoded
+}
+
 /// What issuing a link gave.
 pub(crate) enum Issued {
     /// The token to put in the link (only its hash was stored).
@@ -125,14 +142,25 @@ impl EmailConfirmation {
     /// Sends `user` a new confirmation link (earlier links keep working until they expire), at
     /// most `LINKS_PER_HOUR` an hour.
     pub async fn send(&self, user: &User) -> Result<(), ConfirmationError> {
+        self.send_back_to(user, None).await
+    }
+
+    /// [`send`](Self::send), the link also carrying `next`: the local path the person was on the
+    /// way to when asked to confirm (an app's consent page, the account page), which the page
+    /// of the link offers once the address is confirmed. Callers pass a path the web checked
+    /// (`safe_next`), and the web checks it again before it links there.
+    pub async fn send_back_to(&self, user: &User, next: Option<&str>) -> Result<(), ConfirmationError> {
         let issued = issue_link(&*self.tokens, &*self.clock, user.id, EmailTokenPurpose::ConfirmEmail, CONFIRMATION_LIFETIME).await?;
         let Issued::Token(token) = issued else { return Err(ConfirmationError::TooMany) };
-        let link = format!("{}/account/confirm?token={token}", self.site_url);
+        let link = match next {
+            Some(next) => format!("{}/account/confirm?token={token}&next={}", self.site_url, query_value(next)),
+            None => format!("{}/account/confirm?token={token}", self.site_url),
+        };
+        // No greeting by name: the name was typed by whoever signed up, perhaps not the owner.
         let body = format!(
-            "Hello {name},\n\nPlease confirm that this is your e-mail address for your account on {site}:\n\n{link}\n\n\
+            "Hello,\n\nPlease confirm that this is your e-mail address for your account on {site}:\n\n{link}\n\n\
              The link works once, for 48 hours. Once confirmed, you can vote for products.\n\n\
              If you did not create an account on {site}, ignore this e-mail: nothing happens without the link.\n",
-            name = user.display_name,
             site = self.site_name,
         );
         self.mailer
@@ -141,6 +169,40 @@ impl EmailConfirmation {
                 subject: format!("Confirm your e-mail address for {}", self.site_name),
                 body,
                 kind: "confirm_email".to_owned(),
+            })
+            .await
+            .map_err(|err| ConfirmationError::NotSent(Some(err)))
+    }
+
+    /// Tells the owner of an address that someone tried to sign up with it (the sign-up page
+    /// answered "check your inbox", as for a new address). The site's words only, with a link to
+    /// sign in and a link to set a new password. That link is a reset link, counted with the
+    /// reset page's: at most `LINKS_PER_HOUR` of both together go to one account an hour, so the
+    /// form cannot flood an inbox (`TooMany` beyond, nothing sent). A blocked account is sent
+    /// nothing, as a reset would not be.
+    pub async fn tell_owner_of_sign_up(&self, owner: &User) -> Result<(), ConfirmationError> {
+        if owner.blocked {
+            return Ok(());
+        }
+        let issued =
+            issue_link(&*self.tokens, &*self.clock, owner.id, EmailTokenPurpose::ResetPassword, crate::reset::RESET_LIFETIME).await?;
+        let Issued::Token(token) = issued else { return Err(ConfirmationError::TooMany) };
+        let body = format!(
+            "Hello,\n\nSomeone tried to create an account on {site} with this e-mail address. It has an account already, \
+             so no account was created and nothing changed.\n\n\
+             If it was you, sign in:\n\n{url}/signin\n\n\
+             If you forgot your password, set a new one (the link works once, for one hour):\n\n\
+             {url}/account/reset/password?token={token}\n\n\
+             If it was not you, ignore this e-mail: your account stays as it is.\n",
+            site = self.site_name,
+            url = self.site_url,
+        );
+        self.mailer
+            .send(OutgoingEmail {
+                to: owner.email.clone(),
+                subject: format!("Someone tried to sign up with your address on {}", self.site_name),
+                body,
+                kind: "sign_up_attempt".to_owned(),
             })
             .await
             .map_err(|err| ConfirmationError::NotSent(Some(err)))
@@ -214,6 +276,20 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_link_can_bring_the_person_back_where_they_were_asked_to_confirm() {
+        let (confirmation, memory, mailer, _) = service();
+        let ada = user(&memory).await;
+        let consent = "/oauth/authorize?client_id=ldcl_x&scope=account:read listings:write&state=a&b";
+        confirmation.send_back_to(&ada, Some(consent)).await.unwrap();
+        let body = mailer.sent()[0].body.clone();
+        let link = body.split_whitespace().find(|word| word.contains("/account/confirm?token=")).unwrap();
+        let next = link.split("&next=").nth(1).expect("the link carries next");
+        assert_eq!(next, "/oauth/authorize%3Fclient_id%3Dldcl_x%26scope%3Daccount%3Aread%20listings%3Awrite%26state%3Da%26b");
+        let token = link.split("token=").nth(1).unwrap().split('&').next().unwrap();
+        assert_eq!(confirmation.confirm(token).await.unwrap().id, ada.id, "the token before next is the whole token");
+    }
+
+    #[tokio::test]
     async fn at_most_three_links_an_hour() {
         let (confirmation, memory, mailer, clock) = service();
         let ada = user(&memory).await;
@@ -224,6 +300,52 @@ mod tests {
         assert_eq!(mailer.sent().len(), 3);
         clock.advance(Duration::minutes(61));
         confirmation.send(&ada).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn the_mail_says_nothing_the_person_who_signed_up_typed() {
+        let (confirmation, memory, mailer, _) = service();
+        let typed = "Claim your prize at https://prize.example now";
+        let new = NewUser {
+            email: Email::parse("victim@example.com").unwrap(),
+            display_name: typed.into(),
+            created_at: datetime!(2026-11-25 9:00 UTC),
+        };
+        let victim = memory.create(new).await.unwrap();
+        confirmation.send(&victim).await.unwrap();
+        let sent = mailer.sent();
+        assert!(sent[0].body.starts_with("Hello,\n"), "{}", sent[0].body);
+        for part in [typed, "prize.example", "Claim your prize"] {
+            assert!(!sent[0].body.contains(part) && !sent[0].subject.contains(part), "{part} in {:?}", sent[0]);
+        }
+    }
+
+    #[tokio::test]
+    async fn the_owner_of_a_taken_address_is_told_with_links_to_sign_in_and_reset_at_most_three_an_hour() {
+        let (confirmation, memory, mailer, clock) = service();
+        let ada = user(&memory).await;
+        confirmation.tell_owner_of_sign_up(&ada).await.unwrap();
+        let sent = mailer.sent();
+        assert_eq!((sent.len(), sent[0].to.as_str(), sent[0].kind.as_str()), (1, "ada@example.com", "sign_up_attempt"));
+        assert!(sent[0].body.contains("Someone tried to create an account on Launchdir with this e-mail address"));
+        assert!(sent[0].body.contains("https://launch.example/signin\n"), "{}", sent[0].body);
+        let token = token_of(&mailer);
+        assert!(sent[0].body.contains(&format!("https://launch.example/account/reset/password?token={token}")));
+        assert!(!sent[0].body.contains("Ada"), "the site's words only");
+        let stored = memory.email_tokens.lock().unwrap().clone();
+        assert_eq!((stored[0].0.purpose, stored[0].0.token_hash.as_str()), (EmailTokenPurpose::ResetPassword, hash_token(&token).as_str()));
+        assert_eq!(stored[0].0.expires_at, clock.now() + crate::reset::RESET_LIFETIME);
+        // Counted with reset links: the form cannot flood the inbox.
+        for _ in 1..LINKS_PER_HOUR {
+            confirmation.tell_owner_of_sign_up(&ada).await.unwrap();
+        }
+        assert!(matches!(confirmation.tell_owner_of_sign_up(&ada).await, Err(ConfirmationError::TooMany)));
+        assert_eq!(mailer.sent().len(), 3);
+        // A blocked account is told nothing.
+        clock.advance(Duration::minutes(61));
+        let blocked = User { blocked: true, ..ada };
+        confirmation.tell_owner_of_sign_up(&blocked).await.unwrap();
+        assert_eq!(mailer.sent().len(), 3);
     }
 
     #[tokio::test]

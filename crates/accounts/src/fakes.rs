@@ -1,6 +1,7 @@
 //! In-memory stores for the accounts domain's unit tests: users, API keys, passwords and
 //! sessions in one place.
 
+use crate::access::{AccessRevoker, Ended};
 use crate::confirmation::{EmailTokenPurpose, EmailTokenRepository, NewEmailToken};
 use crate::model::{ApiKey, NewUser, User};
 use crate::ports::{ApiKeyRepository, NewApiKey, UserRepository};
@@ -18,6 +19,8 @@ pub struct Memory {
     pub sessions: Mutex<Vec<(String, StoredSession)>>,
     /// Each e-mailed link's token and when it was used.
     pub email_tokens: Mutex<Vec<(NewEmailToken, Option<time::OffsetDateTime>)>>,
+    /// Each account every way into which was ended (`AccessRevoker`), and when.
+    pub access_ended: Mutex<Vec<(UserId, time::OffsetDateTime)>>,
 }
 
 #[async_trait::async_trait]
@@ -156,5 +159,20 @@ impl EmailTokenRepository for Memory {
             stored.email_confirmed_at.get_or_insert(at);
         }
         Ok(())
+    }
+}
+
+/// Ends what this fake holds (sessions and keys; it keeps no OAuth tokens) and records the call.
+#[async_trait::async_trait]
+impl AccessRevoker for Memory {
+    async fn end_every_access(&self, user: UserId, at: time::OffsetDateTime) -> Result<Ended, RepoError> {
+        let sessions = self.delete_sessions_of(user).await?;
+        let mut api_keys = 0;
+        for key in self.keys.lock().unwrap().iter_mut().filter(|k| k.user_id == user && k.revoked_at.is_none()) {
+            key.revoked_at = Some(at);
+            api_keys += 1;
+        }
+        self.access_ended.lock().unwrap().push((user, at));
+        Ok(Ended { sessions, api_keys, oauth_tokens: 0 })
     }
 }

@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod access;
 pub mod admin;
 pub mod closure;
 pub mod confirmation;
@@ -15,6 +16,7 @@ pub mod signin;
 pub mod throttle;
 mod token;
 
+pub use access::{AccessRevocation, AccessRevoker, Ended, NewPassword};
 pub use admin::{AdminRepository, AdminService, AuditEntry, NewAuditEntry};
 pub use closure::{AccountCloser, Closed, OwnAccount, OwnAccountError};
 pub use confirmation::{ConfirmationError, EmailConfirmation, EmailTokenPurpose, EmailTokenRepository, NewEmailToken};
@@ -24,5 +26,5 @@ pub use passwords::PasswordHashing;
 pub use ports::{ApiKeyRepository, UserRepository};
 pub use reset::{PasswordReset, ResetError, ResetStores, Sent};
 pub use service::{AccountsError, AccountsService, AuthError, CreatedApiKey};
-pub use signin::{SignInError, SignInService};
+pub use signin::{Registered, SignInError, SignInService};
 pub use token::{ApiKeySecret, hash_token};

@@ -97,6 +97,15 @@ pub struct User {
     pub is_admin: bool,
 }
 
+impl User {
+    /// Whether the account proved its address. Anyone can sign up with any address, so what
+    /// outlives a password (API keys, apps let in through OAuth) is given only to a confirmed
+    /// one: whoever registers someone else's address first gets none of it.
+    pub fn email_confirmed(&self) -> bool {
+        self.email_confirmed_at.is_some()
+    }
+}
+
 /// What is needed to create a user.
 #[derive(Debug, Clone)]
 pub struct NewUser {

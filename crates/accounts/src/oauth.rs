@@ -1,7 +1,8 @@
 //! OAuth 2.1 for the tool server: clients (registered dynamically, RFC 7591), authorization
 //! codes bound to PKCE S256, the redirect URI and the resource (RFC 8707), and opaque access
 //! and refresh tokens stored only as SHA-256 hashes. Refresh tokens rotate; presenting one that
-//! was already used revokes its whole family.
+//! was already used revokes its whole family. Only an account whose address is confirmed lets
+//! an app in (`may_authorize`).
 
 use crate::model::{Scope, Scopes, User};
 use crate::token::hash_token;
@@ -376,8 +377,10 @@ impl OAuthService {
         })
     }
 
-    /// The person allowed `granted` (a subset of what was asked): a code for the client.
+    /// The person allowed `granted` (a subset of what was asked): a code for the client. An
+    /// account whose address is not confirmed gets none (`may_authorize`).
     pub async fn approve(&self, user: &User, request: &AuthorizationRequest, granted: Scopes) -> Result<String, OAuthError> {
+        may_authorize(user)?;
         if granted.is_empty() || granted.iter().any(|scope| !request.scopes.contains(scope)) {
             return Err(OAuthError::new("invalid_scope", "allow at least one of the scopes asked for, and no other"));
         }
@@ -544,6 +547,18 @@ impl OAuthService {
         let Some(stored) = self.repo.find_token(&hash_token(token)).await? else { return Ok(None) };
         let live = stored.kind == TokenKind::Access && stored.revoked_at.is_none() && stored.expires_at > self.clock.now();
         Ok(live.then_some(stored))
+    }
+}
+
+/// Whether `user` may let apps into the account: only with a confirmed address, since a grant
+/// outlives the password (someone who signed up with another person's address must not keep an
+/// app connected once that person takes the account back). `approve` refuses otherwise; the
+/// consent page asks first, so the person can confirm instead of deciding.
+pub fn may_authorize(user: &User) -> Result<(), OAuthError> {
+    if user.email_confirmed() {
+        Ok(())
+    } else {
+        Err(OAuthError::new("access_denied", "the account's e-mail address is not confirmed yet; only a confirmed account lets apps in"))
     }
 }
 

@@ -1,13 +1,16 @@
 //! Setting a new password by e-mail: a link (single use, one hour, only its SHA-256 stored)
 //! goes to the account's address; following it sets the password, confirms the address (the
-//! link proved it), and ends every session of the account. Asking never says whether an
-//! account exists. Accounts made without a password (the CLI) get their first one this way.
+//! link proved it), and ends every session, API key and OAuth token of the account, telling the
+//! address so (`access::AccessRevocation`): the owner who takes back an account someone
+//! registered with their address first leaves that someone nothing. Asking never says whether
+//! an account exists. Accounts made without a password (the CLI) get their first one this way.
 
+use crate::access::{AccessRevocation, NewPassword};
 use crate::confirmation::{EmailTokenPurpose, EmailTokenRepository, Issued, issue_link};
 use crate::model::User;
 use crate::passwords::PasswordHashing;
 use crate::ports::UserRepository;
-use crate::signin::{PasswordRepository, SessionRepository, SignInError, check_password};
+use crate::signin::{PasswordRepository, SignInError, check_password};
 use crate::token::hash_token;
 use kernel::{Clock, Email, Mailer, OutgoingEmail};
 use std::sync::Arc;
@@ -16,13 +19,15 @@ use time::Duration;
 /// How long a reset link works.
 pub const RESET_LIFETIME: Duration = Duration::hours(1);
 
-/// What the reset needs: the stores, the hasher, the mailer and the clock.
+/// What the reset needs: the stores, what a new password ends, the hasher, the mailer and the
+/// clock.
 #[derive(Clone)]
 pub struct ResetStores {
     pub tokens: Arc<dyn EmailTokenRepository>,
     pub users: Arc<dyn UserRepository>,
     pub passwords: Arc<dyn PasswordRepository>,
-    pub sessions: Arc<dyn SessionRepository>,
+    /// Ends every session, key and token of the account and tells its address.
+    pub revocation: AccessRevocation,
     pub hasher: Arc<dyn PasswordHashing>,
     pub mailer: Arc<dyn Mailer>,
     pub clock: Arc<dyn Clock>,
@@ -64,7 +69,7 @@ impl PasswordReset {
         let body = format!(
             "Hello {name},\n\nSomeone (we hope you) asked to set a new password for your account on {site}. To set one, open:\n\n\
              {url}/account/reset/password?token={token}\n\n\
-             The link works once, for one hour. Setting a password signs you out everywhere else.\n\n\
+             The link works once, for one hour. Setting a password ends every session, API key and connected app of the account.\n\n\
              If you did not ask, ignore this e-mail: your password stays as it is.\n",
             name = user.display_name,
             site = self.site_name,
@@ -79,8 +84,9 @@ impl PasswordReset {
         self.stores.mailer.send(mail).await.map_err(|err| err.to_string())
     }
 
-    /// Sets the password of the link's account. A password that breaks the rule is refused
-    /// before the link is used, so it can be tried again.
+    /// Sets the password of the link's account, confirms its address and ends every way into it
+    /// that existed (`AccessRevocation`, which e-mails the address). A password that breaks the
+    /// rule is refused before the link is used, so it can be tried again.
     pub async fn reset(&self, token: &str, password: &str) -> Result<User, ResetError> {
         check_password(password).map_err(ResetError::Password)?;
         let now = self.stores.clock.now();
@@ -95,8 +101,9 @@ impl PasswordReset {
         let failed = |err: kernel::RepoError| ResetError::Password(err.into());
         self.stores.passwords.set_password_hash(user_id, &hash).await.map_err(failed)?;
         self.stores.tokens.set_email_confirmed(user_id, now).await.map_err(failed)?;
-        self.stores.sessions.delete_sessions_of(user_id).await.map_err(failed)?;
-        self.stores.users.find_by_id(user_id).await.map_err(failed)?.ok_or(ResetError::InvalidLink)
+        let user = self.stores.users.find_by_id(user_id).await.map_err(failed)?.ok_or(ResetError::InvalidLink)?;
+        self.stores.revocation.after_new_password(&user, NewPassword::Reset, now).await.map_err(failed)?;
+        Ok(user)
     }
 }
 
@@ -122,7 +129,7 @@ mod tests {
     use super::*;
     use crate::fakes::Memory;
     use crate::model::NewUser;
-    use crate::signin::StoredSession;
+    use crate::signin::{SessionRepository, StoredSession};
     use kernel::{FixedClock, MemoryMailer};
     use time::macros::datetime;
 
@@ -146,7 +153,7 @@ mod tests {
             tokens: memory.clone(),
             users: memory.clone(),
             passwords: memory.clone(),
-            sessions: memory.clone(),
+            revocation: AccessRevocation::new(memory.clone(), mailer.clone(), "Launchdir".into(), "https://launch.example".into()),
             hasher: Arc::new(PlainHasher),
             mailer: mailer.clone(),
             clock: clock.clone(),
@@ -182,6 +189,35 @@ mod tests {
         assert_eq!(memory.password_hash(ada.id).await.unwrap().as_deref(), Some("plain:a new long password"));
         assert!(memory.find_session("old").await.unwrap().is_none(), "signed out everywhere");
         assert!(matches!(reset.reset(&token, "another long password").await, Err(ResetError::InvalidLink)), "once");
+    }
+
+    #[tokio::test]
+    async fn a_reset_ends_every_key_and_session_of_the_account_and_the_email_says_so() {
+        let (reset, memory, mailer, clock) = service();
+        let ada = user(&memory).await;
+        let session = StoredSession { user_id: ada.id, csrf_token: "c".into(), expires_at: datetime!(2026-12-01 0:00 UTC) };
+        memory.create_session("taken-over", &session).await.unwrap();
+        let key = crate::ports::NewApiKey {
+            user_id: ada.id,
+            name: "made before the owner came back".into(),
+            prefix: "ldk_before".into(),
+            token_hash: "hash-of-the-key".into(),
+            scopes: crate::model::Scopes::all(),
+            created_at: clock.now(),
+        };
+        crate::ports::ApiKeyRepository::insert(&*memory, key).await.unwrap();
+        reset.request("ada@example.com").await.unwrap();
+        reset.reset(&token_of(&mailer), "a new long password").await.unwrap();
+
+        assert!(memory.find_session("taken-over").await.unwrap().is_none());
+        assert!(memory.keys.lock().unwrap()[0].revoked_at.is_some(), "the key made before is revoked");
+        assert_eq!(*memory.access_ended.lock().unwrap(), vec![(ada.id, clock.now())], "OAuth tokens end through the same port");
+        let sent = mailer.sent();
+        let notice = sent.last().unwrap();
+        assert_eq!((sent.len(), notice.to.as_str(), notice.kind.as_str()), (2, "ada@example.com", "password_changed"));
+        for said in ["reset link", "every API key is revoked", "every connected app is disconnected", "every session is signed out"] {
+            assert!(notice.body.contains(said), "{said} in {}", notice.body);
+        }
     }
 
     #[tokio::test]

@@ -1,5 +1,8 @@
 //! Account use cases: create users and keys, list and revoke keys, authenticate a bearer token.
+//! A key is made only for an account whose address is confirmed (`User::email_confirmed`); an
+//! account the site team makes (the CLI) is confirmed from the start.
 
+use crate::confirmation::EmailTokenRepository;
 use crate::model::{ApiKey, Credential, NewUser, Principal, Scopes, User};
 use crate::ports::{ApiKeyRepository, NewApiKey, UserRepository};
 use crate::token::{ApiKeySecret, hash_token};
@@ -19,6 +22,10 @@ pub enum AccountsError {
     UnknownUser,
     #[error("no API key has this id")]
     UnknownKey,
+    /// Keys outlive passwords: someone who signed up with another person's address must not
+    /// keep one after that person takes the account back.
+    #[error("confirm the account's e-mail address first: API keys are made only for a confirmed address")]
+    Unconfirmed,
     #[error("{field}: {message}")]
     Invalid { field: &'static str, message: String },
     #[error("the operating system gave no randomness")]
@@ -52,13 +59,20 @@ pub struct CreatedApiKey {
 pub struct AccountsService {
     users: Arc<dyn UserRepository>,
     keys: Arc<dyn ApiKeyRepository>,
+    /// Where an account's address is marked confirmed.
+    confirmations: Arc<dyn EmailTokenRepository>,
     clock: Arc<dyn Clock>,
     oauth: Option<crate::oauth::OAuthService>,
 }
 
 impl AccountsService {
-    pub fn new(users: Arc<dyn UserRepository>, keys: Arc<dyn ApiKeyRepository>, clock: Arc<dyn Clock>) -> Self {
-        Self { users, keys, clock, oauth: None }
+    pub fn new(
+        users: Arc<dyn UserRepository>,
+        keys: Arc<dyn ApiKeyRepository>,
+        confirmations: Arc<dyn EmailTokenRepository>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        Self { users, keys, confirmations, clock, oauth: None }
     }
 
     /// Also accepts OAuth access tokens (`lda_...`) issued by this authorization server.
@@ -67,7 +81,9 @@ impl AccountsService {
         self
     }
 
-    /// Creates a user; the display name defaults to the e-mail's local part.
+    /// Creates a user for the site team (the CLI); the display name defaults to the e-mail's
+    /// local part. The team vouches for the address, so it counts as confirmed at once. People
+    /// signing up on the site go through `SignInService` and confirm by the e-mailed link.
     pub async fn create_user(&self, email: &Email, display_name: Option<&str>) -> Result<User, AccountsError> {
         let display_name = display_name
             .map(str::trim)
@@ -77,20 +93,27 @@ impl AccountsService {
         if display_name.chars().count() > 120 {
             return Err(AccountsError::Invalid { field: "name", message: "must be at most 120 characters".into() });
         }
-        let new = NewUser { email: email.clone(), display_name, created_at: self.clock.now() };
-        match self.users.create(new).await {
-            Err(RepoError::Duplicate(_)) => Err(AccountsError::EmailTaken),
-            other => Ok(other?),
-        }
+        let now = self.clock.now();
+        let new = NewUser { email: email.clone(), display_name, created_at: now };
+        let user = match self.users.create(new).await {
+            Err(RepoError::Duplicate(_)) => return Err(AccountsError::EmailTaken),
+            other => other?,
+        };
+        self.confirmations.set_email_confirmed(user.id, now).await?;
+        Ok(User { email_confirmed_at: Some(now), ..user })
     }
 
     pub async fn user_by_email(&self, email: &Email) -> Result<User, AccountsError> {
         self.users.find_by_email(email).await?.ok_or(AccountsError::UnknownUser)
     }
 
-    /// Creates an API key for the user with this e-mail. Empty `scopes` means all three.
+    /// Creates an API key for the user with this e-mail. Empty `scopes` means all three. An
+    /// account whose address is not confirmed gets none (`Unconfirmed`).
     pub async fn create_api_key(&self, email: &Email, name: Option<&str>, scopes: Scopes) -> Result<CreatedApiKey, AccountsError> {
         let user = self.user_by_email(email).await?;
+        if !user.email_confirmed() {
+            return Err(AccountsError::Unconfirmed);
+        }
         let name = name.map(str::trim).filter(|name| !name.is_empty()).unwrap_or("API key").to_owned();
         if name.chars().count() > 100 {
             return Err(AccountsError::Invalid { field: "name", message: "must be at most 100 characters".into() });
@@ -183,7 +206,7 @@ mod tests {
     fn setup() -> (AccountsService, Arc<Memory>, Arc<FixedClock>) {
         let memory = Arc::new(Memory::default());
         let clock = Arc::new(FixedClock::new(datetime!(2026-11-21 09:00 UTC)));
-        (AccountsService::new(memory.clone(), memory.clone(), clock.clone()), memory, clock)
+        (AccountsService::new(memory.clone(), memory.clone(), memory.clone(), clock.clone()), memory, clock)
     }
 
     #[tokio::test]
@@ -213,6 +236,29 @@ mod tests {
         accounts.revoke_api_key(created.key.id).await.unwrap();
         assert!(matches!(accounts.authenticate(created.secret.expose()).await, Err(AuthError::Revoked)));
         assert!(matches!(accounts.revoke_api_key(ApiKeyId::new(999)).await, Err(AccountsError::UnknownKey)));
+    }
+
+    #[tokio::test]
+    async fn keys_need_a_confirmed_address_and_the_site_teams_accounts_have_one() {
+        let (accounts, memory, clock) = setup();
+        let team_made = accounts.create_user(&Email::parse("team@example.com").unwrap(), None).await.unwrap();
+        assert_eq!(team_made.email_confirmed_at, Some(clock.now()), "an account the site team makes is confirmed");
+        let stored = UserRepository::find_by_id(&*memory, team_made.id).await.unwrap().unwrap();
+        assert!(stored.email_confirmed(), "and stored so");
+
+        // An account made by signing up, as anyone can with any address: no key until confirmed.
+        let email = Email::parse("victim@example.com").unwrap();
+        let signed_up = UserRepository::create(
+            &*memory,
+            NewUser { email: email.clone(), display_name: "Not the owner".into(), created_at: clock.now() },
+        )
+        .await
+        .unwrap();
+        assert!(matches!(accounts.create_api_key(&email, Some("mine"), Scopes::all()).await, Err(AccountsError::Unconfirmed)));
+        assert!(memory.keys.lock().unwrap().is_empty(), "no key was stored");
+        crate::confirmation::EmailTokenRepository::set_email_confirmed(&*memory, signed_up.id, clock.now()).await.unwrap();
+        let created = accounts.create_api_key(&email, Some("mine"), Scopes::all()).await.unwrap();
+        assert_eq!(created.key.user_id, signed_up.id);
     }
 
     #[tokio::test]

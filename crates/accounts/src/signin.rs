@@ -1,6 +1,8 @@
 //! Signing in on the site: accounts with an e-mail and a password (argon2id, through the
 //! `PasswordHashing` port), session tokens (stored hashed, with a CSRF token), and the throttle
-//! on failed sign-ins (per client and per client and account, with growing waits).
+//! on failed sign-ins (per client and per client and account, with growing waits). Signing up
+//! (`register`) answers a taken address exactly as a new one, so the page cannot be asked which
+//! addresses have accounts.
 
 use crate::model::{NewUser, User};
 use crate::passwords::{PasswordHashing, dummy_hash};
@@ -64,6 +66,17 @@ impl From<RepoError> for SignInError {
     }
 }
 
+/// What signing up did. The sign-up page answers both alike ("check your inbox"); only the
+/// e-mail that follows tells them apart, and only to the address's owner.
+#[derive(Debug, Clone)]
+pub enum Registered {
+    /// A new account, not signed in: its address is sent a confirmation link.
+    New(User),
+    /// The address has an account already (this one, untouched): its owner is told that someone
+    /// tried to sign up with it.
+    Taken(User),
+}
+
 /// A signed-in session: the cookie value (shown once) and its CSRF token.
 #[derive(Debug, Clone)]
 pub struct Session {
@@ -112,8 +125,27 @@ impl SignInService {
         self.throttle.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Creates an account with a password (8 to 200 characters) and signs it in.
+    /// The throttle this service counts failed sign-ins in, for every other form that checks a
+    /// password (`OwnAccount::with_throttle`), so all of them count and wait together.
+    pub fn shared_throttle(&self) -> Arc<Mutex<SignInThrottle>> {
+        Arc::clone(&self.throttle)
+    }
+
+    /// Creates an account with a password (8 to 200 characters) and signs it in; an address
+    /// that has an account is `EmailTaken`. For the tests and tools that make accounts: the
+    /// sign-up page uses `register`, which never says whether an address is taken.
     pub async fn sign_up(&self, email: &str, name: &str, password: &str) -> Result<Session, SignInError> {
+        match self.register(email, name, password).await? {
+            Registered::New(user) => self.open_session(user).await,
+            Registered::Taken(_) => Err(SignInError::EmailTaken),
+        }
+    }
+
+    /// Creates an account with a password (8 to 200 characters), not signed in. An address that
+    /// has an account already answers `Registered::Taken` with that account, after the same work
+    /// (the password is hashed either way), and nothing of that account changes: the page says
+    /// the same for both, and only the e-mail that follows differs.
+    pub async fn register(&self, email: &str, name: &str, password: &str) -> Result<Registered, SignInError> {
         let email = Email::parse(email).map_err(|err| SignInError::Invalid(format!("E-mail {}", err.0)))?;
         check_password(password)?;
         let name = name.trim();
@@ -122,13 +154,16 @@ impl SignInService {
         }
         let hash = self.hasher.hash(password.to_owned()).await.ok_or(SignInError::Internal)?;
         let display_name = if name.is_empty() { email.as_str().split('@').next().unwrap_or("").to_owned() } else { name.to_owned() };
-        let user = match self.users.create(NewUser { email, display_name, created_at: self.clock.now() }).await {
+        let user = match self.users.create(NewUser { email: email.clone(), display_name, created_at: self.clock.now() }).await {
             Ok(user) => user,
-            Err(RepoError::Duplicate(_)) => return Err(SignInError::EmailTaken),
+            Err(RepoError::Duplicate(_)) => {
+                let owner = self.users.find_by_email(&email).await?.ok_or(SignInError::Internal)?;
+                return Ok(Registered::Taken(owner));
+            }
             Err(err) => return Err(err.into()),
         };
         self.passwords.set_password_hash(user.id, &hash).await?;
-        self.open_session(user).await
+        Ok(Registered::New(user))
     }
 
     /// Signs in with e-mail and password from `client`. Every attempt that passes the throttle

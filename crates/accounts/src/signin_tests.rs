@@ -83,3 +83,22 @@ async fn a_guesser_waits_and_the_owner_elsewhere_does_not() {
     clock.advance(Duration::seconds(31));
     assert!(service.sign_in(ATTACKER, "ada@example.com", "a good long password").await.is_ok());
 }
+
+#[tokio::test]
+async fn registering_a_taken_address_answers_with_its_owner_and_changes_nothing() {
+    let (service, memory, _, _) = setup();
+    let Registered::New(ada) = service.register("ada@example.com", "Ada", "a good long password").await.unwrap() else {
+        panic!("a new address makes a new account");
+    };
+    assert!(memory.sessions.lock().unwrap().is_empty(), "registering signs nobody in");
+    let again = service.register(" ADA@example.com", "Mallory", "mallory's own password").await.unwrap();
+    let Registered::Taken(owner) = again else { panic!("the address is taken") };
+    assert_eq!((owner.id, owner.display_name.as_str()), (ada.id, "Ada"), "the owner's account, untouched");
+    assert_eq!(memory.users.lock().unwrap().len(), 1);
+    assert_eq!(memory.passwords.lock().unwrap().len(), 1, "no second password stored");
+    assert!(memory.sessions.lock().unwrap().is_empty());
+    assert!(matches!(service.sign_in(HOME, "ada@example.com", "mallory's own password").await, Err(SignInError::WrongCredentials)));
+    assert!(service.sign_in(HOME, "ada@example.com", "a good long password").await.is_ok());
+    // The shortcut for tests and tools still says so.
+    assert!(matches!(service.sign_up("ada@example.com", "Ada", "a good long password").await, Err(SignInError::EmailTaken)));
+}

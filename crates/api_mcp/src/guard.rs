@@ -126,6 +126,20 @@ fn sessions_full(state: &GuardState) -> HttpResponse {
     HttpResponse::ServiceUnavailable().insert_header((RETRY_AFTER, 30)).content_type("application/problem+json").json(problem)
 }
 
+/// The 429 of an `initialize` from a client network that holds its share of the sessions.
+fn network_full(state: &GuardState) -> HttpResponse {
+    let problem = ops::Problem::new(
+        429,
+        "too_many_sessions",
+        "Too many sessions from your network",
+        format!(
+            "your network holds {} MCP sessions, the most one client may; end one (DELETE /mcp with its Mcp-Session-Id) or let it go idle, or use protocol 2026-07-28, which needs no session",
+            state.sessions.share()
+        ),
+    );
+    HttpResponse::TooManyRequests().insert_header((RETRY_AFTER, 30)).content_type("application/problem+json").json(problem)
+}
+
 fn bytes_to_payload(bytes: web::Bytes) -> actix_web::dev::Payload {
     let (_, mut payload) = actix_http::h1::Payload::create(true);
     payload.unread_data(bytes);
@@ -192,13 +206,24 @@ pub async fn guard(
             return Ok(answer(request, refuse(&state, &OpError::InsufficientScope { scope }), admission.rate));
         }
     }
-    if asked.initialize && !request.headers().contains_key("mcp-session-id") && state.sessions.is_full() {
+    let opens_session = asked.initialize && !request.headers().contains_key("mcp-session-id");
+    if opens_session && state.sessions.is_full() {
         return Ok(answer(request, sessions_full(&state), admission.rate));
     }
+    // One client network holds at most its share of the places.
+    let reservation = match opens_session.then(|| state.sessions.reserve(client)) {
+        Some(None) => return Ok(answer(request, network_full(&state), admission.rate)),
+        Some(Some(reservation)) => Some(reservation),
+        None => None,
+    };
     // The tool server takes the caller from the request instead of reading the credential again.
     request.extensions_mut().insert(caller);
-    let opens_session = asked.initialize && !request.headers().contains_key("mcp-session-id");
     let mut response = next.call(request).await?.map_into_boxed_body();
+    if let Some(reservation) = reservation
+        && let Some(session) = response.headers().get("mcp-session-id").and_then(|value| value.to_str().ok())
+    {
+        reservation.bind(session);
+    }
     // Two handshakes may race for the last place; the loser's refusal comes back from rmcp as a
     // 500, and is the same 503 as above.
     if opens_session && response.status() == StatusCode::INTERNAL_SERVER_ERROR && state.sessions.is_full() {

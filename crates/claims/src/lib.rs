@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod checks;
+pub mod free_mail;
 pub mod jobs;
 pub mod model;
 pub mod ports;
@@ -12,5 +13,5 @@ pub use model::{
     CLAIM_LIFETIME, CheckOutcome, CheckRecord, Claim, ClaimMethod, ClaimStatus, EMAIL_LINK_LIFETIME, EmailRefusal, Instructions, Publish,
     claimable_email, instructions,
 };
-pub use ports::{ClaimRepository, LinkedClaim, NewClaim, SiteProbe, Stored, TeamClaim, TxtResolver};
+pub use ports::{ClaimRepository, LinkedClaim, MailQuota, NewClaim, QuotaSpent, SiteProbe, Stored, TeamClaim, TxtResolver};
 pub use service::{ClaimError, ClaimsPolicy, ClaimsPorts, ClaimsService, LinkError, RecheckSummary};

@@ -1,7 +1,8 @@
 //! A claim and its rules: the four methods, the statuses (`pending` -> `verified` | `expired`
 //! after 14 days), what the claimant publishes for each method, and which e-mail addresses may
-//! claim a listing (an address at the listing's registrable domain or a subdomain of it; never a
-//! public suffix, never a look-alike such as `acme.com.evil.example`).
+//! claim a listing (an address at the listing's registrable domain itself or at its website's
+//! exact host; never another subdomain, a public suffix, a look-alike such as
+//! `acme.com.evil.example`, or a free or disposable mail domain).
 
 use kernel::{ClaimId, Email, ListingId, Slug, UserId, WebUrl};
 use time::{Duration, OffsetDateTime};
@@ -194,55 +195,38 @@ pub fn instructions(claim: &Claim, prefix: &str) -> Instructions {
 pub enum EmailRefusal {
     #[error("the address must be at the company's own domain")]
     OtherDomain,
+    #[error("the address must be at the company's domain itself or at its website's host, not at another subdomain of it")]
+    OtherSubdomain,
     #[error("the company's website has no registrable domain an address could be at")]
     NoDomain,
-    #[error("a free e-mail address cannot prove control of a company: use an address at the company's domain")]
+    #[error("a free or disposable e-mail address cannot prove control of a company: use an address at the company's domain")]
     FreeMail,
 }
 
-/// Registrable domains of free e-mail services: an address there proves nothing about a
-/// company, even one whose website happens to sit on that domain.
-const FREE_MAIL: [&str; 24] = [
-    "gmail.com",
-    "googlemail.com",
-    "outlook.com",
-    "hotmail.com",
-    "live.com",
-    "msn.com",
-    "yahoo.com",
-    "ymail.com",
-    "aol.com",
-    "icloud.com",
-    "me.com",
-    "mac.com",
-    "proton.me",
-    "protonmail.com",
-    "pm.me",
-    "gmx.com",
-    "gmx.de",
-    "gmx.net",
-    "web.de",
-    "mail.com",
-    "yandex.com",
-    "yandex.ru",
-    "zoho.com",
-    "fastmail.com",
-];
-
-/// Whether `email` may claim a listing whose website is `website`: its domain must be the
-/// website's registrable domain (by the Public Suffix List) or a subdomain of it. So
-/// `ceo@acme.com` and `ceo@mail.acme.com` claim `www.acme.com`, while `ceo@gmail.com`,
-/// `ceo@acme.com.evil.example` and an address at a bare public suffix do not.
+/// Whether `email` may claim a listing whose website is `website`. The address must be at the
+/// website's registrable domain (by the Public Suffix List) itself or at the website's exact
+/// host: for `https://www.zendesk.com/`, `ceo@zendesk.com` and `ceo@www.zendesk.com`, never
+/// `support@attacker-trial.zendesk.com` (a vendor's customers get mailboxes on its subdomains).
+/// An address at a free or disposable mail domain (`crate::free_mail`) never claims, even a
+/// listing on that domain; nor does one at a public suffix or at a look-alike such as
+/// `acme.com.evil.example`.
 pub fn claimable_email(email: &Email, website: &WebUrl) -> Result<(), EmailRefusal> {
     let registrable = website.registrable_domain().ok_or(EmailRefusal::NoDomain)?;
+    let host = website.host().trim_end_matches('.');
     let at = email.domain().trim_end_matches('.').to_ascii_lowercase();
-    if psl::domain_str(&at).is_some_and(|domain| FREE_MAIL.contains(&domain) || domain.starts_with("yahoo.")) {
+    // The address's own registrable domain, by the same list and its default rule; none for an
+    // address at a public suffix (`ceo@co.uk`).
+    let Some(own) = psl::domain_str(&at) else { return Err(EmailRefusal::OtherDomain) };
+    if crate::free_mail::free_or_disposable(&at, own) {
         return Err(EmailRefusal::FreeMail);
     }
-    let same = at == registrable || at.ends_with(&format!(".{registrable}"));
-    // The address's own registrable domain must be the listing's: `acme.com.evil.example`
-    // ends with nothing of ours, and a public suffix has no registrable domain at all.
-    if same && psl::domain_str(&at) == Some(registrable.as_str()) { Ok(()) } else { Err(EmailRefusal::OtherDomain) }
+    if at == registrable || at == host {
+        Ok(())
+    } else if own == registrable {
+        Err(EmailRefusal::OtherSubdomain)
+    } else {
+        Err(EmailRefusal::OtherDomain)
+    }
 }
 
 #[cfg(test)]
@@ -297,16 +281,27 @@ mod tests {
     }
 
     #[test]
-    fn only_addresses_at_the_companys_registrable_domain_may_claim() {
+    fn only_addresses_at_the_companys_registrable_domain_or_its_exact_host_may_claim() {
         let may =
             |email: &str, host: &str| claimable_email(&Email::parse(email).unwrap(), &WebUrl::parse(&format!("https://{host}/")).unwrap());
         assert_eq!(may("ceo@acme.com", "www.acme.com"), Ok(()));
-        assert_eq!(may("ceo@mail.acme.com", "acme.com"), Ok(()));
+        assert_eq!(may("ceo@www.acme.com", "www.acme.com"), Ok(()), "the website's exact host");
         assert_eq!(may("ceo@ACME.com", "www.acme.com"), Ok(()));
         assert_eq!(may("ceo@acme.co.uk", "shop.acme.co.uk"), Ok(()));
+        assert_eq!(may("ceo@shop.acme.co.uk", "shop.acme.co.uk"), Ok(()));
+        assert_eq!(may("ceo@acme.github.io", "acme.github.io"), Ok(()), "a registrable domain under a private suffix");
+        assert_eq!(may("ceo@cinderforge.example", "www.cinderforge.example"), Ok(()), "a TLD the list does not name");
+        // Another subdomain is a vendor's customer, not the vendor.
+        assert_eq!(may("support@attacker-trial.zendesk.com", "www.zendesk.com"), Err(EmailRefusal::OtherSubdomain));
+        assert_eq!(may("ceo@mail.acme.com", "acme.com"), Err(EmailRefusal::OtherSubdomain));
+        assert_eq!(may("ceo@mail.acme.com", "www.acme.com"), Err(EmailRefusal::OtherSubdomain));
+        assert_eq!(may("ceo@www.acme.com", "acme.com"), Err(EmailRefusal::OtherSubdomain), "not the listing's host");
         assert_eq!(may("ceo@gmail.com", "www.acme.com"), Err(EmailRefusal::FreeMail), "free mail");
         assert_eq!(may("ceo@gmail.com", "sites.gmail.com"), Err(EmailRefusal::FreeMail), "free mail even on its own domain");
         assert_eq!(may("ceo@yahoo.co.uk", "acme.co.uk"), Err(EmailRefusal::FreeMail));
+        assert_eq!(may("anyone@hey.com", "hey.com"), Err(EmailRefusal::FreeMail), "beyond the 24 hand-written domains");
+        assert_eq!(may("x@mailinator.com", "acme.com"), Err(EmailRefusal::FreeMail), "disposable");
+        assert_eq!(may("x@sub.mailinator.com", "sub.mailinator.com"), Err(EmailRefusal::FreeMail), "under a listed domain");
         assert_eq!(may("ceo@acme.com.evil.example", "acme.com"), Err(EmailRefusal::OtherDomain), "a look-alike");
         assert_eq!(may("ceo@notacme.com", "acme.com"), Err(EmailRefusal::OtherDomain), "a suffix of the name is not the domain");
         assert_eq!(may("ceo@co.uk", "acme.co.uk"), Err(EmailRefusal::OtherDomain), "a public suffix");

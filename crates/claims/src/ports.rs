@@ -27,6 +27,26 @@ pub enum Stored {
     New(Claim),
     /// The claimant had a pending or verified claim on this listing by this method: that one.
     Existing(Claim),
+    /// Nothing stored: the new e-mail claim's link would go beyond a daily quota.
+    OverQuota(QuotaSpent),
+}
+
+/// How many claim e-mails may go out. Each carries a link to an address the claimant names, so
+/// without a bound one account could make the site mail anyone, as often as it likes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MailQuota {
+    /// Claim e-mails one account may have had sent in any 24 hours.
+    pub per_account_per_day: u32,
+    /// Claim e-mails one address may receive in any 24 hours, whoever asked.
+    pub per_recipient_per_day: u32,
+}
+
+/// Which daily quota refused a claim e-mail; `oldest` is the earliest e-mail counted against it
+/// (the quota has room again a day after it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuotaSpent {
+    Account { oldest: OffsetDateTime },
+    Recipient { oldest: OffsetDateTime },
 }
 
 /// The claim behind an e-mailed link.
@@ -52,8 +72,10 @@ pub struct TeamClaim {
 pub trait ClaimRepository: Send + Sync {
     /// Stores a pending claim, or answers the claimant's verified or pending claim on the listing
     /// by the same method (a pending one past its lifetime is marked expired first, so a new one
-    /// is made).
-    async fn create(&self, new: NewClaim) -> Result<Stored, RepoError>;
+    /// is made). A new e-mail claim's link (`link_hash` set) is recorded as an e-mail sent at
+    /// `new.created_at`, counted against `quota` in the same transaction as the insert, so the
+    /// quota holds under concurrent calls; beyond it nothing is stored (`Stored::OverQuota`).
+    async fn create(&self, new: NewClaim, quota: MailQuota) -> Result<Stored, RepoError>;
     async fn get(&self, id: ClaimId) -> Result<Option<Claim>, RepoError>;
     /// The claimant's claims, newest first.
     async fn of_claimant(&self, claimant: UserId, page: PageRequest) -> Result<Paged<Claim>, RepoError>;
@@ -61,9 +83,18 @@ pub trait ClaimRepository: Send + Sync {
     async fn by_link(&self, link_hash: &str) -> Result<Option<LinkedClaim>, RepoError>;
     /// When the latest link of an e-mail claim was handed to the mailer; none before that.
     async fn link_sent_at(&self, id: ClaimId) -> Result<Option<OffsetDateTime>, RepoError>;
-    /// A new link (to `email`) for a pending e-mail claim, not sent yet; the earlier link stops
-    /// working.
-    async fn set_link(&self, id: ClaimId, email: &Email, link_hash: &str) -> Result<(), RepoError>;
+    /// A new link (to `email`) for the pending e-mail claim `id` of `claimant`, not sent yet; the
+    /// earlier link stops working. Like `create`, it records the e-mail at `at`, counted against
+    /// `quota` in the same transaction; `Some` when a quota refused it, and then nothing changed.
+    async fn set_link(
+        &self,
+        id: ClaimId,
+        claimant: UserId,
+        email: &Email,
+        link_hash: &str,
+        quota: MailQuota,
+        at: OffsetDateTime,
+    ) -> Result<Option<QuotaSpent>, RepoError>;
     /// The latest link was handed to the mailer at `at` (it works 48 hours from then).
     async fn link_sent(&self, id: ClaimId, at: OffsetDateTime) -> Result<(), RepoError>;
     /// Records a check that did not verify a pending claim.

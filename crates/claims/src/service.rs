@@ -1,11 +1,16 @@
 //! The claim use cases: `claim_listing`, `list_my_claims`, `verify_claim`, the e-mailed link and
 //! its confirmation, the expiry of pending claims and the periodic re-check of verified ones.
+//!
+//! Mails to third parties (the address a claim names, a listing's earlier owners) hold only the
+//! site's words, the listing's name and host, and the link: never the claimant's display name or
+//! anything else a caller typed, so nobody can make the site carry their text to someone else.
+//! The use cases are not even given the claimant's name.
 
 use crate::checks::{Check, dns_verdict, file_verdict, meta_verdict, probe_verdict};
 use crate::model::{
     CheckOutcome, CheckRecord, Claim, ClaimMethod, ClaimStatus, EMAIL_LINK_LIFETIME, Instructions, Publish, claimable_email, instructions,
 };
-use crate::ports::{ClaimRepository, LinkedClaim, NewClaim, SiteProbe, Stored, TeamClaim, TxtResolver};
+use crate::ports::{ClaimRepository, LinkedClaim, MailQuota, NewClaim, QuotaSpent, SiteProbe, Stored, TeamClaim, TxtResolver};
 use kernel::{ClaimId, Clock, Email, FieldError, MailError, Mailer, OutgoingEmail, PageRequest, Paged, RepoError, Slug, UserId, WebUrl};
 use listings::{Granted, OwnershipService};
 use std::sync::Arc;
@@ -20,6 +25,9 @@ pub enum ClaimError {
     /// No such claim of this caller.
     #[error("no such claim")]
     NotFound,
+    /// A daily quota of claim e-mails is spent: try again in `retry_after` seconds.
+    #[error("{detail}")]
+    RateLimited { retry_after: u32, detail: String },
     #[error(transparent)]
     Repo(#[from] RepoError),
     #[error(transparent)]
@@ -55,6 +63,10 @@ pub struct ClaimsPolicy {
     pub site_url: String,
     /// How often a verified dns, meta or file claim is checked again.
     pub recheck_every: Duration,
+    /// Claim e-mails one account may have sent in any 24 hours.
+    pub emails_per_account_per_day: u32,
+    /// Claim e-mails one address may receive in any 24 hours.
+    pub emails_per_recipient_per_day: u32,
 }
 
 /// The ports the claim use cases run on.
@@ -95,15 +107,9 @@ impl ClaimsService {
 
     /// `claim_listing`: a pending claim on the public listing `slug`. Claiming again by the same
     /// method answers the claim there is (pending or verified); a pending e-mail claim whose link
-    /// has expired gets a new link then.
-    pub async fn claim(
-        &self,
-        claimant: UserId,
-        claimant_name: &str,
-        slug: &str,
-        method: ClaimMethod,
-        email: Option<&str>,
-    ) -> Result<Claim, ClaimError> {
+    /// has expired gets a new link then. Every link e-mailed counts against the claimant's and the
+    /// address's daily quotas (`ClaimError::RateLimited` beyond).
+    pub async fn claim(&self, claimant: UserId, slug: &str, method: ClaimMethod, email: Option<&str>) -> Result<Claim, ClaimError> {
         let unknown = || ClaimError::field("slug", "no public listing has this slug");
         let slug = Slug::parse(slug).map_err(|_| unknown())?;
         let listing = self.listings.claimable(&slug).await?.ok_or_else(unknown)?;
@@ -134,13 +140,14 @@ impl ClaimsService {
             created_at: now,
         };
         let asked = new.email.clone();
-        match self.repo.create(new).await? {
+        match self.repo.create(new, self.mail_quota()).await? {
             Stored::New(claim) => {
                 if let Some(link) = link {
-                    self.send_link(&claim, claimant_name, &link).await?;
+                    self.send_link(&claim, &link).await?;
                 }
                 Ok(claim)
             }
+            Stored::OverQuota(spent) => Err(self.over_quota(spent, now)),
             Stored::Existing(claim) => {
                 let pending = claim.status == ClaimStatus::Pending;
                 let Some(asked) = asked.filter(|_| pending && claim.method == ClaimMethod::Email) else { return Ok(claim) };
@@ -148,13 +155,39 @@ impl ClaimsService {
                 // went out): a new link, to the address asked for; the earlier one stops working.
                 if claim.email.as_ref() != Some(&asked) || self.link_expired(&claim).await? {
                     let link = secret()?;
-                    self.repo.set_link(claim.id, &asked, &kernel::secrets::sha256_hex(&link)).await?;
+                    let hash = kernel::secrets::sha256_hex(&link);
+                    if let Some(spent) = self.repo.set_link(claim.id, claimant, &asked, &hash, self.mail_quota(), now).await? {
+                        return Err(self.over_quota(spent, now));
+                    }
                     let claim = Claim { email: Some(asked), ..claim };
-                    self.send_link(&claim, claimant_name, &link).await?;
+                    self.send_link(&claim, &link).await?;
                     return Ok(claim);
                 }
                 Ok(claim)
             }
+        }
+    }
+
+    fn mail_quota(&self) -> MailQuota {
+        MailQuota {
+            per_account_per_day: self.policy.emails_per_account_per_day,
+            per_recipient_per_day: self.policy.emails_per_recipient_per_day,
+        }
+    }
+
+    /// The 429 for a spent quota: retry once the oldest e-mail counted is a day old.
+    fn over_quota(&self, spent: QuotaSpent, now: OffsetDateTime) -> ClaimError {
+        let wait = |oldest: OffsetDateTime| u32::try_from((oldest + Duration::DAY - now).whole_seconds().max(1)).unwrap_or(u32::MAX);
+        let quota = self.mail_quota();
+        match spent {
+            QuotaSpent::Account { oldest } => ClaimError::RateLimited {
+                retry_after: wait(oldest),
+                detail: format!("an account can have at most {} claim e-mails sent a day", quota.per_account_per_day),
+            },
+            QuotaSpent::Recipient { oldest } => ClaimError::RateLimited {
+                retry_after: wait(oldest),
+                detail: format!("an address can receive at most {} claim e-mails a day", quota.per_recipient_per_day),
+            },
         }
     }
 
@@ -165,26 +198,11 @@ impl ClaimsService {
     }
 
     /// E-mails the link, then records when, so a send that failed is retried by the next claim.
-    async fn send_link(&self, claim: &Claim, claimant_name: &str, link: &str) -> Result<(), ClaimError> {
-        let Some(to) = claim.email.clone() else { return Ok(()) };
-        let ClaimsPolicy { site_name, site_url, .. } = &self.policy;
-        self.mailer
-            .send(OutgoingEmail {
-                to,
-                // Only our own words in the subject: a listing's name is anyone's text.
-                subject: format!("Confirm an ownership claim on {site_name}"),
-                body: format!(
-                    "Hello,\n\n{claimant_name} asked {site_name} to recognise them as an owner of the listing {name} ({website}), \
-                     and gave this address to prove they control the company's domain.\n\n\
-                     If that is right, open this page and press Confirm (the link works for 48 hours):\n\
-                     {site_url}/claims/confirm?token={link}\n\n\
-                     If you do not know about this claim, ignore this e-mail: nothing changes without the confirmation.\n",
-                    name = claim.listing_name,
-                    website = claim.website,
-                ),
-                kind: "claim_link".into(),
-            })
-            .await?;
+    /// The address is whichever the claimant typed: the mail says only our words, the listing's
+    /// name and host, and the link.
+    async fn send_link(&self, claim: &Claim, link: &str) -> Result<(), ClaimError> {
+        let Some(mail) = link_mail(&self.policy, claim, link) else { return Ok(()) };
+        self.mailer.send(mail).await?;
         Ok(self.repo.link_sent(claim.id, self.clock.now()).await?)
     }
 
@@ -197,7 +215,7 @@ impl ClaimsService {
     /// `verify_claim`: checks a pending claim now and answers its new state. A failed check keeps
     /// it pending with what was looked at and found; an e-mail claim verifies through its link, so
     /// here it only answers its state.
-    pub async fn verify(&self, claimant: UserId, claimant_name: &str, id: ClaimId) -> Result<Claim, ClaimError> {
+    pub async fn verify(&self, claimant: UserId, id: ClaimId) -> Result<Claim, ClaimError> {
         let claim = self.repo.get(id).await?.filter(|claim| claim.claimant == claimant).ok_or(ClaimError::NotFound)?;
         let now = self.clock.now();
         match claim.status_at(now) {
@@ -205,7 +223,7 @@ impl ClaimsService {
                 // Granting is idempotent: a verification cut off before it granted is completed.
                 // Not while the proof is gone: the site team decides about that owner.
                 if claim.proof_missing_since.is_none() {
-                    self.grant(&claim, claimant_name).await?;
+                    self.grant(&claim).await?;
                 }
                 return Ok(claim);
             }
@@ -216,7 +234,7 @@ impl ClaimsService {
         let record = CheckRecord::of(&self.check(&claim).await, now);
         if record.outcome == CheckOutcome::Verified {
             if self.repo.mark_verified(id, &record).await? {
-                self.grant(&claim, claimant_name).await?;
+                self.grant(&claim).await?;
             }
         } else {
             self.repo.record_check(id, &record).await?;
@@ -252,29 +270,15 @@ impl ClaimsService {
         }
     }
 
-    /// Makes the claimant an owner and tells the listing's earlier owners.
-    async fn grant(&self, claim: &Claim, claimant_name: &str) -> Result<(), ClaimError> {
+    /// Makes the claimant an owner and tells the listing's earlier owners (in our words: the
+    /// claimant's name is theirs to choose, and these owners did not).
+    async fn grant(&self, claim: &Claim) -> Result<(), ClaimError> {
         let Granted::NewOwner { earlier_owners } = self.listings.grant(claim.listing, claim.claimant, claim.id).await? else {
             return Ok(());
         };
-        let ClaimsPolicy { site_name, site_url, .. } = &self.policy;
         for owner in earlier_owners {
-            let email = OutgoingEmail {
-                to: owner,
-                subject: format!("A new owner of your listing on {site_name}"),
-                body: format!(
-                    "Hello,\n\n{claimant_name} proved control of {website} by {method} and is now also an owner of the listing \
-                     {name} on {site_name} ({site_url}/listings/{slug}). You remain an owner.\n\n\
-                     If this is unexpected, reply to this e-mail and the site team will look into it.\n",
-                    website = claim.website,
-                    method = method_words(claim.method),
-                    name = claim.listing_name,
-                    slug = claim.listing_slug,
-                ),
-                kind: "claim_new_owner".into(),
-            };
             // The ownership stands whether or not the e-mail goes out; a failure is logged.
-            if let Err(err) = self.mailer.send(email).await {
+            if let Err(err) = self.mailer.send(new_owner_mail(&self.policy, claim, owner)).await {
                 tracing::warn!(error = %err, claim = claim.id.get(), "an earlier owner could not be told about a new owner");
             }
         }
@@ -306,7 +310,7 @@ impl ClaimsService {
         if !self.repo.mark_verified(linked.claim.id, &record).await? {
             return Err(LinkError::Used("verified"));
         }
-        self.grant(&linked.claim, &linked.claimant_name).await.map_err(|err| match err {
+        self.grant(&linked.claim).await.map_err(|err| match err {
             ClaimError::Repo(err) => LinkError::Repo(err),
             other => LinkError::Repo(RepoError::backend(other)),
         })?;
@@ -412,11 +416,114 @@ fn as_of(claim: Claim, now: OffsetDateTime) -> Claim {
     Claim { status: claim.status_at(now), ..claim }
 }
 
+/// The e-mailed link of an e-mail claim, to the address the claimant gave (`None` without one).
+/// Our words, the listing's name and host (not the whole address, whose path and query are
+/// anyone's text) and the link; the subject only our words.
+fn link_mail(policy: &ClaimsPolicy, claim: &Claim, link: &str) -> Option<OutgoingEmail> {
+    let ClaimsPolicy { site_name, site_url, .. } = policy;
+    Some(OutgoingEmail {
+        to: claim.email.clone()?,
+        subject: format!("Confirm an ownership claim on {site_name}"),
+        body: format!(
+            "Hello,\n\nAn account on {site_name} asked to be recognised as an owner of the listing {name} ({host}), \
+             and gave this address to prove it controls the company's domain.\n\n\
+             If that is right, open this page and press Confirm (the link works for 48 hours):\n\
+             {site_url}/claims/confirm?token={link}\n\n\
+             If you do not know about this claim, ignore this e-mail: nothing changes without the confirmation.\n",
+            name = claim.listing_name,
+            host = claim.website.host(),
+        ),
+        kind: "claim_link".into(),
+    })
+}
+
+/// Tells an earlier owner that a claim made someone else an owner too, in the same words.
+fn new_owner_mail(policy: &ClaimsPolicy, claim: &Claim, to: Email) -> OutgoingEmail {
+    let ClaimsPolicy { site_name, site_url, .. } = policy;
+    OutgoingEmail {
+        to,
+        subject: format!("A new owner of your listing on {site_name}"),
+        body: format!(
+            "Hello,\n\nAn account proved control of {host} by {method} and is now also an owner of the listing \
+             {name} on {site_name} ({site_url}/listings/{slug}). You remain an owner.\n\n\
+             If this is unexpected, reply to this e-mail and the site team will look into it.\n",
+            host = claim.website.host(),
+            method = method_words(claim.method),
+            name = claim.listing_name,
+            slug = claim.listing_slug,
+        ),
+        kind: "claim_new_owner".into(),
+    }
+}
+
 fn method_words(method: ClaimMethod) -> &'static str {
     match method {
         ClaimMethod::Dns => "a DNS record",
         ClaimMethod::Meta => "a meta tag on its homepage",
         ClaimMethod::File => "a file on its website",
         ClaimMethod::Email => "an e-mail to an address at its domain",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kernel::ListingId;
+
+    fn policy() -> ClaimsPolicy {
+        ClaimsPolicy {
+            prefix: "launchdir".into(),
+            site_name: "Launchdir".into(),
+            site_url: "https://launch.example".into(),
+            recheck_every: Duration::days(30),
+            emails_per_account_per_day: 10,
+            emails_per_recipient_per_day: 3,
+        }
+    }
+
+    /// An e-mail claim on a listing whose address carries text in its path and query.
+    fn claim() -> Claim {
+        Claim {
+            id: ClaimId::new(7),
+            listing: ListingId::new(3),
+            listing_slug: Slug::parse("acme").unwrap(),
+            listing_name: "Acme".into(),
+            website: WebUrl::parse("https://www.acme.com/Urgent-call-us?msg=Send+your+password").unwrap(),
+            claimant: UserId::new(9),
+            method: ClaimMethod::Email,
+            status: ClaimStatus::Pending,
+            token: None,
+            email: Some(Email::parse("ceo@acme.com").unwrap()),
+            created_at: time::macros::datetime!(2026-11-01 0:00 UTC),
+            verified_at: None,
+            last_check: None,
+            proof_missing_since: None,
+        }
+    }
+
+    #[test]
+    fn mails_to_third_parties_hold_only_our_words_the_listings_name_and_host_and_the_link() {
+        let link = link_mail(&policy(), &claim(), "tok").unwrap();
+        assert_eq!(link.to.as_str(), "ceo@acme.com");
+        assert_eq!(link.subject, "Confirm an ownership claim on Launchdir");
+        assert_eq!(
+            link.body,
+            "Hello,\n\nAn account on Launchdir asked to be recognised as an owner of the listing Acme (www.acme.com), and gave \
+             this address to prove it controls the company's domain.\n\nIf that is right, open this page and press Confirm (the \
+             link works for 48 hours):\nhttps://launch.example/claims/confirm?token=tok\n\nIf you do not know about this claim, \
+             ignore this e-mail: nothing changes without the confirmation.\n"
+        );
+        let owner = new_owner_mail(&policy(), &claim(), Email::parse("founder@acme.com").unwrap());
+        assert_eq!(owner.subject, "A new owner of your listing on Launchdir");
+        assert_eq!(
+            owner.body,
+            "Hello,\n\nAn account proved control of www.acme.com by an e-mail to an address at its domain and is now also an \
+             owner of the listing Acme on Launchdir (https://launch.example/listings/acme). You remain an owner.\n\nIf this is \
+             unexpected, reply to this e-mail and the site team will look into it.\n"
+        );
+        for mail in [&link, &owner] {
+            assert!(!mail.body.contains("password") && !mail.body.contains("Urgent"), "{}", mail.body);
+        }
+        assert!(link_mail(&policy(), &Claim { email: None, ..claim() }, "tok").is_none());
     }
 }

@@ -85,18 +85,17 @@ impl WebUrl {
         self.0.path()
     }
 
-    /// The domain a registrant controls, by the public suffix list: `app.acme.co.uk` gives
-    /// `acme.co.uk`. `None` for an IP address or a host that is itself a public suffix.
+    /// The domain a registrant controls, by the public suffix list's algorithm: `app.acme.co.uk`
+    /// gives `acme.co.uk`. A TLD the list does not name (yet) falls under its default rule `*`,
+    /// so `www.cinderforge.example` gives `cinderforge.example`. `None` for an IP address or a
+    /// host that is itself a public suffix (`co.uk`, a bare TLD).
     pub fn registrable_domain(&self) -> Option<String> {
         let host = match self.0.host()? {
             url::Host::Domain(domain) => domain,
             url::Host::Ipv4(_) | url::Host::Ipv6(_) => return None,
         };
+        // `psl` applies the default rule itself: an unknown TLD is a one-label suffix.
         let domain = psl::domain(host.trim_end_matches('.').as_bytes())?;
-        // A suffix the list does not know still yields a "domain"; only accept known suffixes.
-        if !domain.suffix().is_known() {
-            return None;
-        }
         std::str::from_utf8(domain.as_bytes()).ok().map(str::to_owned)
     }
 
@@ -207,6 +206,20 @@ mod tests {
         assert_eq!(domain("https://acme.github.io/").as_deref(), Some("acme.github.io"), "a private suffix counts");
         assert_eq!(domain("https://co.uk/"), None, "a public suffix is nobody's domain");
         assert_eq!(domain("http://127.0.0.1/"), None);
+        assert_eq!(domain("http://[::1]:8080/"), None);
+    }
+
+    #[test]
+    fn a_tld_the_list_does_not_name_falls_under_the_default_rule() {
+        let domain = |raw: &str| WebUrl::parse(raw).unwrap().registrable_domain();
+        assert_eq!(domain("https://cinderforge.example/").as_deref(), Some("cinderforge.example"));
+        assert_eq!(domain("https://www.cinderforge.example/").as_deref(), Some("cinderforge.example"));
+        assert_eq!(domain("https://a.b.acme.test/").as_deref(), Some("acme.test"));
+        assert_eq!(domain("https://cinderforge.example./").as_deref(), Some("cinderforge.example"), "a trailing dot");
+        assert_eq!(domain("https://example/"), None, "a bare TLD, known to the list or not, is nobody's domain");
+        assert_eq!(domain("https://com/"), None);
+        assert_eq!(domain("http://localhost:8080/"), None);
+        assert_eq!(domain("http://10.0.0.1/"), None);
     }
 
     #[test]

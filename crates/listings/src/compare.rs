@@ -110,11 +110,18 @@ pub struct CompareService {
     alternatives: Arc<dyn AlternativeRepository>,
     profiles: Arc<dyn ProfileRepository>,
     clock: Arc<dyn Clock>,
+    /// Which reviews count in the compared ratings (as on the listings' own pages).
+    reviews: crate::ReviewPolicy,
 }
 
 impl CompareService {
-    pub fn new(alternatives: Arc<dyn AlternativeRepository>, profiles: Arc<dyn ProfileRepository>, clock: Arc<dyn Clock>) -> Self {
-        Self { alternatives, profiles, clock }
+    pub fn new(
+        alternatives: Arc<dyn AlternativeRepository>,
+        profiles: Arc<dyn ProfileRepository>,
+        clock: Arc<dyn Clock>,
+        reviews: crate::ReviewPolicy,
+    ) -> Self {
+        Self { alternatives, profiles, clock, reviews }
     }
 
     /// Owner-approved alternatives first, then other live listings of the same primary
@@ -149,9 +156,10 @@ impl CompareService {
             return Err(CompareError::Same);
         }
         let now = self.clock.now();
+        let made_by = self.reviews.counted_if_made_by(now);
         let live = |profile: Option<ListingProfile>| profile.filter(|p| p.summary.status == ListingStatus::Live);
-        let pa = live(self.profiles.profile(a, now, 0).await?).ok_or(CompareError::Unknown { field: "a" })?;
-        let pb = live(self.profiles.profile(b, now, 0).await?).ok_or(CompareError::Unknown { field: "b" })?;
+        let pa = live(self.profiles.profile(a, now, made_by, 0).await?).ok_or(CompareError::Unknown { field: "a" })?;
+        let pb = live(self.profiles.profile(b, now, made_by, 0).await?).ok_or(CompareError::Unknown { field: "b" })?;
         let rows = facts(&pa).into_iter().zip(facts(&pb)).map(|((key, label, a), (_, _, b))| Row { key, label, a, b }).collect();
         Ok(Comparison { a: pa.summary, b: pb.summary, rows })
     }

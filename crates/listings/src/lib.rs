@@ -43,7 +43,7 @@ pub use model::{Category, CategoryNode, CategoryPage, CategoryRef, Faq, ListingS
 pub use owner::{
     BadgeCheckState, FreeQueueOutcome, FreeQueuePolicy, NotifyFollowers, OwnedListing, OwnedListingRepository, OwnerError, OwnerService,
 };
-pub use ownership::{ClaimableListing, Granted, OwnershipRepository, OwnershipService};
+pub use ownership::{ClaimableListing, Granted, OwnershipRepository, OwnershipService, has_verified_owner};
 pub use ports::{CategoryRepository, ListingMarks, ListingRepository, LiveCounts};
 pub use profile::{
     CommunityRating, DomainRating, FounderCard, Link, ListingCategory, ListingProfile, ListingUpdate, MOMENTUM_WEEKS, Media, Milestone,
@@ -51,7 +51,10 @@ pub use profile::{
 };
 pub use purchases::{LaunchOutcome, PAID_SECTIONS, PurchaseFacts, PurchaseRepository, PurchaseService};
 pub use rankings::{Board, BoardEntry, Leaderboard, LeaderboardError, LeaderboardService, Metric, RankingRepository};
-pub use reviews::{FieldProblem, ListingReviews, Member, Review, ReviewError, ReviewRepository, ReviewService, ReviewText, Saved};
+pub use reviews::{
+    FieldProblem, ListingReviews, Member, Review, ReviewError, ReviewPolicy, ReviewRecord, ReviewRepository, ReviewService, ReviewText,
+    Saved,
+};
 pub use search::{
     DbOrder, IndexOrder, IndexSearch, SEARCH_SYNC_PERIOD, SearchChanges, SearchDoc, SearchError, SearchIndex, SearchRequest, SearchService,
     SearchSource, SortBy, domain_key, pricing_key,

@@ -1,8 +1,9 @@
 //! Owners by proof: a verified claim makes its claimant an owner of the listing beside the owners
-//! it has (several may coexist) and earns the listing its Verified badge. The claims domain
-//! decides *when*; this module owns *how*, since the ownership rows and the listing's marks belong
-//! to the listings domain. Granting is idempotent, so a verification that runs again after a crash
-//! adds nobody twice and tells nobody twice.
+//! it has (several may coexist) and earns the listing its Verified badge, which it keeps while a
+//! verified owner remains (`has_verified_owner`). The claims domain decides *when*; this module
+//! owns *how*, since the ownership rows and the listing's marks belong to the listings domain.
+//! Granting is idempotent, so a verification that runs again after a crash adds nobody twice and
+//! tells nobody twice.
 
 use crate::ListingStatus;
 use async_trait::async_trait;
@@ -38,6 +39,15 @@ pub enum Granted {
     AlreadyOwner,
 }
 
+/// The one rule of the Verified badge: a listing carries it while at least one of its `owners`
+/// (the submitter and the owners by claim) is among the `verified_claimants` of its verified
+/// claims. A verified claim's grant makes it true (`add_verified_owner`); whatever ends an
+/// ownership (closing an account) settles every listing it touched by this rule, in the same
+/// transaction, so the badge never outlives its last verified owner.
+pub fn has_verified_owner(owners: &[UserId], verified_claimants: &[UserId]) -> bool {
+    owners.iter().any(|owner| verified_claimants.contains(owner))
+}
+
 /// The listing side of claims.
 #[async_trait]
 pub trait OwnershipRepository: Send + Sync {
@@ -67,5 +77,26 @@ impl OwnershipService {
 
     pub async fn grant(&self, id: ListingId, user: UserId, claim: ClaimId) -> Result<Granted, RepoError> {
         self.repo.add_verified_owner(id, user, claim, self.clock.now()).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_badge_stays_while_an_owner_holds_a_verified_claim_and_only_then() {
+        let (submitter, claimant, other) = (UserId::new(1), UserId::new(2), UserId::new(3));
+        let check = |owners: &[UserId], verified: &[UserId], expect: bool| {
+            assert_eq!(has_verified_owner(owners, verified), expect, "owners {owners:?}, verified claimants {verified:?}");
+        };
+        check(&[submitter, claimant], &[claimant], true);
+        check(&[submitter], &[submitter], true);
+        // The only verifying owner closed the account: owners without a verified claim remain.
+        check(&[submitter], &[claimant], false);
+        // A verified claim of someone no longer an owner earns nothing; nor does nobody.
+        check(&[other], &[claimant], false);
+        check(&[], &[claimant], false);
+        check(&[submitter, claimant], &[], false);
     }
 }

@@ -83,8 +83,9 @@ pub struct Link {
 }
 
 /// The community rating from genuine reviews only: written by a person whose e-mail address is
-/// confirmed and whose account is not blocked, who is not the listing's owner, and whose review
-/// was not hidden by moderation.
+/// confirmed and whose account is not blocked and old enough when the rating is read
+/// ([`crate::ReviewPolicy`]), who is not the listing's owner, and whose review was not hidden by
+/// moderation.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CommunityRating {
     /// Mean of the ratings (1 to 5); `None` without any genuine review.
@@ -167,8 +168,16 @@ pub struct ListingProfile {
 #[async_trait]
 pub trait ProfileRepository: Send + Sync {
     /// The profile of the listing with this slug, whatever its status; paid-only sections are
-    /// filled only where unlocked (and the story only when published by `now`).
-    async fn profile(&self, slug: &Slug, now: OffsetDateTime, latest_updates: usize) -> Result<Option<ListingProfile>, RepoError>;
+    /// filled only where unlocked (and the story only when published by `now`). The rating
+    /// counts a review only when its author's account was made by `reviewers_made_by`
+    /// ([`crate::ReviewPolicy::counted_if_made_by`] of `now`).
+    async fn profile(
+        &self,
+        slug: &Slug,
+        now: OffsetDateTime,
+        reviewers_made_by: OffsetDateTime,
+        latest_updates: usize,
+    ) -> Result<Option<ListingProfile>, RepoError>;
 
     /// Adds counted views to listings' `views` in one batch.
     async fn add_views(&self, views: &[(ListingId, u64)]) -> Result<(), RepoError>;
@@ -260,6 +269,8 @@ pub const LATEST_UPDATES: usize = 5;
 pub struct ProfileService {
     profiles: Arc<dyn ProfileRepository>,
     clock: Arc<dyn kernel::Clock>,
+    /// Which reviews count in the rating by their author's account age.
+    reviews: crate::ReviewPolicy,
     views: Arc<ViewTally>,
     /// The live listings this server served a profile of, by slug: what a profile answered from
     /// the answer cache needs to count its view. Bounded like the tally's memory of viewers.
@@ -267,15 +278,20 @@ pub struct ProfileService {
 }
 
 impl ProfileService {
-    pub fn new(profiles: Arc<dyn ProfileRepository>, clock: Arc<dyn kernel::Clock>) -> Self {
-        Self { profiles, clock, views: Arc::new(ViewTally::default()), live_ids: Arc::default() }
+    pub fn new(profiles: Arc<dyn ProfileRepository>, clock: Arc<dyn kernel::Clock>, reviews: crate::ReviewPolicy) -> Self {
+        Self { profiles, clock, reviews, views: Arc::new(ViewTally::default()), live_ids: Arc::default() }
+    }
+
+    /// The profile at `now`, its rating from the reviews that count at `now`.
+    async fn read(&self, slug: &Slug, now: OffsetDateTime) -> Result<Option<ListingProfile>, RepoError> {
+        self.profiles.profile(slug, now, self.reviews.counted_if_made_by(now), LATEST_UPDATES).await
     }
 
     /// The public profile of a live, scheduled or badge-pending listing; counts a view of a
     /// live one, once per `viewer` an hour (in memory: `flush_views` writes them).
     pub async fn profile(&self, slug: &Slug, viewer: Option<&str>) -> Result<ListingProfile, ProfileError> {
         let now = self.clock.now();
-        let profile = self.profiles.profile(slug, now, LATEST_UPDATES).await?.ok_or(ProfileError::NotFound)?;
+        let profile = self.read(slug, now).await?.ok_or(ProfileError::NotFound)?;
         match profile.summary.status {
             ListingStatus::Live => {
                 self.views.record_once(profile.summary.id, viewer, now);
@@ -302,7 +318,7 @@ impl ProfileService {
 
     /// The profile of a listing of any status, for its owner; counts no view.
     pub async fn owner_profile(&self, slug: &Slug) -> Result<ListingProfile, ProfileError> {
-        self.profiles.profile(slug, self.clock.now(), LATEST_UPDATES).await?.ok_or(ProfileError::NotFound)
+        self.read(slug, self.clock.now()).await?.ok_or(ProfileError::NotFound)
     }
 
     /// This service writing through `profiles` instead: the same counted views, another way
@@ -331,6 +347,46 @@ impl ProfileService {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Remembers which accounts' reviews each read let count; knows no listing.
+    #[derive(Default)]
+    struct Profiles {
+        asked: Mutex<Vec<(OffsetDateTime, OffsetDateTime)>>,
+    }
+
+    #[async_trait]
+    impl ProfileRepository for Profiles {
+        async fn profile(
+            &self,
+            _: &Slug,
+            now: OffsetDateTime,
+            reviewers_made_by: OffsetDateTime,
+            _: usize,
+        ) -> Result<Option<ListingProfile>, RepoError> {
+            self.asked.lock().unwrap().push((now, reviewers_made_by));
+            Ok(None)
+        }
+        async fn add_views(&self, _: &[(ListingId, u64)]) -> Result<(), RepoError> {
+            Ok(())
+        }
+    }
+
+    #[tokio::test]
+    async fn the_rating_counts_reviews_of_accounts_old_enough_at_the_time_of_the_read() {
+        let now = OffsetDateTime::UNIX_EPOCH + Duration::days(20_000);
+        let profiles = Arc::new(Profiles::default());
+        let clock = Arc::new(kernel::FixedClock::new(now));
+        let service = ProfileService::new(profiles.clone(), clock.clone(), crate::ReviewPolicy { min_account_age: Duration::hours(24) });
+        let slug = Slug::parse("rated").unwrap();
+        assert!(matches!(service.profile(&slug, None).await, Err(ProfileError::NotFound)));
+        clock.advance(Duration::hours(25));
+        assert!(matches!(service.owner_profile(&slug).await, Err(ProfileError::NotFound)));
+        assert_eq!(
+            profiles.asked.lock().unwrap().clone(),
+            [(now, now - Duration::hours(24)), (now + Duration::hours(25), now + Duration::hours(1))],
+            "an account made at `now` counts from 24 hours on, as its votes would"
+        );
+    }
 
     #[test]
     fn one_view_per_viewer_per_listing_per_hour() {

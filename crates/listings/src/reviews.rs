@@ -1,19 +1,43 @@
 //! Reviews and follows: what people on the site say about a live listing and whose updates they
 //! want by e-mail. One review per person per listing (a 1-5 rating and text; written again, it
 //! is edited; it can be deleted); a review counts toward the community rating only when it is
-//! genuine (the reviewer's e-mail is confirmed, the account not blocked, the reviewer not the
-//! owner, the review not hidden by the site team). Following sends e-mail, so it needs a
-//! confirmed address. Neither is an API operation: both come from the site's pages.
+//! genuine (the reviewer's e-mail is confirmed, the account not blocked and old enough, the
+//! reviewer not the owner, the review not hidden by the site team). Reviews follow votes: a
+//! review from an account younger than [`ReviewPolicy::min_account_age`] (the votes' setting) is
+//! shown but does not count until the account is old enough, which is decided when the rating
+//! is read, so it starts counting by itself; each review keeps the client network it was first
+//! written from, and the site team lists bursts from one network ([`flag_bursts`]). Following
+//! sends e-mail, so it needs a confirmed address. Neither is an API operation: both come from
+//! the site's pages.
 
 use async_trait::async_trait;
 use kernel::{Clock, RepoError, Slug, UserId};
+use std::collections::HashMap;
 use std::sync::Arc;
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
 /// The longest review text, in characters.
 pub const REVIEW_MAX_CHARS: usize = 2000;
 /// How many reviews a listing's page shows, newest first.
 pub const REVIEWS_SHOWN: u64 = 50;
+
+/// Review rules from settings (they follow the votes' rules).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReviewPolicy {
+    /// Reviews of accounts younger than this are shown but do not count in the rating until
+    /// the account is old enough (`vote_min_account_age_hours`, as for votes).
+    pub min_account_age: Duration,
+}
+
+impl ReviewPolicy {
+    /// The latest instant an account may have been made at for its reviews to count at `now`
+    /// (an account exactly `min_account_age` old counts, as a vote does). Every read of the
+    /// rating or of a review's mark asks with the time of the read, so a young account's review
+    /// starts counting once the account is old enough, without any write.
+    pub fn counted_if_made_by(&self, now: OffsetDateTime) -> OffsetDateTime {
+        now - self.min_account_age
+    }
+}
 
 /// A review as written, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,10 +80,21 @@ pub struct Review {
     pub body: String,
     pub written_at: OffsetDateTime,
     pub edited_at: Option<OffsetDateTime>,
-    /// Whether it counts toward the community rating (see the module's rules).
+    /// Whether it counts toward the community rating now (see the module's rules).
     pub genuine: bool,
     /// Hidden by the site team (only its author still sees it).
     pub hidden: bool,
+}
+
+/// A review as the site team looks at it: the review, its listing, its author's account and the
+/// client network it was first written from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewRecord {
+    pub listing: Slug,
+    pub user: UserId,
+    /// IPv4 address or IPv6 /64; `None` for reviews written before networks were kept.
+    pub network: Option<String>,
+    pub review: Review,
 }
 
 /// A listing's reviews for one viewer.
@@ -82,17 +117,36 @@ pub enum Saved {
     Edited,
 }
 
+/// Reads that mark reviews genuine take `made_by` ([`ReviewPolicy::counted_if_made_by`] at the
+/// time of the read): a review counts only if its author's account was made at or before it.
 #[async_trait]
 pub trait ReviewRepository: Send + Sync {
-    /// Writes `user`'s review of the live listing `listing`, or edits the one they wrote
-    /// (unique per person and listing). `None` when no live listing has this slug.
-    async fn save(&self, listing: &Slug, user: UserId, review: &ReviewText, at: OffsetDateTime) -> Result<Option<Saved>, RepoError>;
+    /// Writes `user`'s review of the live listing `listing`, sent from the client network
+    /// `network`, or edits the one they wrote (unique per person and listing; an edit keeps the
+    /// first writing's time and network). `None` when no live listing has this slug.
+    async fn save(
+        &self,
+        listing: &Slug,
+        user: UserId,
+        review: &ReviewText,
+        at: OffsetDateTime,
+        network: &str,
+    ) -> Result<Option<Saved>, RepoError>;
     /// Deletes `user`'s review of `listing`; `false` when there was none.
     async fn delete(&self, listing: &Slug, user: UserId) -> Result<bool, RepoError>;
     /// The listing's visible reviews, and the viewer's own review and follow.
-    async fn of_listing(&self, listing: &Slug, viewer: Option<UserId>, shown: u64) -> Result<ListingReviews, RepoError>;
+    async fn of_listing(
+        &self,
+        listing: &Slug,
+        viewer: Option<UserId>,
+        shown: u64,
+        made_by: OffsetDateTime,
+    ) -> Result<ListingReviews, RepoError>;
     /// The newest reviews of any listing, hidden ones included, with their listing's slug.
-    async fn recent(&self, limit: u64) -> Result<Vec<(Slug, Review)>, RepoError>;
+    async fn recent(&self, limit: u64, made_by: OffsetDateTime) -> Result<Vec<(Slug, Review)>, RepoError>;
+    /// The reviews first written since `since`, hidden ones included, newest first (a bounded
+    /// scan: a list for the site team, not an export); [`flag_bursts`] judges them.
+    async fn written_since(&self, since: OffsetDateTime, made_by: OffsetDateTime) -> Result<Vec<ReviewRecord>, RepoError>;
     /// Hides a review from everyone but its author (and from the rating), or shows it again:
     /// whether that changed it (`false`: it was so already), `None` when there is no such review.
     async fn set_hidden(&self, review: i64, hidden: bool) -> Result<Option<bool>, RepoError>;
@@ -120,27 +174,35 @@ pub enum ReviewError {
 }
 
 /// Someone on the site, as reviews and follows need to know them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member {
     pub user: UserId,
     pub email_confirmed: bool,
+    /// The client network the request came from (IPv4 address, IPv6 /64), to find bursts.
+    pub network: String,
 }
 
 #[derive(Clone)]
 pub struct ReviewService {
     repo: Arc<dyn ReviewRepository>,
     clock: Arc<dyn Clock>,
+    policy: ReviewPolicy,
 }
 
 impl ReviewService {
-    pub fn new(repo: Arc<dyn ReviewRepository>, clock: Arc<dyn Clock>) -> Self {
-        Self { repo, clock }
+    pub fn new(repo: Arc<dyn ReviewRepository>, clock: Arc<dyn Clock>, policy: ReviewPolicy) -> Self {
+        Self { repo, clock, policy }
+    }
+
+    /// Reviews count now when their author's account was made by this instant.
+    fn made_by(&self) -> OffsetDateTime {
+        self.policy.counted_if_made_by(self.clock.now())
     }
 
     /// Writes or edits `member`'s review. Anyone signed in may write one; it counts toward the
-    /// rating only when genuine.
+    /// rating only when genuine (a young account's once the account is old enough).
     pub async fn save(&self, member: Member, listing: &Slug, review: &ReviewText) -> Result<Saved, ReviewError> {
-        self.repo.save(listing, member.user, review, self.clock.now()).await?.ok_or(ReviewError::NotLive)
+        self.repo.save(listing, member.user, review, self.clock.now(), &member.network).await?.ok_or(ReviewError::NotLive)
     }
 
     pub async fn delete(&self, member: Member, listing: &Slug) -> Result<bool, ReviewError> {
@@ -148,12 +210,20 @@ impl ReviewService {
     }
 
     pub async fn of_listing(&self, listing: &Slug, viewer: Option<UserId>) -> Result<ListingReviews, RepoError> {
-        self.repo.of_listing(listing, viewer, REVIEWS_SHOWN).await
+        self.repo.of_listing(listing, viewer, REVIEWS_SHOWN, self.made_by()).await
     }
 
     /// The newest reviews, for the site team.
     pub async fn recent(&self, limit: u64) -> Result<Vec<(Slug, Review)>, RepoError> {
-        self.repo.recent(limit).await
+        self.repo.recent(limit, self.made_by()).await
+    }
+
+    /// The reviews of the last `days` days written from a network from which `burst` or more
+    /// accounts wrote reviews within `window`, newest first, for the site team.
+    pub async fn bursts(&self, days: i64, burst: u32, window: Duration) -> Result<Vec<ReviewRecord>, RepoError> {
+        let now = self.clock.now();
+        let written = self.repo.written_since(now - Duration::days(days), self.policy.counted_if_made_by(now)).await?;
+        Ok(flag_bursts(written, burst, window))
     }
 
     /// The site team hides a review (or shows it again).
@@ -171,9 +241,173 @@ impl ReviewService {
     }
 }
 
+/// Keeps the reviews written from a network from which `burst` (at least 2) or more accounts
+/// wrote reviews within `window` (the votes' burst rule), newest first. Reviews without a
+/// network (written before networks were kept) are never part of a burst.
+pub fn flag_bursts(mut reviews: Vec<ReviewRecord>, burst: u32, window: Duration) -> Vec<ReviewRecord> {
+    let mut by_network: HashMap<String, Vec<(OffsetDateTime, UserId, i64)>> = HashMap::new();
+    for record in &reviews {
+        if let Some(network) = &record.network {
+            by_network.entry(network.clone()).or_default().push((record.review.written_at, record.user, record.review.id));
+        }
+    }
+    let flagged = crate::votes::bursts(by_network, burst, window);
+    reviews.retain(|record| flagged.contains(&record.review.id));
+    reviews.sort_by(|a, b| b.review.written_at.cmp(&a.review.written_at).then(b.review.id.cmp(&a.review.id)));
+    reviews
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kernel::FixedClock;
+    use std::sync::Mutex;
+    use time::macros::datetime;
+
+    const NOW: OffsetDateTime = datetime!(2026-11-25 12:00 UTC);
+
+    /// Keeps what the service asks: the networks saves came from and the `made_by` of reads.
+    /// Its reviews are marked as the store marks them: genuine when the author's account was
+    /// made by `made_by`.
+    #[derive(Default)]
+    struct Reviews {
+        /// `(author, account made at)` of the one review on `live`.
+        author: Mutex<Option<(UserId, OffsetDateTime)>>,
+        networks: Mutex<Vec<String>>,
+        asked: Mutex<Vec<OffsetDateTime>>,
+        written: Mutex<Vec<ReviewRecord>>,
+    }
+
+    fn review(id: i64, at: OffsetDateTime, genuine: bool) -> Review {
+        Review { id, author: "Ada".into(), rating: 1, body: "Meh.".into(), written_at: at, edited_at: None, genuine, hidden: false }
+    }
+
+    #[async_trait]
+    impl ReviewRepository for Reviews {
+        async fn save(
+            &self,
+            listing: &Slug,
+            _: UserId,
+            _: &ReviewText,
+            _: OffsetDateTime,
+            network: &str,
+        ) -> Result<Option<Saved>, RepoError> {
+            if listing.as_str() != "live" {
+                return Ok(None);
+            }
+            self.networks.lock().unwrap().push(network.to_owned());
+            Ok(Some(Saved::Written))
+        }
+        async fn delete(&self, _: &Slug, _: UserId) -> Result<bool, RepoError> {
+            Ok(false)
+        }
+        async fn of_listing(&self, _: &Slug, _: Option<UserId>, _: u64, made_by: OffsetDateTime) -> Result<ListingReviews, RepoError> {
+            self.asked.lock().unwrap().push(made_by);
+            let shown = self.author.lock().unwrap().iter().map(|(_, made)| review(1, NOW, *made <= made_by)).collect::<Vec<_>>();
+            Ok(ListingReviews { total: shown.len() as u64, shown, ..Default::default() })
+        }
+        async fn recent(&self, _: u64, made_by: OffsetDateTime) -> Result<Vec<(Slug, Review)>, RepoError> {
+            self.asked.lock().unwrap().push(made_by);
+            Ok(Vec::new())
+        }
+        async fn written_since(&self, since: OffsetDateTime, made_by: OffsetDateTime) -> Result<Vec<ReviewRecord>, RepoError> {
+            self.asked.lock().unwrap().push(made_by);
+            Ok(self.written.lock().unwrap().iter().filter(|record| record.review.written_at >= since).cloned().collect())
+        }
+        async fn set_hidden(&self, _: i64, _: bool) -> Result<Option<bool>, RepoError> {
+            Ok(None)
+        }
+        async fn set_following(&self, _: &Slug, _: UserId, _: bool, _: OffsetDateTime) -> Result<Option<()>, RepoError> {
+            Ok(Some(()))
+        }
+    }
+
+    fn service() -> (ReviewService, Arc<Reviews>, Arc<FixedClock>) {
+        let reviews = Arc::new(Reviews::default());
+        let clock = Arc::new(FixedClock::new(NOW));
+        let policy = ReviewPolicy { min_account_age: Duration::hours(24) };
+        (ReviewService::new(reviews.clone(), clock.clone(), policy), reviews, clock)
+    }
+
+    fn record(id: i64, user: i64, network: Option<&str>, at: OffsetDateTime) -> ReviewRecord {
+        ReviewRecord {
+            listing: Slug::parse("live").unwrap(),
+            user: UserId::new(user),
+            network: network.map(str::to_owned),
+            review: review(id, at, true),
+        }
+    }
+
+    #[test]
+    fn an_account_exactly_old_enough_counts_as_for_votes() {
+        let policy = ReviewPolicy { min_account_age: Duration::hours(24) };
+        assert_eq!(policy.counted_if_made_by(NOW), NOW - Duration::hours(24));
+        let made = NOW - Duration::hours(24);
+        assert!(made <= policy.counted_if_made_by(NOW), "24 hours old: counts");
+        assert!(made > policy.counted_if_made_by(NOW - Duration::seconds(1)), "a second younger: not yet");
+    }
+
+    #[tokio::test]
+    async fn a_young_accounts_review_is_shown_uncounted_and_counts_once_the_clock_makes_the_account_old_enough() {
+        let (reviews, stored, clock) = service();
+        let live = Slug::parse("live").unwrap();
+        *stored.author.lock().unwrap() = Some((UserId::new(1), NOW - Duration::hours(2)));
+        let first = reviews.of_listing(&live, None).await.unwrap();
+        assert_eq!((first.total, first.shown[0].genuine), (1, false), "shown, not counted");
+        clock.advance(Duration::hours(21));
+        assert!(!reviews.of_listing(&live, None).await.unwrap().shown[0].genuine, "23 hours old");
+        clock.advance(Duration::hours(1));
+        assert!(reviews.of_listing(&live, None).await.unwrap().shown[0].genuine, "24 hours old: it counts, with no write");
+        reviews.recent(10).await.unwrap();
+        let asked = stored.asked.lock().unwrap().clone();
+        assert_eq!(
+            asked,
+            [NOW - Duration::hours(24), NOW - Duration::hours(3), NOW - Duration::hours(2), NOW - Duration::hours(2)],
+            "every read asks with the time of the read"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_review_keeps_the_network_it_was_sent_from() {
+        let (reviews, stored, _) = service();
+        let member = Member { user: UserId::new(1), email_confirmed: true, network: "198.51.100.7".into() };
+        let text = ReviewText::parse("1", "Meh.").unwrap();
+        assert_eq!(reviews.save(member.clone(), &Slug::parse("live").unwrap(), &text).await.unwrap(), Saved::Written);
+        assert!(matches!(reviews.save(member, &Slug::parse("gone").unwrap(), &text).await, Err(ReviewError::NotLive)));
+        assert_eq!(stored.networks.lock().unwrap().clone(), ["198.51.100.7"]);
+    }
+
+    #[tokio::test]
+    async fn bursts_of_reviews_from_one_network_are_listed_and_an_office_over_a_day_is_not() {
+        let (reviews, stored, _) = service();
+        let minute = Duration::minutes(1);
+        let mut written = Vec::new();
+        // Five accounts from one network within five minutes: a burst.
+        for n in 0..5 {
+            written.push(record(n, n, Some("198.51.100.7"), NOW - Duration::hours(1) + minute * n as i32));
+        }
+        // Five accounts from one network, an hour apart: people in one office over a day.
+        for n in 5..10 {
+            written.push(record(n, n, Some("203.0.113.9"), NOW - Duration::hours(n)));
+        }
+        // One account writing five reviews from one network at once is one account, not a burst.
+        for n in 10..15 {
+            written.push(record(n, 99, Some("192.0.2.1"), NOW - Duration::hours(2) + minute * n as i32));
+        }
+        // Reviews from before networks were kept never make a burst.
+        for n in 15..20 {
+            written.push(record(n, n, None, NOW - Duration::hours(3)));
+        }
+        // A burst older than the days asked for is not read.
+        for n in 20..25 {
+            written.push(record(n, n, Some("198.51.100.8"), NOW - Duration::days(40) + minute * n as i32));
+        }
+        *stored.written.lock().unwrap() = written;
+        let listed = reviews.bursts(30, 5, Duration::minutes(10)).await.unwrap();
+        assert_eq!(listed.iter().map(|record| record.review.id).collect::<Vec<_>>(), [4, 3, 2, 1, 0], "newest first");
+        assert!(listed.iter().all(|record| record.network.as_deref() == Some("198.51.100.7")));
+        assert_eq!(stored.asked.lock().unwrap().clone(), [NOW - Duration::hours(24)]);
+    }
 
     #[test]
     fn a_review_needs_one_to_five_stars_and_some_words_and_names_the_field_it_lacks() {

@@ -179,25 +179,7 @@ impl VoteService {
 /// `window`, and those of `burst` or more accounts created within `window` of each other that
 /// voted for the same listing.
 pub fn flag_suspicious(mut votes: Vec<VoteRecord>, burst: u32, window: Duration) -> Vec<VoteRecord> {
-    let burst = burst.max(2) as usize;
     let mut flagged: HashSet<i64> = votes.iter().filter(|vote| !vote.counted || vote.discounted_at.is_some()).map(|vote| vote.id).collect();
-    // Groups of votes by a key, each ordered by an instant; a window of `window` holding
-    // `burst` distinct accounts flags every vote in it.
-    let mut flag_bursts = |groups: std::collections::HashMap<String, Vec<(OffsetDateTime, UserId, i64)>>| {
-        for mut group in groups.into_values() {
-            group.sort_by_key(|(at, _, _)| *at);
-            let mut start = 0;
-            for end in 0..group.len() {
-                while group[end].0 - group[start].0 > window {
-                    start += 1;
-                }
-                let accounts: HashSet<UserId> = group[start..=end].iter().map(|(_, user, _)| *user).collect();
-                if accounts.len() >= burst {
-                    flagged.extend(group[start..=end].iter().map(|(_, _, id)| *id));
-                }
-            }
-        }
-    };
     let mut by_network: std::collections::HashMap<String, Vec<(OffsetDateTime, UserId, i64)>> = Default::default();
     let mut by_listing: std::collections::HashMap<String, Vec<(OffsetDateTime, UserId, i64)>> = Default::default();
     for vote in &votes {
@@ -206,11 +188,37 @@ pub fn flag_suspicious(mut votes: Vec<VoteRecord>, burst: u32, window: Duration)
         }
         by_listing.entry(vote.listing.to_string()).or_default().push((vote.account_created_at, vote.user, vote.id));
     }
-    flag_bursts(by_network);
-    flag_bursts(by_listing);
+    flagged.extend(bursts(by_network, burst, window));
+    flagged.extend(bursts(by_listing, burst, window));
     votes.retain(|vote| flagged.contains(&vote.id));
     votes.sort_by(|a, b| b.at.cmp(&a.at).then(b.id.cmp(&a.id)));
     votes
+}
+
+/// Groups of entries by a key (a network, a listing), each `(instant, account, id)`: the ids of
+/// every entry in a window of `window` that holds `burst` (at least 2) or more distinct
+/// accounts. The one burst rule of votes and reviews alike.
+pub(crate) fn bursts(
+    groups: std::collections::HashMap<String, Vec<(OffsetDateTime, UserId, i64)>>,
+    burst: u32,
+    window: Duration,
+) -> HashSet<i64> {
+    let burst = burst.max(2) as usize;
+    let mut flagged = HashSet::new();
+    for mut group in groups.into_values() {
+        group.sort_by_key(|(at, _, _)| *at);
+        let mut start = 0;
+        for end in 0..group.len() {
+            while group[end].0 - group[start].0 > window {
+                start += 1;
+            }
+            let accounts: HashSet<UserId> = group[start..=end].iter().map(|(_, user, _)| *user).collect();
+            if accounts.len() >= burst {
+                flagged.extend(group[start..=end].iter().map(|(_, _, id)| *id));
+            }
+        }
+    }
+    flagged
 }
 
 #[cfg(test)]

@@ -33,8 +33,38 @@ pub struct RawInput {
     pub body: Option<Value>,
 }
 
+/// Names every string in `value` holding a character XML 1.0 forbids (U+FFFE, a control
+/// character but tab and line breaks): such text would break the feeds and sitemaps it may
+/// reach, and no person means it.
+fn forbidden_characters(value: &Value, at: &str, errors: &mut Vec<FieldError>) {
+    match value {
+        Value::String(text) if !text.chars().all(kernel::markup::xml_allows) => {
+            let field = if at.is_empty() { "body".to_owned() } else { at.to_owned() };
+            errors.push(FieldError::new(field, "holds a character that is not allowed in text (a control character, U+FFFE or U+FFFF)"));
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                forbidden_characters(item, &format!("{at}[{index}]"), errors);
+            }
+        }
+        Value::Object(fields) => {
+            for (name, field) in fields {
+                forbidden_characters(field, &if at.is_empty() { name.clone() } else { format!("{at}.{name}") }, errors);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Deserializes one part, naming the field that failed (`fields.tagline`, `items[0].product`).
 pub(crate) fn parse_part<T: InputPart>(value: Value, errors: &mut Vec<FieldError>) -> Option<T> {
+    let before = errors.len();
+    forbidden_characters(&value, "", errors);
+    let refused = errors.len() > before;
+    parse_checked_part(value, errors).filter(|_| !refused)
+}
+
+fn parse_checked_part<T: InputPart>(value: Value, errors: &mut Vec<FieldError>) -> Option<T> {
     match serde_path_to_error::deserialize::<_, T>(value) {
         Ok(parsed) => {
             if let Err(report) = parsed.validate() {
@@ -162,6 +192,17 @@ mod tests {
         let errors = errors_of::<Outer>(json!({"inner": {"count": 0}, "name": "abcd"}));
         let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
         assert_eq!(fields, vec!["inner.count", "name"], "garde reports every bad field at once");
+    }
+
+    #[test]
+    fn text_with_characters_xml_forbids_is_refused_naming_its_field() {
+        let errors = errors_of::<Outer>(json!({"inner": {"count": 0}, "name": "a\u{FFFE}"}));
+        let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(fields, vec!["name", "inner.count"], "with the other bad fields");
+        let errors = errors_of::<Outer>(json!({"inner": {"count": 1}, "name": "a\u{1}"}));
+        assert_eq!(errors.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), vec!["name"]);
+        let mut errors = Vec::new();
+        assert!(parse_part::<Outer>(json!({"inner": {"count": 1}, "name": "a\tb"}), &mut errors).is_some(), "{errors:?}");
     }
 
     #[test]

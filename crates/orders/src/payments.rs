@@ -14,6 +14,10 @@ pub struct ReturnUrls {
     pub success: String,
     /// The order's checkout page when the person gives up.
     pub cancel: String,
+    /// The order's checkout token. A provider whose payment page is on this site (the test
+    /// provider) carries it to that page, which pays an order only with it, as the checkout
+    /// page does; a provider elsewhere ignores it.
+    pub checkout_token: String,
 }
 
 /// A payment session the provider opened.
@@ -82,6 +86,11 @@ pub struct PaymentError(pub String);
 pub trait PaymentProvider: Send + Sync {
     /// `test` or `stripe`: the last part of the webhook path.
     fn name(&self) -> &'static str;
+    /// The origin of the provider's payment page, where the checkout page's **Pay** sends the
+    /// person (its form policy allows it); `None` when the page is on this site.
+    fn page_origin(&self) -> Option<&str> {
+        None
+    }
     /// Opens a payment for `order`'s total.
     async fn begin(&self, order: &Order, urls: &ReturnUrls) -> Result<PaymentSession, PaymentError>;
     /// Verifies a webhook's signature over the raw body and reads its event.

@@ -77,6 +77,11 @@ impl OrdersService {
         self.provider.name()
     }
 
+    /// Where the provider's payment page is, when not on this site.
+    pub fn provider_page_origin(&self) -> Option<&str> {
+        self.provider.page_origin()
+    }
+
     /// Prices a request with VAT; saves nothing.
     pub async fn quote(&self, owner: UserId, request: &OrderRequest) -> Result<Quote, OrderError> {
         let facts = self.facts(owner, request).await?;

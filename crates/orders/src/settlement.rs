@@ -128,8 +128,10 @@ impl OrdersService {
     /// The payment page of a provider that lives on this site (the test provider): its button
     /// makes the signed event, which then takes the webhook's own path. `session` must be the
     /// order's current payment session (unguessable; the page's URL carries it).
-    pub async fn simulate_payment(&self, number: &str, session: &str, pay: bool) -> Result<WebhookOutcome, OrderError> {
-        let order = self.find(number).await?;
+    pub async fn simulate_payment(&self, number: &str, token: &str, session: &str, pay: bool) -> Result<WebhookOutcome, OrderError> {
+        // The checkout token, as on the checkout page: the order number and session are not
+        // secrets enough to pay with (a wrong token is `NotFound`, like an unknown number).
+        let order = self.open_checkout(number, token).await?;
         if order.provider_session.as_deref() != Some(session) {
             return Err(OrderError::NotFound);
         }

@@ -4,6 +4,7 @@ pub mod address;
 pub mod badge;
 pub mod claim_probe;
 pub mod client_metadata;
+mod enclosure;
 pub mod extract;
 pub mod fetcher;
 pub mod page;

@@ -54,10 +54,16 @@ impl CrawlingSiteReader {
     }
 
     /// Renders pages that need JavaScript in `browser` (Chromium), fetching through this
-    /// reader's fetcher and robots.txt.
-    pub fn with_browser(mut self, browser: std::path::PathBuf) -> Result<Self, String> {
-        self.renderer = Some(ChromiumRenderer::new(browser, self.fetcher.clone(), self.robots.clone())?);
-        Ok(self)
+    /// reader's fetcher and robots.txt. `Err` gives the reader back, still without a browser,
+    /// with the reason (`ChromiumRenderer::new`).
+    pub fn with_browser(mut self, browser: std::path::PathBuf) -> Result<Self, (Self, String)> {
+        match ChromiumRenderer::new(browser, self.fetcher.clone(), self.robots.clone()) {
+            Ok(renderer) => {
+                self.renderer = Some(renderer);
+                Ok(self)
+            }
+            Err(reason) => Err((self, reason)),
+        }
     }
 
     /// The page at `url` as a browser shows it, or `None` (rendering off or failed: the page
@@ -160,6 +166,10 @@ impl CrawlingSiteReader {
 #[async_trait]
 impl drafts::SiteReader for CrawlingSiteReader {
     async fn read(&self, url: &WebUrl, max_pages: usize) -> Result<SiteSnapshot, ReadFailure> {
+        // A new crawl asks an unreachable robots.txt again: the memory of one serves only the
+        // pages of the crawl that met it, so a person who tries again a minute later is not
+        // refused from a failure the site has since recovered from.
+        self.robots.forget_unreachable(url);
         match tokio::time::timeout(self.deadline, self.read_site(url, max_pages)).await {
             Ok(result) => result,
             Err(_) => Err(ReadFailure::Unreachable(format!("reading the site took longer than {} seconds", self.deadline.as_secs()))),

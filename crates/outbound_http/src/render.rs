@@ -107,8 +107,11 @@ impl ChromiumRenderer {
             .find(|candidate| candidate.is_file())
     }
 
-    /// A renderer with `binary`, fetching through `fetcher` as `robots` allows.
+    /// A renderer with `binary`, fetching through `fetcher` as `robots` allows. `Err` says why
+    /// there can be none here: above all, when this machine cannot give the browser a network
+    /// namespace of its own (`crate::enclosure`), for a browser is never run outside one.
     pub fn new(binary: PathBuf, fetcher: SafeFetcher, robots: Arc<RobotsCache>) -> Result<Self, String> {
+        crate::enclosure::check()?;
         crate::install_crypto_provider();
         // The proxy's certificate: made anew for each process, never stored, accepted only by
         // the browser we start (`--ignore-certificate-errors`).
@@ -147,8 +150,17 @@ impl ChromiumRenderer {
             .map_err(|_| RenderFailure::Timeout(time.as_secs()))?
             .map_err(|err| RenderFailure::Start(err.to_string()))?;
         let time = time.saturating_sub(started.elapsed());
-        let listener = TcpListener::bind(("127.0.0.1", 0)).await.map_err(|err| RenderFailure::Start(err.to_string()))?;
-        let port = listener.local_addr().map_err(|err| RenderFailure::Start(err.to_string()))?.port();
+        let profile = fresh_profile_dir().map_err(|err| RenderFailure::Start(format!("the browser's profile directory: {err}")))?;
+        // Removes the profile however the rest ends; the proxy joins it once it serves.
+        let mut cleanup = Cleanup { serving: None, profile };
+        let command = self.browser_command(url, &cleanup.profile);
+        let binary = self.binary.clone();
+        let (listener, child) = crate::enclosure::enclosed(move |port| {
+            let mut command = command(port);
+            command.spawn().map_err(|err| format!("{}: {err}", binary.display()))
+        })
+        .await
+        .map_err(RenderFailure::Start)?;
         let proxy = Arc::new(Proxy {
             fetcher: self.fetcher.clone(),
             robots: self.robots.clone(),
@@ -161,9 +173,8 @@ impl ChromiumRenderer {
             origin: url.origin(),
             lost_page: std::sync::atomic::AtomicBool::new(false),
         });
-        let profile = fresh_profile_dir().map_err(|err| RenderFailure::Start(format!("the browser's profile directory: {err}")))?;
-        let cleanup = Cleanup { serving: tokio::spawn(proxy.clone().serve(listener)), profile };
-        let result = self.run_browser(url, port, &cleanup.profile, time).await;
+        cleanup.serving = Some(tokio::spawn(proxy.clone().serve(listener)));
+        let result = self.read_dom(child, time).await;
         drop(cleanup);
         let requests = std::mem::take(&mut *proxy.log.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
         if proxy.lost_page.load(Ordering::Relaxed) {
@@ -172,42 +183,58 @@ impl ChromiumRenderer {
         result.map(|html| Rendered { html, requests })
     }
 
-    async fn run_browser(&self, url: &WebUrl, port: u16, profile: &Path, time: Duration) -> Result<String, RenderFailure> {
-        let mut command = tokio::process::Command::new(&self.binary);
-        command
-            .args([
-                "--headless",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--disable-extensions",
-                "--disable-default-apps",
-                "--mute-audio",
-                // Every request to the proxy, loopback's too; no name resolved by the browser.
-                &format!("--proxy-server=http://127.0.0.1:{port}"),
-                "--proxy-bypass-list=<-loopback>",
-                "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-                "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-                // The proxy ends HTTPS with its own certificate and checks the real one itself.
-                "--ignore-certificate-errors",
-                &format!("--user-agent={}", self.fetcher.user_agent()),
-                &format!("--user-data-dir={}", profile.display()),
-                &format!("--virtual-time-budget={}", self.budget.script_time.as_millis()),
-                "--dump-dom",
-            ])
-            .arg(url.as_str())
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .kill_on_drop(true);
-        if running_as_root() {
-            // Chromium's sandbox refuses to run as root; the proxy still decides what it reaches.
-            command.arg("--no-sandbox");
+    /// The browser's command line, given the proxy's port (known once its namespace exists).
+    fn browser_command(&self, url: &WebUrl, profile: &Path) -> impl FnOnce(u16) -> tokio::process::Command + Send + 'static {
+        let binary = self.binary.clone();
+        let user_agent = self.fetcher.user_agent().to_owned();
+        let profile = profile.to_owned();
+        let script_time = self.budget.script_time.as_millis();
+        let url = url.as_str().to_owned();
+        move |port| {
+            let mut command = tokio::process::Command::new(binary);
+            command
+                .args([
+                    "--headless",
+                    "--disable-gpu",
+                    "--disable-quic",
+                    "--no-first-run",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--disable-extensions",
+                    "--disable-default-apps",
+                    "--mute-audio",
+                    // Every request to the proxy, loopback's too; no name resolved by the browser.
+                    &format!("--proxy-server=http://127.0.0.1:{port}"),
+                    "--proxy-bypass-list=<-loopback>",
+                    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+                    // WebRTC, the one path around a proxy, as a second layer behind the
+                    // namespace: UDP only through a proxy, and there is none for UDP. (Chromium
+                    // 156 ignores the `--force-` spelling of this switch; this one holds.)
+                    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+                    // The proxy ends HTTPS with its own certificate and checks the real one itself.
+                    "--ignore-certificate-errors",
+                    &format!("--user-agent={user_agent}"),
+                    &format!("--user-data-dir={}", profile.display()),
+                    &format!("--virtual-time-budget={script_time}"),
+                    "--dump-dom",
+                ])
+                .arg(url)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .kill_on_drop(true);
+            if running_as_root() {
+                // Chromium's sandbox refuses to run as root; the namespace and the proxy still
+                // decide what it reaches.
+                command.arg("--no-sandbox");
+            }
+            command
         }
-        let mut child = command.spawn().map_err(|err| RenderFailure::Start(format!("{}: {err}", self.binary.display())))?;
+    }
+
+    /// Reads the DOM the browser prints, within `time` and the budget's bytes.
+    async fn read_dom(&self, mut child: tokio::process::Child, time: Duration) -> Result<String, RenderFailure> {
         let Some(stdout) = child.stdout.take() else { return Err(RenderFailure::Start("no output".into())) };
         let limit = self.budget.bytes;
         let read = async move {
@@ -234,13 +261,15 @@ impl ChromiumRenderer {
 /// Stops a rendering's proxy and removes its browser profile, however the rendering ends
 /// (finished, failed, or dropped when the crawl ran out of time).
 struct Cleanup {
-    serving: tokio::task::JoinHandle<()>,
+    serving: Option<tokio::task::JoinHandle<()>>,
     profile: PathBuf,
 }
 
 impl Drop for Cleanup {
     fn drop(&mut self) {
-        self.serving.abort();
+        if let Some(serving) = &self.serving {
+            serving.abort();
+        }
         let _ = std::fs::remove_dir_all(&self.profile);
     }
 }

@@ -2,7 +2,7 @@
 //! A 4xx answer allows everything. A 5xx answer or no answer at all means the file is
 //! unreachable: nothing is read in that attempt (the caller fails as `unreachable`, not as
 //! disallowed), and the answer is kept for minutes only, so a site's outage never locks it
-//! out for the day. The
+//! out for the day; a new crawl forgets it at once and asks again. The
 //! `robotstxt` crate is unmaintained and can panic on long lines with multi-byte characters, so
 //! bodies are capped at 500 KiB, lines cut under 16 KB on a character boundary, and the matcher
 //! runs inside `catch_unwind` (a panic there counts as "disallowed").
@@ -94,6 +94,15 @@ impl RobotsCache {
         match self.rules(url).await? {
             Rules::Unreachable(why) => Err(FetchError::Unreachable(format!("robots.txt of {} could not be read: {why}", url.origin()))),
             rules => Ok(rules.allows(&self.agent, url.as_str())),
+        }
+    }
+
+    /// Forgets that `url`'s origin had an unreachable robots.txt, so the next question asks the
+    /// site again (a new crawl starts with this).
+    pub fn forget_unreachable(&self, url: &WebUrl) {
+        let mut entries = self.lock();
+        if entries.get(&url.origin()).is_some_and(|(_, rules)| matches!(rules, Rules::Unreachable(_))) {
+            entries.remove(&url.origin());
         }
     }
 

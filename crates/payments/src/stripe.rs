@@ -126,6 +126,10 @@ impl PaymentProvider for StripeProvider {
         "stripe"
     }
 
+    fn page_origin(&self) -> Option<&str> {
+        Some("https://checkout.stripe.com")
+    }
+
     async fn begin(&self, order: &Order, urls: &ReturnUrls) -> Result<PaymentSession, PaymentError> {
         let form = self.session_form(order, urls, OffsetDateTime::now_utc());
         // Keyed by what the session is made of: a retried request opens no second session, and a

@@ -1,7 +1,9 @@
 //! The `test` payment provider of the embedded demo: its payment page is on the site
 //! (`/payments/test/<session>`, clearly marked as a test), and its **Pay** and **Decline** buttons
 //! produce signed events of Stripe's shape that go through the same webhook path as a real
-//! provider's. No money moves; refunds are recorded only in the order.
+//! provider's. The page carries the order's checkout token and pays nothing without it. No
+//! money moves; refunds are recorded only in the order. A public (https) site runs it only
+//! when its operator says so (`payments.allow_test_provider`).
 
 use crate::{event, signature};
 use async_trait::async_trait;
@@ -87,8 +89,12 @@ impl PaymentProvider for TestProvider {
 
     async fn begin(&self, order: &Order, urls: &ReturnUrls) -> Result<PaymentSession, PaymentError> {
         let id = random_id("cs")?;
-        let query = serde_urlencoded::to_string([("order", order.number.as_str()), ("return", urls.success.as_str())])
-            .map_err(|err| PaymentError(err.to_string()))?;
+        let query = serde_urlencoded::to_string([
+            ("order", order.number.as_str()),
+            ("t", urls.checkout_token.as_str()),
+            ("return", urls.success.as_str()),
+        ])
+        .map_err(|err| PaymentError(err.to_string()))?;
         Ok(PaymentSession { url: format!("{}/payments/test/{id}?{query}", self.site_url), id })
     }
 

@@ -1,14 +1,21 @@
 //! `ClaimRepository` over SeaORM: the `claims` table. One pending claim per person, listing and
 //! method is a partial unique index, so two concurrent `claim_listing` calls make one claim;
-//! status changes are compare-and-set on the stored status.
+//! status changes are compare-and-set on the stored status. Every link an e-mail claim sends is
+//! a `claim_emails` row, counted against the daily quotas in the transaction that writes it.
 
-use crate::entity::{claim, listing, user};
+use crate::entity::{claim, claim_email, listing, user};
 use crate::{SeaStore, emails_of, fetch_page, lower_contains, repo_err, utc};
 use async_trait::async_trait;
-use claims::{CheckOutcome, CheckRecord, Claim, ClaimMethod, ClaimRepository, ClaimStatus, LinkedClaim, NewClaim, Stored, TeamClaim};
+use claims::{
+    CheckOutcome, CheckRecord, Claim, ClaimMethod, ClaimRepository, ClaimStatus, LinkedClaim, MailQuota, NewClaim, QuotaSpent, Stored,
+    TeamClaim,
+};
 use kernel::{ClaimId, Email, ListingId, PageRequest, Paged, RepoError, Slug, UserId, WebUrl};
 use sea_orm::sea_query::{Expr, Query};
-use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
+    QuerySelect, Set, TransactionTrait,
+};
 use std::collections::HashMap;
 use time::OffsetDateTime;
 
@@ -94,6 +101,68 @@ async fn standing_of(db: &impl ConnectionTrait, new: &NewClaim) -> Result<Option
         .map_err(repo_err)
 }
 
+/// Takes the write lock at once (SQLite) or the claimant's user row (PostgreSQL), as co-founder
+/// invitations lock the inviter's drafts, so the quota counts below cannot go stale for this
+/// account before the transaction writes.
+async fn lock_claimant(txn: &DatabaseTransaction, claimant: UserId) -> Result<(), RepoError> {
+    user::Entity::update_many()
+        .col_expr(user::Column::Blocked, Expr::col(user::Column::Blocked))
+        .filter(user::Column::Id.eq(claimant.get()))
+        .exec(txn)
+        .await
+        .map_err(repo_err)?;
+    Ok(())
+}
+
+/// Which daily quota a claim e-mail from `claimant` to `email` at `now` would go beyond, if any.
+async fn quota_spent(
+    txn: &DatabaseTransaction,
+    claimant: UserId,
+    email: &str,
+    quota: MailQuota,
+    now: OffsetDateTime,
+) -> Result<Option<QuotaSpent>, RepoError> {
+    let day_ago = utc(now - time::Duration::DAY);
+    let by_account = claim_email::Entity::find()
+        .filter(claim_email::Column::ClaimantUserId.eq(claimant.get()))
+        .filter(claim_email::Column::CreatedAt.gt(day_ago));
+    if let Some(oldest) = over_quota(txn, by_account, quota.per_account_per_day, now).await? {
+        return Ok(Some(QuotaSpent::Account { oldest }));
+    }
+    let to_recipient =
+        claim_email::Entity::find().filter(claim_email::Column::Email.eq(email)).filter(claim_email::Column::CreatedAt.gt(day_ago));
+    Ok(over_quota(txn, to_recipient, quota.per_recipient_per_day, now).await?.map(|oldest| QuotaSpent::Recipient { oldest }))
+}
+
+/// When `sent` already number `quota` or more: the oldest of them (`now` for a quota of 0).
+async fn over_quota(
+    txn: &DatabaseTransaction,
+    sent: sea_orm::Select<claim_email::Entity>,
+    quota: u32,
+    now: OffsetDateTime,
+) -> Result<Option<OffsetDateTime>, RepoError> {
+    if sent.clone().count(txn).await.map_err(repo_err)? < u64::from(quota) {
+        return Ok(None);
+    }
+    let oldest = sent.order_by_asc(claim_email::Column::CreatedAt).one(txn).await.map_err(repo_err)?;
+    Ok(Some(oldest.map_or(now, |row| row.created_at)))
+}
+
+/// Records a claim e-mail, so the quotas count it.
+async fn record_email(txn: &DatabaseTransaction, claim: i64, claimant: UserId, email: &str, at: OffsetDateTime) -> Result<(), RepoError> {
+    claim_email::ActiveModel {
+        claim_id: Set(claim),
+        claimant_user_id: Set(claimant.get()),
+        email: Set(email.to_owned()),
+        created_at: Set(utc(at)),
+        ..Default::default()
+    }
+    .insert(txn)
+    .await
+    .map_err(repo_err)?;
+    Ok(())
+}
+
 fn check_columns(update: sea_orm::UpdateMany<claim::Entity>, check: &CheckRecord) -> sea_orm::UpdateMany<claim::Entity> {
     update
         .col_expr(claim::Column::LastCheckedAt, Expr::value(utc(check.at)))
@@ -104,19 +173,31 @@ fn check_columns(update: sea_orm::UpdateMany<claim::Entity>, check: &CheckRecord
 
 #[async_trait]
 impl ClaimRepository for SeaStore {
-    async fn create(&self, new: NewClaim) -> Result<Stored, RepoError> {
-        if let Some(existing) = standing_of(&self.db, &new).await? {
+    async fn create(&self, new: NewClaim, quota: MailQuota) -> Result<Stored, RepoError> {
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        lock_claimant(&txn, new.claimant).await?;
+        if let Some(existing) = standing_of(&txn, &new).await? {
             if existing.status != PENDING || existing.created_at + claims::CLAIM_LIFETIME > new.created_at {
-                return Ok(Stored::Existing(one(&self.db, Some(existing)).await?.ok_or_else(|| corrupt("id", "vanished"))?));
+                let existing = one(&txn, Some(existing)).await?.ok_or_else(|| corrupt("id", "vanished"))?;
+                txn.commit().await.map_err(repo_err)?;
+                return Ok(Stored::Existing(existing));
             }
             // Past its lifetime but not yet marked by the periodic job: it makes way.
             claim::Entity::update_many()
                 .col_expr(claim::Column::Status, Expr::value("expired"))
                 .filter(claim::Column::Id.eq(existing.id))
                 .filter(claim::Column::Status.eq(PENDING))
-                .exec(&self.db)
+                .exec(&txn)
                 .await
                 .map_err(repo_err)?;
+        }
+        // The link this claim e-mails counts against the quotas before anything is written.
+        let mailed = new.email.as_ref().filter(|_| new.link_hash.is_some());
+        if let Some(email) = mailed
+            && let Some(spent) = quota_spent(&txn, new.claimant, email.as_str(), quota, new.created_at).await?
+        {
+            txn.rollback().await.map_err(repo_err)?;
+            return Ok(Stored::OverQuota(spent));
         }
         let inserted = claim::Entity::insert(claim::ActiveModel {
             listing_id: Set(new.listing.get()),
@@ -131,15 +212,22 @@ impl ClaimRepository for SeaStore {
             created_at: Set(utc(new.created_at)),
             ..Default::default()
         })
-        .exec(&self.db)
+        .exec(&txn)
         .await;
         match inserted.map_err(repo_err) {
             Ok(done) => {
-                let row = claim::Entity::find_by_id(done.last_insert_id).one(&self.db).await.map_err(repo_err)?;
-                Ok(Stored::New(one(&self.db, row).await?.ok_or_else(|| corrupt("id", "vanished"))?))
+                if let Some(email) = mailed {
+                    record_email(&txn, done.last_insert_id, new.claimant, email.as_str(), new.created_at).await?;
+                }
+                let row = claim::Entity::find_by_id(done.last_insert_id).one(&txn).await.map_err(repo_err)?;
+                let created = one(&txn, row).await?.ok_or_else(|| corrupt("id", "vanished"))?;
+                txn.commit().await.map_err(repo_err)?;
+                Ok(Stored::New(created))
             }
-            // A concurrent call made it first: that one is the claim.
+            // A concurrent call made it first: that one is the claim. (PostgreSQL takes no more
+            // statements in a transaction that failed: it is rolled back and the claim read anew.)
             Err(RepoError::Duplicate(_)) => {
+                txn.rollback().await.map_err(repo_err)?;
                 let existing = standing_of(&self.db, &new).await?;
                 Ok(Stored::Existing(one(&self.db, existing).await?.ok_or_else(|| corrupt("id", "vanished"))?))
             }
@@ -175,17 +263,35 @@ impl ClaimRepository for SeaStore {
         Ok(claim::Entity::find_by_id(id.get()).one(&self.db).await.map_err(repo_err)?.and_then(|row| row.link_sent_at))
     }
 
-    async fn set_link(&self, id: ClaimId, email: &Email, link_hash: &str) -> Result<(), RepoError> {
+    async fn set_link(
+        &self,
+        id: ClaimId,
+        claimant: UserId,
+        email: &Email,
+        link_hash: &str,
+        quota: MailQuota,
+        at: OffsetDateTime,
+    ) -> Result<Option<QuotaSpent>, RepoError> {
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        lock_claimant(&txn, claimant).await?;
+        if let Some(spent) = quota_spent(&txn, claimant, email.as_str(), quota, at).await? {
+            txn.rollback().await.map_err(repo_err)?;
+            return Ok(Some(spent));
+        }
         claim::Entity::update_many()
             .col_expr(claim::Column::Email, Expr::value(email.as_str()))
             .col_expr(claim::Column::LinkHash, Expr::value(link_hash))
             .col_expr(claim::Column::LinkSentAt, Expr::value(Option::<OffsetDateTime>::None))
             .filter(claim::Column::Id.eq(id.get()))
+            .filter(claim::Column::ClaimantUserId.eq(claimant.get()))
             .filter(claim::Column::Status.eq(PENDING))
-            .exec(&self.db)
+            .exec(&txn)
             .await
             .map_err(repo_err)?;
-        Ok(())
+        // Counted whether or not the claim was still pending: the e-mail goes out either way.
+        record_email(&txn, id.get(), claimant, email.as_str(), at).await?;
+        txn.commit().await.map_err(repo_err)?;
+        Ok(None)
     }
 
     async fn link_sent(&self, id: ClaimId, at: OffsetDateTime) -> Result<(), RepoError> {

@@ -124,6 +124,10 @@ impl SeaStore {
         Arc::new(self.clone())
     }
 
+    pub fn access_revoker(&self) -> Arc<dyn accounts::AccessRevoker> {
+        Arc::new(self.clone())
+    }
+
     pub fn reviews(&self) -> Arc<dyn listings::ReviewRepository> {
         Arc::new(self.clone())
     }

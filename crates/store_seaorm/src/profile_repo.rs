@@ -5,7 +5,7 @@ use crate::entity::{
     category, founder, listing, listing_category, listing_follow, listing_founder, listing_media, listing_metric, listing_milestone,
     listing_story, listing_update, review, user,
 };
-use crate::{SeaStore, repo_err};
+use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{Faq, ListingId, RepoError, Slug};
 use listings::{
@@ -27,7 +27,13 @@ fn from_json<T: DeserializeOwned + Default>(value: Option<serde_json::Value>) ->
 
 #[async_trait]
 impl ProfileRepository for SeaStore {
-    async fn profile(&self, slug: &Slug, now: OffsetDateTime, latest_updates: usize) -> Result<Option<ListingProfile>, RepoError> {
+    async fn profile(
+        &self,
+        slug: &Slug,
+        now: OffsetDateTime,
+        reviewers_made_by: OffsetDateTime,
+        latest_updates: usize,
+    ) -> Result<Option<ListingProfile>, RepoError> {
         let db = &self.db;
         let Some(row) = listing::Entity::find().filter(listing::Column::Slug.eq(slug.as_str())).one(db).await.map_err(repo_err)? else {
             return Ok(None);
@@ -82,7 +88,9 @@ impl ProfileRepository for SeaStore {
             .map(|u| ListingUpdate { title: u.title, body: u.body, posted_at: u.created_at })
             .collect();
 
-        // Genuine reviews: a person with a confirmed e-mail address, not blocked, not the owner, not hidden.
+        // Genuine reviews: a person with a confirmed e-mail address, not blocked, whose account
+        // was made by `reviewers_made_by` (old enough at the time of this read, so a young
+        // account's review starts counting by itself), not the owner, not hidden.
         let mut genuine = review::Entity::find()
             .select_only()
             .column(review::Column::Rating)
@@ -98,6 +106,7 @@ impl ProfileRepository for SeaStore {
                     .and_where(Expr::col((user::Entity, user::Column::Id)).equals((review::Entity, review::Column::UserId)))
                     .and_where(Expr::col((user::Entity, user::Column::Blocked)).eq(false))
                     .and_where(Expr::col((user::Entity, user::Column::EmailConfirmedAt)).is_not_null())
+                    .and_where(Expr::col((user::Entity, user::Column::CreatedAt)).lte(utc(reviewers_made_by)))
                     .to_owned(),
             ))
             .group_by(review::Column::Rating);

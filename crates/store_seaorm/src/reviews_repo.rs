@@ -1,25 +1,30 @@
 //! `ReviewRepository` over SeaORM: one review per person per listing (`uq_reviews_listing_user`),
 //! written or edited in one statement each, and follows (`listing_follows`' key makes a second
 //! follow change nothing). Which reviews are genuine is decided here as in `profile_repo`'s
-//! rating: a confirmed, unblocked reviewer who does not own the listing, and not hidden.
+//! rating: a confirmed, unblocked reviewer whose account was made by the read's `made_by` (old
+//! enough now), who does not own the listing, and not hidden. Each review keeps the client
+//! network it was first written from, for the site team's list of bursts.
 
 use crate::entity::{listing, listing_follow, review, user};
 use crate::votes_repo::live_listing;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{RepoError, Slug, UserId};
-use listings::{ListingReviews, Review, ReviewRepository, ReviewText, Saved};
+use listings::{ListingReviews, Review, ReviewRecord, ReviewRepository, ReviewText, Saved};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait, TryInsertResult,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use time::OffsetDateTime;
 
-fn to_review(row: review::Model, author: Option<&user::Model>, owners: &[i64]) -> Review {
+/// The most reviews `written_since` reads: a list for the site team, not an export.
+const BURST_SCAN: u64 = 10_000;
+
+fn to_review(row: review::Model, author: Option<&user::Model>, owners: &[i64], made_by: OffsetDateTime) -> Review {
     let genuine = !row.hidden
         && !owners.contains(&row.user_id)
-        && author.is_some_and(|author| !author.blocked && author.email_confirmed_at.is_some());
+        && author.is_some_and(|author| !author.blocked && author.email_confirmed_at.is_some() && author.created_at <= made_by);
     Review {
         id: row.id,
         author: author.map_or_else(|| "A former member".to_owned(), |author| author.display_name.clone()),
@@ -34,13 +39,59 @@ fn to_review(row: review::Model, author: Option<&user::Model>, owners: &[i64]) -
 
 /// The reviewers among `ids`, by id.
 async fn authors_of(db: &impl ConnectionTrait, ids: impl Iterator<Item = i64>) -> Result<HashMap<i64, user::Model>, RepoError> {
-    let authors = user::Entity::find().filter(user::Column::Id.is_in(ids)).all(db).await.map_err(repo_err)?;
-    Ok(authors.into_iter().map(|author| (author.id, author)).collect())
+    let ids: Vec<i64> = ids.collect::<HashSet<i64>>().into_iter().collect();
+    let mut authors = HashMap::new();
+    // In chunks: SQLite binds at most 32,766 values in one statement.
+    for chunk in ids.chunks(1000) {
+        let found = user::Entity::find().filter(user::Column::Id.is_in(chunk.iter().copied())).all(db).await.map_err(repo_err)?;
+        authors.extend(found.into_iter().map(|author| (author.id, author)));
+    }
+    Ok(authors)
+}
+
+/// Reviews read with their listing, as the site team sees them, in the order read (a review
+/// whose listing is gone is skipped).
+async fn records_of(
+    db: &impl ConnectionTrait,
+    rows: Vec<(review::Model, Option<listing::Model>)>,
+    made_by: OffsetDateTime,
+) -> Result<Vec<ReviewRecord>, RepoError> {
+    let authors = authors_of(db, rows.iter().map(|(row, _)| row.user_id)).await?;
+    let mut listings: HashMap<i64, listing::Model> = HashMap::new();
+    for listing in rows.iter().filter_map(|(_, listing)| listing.as_ref()) {
+        listings.entry(listing.id).or_insert_with(|| listing.clone());
+    }
+    let listings: Vec<listing::Model> = listings.into_values().collect();
+    let mut owners: HashMap<i64, Vec<i64>> = HashMap::new();
+    for chunk in listings.chunks(1000) {
+        owners.extend(crate::ownership_repo::owners_of(db, chunk).await?);
+    }
+    let mut records = Vec::with_capacity(rows.len());
+    for (row, listing) in rows {
+        let Some(listing) = listing else { continue };
+        let author = authors.get(&row.user_id);
+        let owners = owners.get(&listing.id).map_or(&[][..], Vec::as_slice);
+        let (user, network) = (UserId::new(row.user_id), row.client_network.clone());
+        records.push(ReviewRecord {
+            listing: Slug::parse(&listing.slug).map_err(RepoError::backend)?,
+            user,
+            network,
+            review: to_review(row, author, owners, made_by),
+        });
+    }
+    Ok(records)
 }
 
 #[async_trait]
 impl ReviewRepository for SeaStore {
-    async fn save(&self, slug: &Slug, user: UserId, text: &ReviewText, at: OffsetDateTime) -> Result<Option<Saved>, RepoError> {
+    async fn save(
+        &self,
+        slug: &Slug,
+        user: UserId,
+        text: &ReviewText,
+        at: OffsetDateTime,
+        network: &str,
+    ) -> Result<Option<Saved>, RepoError> {
         let Some(listing) = live_listing(&self.db, slug).await? else { return Ok(None) };
         let row = review::ActiveModel {
             listing_id: Set(listing.id),
@@ -50,6 +101,7 @@ impl ReviewRepository for SeaStore {
             hidden: Set(false),
             created_at: Set(utc(at)),
             updated_at: Set(None),
+            client_network: Set(Some(network.to_owned())),
             ..Default::default()
         };
         let inserted = review::Entity::insert(row)
@@ -60,7 +112,7 @@ impl ReviewRepository for SeaStore {
         if let TryInsertResult::Inserted(_) = inserted {
             return Ok(Some(Saved::Written));
         }
-        // Written before: an edit keeps the first writing's time and moderation.
+        // Written before: an edit keeps the first writing's time, network and moderation.
         review::Entity::update_many()
             .col_expr(review::Column::Rating, Expr::value(i16::from(text.rating)))
             .col_expr(review::Column::Body, Expr::value(text.body.clone()))
@@ -84,7 +136,13 @@ impl ReviewRepository for SeaStore {
         Ok(gone.rows_affected > 0)
     }
 
-    async fn of_listing(&self, slug: &Slug, viewer: Option<UserId>, shown: u64) -> Result<ListingReviews, RepoError> {
+    async fn of_listing(
+        &self,
+        slug: &Slug,
+        viewer: Option<UserId>,
+        shown: u64,
+        made_by: OffsetDateTime,
+    ) -> Result<ListingReviews, RepoError> {
         let Some(listing) =
             listing::Entity::find().filter(listing::Column::Slug.eq(slug.as_str())).one(&self.db).await.map_err(repo_err)?
         else {
@@ -122,7 +180,7 @@ impl ReviewRepository for SeaStore {
         let mut reviews = ListingReviews { total, following, ..Default::default() };
         for row in rows {
             let author = authors.get(&row.user_id);
-            let review = to_review(row, author, &owners);
+            let review = to_review(row, author, &owners, made_by);
             if Some(review.id) == mine_id {
                 reviews.mine = Some(review.clone());
             }
@@ -133,7 +191,7 @@ impl ReviewRepository for SeaStore {
         Ok(reviews)
     }
 
-    async fn recent(&self, limit: u64) -> Result<Vec<(Slug, Review)>, RepoError> {
+    async fn recent(&self, limit: u64, made_by: OffsetDateTime) -> Result<Vec<(Slug, Review)>, RepoError> {
         let rows: Vec<(review::Model, Option<listing::Model>)> = review::Entity::find()
             .find_also_related(listing::Entity)
             .order_by_desc(review::Column::CreatedAt)
@@ -142,17 +200,21 @@ impl ReviewRepository for SeaStore {
             .all(&self.db)
             .await
             .map_err(repo_err)?;
-        let authors = authors_of(&self.db, rows.iter().map(|(row, _)| row.user_id)).await?;
-        let listings: Vec<listing::Model> = rows.iter().filter_map(|(_, listing)| listing.clone()).collect();
-        let owners = crate::ownership_repo::owners_of(&self.db, &listings).await?;
-        let mut reviews = Vec::new();
-        for (row, listing) in rows {
-            let Some(listing) = listing else { continue };
-            let author = authors.get(&row.user_id);
-            let owners = owners.get(&listing.id).map_or(&[][..], Vec::as_slice);
-            reviews.push((Slug::parse(&listing.slug).map_err(RepoError::backend)?, to_review(row, author, owners)));
-        }
-        Ok(reviews)
+        let records = records_of(&self.db, rows, made_by).await?;
+        Ok(records.into_iter().map(|record| (record.listing, record.review)).collect())
+    }
+
+    async fn written_since(&self, since: OffsetDateTime, made_by: OffsetDateTime) -> Result<Vec<ReviewRecord>, RepoError> {
+        let rows: Vec<(review::Model, Option<listing::Model>)> = review::Entity::find()
+            .find_also_related(listing::Entity)
+            .filter(review::Column::CreatedAt.gte(utc(since)))
+            .order_by_desc(review::Column::CreatedAt)
+            .order_by_desc(review::Column::Id)
+            .limit(BURST_SCAN)
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        records_of(&self.db, rows, made_by).await
     }
 
     async fn set_hidden(&self, review_id: i64, hidden: bool) -> Result<Option<bool>, RepoError> {

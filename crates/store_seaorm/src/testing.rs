@@ -233,6 +233,16 @@ pub mod fixtures {
             .expect("block");
     }
 
+    /// Makes an account as old as `made_at` says (accounts are made now).
+    pub async fn account_made(db: &DatabaseConnection, user_id: i64, made_at: OffsetDateTime) {
+        user::Entity::update_many()
+            .col_expr(user::Column::CreatedAt, Expr::value(made_at))
+            .filter(user::Column::Id.eq(user_id))
+            .exec(db)
+            .await
+            .expect("set the account's age");
+    }
+
     pub async fn review(db: &DatabaseConnection, listing_id: i64, user_id: i64, rating: i16, hidden: bool) {
         review::ActiveModel {
             listing_id: Set(listing_id),

@@ -3,12 +3,15 @@
 //! list with prefix and last use; revoke), connected apps (OAuth clients holding live tokens:
 //! name, scopes, last use; disconnect), changing the password, signing out everywhere and
 //! closing the account. Every change is a POST with the session's CSRF token from this site.
+//! The two forms that ask for the password again wait as sign-in does after wrong guesses (the
+//! same throttle, per client address and per client and account): 429 with `Retry-After`, the
+//! wait shown beside the field, nothing changed.
 
 use crate::site::plural;
 use crate::{CsrfForm, WebState, message, session};
 use accounts::{AccountsError, ApiKey, OwnAccountError, Scope, Scopes};
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use askama::Template;
 use kernel::ApiKeyId;
 use serde::Deserialize;
@@ -164,6 +167,8 @@ pub(crate) async fn checked_back(
     Ok(session)
 }
 
+/// Creates a key; an account whose address is not confirmed is refused (403) and the page shows
+/// the way to confirm, with a link back here.
 pub async fn create_key(state: web::Data<WebState>, request: HttpRequest, form: web::Form<Vec<(String, String)>>) -> HttpResponse {
     let value = |name: &str| form.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str()).unwrap_or("");
     let session = match checked(&state, &request, value("csrf")).await {
@@ -187,6 +192,11 @@ pub async fn create_key(state: web::Data<WebState>, request: HttpRequest, form: 
         Ok(created) => render(&state, &request, StatusCode::CREATED, Some(created.secret.expose().to_owned()), "", None, Vec::new()).await,
         Err(AccountsError::Invalid { message, .. }) => {
             render(&state, &request, StatusCode::BAD_REQUEST, None, value("name"), Some(format!("The name {message}.")), Vec::new()).await
+        }
+        // The page shows the way to confirm in place of the form.
+        Err(AccountsError::Unconfirmed) => {
+            let refused = Some("Confirm your e-mail address first.".to_owned());
+            render(&state, &request, StatusCode::FORBIDDEN, None, value("name"), refused, Vec::new()).await
         }
         Err(err) => {
             tracing::error!(error = %err, "an API key could not be created");
@@ -263,29 +273,46 @@ pub struct PasswordForm {
     new_password: String,
 }
 
-/// Sets a new password: every session ends, this one too, and the person signs in again.
+/// Sets a new password: every session ends, this one too, every API key and connected app too
+/// (`accounts::AccessRevocation`, which e-mails the address), and the person signs in again.
 pub async fn change_password(state: web::Data<WebState>, request: HttpRequest, form: web::Form<PasswordForm>) -> HttpResponse {
     let session = match checked(&state, &request, &form.csrf).await {
         Ok(session) => session,
         Err(answer) => return answer,
     };
-    match state.app.own_account.change_password(&session.user, &form.current_password, &form.new_password).await {
+    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    match state.app.own_account.change_password(client, &session.user, &form.current_password, &form.new_password).await {
         Ok(_) => {
             let mut response = message(
                 &state,
                 StatusCode::OK,
                 "Your password is changed",
-                "Every session of your account has ended, this one too. Sign in with your new password.",
+                "Every session of your account has ended, this one too, every API key is revoked and every connected app is \
+                 disconnected. Sign in with your new password, then create new keys and connect your apps again where you need them.",
             );
             signed_out(&state, &mut response);
             response
         }
         Err(OwnAccountError::Internal) => failed(&state, &"a password could not be changed"),
+        Err(OwnAccountError::Throttled { seconds }) => {
+            let text = format!("Too many wrong passwords; wait {seconds} seconds and try again. Your password is unchanged.");
+            let page = render(&state, &request, StatusCode::TOO_MANY_REQUESTS, None, "", None, vec![("current_password", text)]).await;
+            throttled(page, seconds)
+        }
         Err(problem) => {
             let problems = vec![(problem.field(), sentence(&problem.to_string()))];
             render(&state, &request, StatusCode::BAD_REQUEST, None, "", None, problems).await
         }
     }
+}
+
+/// A form refused by the sign-in throttle: the page says how long to wait, and so does
+/// `Retry-After`.
+fn throttled(mut page: HttpResponse, seconds: u64) -> HttpResponse {
+    if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&seconds.to_string()) {
+        page.headers_mut().insert(actix_web::http::header::RETRY_AFTER, value);
+    }
+    page
 }
 
 #[derive(Debug, Deserialize)]
@@ -302,7 +329,8 @@ pub async fn close(state: web::Data<WebState>, request: HttpRequest, form: web::
         Ok(session) => session,
         Err(answer) => return answer,
     };
-    match state.app.own_account.close(&session.user, &form.password).await {
+    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    match state.app.own_account.close(client, &session.user, &form.password).await {
         Ok(closed) => {
             tracing::info!(user = session.user.id.get(), votes = closed.votes_withdrawn, "an account was closed by its owner");
             let text = format!(
@@ -320,6 +348,11 @@ pub async fn close(state: web::Data<WebState>, request: HttpRequest, form: web::
             response
         }
         Err(OwnAccountError::Internal) => failed(&state, &"an account could not be closed"),
+        Err(OwnAccountError::Throttled { seconds }) => {
+            let text = format!("Too many wrong passwords; wait {seconds} seconds and try again. Nothing was closed.");
+            let page = render(&state, &request, StatusCode::TOO_MANY_REQUESTS, None, "", None, vec![("close_password", text)]).await;
+            throttled(page, seconds)
+        }
         Err(_) => {
             let problems = vec![("close_password", "This is not your password: nothing was closed.".to_owned())];
             render(&state, &request, StatusCode::BAD_REQUEST, None, "", None, problems).await

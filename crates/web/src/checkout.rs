@@ -51,6 +51,8 @@ struct TestPaymentPage<'a> {
     site_name: &'a str,
     number: &'a str,
     session: &'a str,
+    /// The order's checkout token, which **Pay** and **Decline** send back.
+    token: &'a str,
     total: String,
     return_to: &'a str,
 }
@@ -149,7 +151,8 @@ fn page(
         country_error: errors.country,
         vat_number_error: errors.vat_number,
     };
-    html(status, &page)
+    // **Pay** leads on to the provider's payment page.
+    crate::html_posting_to(status, &page, state.app.orders.provider_page_origin())
 }
 
 fn not_found(state: &WebState) -> HttpResponse {
@@ -236,7 +239,7 @@ pub async fn billing(state: web::Data<WebState>, number: web::Path<String>, form
 /// `POST /checkout/{number}/pay`: hands over to the provider's payment page.
 pub async fn pay(state: web::Data<WebState>, number: web::Path<String>, form: web::Form<TokenQuery>) -> HttpResponse {
     let back = format!("{}/checkout/{}?t={}", state.site_url, number, crate::percent_encode(&form.t));
-    let urls = ReturnUrls { success: back.clone(), cancel: back };
+    let urls = ReturnUrls { success: back.clone(), cancel: back, checkout_token: form.t.clone() };
     match state.app.orders.begin_payment(&number, &form.t, &urls).await {
         Ok(session) => HttpResponse::SeeOther().insert_header(("Location", session.url)).finish(),
         Err(OrderError::Invalid(errors)) => match state.app.orders.open_checkout(&number, &form.t).await {
@@ -271,6 +274,9 @@ pub async fn cancel(state: web::Data<WebState>, number: web::Path<String>, form:
 pub struct TestPaymentQuery {
     #[serde(default)]
     order: String,
+    /// The order's checkout token.
+    #[serde(default)]
+    t: String,
     #[serde(default, rename = "return")]
     return_to: String,
 }
@@ -279,6 +285,8 @@ pub struct TestPaymentQuery {
 pub struct TestPaymentForm {
     #[serde(default)]
     order: String,
+    #[serde(default)]
+    t: String,
     #[serde(default, rename = "return")]
     return_to: String,
     #[serde(default)]
@@ -304,13 +312,14 @@ pub async fn test_payment_page(
     if state.app.orders.provider_name() != "test" {
         return not_found(&state);
     }
-    match state.app.orders.find(&query.order).await {
+    match state.app.orders.open_checkout(&query.order, &query.t).await {
         Ok(order) if order.provider_session.as_deref() == Some(session.as_str()) => {
             let back = return_to(&state, &query.return_to);
             let page = TestPaymentPage {
                 site_name: &state.app.site.name,
                 number: order.number.as_str(),
                 session: &session,
+                token: &query.t,
                 total: order.totals.total.to_string(),
                 return_to: &back,
             };
@@ -332,7 +341,7 @@ pub async fn test_payment(
         return not_found(&state);
     }
     let pay = form.action == "pay";
-    match state.app.orders.simulate_payment(&form.order, &session, pay).await {
+    match state.app.orders.simulate_payment(&form.order, &form.t, &session, pay).await {
         Ok(_) => {
             crate::known_writer(&request);
             HttpResponse::SeeOther().insert_header(("Location", return_to(&state, &form.return_to))).finish()

@@ -1,8 +1,11 @@
 //! Confirming an account's e-mail address: the link in the e-mail opens a page with one button
 //! (a link alone changes nothing, so a mail scanner that follows it does not use it up), and a
-//! signed-in person can ask for a new link.
+//! signed-in person can ask for a new link. A link may carry `next`, the local path the person
+//! was on the way to when asked to confirm (an app's consent page, the account page): once
+//! confirmed, the page leads back there. `next` is checked as sign-in's is (`safe_next`) on
+//! the way into the e-mail and again on the way out.
 
-use crate::{WebState, message, session};
+use crate::{WebState, message, safe_next, session};
 use accounts::ConfirmationError;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -14,25 +17,42 @@ use serde::Deserialize;
 struct ConfirmPage<'a> {
     site_name: &'a str,
     token: &'a str,
+    /// Where to go on once confirmed (a local path), or empty.
+    next: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "confirmed.html")]
+struct ConfirmedPage<'a> {
+    site_name: &'a str,
+    email: &'a str,
+    /// The way back to where the person was asked to confirm.
+    next: Option<&'a str>,
 }
 
 #[derive(Debug, Deserialize)]
 pub struct TokenForm {
     #[serde(default)]
     token: String,
+    #[serde(default)]
+    next: String,
+}
+
+/// `next` when it is a local path (`safe_next`) other than the home page.
+pub(crate) fn onward(next: &str) -> Option<&str> {
+    Some(safe_next(next)).filter(|next| *next != "/")
 }
 
 pub async fn confirm_page(state: web::Data<WebState>, query: web::Query<TokenForm>) -> HttpResponse {
-    crate::html(StatusCode::OK, &ConfirmPage { site_name: &state.app.site.name, token: &query.token })
+    let next = onward(&query.next).unwrap_or_default();
+    crate::html(StatusCode::OK, &ConfirmPage { site_name: &state.app.site.name, token: &query.token, next })
 }
 
 pub async fn confirm(state: web::Data<WebState>, form: web::Form<TokenForm>) -> HttpResponse {
     match state.app.confirmation.confirm(&form.token).await {
-        Ok(user) => message(
-            &state,
+        Ok(user) => crate::html(
             StatusCode::OK,
-            "Your e-mail address is confirmed",
-            &format!("Thank you. {} is confirmed: you can vote for products now.", user.email),
+            &ConfirmedPage { site_name: &state.app.site.name, email: user.email.as_str(), next: onward(&form.next) },
         ),
         Err(ConfirmationError::InvalidLink) => message(
             &state,
@@ -51,6 +71,9 @@ pub async fn confirm(state: web::Data<WebState>, form: web::Form<TokenForm>) -> 
 pub struct ResendForm {
     #[serde(default)]
     csrf: String,
+    /// The page that asked for the confirmation, for the new link to lead back to.
+    #[serde(default)]
+    next: String,
 }
 
 pub async fn resend(state: web::Data<WebState>, request: HttpRequest, form: web::Form<ResendForm>) -> HttpResponse {
@@ -60,10 +83,14 @@ pub async fn resend(state: web::Data<WebState>, request: HttpRequest, form: web:
     if !crate::signed_form_ok(&state, &request, &session, &form.csrf) {
         return message(&state, StatusCode::FORBIDDEN, "Not sent", "The form expired; go back, reload the page and try again.");
     }
-    if session.user.email_confirmed_at.is_some() {
-        return message(&state, StatusCode::OK, "Already confirmed", "Your e-mail address is confirmed already.");
+    let back = onward(&form.next);
+    if session.user.email_confirmed() {
+        return match back {
+            Some(next) => HttpResponse::SeeOther().insert_header(("Location", next.to_owned())).finish(),
+            None => message(&state, StatusCode::OK, "Already confirmed", "Your e-mail address is confirmed already."),
+        };
     }
-    match state.app.confirmation.send(&session.user).await {
+    match state.app.confirmation.send_back_to(&session.user, back).await {
         Ok(()) => message(
             &state,
             StatusCode::OK,

@@ -123,17 +123,29 @@ fn signed_form_ok(state: &WebState, request: &HttpRequest, session: &accounts::s
     site::same_site(state, request) && !csrf.is_empty() && csrf == session.csrf_token
 }
 
-/// An HTML page.
+/// An HTML page whose forms post only to this site.
 fn html(status: actix_web::http::StatusCode, page: &impl Template) -> HttpResponse {
+    html_posting_to(status, page, None)
+}
+
+/// The form pages' policy: nothing loaded but our stylesheet, no `<base>`, and forms that go
+/// only to this site, or also to `leads_to`'s origin where a form's answer sends the person on
+/// (the OAuth consent to the app's redirect address, the checkout to the payment provider):
+/// `form-action` covers the redirects that follow a post too.
+fn form_page_policy(leads_to: Option<&str>) -> String {
+    let origin = leads_to.and_then(|address| kernel::WebUrl::parse(address).ok()).map(|address| address.origin());
+    let elsewhere = origin.map(|origin| format!(" {origin}")).unwrap_or_default();
+    format!("default-src 'none'; style-src 'self'; form-action 'self'{elsewhere}; frame-ancestors 'none'; base-uri 'none'")
+}
+
+/// An HTML page whose forms post to this site, or lead on to `leads_to`'s origin.
+fn html_posting_to(status: actix_web::http::StatusCode, page: &impl Template, leads_to: Option<&str>) -> HttpResponse {
     match page.render() {
         Ok(body) => HttpResponse::build(status)
             .content_type("text/html; charset=utf-8")
             .insert_header(("Cache-Control", "no-store"))
             .insert_header(("X-Frame-Options", "DENY"))
-            .insert_header((
-                "Content-Security-Policy",
-                "default-src 'none'; style-src 'self'; form-action 'self' http: https:; frame-ancestors 'none'",
-            ))
+            .insert_header(("Content-Security-Policy", form_page_policy(leads_to)))
             .body(body),
         Err(err) => {
             tracing::error!(error = %err, "a page could not be rendered");
@@ -187,7 +199,19 @@ fn percent_encode(value: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::safe_next;
+    use super::{form_page_policy, safe_next};
+
+    #[test]
+    fn form_pages_post_to_this_site_or_to_where_the_form_leads() {
+        let own = form_page_policy(None);
+        assert!(own.contains("form-action 'self';") && own.contains("base-uri 'none'"), "{own}");
+        let consent = form_page_policy(Some("http://127.0.0.1:33418/callback?x=1"));
+        assert!(consent.contains("form-action 'self' http://127.0.0.1:33418;"), "{consent}");
+        let checkout = form_page_policy(Some("https://checkout.stripe.com"));
+        assert!(checkout.contains("form-action 'self' https://checkout.stripe.com;"), "{checkout}");
+        // Something that is no web address allows nothing more.
+        assert!(form_page_policy(Some("javascript:alert(1)")).contains("form-action 'self';"));
+    }
 
     #[test]
     fn next_is_a_local_path_only() {

@@ -1,5 +1,7 @@
 //! The OAuth 2.1 authorization server: metadata (RFC 8414), registration (RFC 7591),
-//! authorization with the consent page, tokens and revocation.
+//! authorization with the consent page, tokens and revocation. An account whose address is not
+//! confirmed is asked to confirm instead of deciding (`accounts::oauth::may_authorize`), with a
+//! link that leads back to the same consent page.
 
 use crate::{WebState, html, message, percent_encode};
 use accounts::Scope;
@@ -157,6 +159,30 @@ struct ErrorPage<'a> {
     back_host: &'a str,
 }
 
+#[derive(Template)]
+#[template(path = "consent_confirm.html")]
+struct ConfirmFirstPage<'a> {
+    site_name: &'a str,
+    client_name: &'a str,
+    user_email: &'a str,
+    csrf: &'a str,
+    /// This authorization request, for the confirmation link to lead back to.
+    next: &'a str,
+}
+
+/// What the consent page is for an account whose address is not confirmed: a request to
+/// confirm first, and a new link that leads back to `next` (this authorization request).
+fn confirm_first(state: &WebState, session: &accounts::signin::Session, authorization: &AuthorizationRequest, next: &str) -> HttpResponse {
+    let page = ConfirmFirstPage {
+        site_name: &state.app.site.name,
+        client_name: &authorization.client.client_name,
+        user_email: session.user.email.as_str(),
+        csrf: &session.csrf_token,
+        next,
+    };
+    html(StatusCode::FORBIDDEN, &page)
+}
+
 pub async fn authorize_page(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
     let params: HashMap<String, String> = serde_urlencoded::from_str(request.query_string()).unwrap_or_default();
     let authorization = match checked(&state, &params).await {
@@ -167,6 +193,9 @@ pub async fn authorize_page(state: web::Data<WebState>, request: HttpRequest) ->
         let next = format!("/oauth/authorize?{}", request.query_string());
         return HttpResponse::Found().insert_header(("Location", format!("/signin?next={}", percent_encode(&next)))).finish();
     };
+    if accounts::oauth::may_authorize(&session.user).is_err() {
+        return confirm_first(&state, &session, &authorization, &format!("/oauth/authorize?{}", request.query_string()));
+    }
     let carried: Vec<(&str, &str)> = CARRIED.iter().filter_map(|key| params.get(*key).map(|value| (*key, value.as_str()))).collect();
     let page = ConsentPage {
         site_name: &state.app.site.name,
@@ -177,7 +206,8 @@ pub async fn authorize_page(state: web::Data<WebState>, request: HttpRequest) ->
         params: carried,
         scopes: authorization.scopes.iter().map(|scope| (scope.as_str(), describe(scope))).collect(),
     };
-    html(StatusCode::OK, &page)
+    // Allowing or denying sends the person on to the app's redirect address.
+    crate::html_posting_to(StatusCode::OK, &page, Some(&authorization.redirect_uri))
 }
 
 pub async fn authorize_decision(state: web::Data<WebState>, request: HttpRequest, body: web::Bytes) -> HttpResponse {
@@ -218,6 +248,12 @@ pub async fn authorize_decision(state: web::Data<WebState>, request: HttpRequest
     };
     if decision != "allow" {
         return error_redirect(&state, &authorization.redirect_uri, &OAuthError::new("access_denied", "the person denied access"), &params);
+    }
+    // `approve` refuses such an account too; the page says what to do instead.
+    if accounts::oauth::may_authorize(&session.user).is_err() {
+        let carried: Vec<(&str, &str)> = CARRIED.iter().filter_map(|key| params.get(*key).map(|value| (*key, value.as_str()))).collect();
+        let query = serde_urlencoded::to_string(&carried).unwrap_or_default();
+        return confirm_first(&state, &session, &authorization, &format!("/oauth/authorize?{query}"));
     }
     match state.app.oauth.approve(&session.user, &authorization, granted_scopes(&allowed)).await {
         Ok(code) => {

@@ -1,8 +1,10 @@
 //! Sign up, sign in and sign out. Forms carry a CSRF token: before a session exists it is a
-//! double-submit cookie; a signed-in form uses the session's own token.
+//! double-submit cookie; a signed-in form uses the session's own token. Signing up answers
+//! "check your inbox" whether or not the address has an account (sign-in says "wrong address or
+//! password" alike), and signs nobody in: a new account signs in afterwards, with its password.
 
 use crate::{CSRF_COOKIE, SESSION_COOKIE, WebState, cookie, html, message, percent_encode, random_token, safe_next};
-use accounts::SignInError;
+use accounts::{Registered, SignInError};
 use actix_web::http::StatusCode;
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -29,6 +31,15 @@ struct SignUpPage<'a> {
     email: &'a str,
     name: &'a str,
     error: Option<String>,
+}
+
+/// What signing up answers, the same for a new address and a taken one.
+#[derive(Template)]
+#[template(path = "signup_sent.html")]
+struct SignUpSentPage<'a> {
+    site_name: &'a str,
+    email: &'a str,
+    next_encoded: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -146,14 +157,21 @@ pub async fn signup(state: web::Data<WebState>, request: HttpRequest, form: web:
             Some("The form expired; please try again.".into()),
         );
     }
-    match state.app.signin.sign_up(&form.email, &form.name, &form.password).await {
-        Ok(session) => {
-            // The account exists and is signed in either way; a link that could not be sent
-            // can be asked for again from the page that needs it.
-            if let Err(err) = state.app.confirmation.send(&session.user).await {
-                tracing::warn!(error = %err, "the confirmation link of a new account could not be sent");
+    match state.app.signin.register(&form.email, &form.name, &form.password).await {
+        Ok(registered) => {
+            // A new address gets its confirmation link, a taken one a notice to its owner; the
+            // page is the same either way and signs nobody in, so it never tells whether an
+            // address has an account. A mail that could not be sent is logged, never shown.
+            let sent = match &registered {
+                // The link leads back where the person was going (an app's consent page, say).
+                Registered::New(user) => state.app.confirmation.send_back_to(user, crate::confirm::onward(&next)).await,
+                Registered::Taken(owner) => state.app.confirmation.tell_owner_of_sign_up(owner).await,
+            };
+            if let Err(err) = sent {
+                tracing::warn!(error = %err, "the e-mail that follows a sign-up could not be sent");
             }
-            signed_in(&state, session, &next)
+            let page = SignUpSentPage { site_name: &state.app.site.name, email: form.email.trim(), next_encoded: percent_encode(&next) };
+            html(StatusCode::OK, &page)
         }
         Err(error) => signup_form(&state, status_of(&error), form_csrf(&request), &form, &next, Some(error.to_string())),
     }

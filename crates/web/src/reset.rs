@@ -97,7 +97,11 @@ pub async fn password(state: web::Data<WebState>, form: web::Form<PasswordForm>)
             &state,
             StatusCode::OK,
             "Your password is set",
-            &format!("You can sign in as {} with your new password now. Every other session was signed out.", user.email),
+            &format!(
+                "You can sign in as {} with your new password now. Every session, API key and connected app of the account has \
+                 ended; create new keys and connect your apps again where you need them.",
+                user.email
+            ),
         ),
         Err(ResetError::InvalidLink) => message(
             &state,

@@ -85,7 +85,8 @@ declare_settings! {
         trending_half_life_hours: u32 = 24, env "LAUNCHDIR_TRENDING_HALF_LIFE_HOURS";
         /// how often counted page views are written (one batch; also at shutdown)
         view_flush_seconds: u64 = 5, env "LAUNCHDIR_VIEW_FLUSH_SECONDS";
-        /// votes of accounts younger than this are kept but not counted (rankings, trending, the weekly board and awards use counted votes)
+        /// votes of accounts younger than this are kept but not counted (rankings, trending, the weekly board and awards use counted
+        /// votes); their reviews are shown but count in the rating only once the account is this old
         vote_min_account_age_hours: u32 = 24, env "LAUNCHDIR_VOTE_MIN_ACCOUNT_AGE_HOURS";
         /// co-founder invitations an account may send in any 24 hours (429 beyond)
         invites_per_account_per_day: u32 = 30, env "LAUNCHDIR_INVITES_PER_ACCOUNT_PER_DAY";
@@ -119,6 +120,10 @@ declare_settings! {
         claim_prefix: String = "launchdir".into(), env "LAUNCHDIR_CLAIM_PREFIX";
         /// how often a verified DNS, meta or file claim's proof is checked again (a proof gone is recorded and the site team told)
         claim_recheck_days: u32 = 30, env "LAUNCHDIR_CLAIM_RECHECK_DAYS";
+        /// claim e-mails (links to an address at the company's domain) an account may have sent in any 24 hours (429 beyond)
+        claim_emails_per_account_per_day: u32 = 10, env "LAUNCHDIR_CLAIM_EMAILS_PER_ACCOUNT_PER_DAY";
+        /// claim e-mails one e-mail address may receive in any 24 hours (429 beyond)
+        claim_emails_per_recipient_per_day: u32 = 3, env "LAUNCHDIR_CLAIM_EMAILS_PER_RECIPIENT_PER_DAY";
     }
     tables {
         /// How reading websites behaves.
@@ -267,6 +272,13 @@ impl Settings {
             }
             _ => bail!("payments.provider must be test or stripe"),
         }
+        if self.payments.provider == "test" && self.site_url().starts_with("https://") && !self.payments.allow_test_provider {
+            bail!(
+                "payments.provider is test (the default) on a public site ({}): its Pay button settles orders with no money moving. \
+                 Set payments.provider = \"stripe\" with its keys, or payments.allow_test_provider = true for a public demo",
+                self.site_url()
+            );
+        }
         if !(1..=10_080).contains(&self.payments.reconcile_every_minutes) {
             bail!("payments.reconcile_every_minutes must be between 1 and 10080 (a week)");
         }
@@ -294,6 +306,7 @@ impl Settings {
             (Policy::Vote, &limits.vote),
             (Policy::VoteNetwork, &limits.vote_network),
             (Policy::Review, &limits.review),
+            (Policy::ReviewNetwork, &limits.review_network),
         ] {
             let quota = kernel::RateQuota::parse(text).map_err(|why| anyhow::anyhow!("rate_limits.{}: {why}", policy.name()))?;
             quotas.set(policy, quota);
@@ -394,6 +407,7 @@ mod tests {
     fn environment_overrides() {
         let settings = load(&[
             ("LAUNCHDIR_SITE_URL", "https://launch.example/"),
+            ("LAUNCHDIR_PAYMENTS_ALLOW_TEST_PROVIDER", "true"),
             ("LAUNCHDIR_BIND", "0.0.0.0:9000"),
             ("LAUNCHDIR_PAID_WEEKS_AHEAD", "8"),
             ("LAUNCHDIR_DEMO_DATA", "false"),
@@ -423,6 +437,7 @@ mod tests {
         assert!(load(&[("LAUNCHDIR_DRAFTER_KIND", "magic")]).is_err());
         let mcp = load(&[
             ("LAUNCHDIR_SITE_URL", "https://launch.example:8443"),
+            ("LAUNCHDIR_PAYMENTS_ALLOW_TEST_PROVIDER", "true"),
             ("LAUNCHDIR_MCP_ALLOWED_ORIGINS", "https://a.example, https://b.example"),
         ])
         .unwrap();
@@ -449,6 +464,16 @@ mod tests {
         assert!(
             load(&[("LAUNCHDIR_LAUNCH_TIMEZONE", "+01:00")]).unwrap().launch_offset().unwrap() == UtcOffset::from_hms(1, 0, 0).unwrap()
         );
+    }
+
+    /// The test provider settles orders with no money: a public site runs it only when told to.
+    #[test]
+    fn a_public_site_refuses_the_test_provider_unless_allowed() {
+        let public = [("LAUNCHDIR_SITE_URL", "https://launch.example")];
+        let err = format!("{:#}", load(&public).unwrap_err());
+        assert!(err.contains("payments.provider is test") && err.contains("payments.allow_test_provider"), "{err}");
+        assert!(load(&[public[0], ("LAUNCHDIR_PAYMENTS_ALLOW_TEST_PROVIDER", "true")]).is_ok());
+        assert!(load(&[("LAUNCHDIR_SITE_URL", "http://127.0.0.1:8080")]).is_ok(), "a local site keeps the demo's default");
     }
 
     #[test]

@@ -34,6 +34,8 @@ declare_settings! {
         vote_network: String = "300/hour".into(), env "LAUNCHDIR_RATE_LIMITS_VOTE_NETWORK";
         /// writing, editing or deleting a review, and following, on the site, per account
         review: String = "30/hour".into(), env "LAUNCHDIR_RATE_LIMITS_REVIEW";
+        /// writing, editing or deleting a review on the site, per client address (every account behind it together)
+        review_network: String = "60/hour".into(), env "LAUNCHDIR_RATE_LIMITS_REVIEW_NETWORK";
     }
 }
 
@@ -42,6 +44,8 @@ declare_settings! {
     pub struct PaymentSettings {
         /// `test` (a payment page on the site that says it is a test; no money moves) or `stripe`
         provider: String = "test".into(), env "LAUNCHDIR_PAYMENTS_PROVIDER";
+        /// let a public site (an https `site_url`) run the `test` provider, whose **Pay** button settles orders with no money
+        allow_test_provider: bool = false, env "LAUNCHDIR_PAYMENTS_ALLOW_TEST_PROVIDER";
         /// the secret the `test` provider signs its webhook events with; it is never logged
         test_webhook_secret: Option<String> = None, unset "random at each start (one server)", env "LAUNCHDIR_PAYMENTS_TEST_WEBHOOK_SECRET";
         /// Stripe's API, up to the version prefix
@@ -124,7 +128,7 @@ declare_settings! {
             env "LAUNCHDIR_MCP_ALLOWED_HOSTS";
         /// browser origins `/mcp` accepts; requests without `Origin` pass
         allowed_origins: Vec<String> = Vec::new(), unset "the origin of `site_url`", env "LAUNCHDIR_MCP_ALLOWED_ORIGINS";
-        /// the most legacy sessions (`initialize`, protocols up to 2025-11-25) kept at once; more are refused with 503
+        /// the most legacy sessions (`initialize`, protocols up to 2025-11-25) kept at once; more are refused with 503, and one client network (an IPv4 address, an IPv6 /64) holds at most a tenth of them (429 beyond)
         max_sessions: usize = 1000, env "LAUNCHDIR_MCP_MAX_SESSIONS";
         /// a legacy session without a message for this long ends
         session_idle_seconds: u64 = 180, env "LAUNCHDIR_MCP_SESSION_IDLE_SECONDS";

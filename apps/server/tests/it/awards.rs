@@ -118,3 +118,14 @@ async fn list_awards_newest_first_and_by_listing() {
     let bad = client.get(format!("{base}/api/v1/awards?listing=Not%20a%20slug&page=0")).send().await.unwrap();
     assert_eq!(bad.status(), 400);
 }
+
+/// The first start on the demo data answers `list_awards` with the demo's awards from its very
+/// first request: they are fixed before the server answers, not by a job a moment later (no
+/// job worker runs here at all).
+#[tokio::test]
+async fn the_demo_has_its_awards_before_the_first_answer() {
+    let app = crate::helpers::spawn_empty_app_with(|settings| settings.demo_data = Some(true)).await;
+    let awards = app.get("/api/v1/awards").await;
+    assert_eq!(awards.status, 200);
+    assert!(awards.body["total"].as_u64().unwrap() > 0, "{:#}", awards.body);
+}

@@ -156,6 +156,13 @@ async fn a_person_signs_up_confirms_the_address_upvotes_in_place_withdraws_follo
             browser.field("E-mail").await.send_keys(&email).await.unwrap();
             browser.field("Password (at least 8 characters)").await.send_keys("a long enough password").await.unwrap();
             browser.button("Create the account").await.click().await.unwrap();
+            // Signing up signs nobody in (a taken address gets the same page): sign in, and back.
+            browser.wait_for_text("Check your inbox").await;
+            browser.assert_accessible().await;
+            link(&browser, "sign in to continue").await.click().await.unwrap();
+            browser.field("E-mail").await.send_keys(&email).await.unwrap();
+            browser.field("Password").await.send_keys("a long enough password").await.unwrap();
+            browser.button("Sign in").await.click().await.unwrap();
             browser.wait_for_text("Visit UPVOTABLE").await;
             // Not confirmed yet: pressing asks for the confirmation instead of voting.
             browser.driver.find(By::Css("button[aria-label='Upvote UPVOTABLE']")).await.unwrap().click().await.unwrap();
@@ -206,7 +213,9 @@ async fn a_person_signs_up_confirms_the_address_upvotes_in_place_withdraws_follo
 async fn a_person_manages_api_keys_and_connected_apps_on_the_account_page() {
     let app = crate::helpers::spawn_empty_app_with(|settings| settings.site_url = None).await;
     let email = format!("keys-{}@example.com", uuid::Uuid::new_v4().simple());
-    app.services.app.signin.sign_up(&email, "Key Maker", "a long enough password").await.unwrap();
+    let made = app.services.app.signin.sign_up(&email, "Key Maker", "a long enough password").await.unwrap();
+    // API keys are made only for a confirmed address.
+    app.services.store.email_tokens().set_email_confirmed(made.user.id, time::OffsetDateTime::now_utc()).await.unwrap();
     let browser = Browser::start().await;
     browser
         .run("account_api_keys", async {

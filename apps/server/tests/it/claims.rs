@@ -1,6 +1,7 @@
 //! Claims against real servers on loopback: an authoritative DNS server inside the test whose
 //! records change mid-test (split strings, a CNAME, SERVFAIL), fixture websites for the meta tag
-//! and the file, the e-mailed link through the outbox and its confirmation page, expiry with a
+//! and the file, the e-mailed link through the outbox and its confirmation page, which addresses
+//! may claim by e-mail, the daily quotas of claim e-mails and what those mails say, expiry with a
 //! moved clock, someone else's claim, and every 400 of `claim_listing`. A verified claim makes the
 //! claimant an owner and earns the Verified badge.
 
@@ -9,6 +10,7 @@ use dns_txt::testing::TestDns;
 use kernel::{ClaimId, Email, FixedClock, Week};
 use launchdir_server::Services;
 use outbound_http::testing::{FixtureServer, Route};
+use sea_orm::ConnectionTrait;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -218,7 +220,7 @@ async fn an_emailed_link_verifies_only_when_confirmed_on_its_page_and_the_earlie
     fixtures::set_owner(app.services.store.connection(), id, owner_id).await;
     let (_, token) = app.api_key("").await;
 
-    let address = format!("ceo@mail.{domain}");
+    let address = format!("ceo@{domain}");
     let created = app.claim(&token, json!({"slug": slug, "method": "email", "email": address})).await;
     assert_eq!(created.status, 201, "{:#}", created.body);
     assert_eq!(created.body["instructions"]["publish"], json!({"kind": "email_link", "to": address}));
@@ -366,6 +368,157 @@ async fn claim_listing_names_the_field_of_every_bad_input_and_writes_nothing() {
 }
 
 #[tokio::test]
+async fn an_email_claim_is_at_the_domain_itself_or_the_websites_host_never_another_subdomain_nor_free_mail() {
+    let app = spawn_app_with(|_| {}).await;
+    let domain = format!("zendesk{}.com", unique());
+    let slug = format!("vendor-{}", unique());
+    listing(&app, &slug, &format!("https://www.{domain}/")).await;
+    let (_, token) = app.api_key("").await;
+    let refused = [
+        // A tenant of the vendor gets a mailbox on one of its subdomains: that proves nothing.
+        format!("support@attacker-trial.{domain}"),
+        format!("ceo@mail.{domain}"),
+        // Free and disposable mail, from the maintained lists (not the old 24 names).
+        "anyone@hey.com".to_owned(),
+        "anyone@mailinator.com".to_owned(),
+        "anyone@yahoo.co.uk".to_owned(),
+    ];
+    for address in &refused {
+        let reply = app.claim(&token, json!({"slug": slug, "method": "email", "email": address})).await;
+        assert_eq!(reply.status, 400, "{address}: {:#}", reply.body);
+        reply.assert_invalid(&["email"]);
+    }
+    let outbox = app.services.store.outbox(500).await.unwrap();
+    assert!(!outbox.iter().any(|mail| refused.contains(&mail.to)), "no link went to a refused address");
+    assert_eq!(app.get_with_token("/api/v1/claims", &token).await.body["total"], 0, "nothing was written");
+
+    // The registrable domain itself and the website's exact host may.
+    let created = app.claim(&token, json!({"slug": slug, "method": "email", "email": format!("ceo@www.{domain}")})).await;
+    assert_eq!(created.status, 201, "{:#}", created.body);
+    let (_, other) = app.api_key("").await;
+    let created = app.claim(&other, json!({"slug": slug, "method": "email", "email": format!("ceo@{domain}")})).await;
+    assert_eq!(created.status, 201, "{:#}", created.body);
+}
+
+#[tokio::test]
+async fn a_website_under_a_tld_the_public_suffix_list_does_not_name_has_a_registrable_domain() {
+    let app = spawn_app_with(|_| {}).await;
+    // `.example` is in no version of the list: its default rule `*` makes the last two labels
+    // the registrable domain.
+    let domain = format!("cinderforge{}.example", unique());
+    let slug = format!("unlisted-tld-{}", unique());
+    listing(&app, &slug, &format!("https://www.{domain}/")).await;
+    let (_, token) = app.api_key("").await;
+    let address = format!("founder@{domain}");
+    let created = app.claim(&token, json!({"slug": slug, "method": "email", "email": address})).await;
+    assert_eq!(created.status, 201, "{:#}", created.body);
+    assert_eq!(created.body["instructions"]["publish"], json!({"kind": "email_link", "to": address}));
+    assert!(app.claim_link_to(&address).await.contains("/claims/confirm?token="));
+    // Still nobody's: a sibling under the same unknown TLD.
+    let reply = app.claim(&token, json!({"slug": slug, "method": "email", "email": format!("founder@other{}.example", unique())})).await;
+    reply.assert_invalid(&["email"]);
+}
+
+/// How many mails the outbox holds to addresses containing `marker`.
+async fn mails_to(app: &TestApp, marker: &str) -> usize {
+    app.services.store.outbox(1000).await.unwrap().iter().filter(|mail| mail.to.contains(marker)).count()
+}
+
+#[tokio::test]
+async fn claim_emails_are_bounded_per_account_and_per_recipient_each_day() {
+    let app = spawn_app_with(|settings| {
+        settings.claim_emails_per_account_per_day = 3;
+        settings.claim_emails_per_recipient_per_day = 2;
+    })
+    .await;
+    let marker = unique();
+    let listed = |n: u32| {
+        let app = &app;
+        let marker = marker.clone();
+        async move {
+            let domain = format!("acme{n}{marker}.com");
+            let slug = format!("quota-{n}-{marker}");
+            listing(app, &slug, &format!("https://{domain}/")).await;
+            (slug, domain)
+        }
+    };
+
+    // One account: three e-mails in all, whether new claims or a claim sent to another address,
+    // then 429 with Retry-After until the oldest is a day old; nothing is stored or sent beyond.
+    let (_, token) = app.api_key("").await;
+    let ((first, first_domain), (second, second_domain), (third, third_domain)) = (listed(1).await, listed(2).await, listed(3).await);
+    for (slug, address) in
+        [(&first, format!("a@{first_domain}")), (&first, format!("b@{first_domain}")), (&second, format!("a@{second_domain}"))]
+    {
+        let reply = app.claim(&token, json!({"slug": slug, "method": "email", "email": address})).await;
+        assert_eq!(reply.status, 201, "{address}: {:#}", reply.body);
+    }
+    for (slug, address) in [(&third, format!("a@{third_domain}")), (&first, format!("c@{first_domain}"))] {
+        let refused = app.claim(&token, json!({"slug": slug, "method": "email", "email": address})).await;
+        refused.assert_problem(429, "rate_limited");
+        let wait: u32 = refused.header("retry-after").unwrap().parse().unwrap();
+        assert!((86_000..=86_400).contains(&wait), "{wait}");
+    }
+    assert_eq!(mails_to(&app, &marker).await, 3, "nothing sent beyond the account's quota");
+    let mine = app.get_with_token("/api/v1/claims", &token).await.body;
+    assert_eq!(mine["total"], 2, "the refused claim was not stored: {mine:#}");
+    assert_eq!(mine["items"][1]["instructions"]["publish"]["to"], format!("b@{first_domain}"), "nor the refused address");
+    // A claim by another method sends nothing and is not counted.
+    assert_eq!(app.claim(&token, json!({"slug": third, "method": "dns"})).await.status, 201);
+
+    // One address: two e-mails a day, whoever asks, then 429 for the next account.
+    let (target_slug, target_domain) = listed(4).await;
+    let target = format!("ceo@{target_domain}");
+    for _ in 0..2 {
+        let (_, token) = app.api_key("").await;
+        let reply = app.claim(&token, json!({"slug": target_slug, "method": "email", "email": target})).await;
+        assert_eq!(reply.status, 201, "{:#}", reply.body);
+    }
+    let (_, late) = app.api_key("").await;
+    app.claim(&late, json!({"slug": target_slug, "method": "email", "email": target})).await.assert_problem(429, "rate_limited");
+    assert_eq!(app.get_with_token("/api/v1/claims", &late).await.body["total"], 0);
+    assert_eq!(mails_to(&app, &target).await, 2, "nothing sent beyond the recipient's quota");
+}
+
+#[tokio::test]
+async fn claim_emails_carry_none_of_the_claimants_text_only_the_sites_words_the_listing_and_the_link() {
+    let app = spawn_app_with(|_| {}).await;
+    let domain = format!("acme{}.com", unique());
+    let slug = format!("words-{}", unique());
+    // The listing's address carries text of its own in its query: only its host is mailed.
+    let id = listing(&app, &slug, &format!("https://www.{domain}/?ref=Wire+the+fee+today")).await;
+    let owner = format!("founder-{}@example.com", unique());
+    let owner_id = fixtures::user(app.services.store.connection(), &owner).await;
+    fixtures::set_owner(app.services.store.connection(), id, owner_id).await;
+    let (claimant, token) = app.api_key("").await;
+    let lure = "Urgent call 555 0100 or lose your domain";
+    let rename = format!("UPDATE users SET display_name = '{lure}' WHERE email = '{}'", claimant.as_str());
+    app.services.store.connection().execute_unprepared(&rename).await.unwrap();
+
+    let address = format!("ceo@{domain}");
+    assert_eq!(app.claim(&token, json!({"slug": slug, "method": "email", "email": address})).await.status, 201);
+    let link = app.claim_link_to(&address).await;
+    let token_of_link = link.split("token=").nth(1).unwrap().to_owned();
+    assert_eq!(confirm(&app, &token_of_link, "same-origin").await, 200);
+    assert!(app.owns(&token, &slug).await);
+
+    let outbox = app.services.store.outbox(500).await.unwrap();
+    let to_link = outbox.iter().find(|mail| mail.to == address).expect("the link is e-mailed");
+    let to_owner = outbox.iter().find(|mail| mail.to == owner).expect("the earlier owner is told");
+    assert_eq!(to_owner.kind, "claim_new_owner");
+    for mail in [to_link, to_owner] {
+        // The link's random token is taken out first, so it cannot spell a word by chance.
+        let (subject, body) = (&mail.subject, mail.body.replace(&token_of_link, ""));
+        for caller_text in ["Urgent", "lose your domain", "Wire"] {
+            assert!(!subject.contains(caller_text) && !body.contains(caller_text), "{caller_text} in {body:?}");
+        }
+        assert!(body.contains(&format!("www.{domain}")), "the listing's host: {body}");
+    }
+    assert!(to_link.body.contains(&format!("https://launch.example/claims/confirm?token={token_of_link}")));
+    assert!(to_owner.body.contains(&format!("https://launch.example/listings/{slug}")));
+}
+
+#[tokio::test]
 async fn someone_elses_claim_is_404_and_a_pending_claim_expires_after_fourteen_days() {
     // A database of its own: the moved clock's expiry would end other tests' pending claims.
     let app = spawn_empty_app().await;
@@ -386,7 +539,7 @@ async fn someone_elses_claim_is_404_and_a_pending_claim_expires_after_fourteen_d
     let services = Services::build(&crate::helpers::settings_for(crate::helpers::shared_directory()), db, later).unwrap();
     let user = app.services.app.accounts.user_by_email(&email).await.unwrap();
     let id = ClaimId::new(claim["id"].as_i64().unwrap());
-    let read = services.app.claims.verify(user.id, "Tester", id).await.unwrap();
+    let read = services.app.claims.verify(user.id, id).await.unwrap();
     assert_eq!(read.status, claims::ClaimStatus::Expired);
     assert!(services.app.claims.expire_due().await.unwrap() >= 1);
     assert_eq!(app.get_with_token("/api/v1/claims", &token).await.body["items"][0]["status"], "expired");
@@ -394,6 +547,55 @@ async fn someone_elses_claim_is_404_and_a_pending_claim_expires_after_fourteen_d
     let fresh = app.claim(&token, json!({"slug": slug, "method": "file"})).await;
     assert_eq!(fresh.status, 201);
     assert_ne!(fresh.body["id"], claim["id"]);
+}
+
+/// A dns claim of `slug` (whose website is at `host`) by the key's account, published and verified.
+async fn verified_by_dns(app: &TestApp, dns: &TestDns, token: &str, slug: &str, host: &str) {
+    let claim = app.claim(token, json!({"slug": slug, "method": "dns"})).await;
+    assert_eq!(claim.status, 201, "{:#}", claim.body);
+    let value = claim.body["instructions"]["publish"]["value"].as_str().unwrap().to_owned();
+    dns.add_txt(&format!("_launchdir-verification.{host}"), &[value.as_str()]).await;
+    assert_eq!(app.verify(token, &claim.body["id"]).await["status"], "verified");
+}
+
+/// A new API key of `user`'s account.
+async fn key_of(app: &TestApp, user: kernel::UserId) -> String {
+    let email = app.services.store.users().find_by_id(user).await.unwrap().unwrap().email;
+    let created = app.services.app.accounts.create_api_key(&email, Some("claims"), accounts::Scopes::all()).await.unwrap();
+    created.secret.expose().to_owned()
+}
+
+#[tokio::test]
+async fn the_verified_badge_goes_with_the_last_verified_owner_closing_the_account() {
+    // A database of its own: an account closes in it.
+    let dns = TestDns::start().await;
+    let addr = dns.addr.to_string();
+    let app = crate::helpers::spawn_empty_app_with(|settings| settings.dns_nameservers = vec![addr]).await;
+    let (solo_host, shared_host) = (format!("{}.acme.test", unique()), format!("{}.acme.test", unique()));
+    let (solo, shared) = (format!("solo-{}", unique()), format!("shared-{}", unique()));
+    let solo_id = listing(&app, &solo, &format!("https://{solo_host}/")).await;
+    listing(&app, &shared, &format!("https://{shared_host}/")).await;
+    // The submitter of `solo` never proved anything; it stays an owner throughout.
+    let db = app.services.store.connection();
+    let submitter = fixtures::user(db, &format!("submitter-{}@example.com", unique())).await;
+    fixtures::set_owner(db, solo_id, submitter).await;
+    let month = Duration::days(30);
+    let (alice, bob) = (crate::votes::person(&app, 0, true, month).await, crate::votes::person(&app, 1, true, month).await);
+    let (alice_key, bob_key) = (key_of(&app, alice.user).await, key_of(&app, bob.user).await);
+    verified_by_dns(&app, &dns, &alice_key, &solo, &solo_host).await;
+    verified_by_dns(&app, &dns, &alice_key, &shared, &shared_host).await;
+    verified_by_dns(&app, &dns, &bob_key, &shared, &shared_host).await;
+    assert!(app.badges_of(&solo).await.contains(&"verified".to_owned()));
+
+    let closed = crate::reviews::send(&app, &alice, "/account/close", &[("password", "a long enough password")]).await;
+    assert_eq!(closed.status(), 200);
+    // `solo` keeps its submitter, who never verified: no verified owner remains, nor the badge.
+    assert!(!app.badges_of(&solo).await.contains(&"verified".to_owned()), "the badge went with its only verified owner");
+    let kept = format!("SELECT COUNT(*) FROM listings WHERE id = {solo_id} AND owner_user_id = {submitter} AND verified_at IS NULL");
+    assert_eq!(crate::reviews::count(&app, &kept).await, 1);
+    // `shared` has another verified owner: it stays verified.
+    assert!(app.badges_of(&shared).await.contains(&"verified".to_owned()), "bob still holds a verified claim");
+    assert!(app.owns(&bob_key, &shared).await);
 }
 
 #[tokio::test]

@@ -234,3 +234,22 @@ async fn the_site_team_reviews_owner_edits_with_before_and_after_copies() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no edit #999999"));
 }
+
+#[tokio::test]
+async fn an_account_the_site_team_makes_is_confirmed_and_keys_need_a_confirmed_address() {
+    use sea_orm::ConnectionTrait;
+    let test = TestDatabase::new().await;
+    stdout(&launchdir(&test, &["user", "create", "--email", "team@example.com"]));
+    let db = &test.db;
+    let confirmed = "SELECT COUNT(*) FROM users WHERE email = 'team@example.com' AND email_confirmed_at IS NOT NULL";
+    let row = db.query_one_raw(sea_orm::Statement::from_string(db.get_database_backend(), confirmed)).await.unwrap().unwrap();
+    assert_eq!(row.try_get_by_index::<i64>(0).unwrap(), 1, "the site team vouches for the address");
+    assert!(stdout(&launchdir(&test, &["api-key", "create", "--email", "team@example.com"])).contains("created API key"));
+
+    // An address nobody confirmed (as after a sign-up) gets no key, from the command line either.
+    db.execute_unprepared("UPDATE users SET email_confirmed_at = NULL WHERE email = 'team@example.com'").await.unwrap();
+    let refused = launchdir(&test, &["api-key", "create", "--email", "team@example.com"]);
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("confirm the account's e-mail address first"), "{said}");
+}

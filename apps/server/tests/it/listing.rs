@@ -103,9 +103,14 @@ async fn the_rating_counts_genuine_reviews_only() {
     let week = kernel::Week::containing(now.date());
     let listing = fixtures::listing(db, "rated", "live", week, now).await;
     let mut people = Vec::new();
-    for n in 0..5 {
-        people.push(fixtures::user(db, &format!("r{n}@example.com")).await);
+    for n in 0..6 {
+        let person = fixtures::user(db, &format!("r{n}@example.com")).await;
+        // Old enough for their reviews to count (`vote_min_account_age_hours`, 24 by default)...
+        fixtures::account_made(db, person, now - time::Duration::days(30)).await;
+        people.push(person);
     }
+    // ...but one, made an hour ago.
+    fixtures::account_made(db, people[5], now - time::Duration::hours(1)).await;
     fixtures::set_owner(db, listing, people[2]).await;
     fixtures::block(db, people[3]).await;
     fixtures::review(db, listing, people[0], 5, false).await;
@@ -113,6 +118,7 @@ async fn the_rating_counts_genuine_reviews_only() {
     fixtures::review(db, listing, people[2], 1, false).await; // the owner
     fixtures::review(db, listing, people[3], 1, false).await; // a blocked account
     fixtures::review(db, listing, people[4], 1, true).await; // hidden by moderation
+    fixtures::review(db, listing, people[5], 1, false).await; // an account too young to count yet
     let app = Application::build(settings_for(&test.config)).await.unwrap();
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());

@@ -128,6 +128,23 @@ async fn sign_up_to_consent(app: &TestApp, browser: &mut Browser, authorize: &st
             &[("csrf", &csrf), ("next", &next), ("name", "Ada"), ("email", &email), ("password", "correct horse battery")],
         )
         .await;
+    // Signing up answers "check your inbox" (as it would for a taken address) and signs nobody
+    // in: the person confirms the address through the e-mailed link, signs in, and comes back.
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("Check your inbox") && headers.get(LOCATION).is_none(), "{body}");
+    assert!(!browser.cookies.contains_key("ld_session"));
+    let outbox = app.services.store.outbox(500).await.unwrap();
+    let mail = outbox.iter().find(|mail| mail.to == email && mail.kind == "confirm_email").expect("the confirmation link is e-mailed");
+    let token = mail.body.split("token=").nth(1).unwrap().split(|c: char| c == '&' || c.is_whitespace()).next().unwrap().to_owned();
+    let (status, _, confirmed) = browser.post_form(&app.url("/account/confirm"), &[("token", &token)]).await;
+    assert_eq!(status, 200, "{confirmed}");
+    let encoded = serde_urlencoded::to_string([("", &next)]).unwrap().trim_start_matches('=').to_owned();
+    let (status, _, page) = browser.get(&app.url(&format!("/signin?next={encoded}"))).await;
+    assert_eq!(status, 200);
+    let csrf = hidden(&page, "csrf");
+    let (status, headers, body) = browser
+        .post_form(&app.url("/signin"), &[("csrf", &csrf), ("next", &next), ("email", &email), ("password", "correct horse battery")])
+        .await;
     assert_eq!(status, 303, "{body}");
     assert!(browser.cookies.contains_key("ld_session"));
     let (status, _, consent) = browser.get(&app.url(&location(&headers))).await;
@@ -482,7 +499,7 @@ async fn sign_in_is_throttled_and_forms_need_their_csrf_token() {
             &[("csrf", &csrf), ("next", "/"), ("name", ""), ("email", &email), ("password", "a good long password")],
         )
         .await;
-    assert_eq!(status, 303);
+    assert_eq!(status, 200, "check your inbox; the account exists, not signed in");
     // The session cookie is HttpOnly and SameSite=Lax; Secure because the site is https.
     let mut fresh = Browser::new();
     let (_, _, page) = fresh.get(&app.url("/signin")).await;
@@ -538,4 +555,128 @@ async fn a_person_disconnects_an_app_on_the_account_page_and_its_tokens_stop_wor
     assert_eq!(status, 400, "and so does its refresh token");
     let (_, _, page) = browser.get(&app.url("/account")).await;
     assert!(page.contains("No app is connected."));
+}
+
+/// A hidden field's value as a form would send it (the page escapes `&`).
+fn field(html: &str, name: &str) -> String {
+    hidden(html, name).replace("&#38;", "&")
+}
+
+/// Follows the confirmation link last e-mailed to `email` and confirms: the link carries `next`,
+/// and the page that says the address is confirmed leads back there. Returns where it leads.
+async fn confirm_by_link(app: &TestApp, browser: &mut Browser, email: &str, next: &str) -> String {
+    let outbox = app.services.store.outbox(500).await.unwrap();
+    let mail = outbox.iter().find(|mail| mail.to == email && mail.kind == "confirm_email").expect("a confirmation link was e-mailed");
+    let link = mail.body.split_whitespace().find(|word| word.contains("/account/confirm?token=")).unwrap();
+    assert!(link.contains("&next="), "the link carries the way back: {link}");
+    let (status, _, page) = browser.get(&app.url(&link.replace("https://launch.example", ""))).await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(field(&page, "next"), next, "the link's page keeps the way back");
+    let form = [("token", field(&page, "token")), ("next", field(&page, "next"))];
+    let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (status, _, confirmed) = browser.post_form(&app.url("/account/confirm"), &pairs).await;
+    assert_eq!(status, 200, "{confirmed}");
+    assert!(confirmed.contains("is confirmed"), "{confirmed}");
+    let back = confirmed.split(r#"<a id="continue" href=""#).nth(1).expect("a way back").split('"').next().unwrap().replace("&#38;", "&");
+    assert_eq!(back, next, "it leads back where the person was asked to confirm");
+    back
+}
+
+/// Opens `path` as the person with `email`: when the page sends them to sign in first, signs in
+/// (which comes back to `path`) and opens it again.
+async fn open_signed_in(app: &TestApp, browser: &mut Browser, path: &str, email: &str) -> (u16, String) {
+    let (status, headers, page) = browser.get(&app.url(path)).await;
+    if status != 302 {
+        return (status, page);
+    }
+    let signin = location(&headers);
+    assert!(signin.starts_with("/signin?next="), "{signin}");
+    let (_, _, form) = browser.get(&app.url(&signin)).await;
+    let csrf = hidden(&form, "csrf");
+    let (status, headers, body) = browser
+        .post_form(&app.url("/signin"), &[("csrf", &csrf), ("next", path), ("email", email), ("password", "correct horse battery")])
+        .await;
+    assert_eq!(status, 303, "{body}");
+    assert_eq!(location(&headers), path);
+    let (status, _, page) = browser.get(&app.url(path)).await;
+    (status, page)
+}
+
+#[tokio::test]
+async fn signing_up_during_an_apps_sign_in_asks_to_confirm_first_and_the_link_leads_back_to_the_consent_page() {
+    let app = spawn_app().await;
+    let client_id = register(&app).await;
+    let mut browser = Browser::new();
+    let (status, headers, _) = browser.get(&authorize_url(&app, &client_id, &pkce(), "account:read", MCP_RESOURCE)).await;
+    assert_eq!(status, 302);
+    let next = query_of(&location(&headers))["next"].clone();
+    assert!(next.starts_with("/oauth/authorize?"), "{next}");
+    let encoded = serde_urlencoded::to_string([("", &next)]).unwrap().trim_start_matches('=').to_owned();
+    let (_, _, page) = browser.get(&app.url(&format!("/signup?next={encoded}"))).await;
+    let csrf = hidden(&page, "csrf");
+    let email = format!("person-{}@example.com", uuid::Uuid::new_v4().simple());
+    let (status, _, body) = browser
+        .post_form(
+            &app.url("/signup"),
+            &[("csrf", &csrf), ("next", &next), ("name", "Ada"), ("email", &email), ("password", "correct horse battery")],
+        )
+        .await;
+    assert!(matches!(status, 200 | 303), "{status}: {body}");
+
+    let back = confirm_by_link(&app, &mut browser, &email, &next).await;
+    let (status, consent_page) = open_signed_in(&app, &mut browser, &back, &email).await;
+    assert_eq!(status, 200, "{consent_page}");
+    assert!(consent_page.contains("Allow Test Agent to use your account?"), "back on the consent page: {consent_page}");
+    let answer = consent(&app, &mut browser, &consent_page, "allow", &["account:read"]).await;
+    assert!(answer.contains_key("code"), "{answer:?}");
+}
+
+#[tokio::test]
+async fn an_unconfirmed_account_is_asked_to_confirm_instead_of_consenting_and_no_code_goes_to_the_app() {
+    let app = spawn_app().await;
+    let client_id = register(&app).await;
+    let pkce = pkce();
+    let authorize = authorize_url(&app, &client_id, &pkce, "account:read", MCP_RESOURCE);
+    let next = authorize.replace(&app.address, "");
+    // Signed in with an address nobody proved: anyone can sign up with anyone's address.
+    let email = format!("unproven-{}@example.com", uuid::Uuid::new_v4().simple());
+    let session = app.services.app.signin.sign_up(&email, "Not the owner", "correct horse battery").await.unwrap();
+    let mut browser = Browser::new();
+    browser.cookies.insert("ld_session".into(), session.token.clone());
+
+    let (status, headers, page) = browser.get(&authorize).await;
+    assert_eq!(status, 403, "{page}");
+    assert!(headers.get(LOCATION).is_none());
+    assert!(page.contains("Confirm your e-mail address first") && page.contains("Test Agent asks to use your account"), "{page}");
+    assert!(!page.contains(r#"name="decision""#), "nothing to allow: {page}");
+    assert_eq!(field(&page, "next"), next, "the button's link leads back to this consent page");
+
+    // The consent form sent anyway is refused: no code goes to the app.
+    let form = [
+        ("csrf", session.csrf_token.as_str()),
+        ("client_id", client_id.as_str()),
+        ("redirect_uri", REDIRECT),
+        ("response_type", "code"),
+        ("code_challenge", pkce.challenge.as_str()),
+        ("code_challenge_method", "S256"),
+        ("resource", MCP_RESOURCE),
+        ("scope", "account:read"),
+        ("state", "s-123"),
+        ("decision", "allow"),
+        ("allow", "account:read"),
+    ];
+    let (status, headers, page) = browser.post_form(&app.url("/oauth/authorize"), &form).await;
+    assert_eq!(status, 403, "{page}");
+    assert!(headers.get(LOCATION).is_none(), "no redirect, no code: {page}");
+    assert!(page.contains("Confirm your e-mail address first"), "{page}");
+    assert!(app.services.app.oauth.connected_apps(session.user.id).await.unwrap().is_empty());
+
+    // The page's button sends a link; confirming leads back to the consent page, which now asks.
+    let (status, _, sent) = browser.post_form(&app.url("/account/confirm/resend"), &[("csrf", &session.csrf_token), ("next", &next)]).await;
+    assert_eq!(status, 200, "{sent}");
+    let back = confirm_by_link(&app, &mut browser, &email, &next).await;
+    let (status, consent_page) = open_signed_in(&app, &mut browser, &back, &email).await;
+    assert_eq!(status, 200, "{consent_page}");
+    let answer = consent(&app, &mut browser, &consent_page, "allow", &["account:read"]).await;
+    assert!(answer.contains_key("code"), "{answer:?}");
 }

@@ -240,6 +240,11 @@ async fn every_order_item_rule_is_a_400_naming_its_place_and_nothing_is_saved() 
     shop.quote(json!({"items": [{"product": "featured", "listing_id": live}], "vat_number": "X".repeat(33)}))
         .await
         .assert_invalid(&["vat_number"]);
+    // Every bad field of the body in one 400, on quote and checkout alike: a country that is
+    // not a code does not hide the empty items and the over-long VAT number.
+    let everything_wrong = json!({"items": [], "billing_country": "Germany", "vat_number": "X".repeat(33)});
+    shop.quote(everything_wrong.clone()).await.assert_invalid(&["billing_country", "items", "vat_number"]);
+    shop.checkout(everything_wrong).await.assert_invalid(&["billing_country", "items", "vat_number"]);
 
     // The valid forms of the same items pass.
     let fine = shop
@@ -288,17 +293,29 @@ async fn pay_on_the_site(shop: &Shop, checkout_url: &str, country: &str) -> Stri
     assert!(page.contains("This is a test payment") && page.contains(">Pay</button>") && page.contains(">Decline</button>"), "{page}");
     let (session_path, query) = provider_page.split_once('?').unwrap();
     let query: HashMap<String, String> = serde_urlencoded::from_str(query).unwrap();
+    assert_eq!(query["t"], token, "the test provider's page carries the checkout token");
+    // The order number and session alone open and pay nothing: the checkout token is the key.
+    let without_token = format!("{session_path}?order={}", query["order"]);
+    assert_eq!(client.get(&without_token).send().await.unwrap().status(), 404);
+    for guess in ["", "wrong"] {
+        let refused = post_form(&client, session_path, &[("order", query["order"].as_str()), ("t", guess), ("action", "pay")]).await;
+        assert_eq!(refused.status(), 404, "Pay with the token {guess:?}");
+    }
+    assert_eq!(shop.order(&number).await["status"], "pending", "nothing was paid without the token");
     let declined = post_form(
         &client,
         session_path,
-        &[("order", query["order"].as_str()), ("return", query["return"].as_str()), ("action", "decline")],
+        &[("order", query["order"].as_str()), ("t", token), ("return", query["return"].as_str()), ("action", "decline")],
     )
     .await;
     assert_eq!(declined.status(), 303);
     assert_eq!(shop.order(&number).await["status"], "pending", "a declined payment leaves the order pending");
-    let paid =
-        post_form(&client, session_path, &[("order", query["order"].as_str()), ("return", query["return"].as_str()), ("action", "pay")])
-            .await;
+    let paid = post_form(
+        &client,
+        session_path,
+        &[("order", query["order"].as_str()), ("t", token), ("return", query["return"].as_str()), ("action", "pay")],
+    )
+    .await;
     assert_eq!(paid.status(), 303);
     assert!(paid.headers()["location"].to_str().unwrap().starts_with("https://launch.example/checkout/"));
     number

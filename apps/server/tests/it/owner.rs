@@ -279,6 +279,10 @@ async fn every_bound_of_an_edit_is_a_400_naming_the_field_and_nothing_is_written
     let faq = json!({"question": "Q?", "answer": "A."});
     for (body, field) in [
         (json!({"fields": {"tagline": long(200)}}), "fields.tagline"),
+        // Characters XML 1.0 forbids would make the Atom feed ill-formed.
+        (json!({"fields": {"tagline": "Fast\u{FFFE} and sure"}}), "fields.tagline"),
+        (json!({"fields": {"tagline": "Fast\u{FFFF}"}}), "fields.tagline"),
+        (json!({"fields": {"usps": ["ok", "bell\u{7}"]}}), "fields.usps[1]"),
         (json!({"fields": {"short_description": long(300)}}), "fields.short_description"),
         (json!({"fields": {"description": long(20_000)}}), "fields.description"),
         (json!({"fields": {"pricing_model": long(40)}}), "fields.pricing_model"),

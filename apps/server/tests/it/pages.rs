@@ -323,6 +323,20 @@ async fn robots_names_the_sitemap_and_the_sitemaps_list_every_public_page() {
     assert_eq!(status, 404, "no file past the last");
 }
 
+/// Text stored before input refused U+FFFE and U+FFFF cannot make the feed ill-formed: every
+/// character XML 1.0 forbids is left out of it.
+#[tokio::test]
+async fn the_launch_feed_leaves_out_characters_xml_forbids() {
+    let app = crate::helpers::spawn_empty_app().await;
+    let db = app.services.store.connection();
+    let now = time::OffsetDateTime::now_utc();
+    let id = store_seaorm::testing::fixtures::listing(db, "odd-text", "live", kernel::Week::at(now, time::UtcOffset::UTC), now).await;
+    store_seaorm::testing::fixtures::edit_tagline(db, id, "Fast\u{FFFE} and\u{FFFF} sure\u{1}").await;
+    let feed = app.client.get(app.url("/launches/feed.atom")).send().await.unwrap().text().await.unwrap();
+    assert!(feed.contains("<summary>Fast and sure</summary>"), "{feed}");
+    assert!(!feed.chars().any(|c| !kernel::markup::xml_allows(c)), "{feed:?}");
+}
+
 #[tokio::test]
 async fn atom_feeds_carry_the_latest_launches_and_posts() {
     let app = spawn_app().await;

@@ -230,30 +230,31 @@ async fn a_bad_token_is_401_on_every_mcp_request_initialize_included() {
 #[tokio::test]
 async fn legacy_sessions_are_capped_and_idle_ones_end() {
     let app = spawn_app_with(|settings| {
+        // A cap of 2 gives each client network a share of 1.
         settings.mcp.max_sessions = 2;
         settings.mcp.session_idle_seconds = 3;
         settings.rate_limits.mcp_initialize = "100/minute".into();
+        settings.trusted_proxies = vec!["127.0.0.1".into()];
     })
     .await;
-    let open = || async {
-        let response = app
-            .client
-            .post(app.url("/mcp"))
-            .header("Accept", "application/json, text/event-stream")
-            .json(&initialize())
-            .send()
-            .await
-            .unwrap();
-        let session = response.headers().get("mcp-session-id").map(|v| v.to_str().unwrap().to_owned());
-        (response.status().as_u16(), response.headers().get("retry-after").map(|v| v.to_str().unwrap().to_owned()), session)
+    let open = |client: &'static str| {
+        let request = mcp_post(&app, client, &initialize());
+        async move {
+            let response = request.send().await.unwrap();
+            let session = response.headers().get("mcp-session-id").map(|v| v.to_str().unwrap().to_owned());
+            (response.status().as_u16(), response.headers().get("retry-after").map(|v| v.to_str().unwrap().to_owned()), session)
+        }
     };
-    let (first, _, session) = open().await;
+    let (first, _, session) = open("203.0.113.1").await;
     assert_eq!(first, 200);
     let session = session.expect("a legacy session");
-    assert_eq!(open().await.0, 200);
-    let (refused, retry_after, _) = open().await;
+    // One client network holds at most its share, so it cannot take every place.
+    let (refused, retry_after, _) = open("203.0.113.1").await;
+    assert_eq!((refused, retry_after.as_deref()), (429, Some("30")), "a client's second session is over its share");
+    assert_eq!(open("2001:db8:1:1::1").await.0, 200);
+    let (refused, retry_after, _) = open("203.0.113.3").await;
     assert_eq!((refused, retry_after.as_deref()), (503, Some("30")), "a third session is refused while two are open");
-    // Ending a session frees its place.
+    // Ending a session frees its place, and its network's share.
     let ended = app
         .client
         .delete(app.url("/mcp"))
@@ -263,13 +264,14 @@ async fn legacy_sessions_are_capped_and_idle_ones_end() {
         .await
         .unwrap();
     assert!(ended.status().is_success(), "{}", ended.status());
-    assert_eq!(open().await.0, 200);
-    assert_eq!(open().await.0, 503);
+    assert_eq!(open("2001:db8:1:1::2").await.0, 429, "an IPv6 /64 is one network, whose share is taken");
+    assert_eq!(open("203.0.113.1").await.0, 200);
+    assert_eq!(open("203.0.113.4").await.0, 503);
     // Idle sessions end after `session_idle_seconds`, and their places with them.
     let mut reopened = false;
     for _ in 0..100 {
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-        if open().await.0 == 200 {
+        if open("203.0.113.5").await.0 == 200 {
             reopened = true;
             break;
         }

@@ -1,12 +1,17 @@
 //! Reviews and follows on a listing's page: one review per person per listing, edited and
 //! deleted through the same form; only genuine reviews make the community rating; the site team
 //! hides a review; bad input comes back beside its field with nothing saved; following needs a
-//! confirmed address; every form needs its token and counts against the `review` limit.
+//! confirmed address; every form needs its token and counts against the `review` limit. Reviews
+//! follow votes: a young account's review is shown but counts only once the account is old
+//! enough, reviews from one network share the `review_network` limit, and the site team's
+//! review page lists bursts from one network.
 
 use crate::helpers::{TestApp, spawn_empty_app_with};
 use crate::orders::no_redirects;
-use crate::votes::{Person, live_listing, person};
+use crate::vote_bursts::member;
+use crate::votes::{Person, live_listing, person, set_account_age};
 use sea_orm::{ConnectionTrait, Statement};
+use serde_json::json;
 use store_seaorm::testing::fixtures;
 
 const MONTH: time::Duration = time::Duration::days(30);
@@ -21,17 +26,24 @@ async fn app() -> TestApp {
 
 /// Sends a listing page's form as a browser on this site would.
 pub(crate) async fn send(app: &TestApp, who: &Person, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+    send_from(app, who, None, path, fields).await
+}
+
+/// The same, from `client` when given (through the trusted proxy the test plays: the app must
+/// trust 127.0.0.1).
+async fn send_from(app: &TestApp, who: &Person, client: Option<&str>, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
     let mut fields = fields.to_vec();
     fields.push(("csrf", &who.csrf));
-    no_redirects()
+    let mut request = no_redirects()
         .post(app.url(path))
         .header("Cookie", format!("ld_session={}", who.session))
         .header("Sec-Fetch-Site", "same-origin")
         .header("Content-Type", "application/x-www-form-urlencoded")
-        .body(serde_urlencoded::to_string(&fields).unwrap())
-        .send()
-        .await
-        .unwrap()
+        .body(serde_urlencoded::to_string(&fields).unwrap());
+    if let Some(client) = client {
+        request = request.header("X-Forwarded-For", client);
+    }
+    request.send().await.unwrap()
 }
 
 pub(crate) async fn page_of(app: &TestApp, who: &Person, slug: &str) -> String {
@@ -175,4 +187,117 @@ async fn following_needs_a_confirmed_address_and_the_forms_token_and_reviews_are
     let limited = send(&app, &alice, "/listings/followed/review", &[("rating", "4"), ("body", "Hi"), ("action", "save")]).await;
     assert_eq!(limited.status(), 429);
     assert!(limited.headers().contains_key("retry-after"));
+}
+
+/// `get_listing`'s community rating of `slug`.
+async fn rating_of(app: &TestApp, slug: &str) -> serde_json::Value {
+    app.get(&format!("/api/v1/listings/{slug}")).await.body["community_rating"].clone()
+}
+
+#[tokio::test]
+async fn a_young_accounts_review_is_shown_at_once_and_counts_in_the_rating_once_the_account_is_old_enough() {
+    // The default: an account counts once it is 24 hours old, for votes and reviews alike.
+    let app = spawn_empty_app_with(|settings| settings.vote_min_account_age_hours = 24).await;
+    live_listing(&app, "newcomers").await;
+    let old = person(&app, 0, true, MONTH).await;
+    let young = person(&app, 1, true, time::Duration::hours(2)).await;
+    for (who, stars, words) in [(&old, "5", "Five stars from an old hand."), (&young, "1", "One star from a new account.")] {
+        let sent = send(&app, who, "/listings/newcomers/review", &[("rating", stars), ("body", words), ("action", "save")]).await;
+        assert_eq!(sent.status(), 303);
+    }
+    assert_eq!(
+        rating_of(&app, "newcomers").await,
+        json!({"average": 5.0, "count": 1, "distribution": [0, 0, 0, 0, 1]}),
+        "the young account's review does not count"
+    );
+    let page = page_of(&app, &old, "newcomers").await;
+    assert!(page.contains("One star from a new account."), "it is shown");
+    assert_eq!(page.matches("not counted in the rating").count(), 1, "marked as not counted");
+
+    // 23 hours old: not yet.
+    set_account_age(&app, young.user, time::Duration::hours(23)).await;
+    assert_eq!(rating_of(&app, "newcomers").await["count"], 1);
+    // Old enough: it counts from the next read, though nobody wrote anything.
+    set_account_age(&app, young.user, time::Duration::hours(24) + time::Duration::minutes(1)).await;
+    assert_eq!(rating_of(&app, "newcomers").await, json!({"average": 3.0, "count": 2, "distribution": [1, 0, 0, 0, 1]}));
+    assert_eq!(page_of(&app, &old, "newcomers").await.matches("not counted in the rating").count(), 0);
+    let recent = app.services.app.reviews.recent(10).await.unwrap();
+    assert!(recent.iter().all(|(_, review)| review.genuine), "the site team sees both counted");
+}
+
+#[tokio::test]
+async fn thirty_five_fresh_accounts_from_one_address_leave_the_rating_alone_and_are_listed_as_a_burst() {
+    // The defaults a deployment runs with: accounts count after 24 hours, limits on.
+    let app = spawn_empty_app_with(|_| {}).await;
+    live_listing(&app, "targeted").await;
+    let mut fresh = Vec::new();
+    for n in 0..35 {
+        fresh.push(member(&app, n, time::Duration::minutes(5)).await);
+    }
+    for who in &fresh {
+        let sent = send(&app, who, "/listings/targeted/review", &[("rating", "1"), ("body", "Terrible."), ("action", "save")]).await;
+        assert_eq!(sent.status(), 303, "each review is taken as usual");
+    }
+    let rating = rating_of(&app, "targeted").await;
+    assert_eq!((&rating["average"], &rating["count"]), (&serde_json::Value::Null, &json!(0)), "no fresh account's review counts: {rating}");
+    let (admin, _) = crate::admin::someone(&app, "admin", true).await;
+    let page = page_of(&app, &admin, "targeted").await;
+    assert_eq!(page.matches("not counted in the rating").count(), 35, "all 35 are shown, marked");
+
+    // The site team's review page lists the burst first, with the network it came from.
+    let listed = app.services.app.reviews.bursts(1, 5, time::Duration::minutes(10)).await.unwrap();
+    assert_eq!(listed.len(), 35, "every review of the burst is listed");
+    assert!(listed.iter().all(|record| record.network.as_deref() == Some("127.0.0.1") && !record.review.genuine));
+    let moderation = crate::admin::get(&app, Some(&admin), "/admin/reviews").await;
+    assert_eq!(moderation.status(), 200);
+    let moderation = moderation.text().await.unwrap();
+    assert_eq!(moderation.matches("in a burst from one network").count(), 25, "the list's first page is the burst: {moderation}");
+    assert!(moderation.contains("127.0.0.1"));
+    let searched = crate::admin::get(&app, Some(&admin), "/admin/reviews?q=127.0.0.1&page=2").await.text().await.unwrap();
+    assert_eq!(searched.matches("in a burst from one network").count(), 10, "searchable by network");
+
+    // A day later the accounts are old enough and would count (a 1.0 rating) until the site
+    // team hides the burst.
+    for who in &fresh {
+        set_account_age(&app, who.user, time::Duration::days(2)).await;
+    }
+    let rating = rating_of(&app, "targeted").await;
+    assert_eq!((&rating["average"], &rating["count"]), (&json!(1.0), &json!(35)));
+    for record in &listed {
+        assert_eq!(app.services.app.reviews.set_hidden(record.review.id, true).await.unwrap(), Some(true));
+    }
+    assert_eq!(rating_of(&app, "targeted").await["count"], 0);
+}
+
+#[tokio::test]
+async fn reviews_from_one_network_share_the_review_network_limit_and_keep_their_network() {
+    let app = spawn_empty_app_with(|settings| {
+        settings.vote_min_account_age_hours = 0;
+        settings.rate_limits.review_network = "3/hour".into();
+        // The test speaks as several clients through `X-Forwarded-For`, as a proxy would.
+        settings.trusted_proxies = vec!["127.0.0.1".into()];
+    })
+    .await;
+    let listing = live_listing(&app, "office").await;
+    let mut office = Vec::new();
+    for n in 0..4 {
+        office.push(member(&app, n, MONTH).await);
+    }
+    let review = [("rating", "4"), ("body", "Useful."), ("action", "save")];
+    for who in &office[..3] {
+        assert_eq!(send_from(&app, who, Some("198.51.100.7"), "/listings/office/review", &review).await.status(), 303);
+    }
+    // A fourth account behind the same address waits, though its own `review` budget is whole.
+    let limited = send_from(&app, &office[3], Some("198.51.100.7"), "/listings/office/review", &review).await;
+    assert_eq!(limited.status(), 429);
+    assert!(limited.headers().contains_key("retry-after"));
+    assert!(limited.text().await.unwrap().contains("Many reviews came from your network"));
+    assert_eq!(count(&app, &format!("SELECT COUNT(*) FROM reviews WHERE listing_id = {listing}")).await, 3, "nothing saved");
+    // Another network has a budget of its own; following is not a review.
+    assert_eq!(send_from(&app, &office[3], Some("203.0.113.9"), "/listings/office/review", &review).await.status(), 303);
+    let follow = [("back", "/listings/office"), ("action", "follow")];
+    assert_eq!(send_from(&app, &office[0], Some("198.51.100.7"), "/listings/office/follow", &follow).await.status(), 303);
+    // Each review keeps the network it came from.
+    let from = |network: &str| format!("SELECT COUNT(*) FROM reviews WHERE listing_id = {listing} AND client_network = '{network}'");
+    assert_eq!((count(&app, &from("198.51.100.7")).await, count(&app, &from("203.0.113.9")).await), (3, 1));
 }

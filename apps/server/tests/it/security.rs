@@ -19,6 +19,19 @@ async fn every_answer_carries_the_security_headers_and_hsts_only_over_https() {
     assert!(reply.headers().get("strict-transport-security").is_none(), "no HSTS over plain http");
 }
 
+/// The form pages allow no `<base>` and let forms post only to this site.
+#[tokio::test]
+async fn form_pages_post_only_to_this_site_and_allow_no_base() {
+    let app = spawn_app().await;
+    for path in ["/signin", "/signup", "/account/reset"] {
+        let reply = app.client.get(app.url(path)).send().await.unwrap();
+        let policy = reply.headers()["content-security-policy"].to_str().unwrap().to_owned();
+        assert!(policy.contains("base-uri 'none'"), "{path}: {policy}");
+        assert!(policy.contains("form-action 'self';"), "{path}: {policy}");
+        assert!(!policy.contains("http:") && !policy.contains("https:"), "{path}: {policy}");
+    }
+}
+
 #[tokio::test]
 async fn head_answers_like_get_without_a_body() {
     let app = spawn_app().await;

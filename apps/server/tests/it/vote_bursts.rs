@@ -10,7 +10,7 @@ use store_seaorm::testing::fixtures;
 
 /// A member `age` old with a confirmed address, signed in (a session made directly: a hundred
 /// sign-ups would spend their time hashing passwords).
-async fn member(app: &TestApp, n: usize, age: time::Duration) -> Person {
+pub(crate) async fn member(app: &TestApp, n: usize, age: time::Duration) -> Person {
     let email = format!("member{n}-{}@example.com", uuid::Uuid::new_v4().simple());
     let user = kernel::UserId::new(fixtures::user(app.services.store.connection(), &email).await);
     set_account_age(app, user, age).await;

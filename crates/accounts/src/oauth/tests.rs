@@ -125,3 +125,39 @@ fn s256_matches_rfc_7636() {
     // The example of RFC 7636, appendix B.
     assert_eq!(s256("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"), "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM");
 }
+
+#[tokio::test]
+async fn only_an_account_with_a_confirmed_address_lets_an_app_in() {
+    let service = service(serde_json::json!({}));
+    let request = AuthorizationRequest {
+        client: OAuthClient {
+            client_id: "ldcl_agent".into(),
+            client_name: "Agent".into(),
+            redirect_uris: vec!["http://localhost:3000/cb".into()],
+            kind: "registered".into(),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+        },
+        redirect_uri: "http://localhost:3000/cb".into(),
+        scopes: Scopes::all(),
+        resource: "https://launch.example/mcp".into(),
+        state: None,
+        code_challenge: s256("a verifier of the test, long enough to be one"),
+    };
+    let signed_up = User {
+        id: UserId::new(7),
+        email: kernel::Email::parse("victim@example.com").unwrap(),
+        display_name: "Not the owner".into(),
+        created_at: OffsetDateTime::UNIX_EPOCH,
+        blocked: false,
+        email_confirmed_at: None,
+        is_admin: false,
+    };
+    let refused = service.approve(&signed_up, &request, Scopes::all()).await.unwrap_err();
+    assert_eq!(refused.error, "access_denied");
+    assert!(refused.description.contains("not confirmed"), "{refused}");
+    assert_eq!(may_authorize(&signed_up), Err(refused), "the consent page asks the same rule");
+
+    let confirmed = User { email_confirmed_at: Some(OffsetDateTime::UNIX_EPOCH), ..signed_up };
+    assert_eq!(may_authorize(&confirmed), Ok(()));
+    assert!(service.approve(&confirmed, &request, Scopes::all()).await.unwrap().starts_with("ldc_"));
+}

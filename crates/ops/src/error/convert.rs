@@ -55,6 +55,8 @@ impl From<claims::ClaimError> for OpError {
         match error {
             ClaimError::Invalid(errors) => Self::Validation(errors),
             ClaimError::NotFound => Self::NotFound("you have no claim with this id".into()),
+            // A daily quota of claim e-mails: the caller may try again once it has room.
+            ClaimError::RateLimited { retry_after, .. } => Self::RateLimited { retry_after },
             ClaimError::Repo(err) => Self::internal(err),
             ClaimError::Mail(err) => Self::internal(err),
         }

@@ -48,6 +48,9 @@ pub enum RateClass {
     VoteNetwork,
     /// Writing, editing or deleting a review, and following or unfollowing, per account.
     Review,
+    /// Writing, editing or deleting a review, per client address: every account behind one
+    /// network together.
+    ReviewNetwork,
 }
 
 impl RateClass {
@@ -66,6 +69,7 @@ impl RateClass {
             Self::Vote => Policy::Vote,
             Self::VoteNetwork => Policy::VoteNetwork,
             Self::Review => Policy::Review,
+            Self::ReviewNetwork => Policy::ReviewNetwork,
         }
     }
 
@@ -93,10 +97,11 @@ pub enum Policy {
     Vote,
     VoteNetwork,
     Review,
+    ReviewNetwork,
 }
 
 impl Policy {
-    pub const ALL: [Policy; 12] = [
+    pub const ALL: [Policy; 13] = [
         Policy::Read,
         Policy::ReadAnonymous,
         Policy::Write,
@@ -109,6 +114,7 @@ impl Policy {
         Policy::Vote,
         Policy::VoteNetwork,
         Policy::Review,
+        Policy::ReviewNetwork,
     ];
 
     /// The name headers, settings and the OpenAPI document use.
@@ -126,12 +132,16 @@ impl Policy {
             Self::Vote => "vote",
             Self::VoteNetwork => "vote_network",
             Self::Review => "review",
+            Self::ReviewNetwork => "review_network",
         }
     }
 
     /// Counted per client address whoever calls (the caller is not known yet, or not trusted).
     pub const fn per_client_only(self) -> bool {
-        matches!(self, Self::ReadAnonymous | Self::OAuthRegister | Self::SignIn | Self::McpInitialize | Self::VoteNetwork)
+        matches!(
+            self,
+            Self::ReadAnonymous | Self::OAuthRegister | Self::SignIn | Self::McpInitialize | Self::VoteNetwork | Self::ReviewNetwork
+        )
     }
 
     /// The quota `decisions.md` sets, used when no setting says otherwise.
@@ -149,6 +159,7 @@ impl Policy {
             Self::Vote => RateQuota::per_hour(60),
             Self::VoteNetwork => RateQuota::per_hour(300),
             Self::Review => RateQuota::per_hour(30),
+            Self::ReviewNetwork => RateQuota::per_hour(60),
         }
     }
 
@@ -159,7 +170,7 @@ impl Policy {
 
 /// The quota of every policy.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RateQuotas([RateQuota; 12]);
+pub struct RateQuotas([RateQuota; 13]);
 
 impl Default for RateQuotas {
     fn default() -> Self {
@@ -360,6 +371,20 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn reviews_from_one_network_share_one_budget_whichever_accounts_write_them() {
+        let limits = limits(|quotas| quotas.set(Policy::ReviewNetwork, RateQuota::per_hour(2)));
+        for n in 1..=2 {
+            let status = limits.check(RateClass::ReviewNetwork, Some(UserId::new(n)), HOME).await.unwrap().unwrap();
+            assert_eq!(status.policy, Policy::ReviewNetwork);
+        }
+        let refused = limits.check(RateClass::ReviewNetwork, Some(UserId::new(3)), HOME).await.unwrap_err();
+        assert_eq!(refused.0.policy_header(), "\"review_network\";q=2;w=3600", "a third account behind the address waits");
+        assert!(limits.check(RateClass::ReviewNetwork, None, HOME).await.is_err(), "signed in or not, the address is counted");
+        assert!(limits.check(RateClass::ReviewNetwork, Some(UserId::new(3)), CAFE).await.is_ok(), "another network has its own");
+        assert!(limits.check(RateClass::Review, Some(UserId::new(3)), HOME).await.is_ok(), "each account keeps its own `review` budget");
+    }
+
+    #[tokio::test]
     async fn limits_off_count_nothing() {
         assert_eq!(RateLimits::off().check(RateClass::SignIn, None, HOME).await, Ok(None));
     }
@@ -382,7 +407,8 @@ mod tests {
                 "mcp_initialize 60/minute",
                 "vote 60/hour",
                 "vote_network 300/hour",
-                "review 30/hour"
+                "review 30/hour",
+                "review_network 60/hour"
             ]
         );
     }

@@ -56,8 +56,8 @@ pub struct ClaimBody {
     pub slug: String,
     #[garde(skip)]
     pub method: MethodWire,
-    /// For method `email` only: an address at the company's domain (its registrable domain or a
-    /// subdomain of it; not free mail).
+    /// For method `email` only: an address at the company's domain itself or at the website's
+    /// exact host (never another subdomain; not free or disposable mail).
     #[garde(length(chars, max = 254))]
     #[schemars(extend("format" = "email"))]
     pub email: Option<String>,
@@ -214,10 +214,8 @@ impl Operation for ClaimListing {
     async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, NoInput, ClaimBody>) -> Result<ClaimView, OpError> {
         let principal = caller.signed_in()?;
         let body = &input.body;
-        let claim = app
-            .claims
-            .claim(principal.user.id, &principal.user.display_name, &body.slug, body.method.method(), body.email.as_deref())
-            .await?;
+        // The claimant's display name stays out: the e-mailed link goes to a third party.
+        let claim = app.claims.claim(principal.user.id, &body.slug, body.method.method(), body.email.as_deref()).await?;
         Ok(ClaimView::of(&claim, app))
     }
 }
@@ -271,7 +269,7 @@ impl Operation for VerifyClaim {
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<ClaimPath, NoInput, NoInput>) -> Result<ClaimView, OpError> {
         let principal = caller.signed_in()?;
-        let claim = app.claims.verify(principal.user.id, &principal.user.display_name, ClaimId::new(input.path.claim_id)).await?;
+        let claim = app.claims.verify(principal.user.id, ClaimId::new(input.path.claim_id)).await?;
         Ok(ClaimView::of(&claim, app))
     }
 }

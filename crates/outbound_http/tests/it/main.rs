@@ -106,6 +106,13 @@ async fn robots_answers_decide_what_is_read() {
     let failure = reader(&failing).read(&failing.web_url("/"), 10).await.unwrap_err();
     assert!(matches!(&failure, ReadFailure::Unreachable(why) if why.contains("robots.txt") && why.contains("503")), "{failure:?}");
     assert!(!failing.requested_paths().contains(&"/".to_owned()));
+    // The site is back: a new crawl by the same reader (a person submitting again a moment
+    // later) asks robots.txt again instead of failing from the remembered outage.
+    let same_reader = reader(&failing);
+    assert!(matches!(same_reader.read(&failing.web_url("/"), 10).await, Err(ReadFailure::Unreachable(_))));
+    failing.set_route("/robots.txt", Route::new(404, "text/plain", ""));
+    let snapshot = same_reader.read(&failing.web_url("/"), 10).await.unwrap();
+    assert_eq!(snapshot.pages[0].title.as_deref(), Some("A"));
     // 4xx: everything is allowed.
     let missing = server(&[("/", Route::new(200, "text/html", "<title>B</title>"))]).await;
     let snapshot = reader(&missing).read(&missing.web_url("/"), 10).await.unwrap();
@@ -196,7 +203,10 @@ async fn a_site_that_needs_javascript_is_read_as_a_browser_shows_it() {
     assert_eq!(served.needs_javascript, std::slice::from_ref(&home));
     assert!(served.rendered.is_empty() && served.pages[0].blocks.is_empty(), "{:?}", served.pages[0].blocks);
     // With one: the page after its scripts ran, the data they fetched included.
-    let reader = CrawlingSiteReader::new(fetcher(testing_policy()), outbound_http::BOT_TOKEN).with_browser(browser()).unwrap();
+    let reader = CrawlingSiteReader::new(fetcher(testing_policy()), outbound_http::BOT_TOKEN)
+        .with_browser(browser())
+        .map_err(|(_, reason)| reason)
+        .unwrap();
     let snapshot = reader.read(&fixture.web_url("/"), 10).await.unwrap();
     assert_eq!(snapshot.rendered, [home]);
     assert!(snapshot.needs_javascript.is_empty());
@@ -263,4 +273,117 @@ async fn a_rendered_pages_scripts_reach_nothing_the_crawler_would_not() {
     let robots = std::sync::Arc::new(outbound_http::RobotsCache::new(fetcher.clone(), outbound_http::BOT_TOKEN));
     let renderer = outbound_http::ChromiumRenderer::new(browser(), fetcher, robots).unwrap();
     assert_eq!(renderer.render(&leaving.web_url("/")).await.unwrap_err(), outbound_http::render::RenderFailure::LostPage);
+}
+
+/// What the test saw of one browser process while it ran: its network namespace, its
+/// interfaces, and the TCP connections in that namespace (local and remote `ip:port`, in
+/// `/proc/net/tcp`'s hexadecimal).
+#[derive(Debug, Default)]
+struct BrowserNetwork {
+    namespaces: std::collections::BTreeSet<String>,
+    interfaces: std::collections::BTreeSet<String>,
+    connections: std::collections::BTreeSet<(String, String)>,
+    proxy_ports: std::collections::BTreeSet<u16>,
+}
+
+/// Looks at every process this test's renderer started (their profile directory names this
+/// process) and notes where their sockets can go.
+fn look_at_browsers(seen: &mut BrowserNetwork) {
+    let ours = format!("launchdir-render-{}-", std::process::id());
+    let Ok(processes) = std::fs::read_dir("/proc") else { return };
+    for process in processes.flatten() {
+        let dir = process.path();
+        let Ok(cmdline) = std::fs::read(dir.join("cmdline")) else { continue };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if !cmdline.contains(&ours) {
+            continue;
+        }
+        if let Some(port) = cmdline.split("--proxy-server=http://127.0.0.1:").nth(1).and_then(|rest| rest.split(' ').next()) {
+            seen.proxy_ports.extend(port.parse::<u16>().ok());
+        }
+        if let Ok(namespace) = std::fs::read_link(dir.join("ns/net")) {
+            seen.namespaces.insert(namespace.display().to_string());
+        }
+        if let Ok(dev) = std::fs::read_to_string(dir.join("net/dev")) {
+            seen.interfaces.extend(dev.lines().skip(2).filter_map(|line| line.split(':').next()).map(|name| name.trim().to_owned()));
+        }
+        for table in ["net/tcp", "net/tcp6"] {
+            let Ok(sockets) = std::fs::read_to_string(dir.join(table)) else { continue };
+            for line in sockets.lines().skip(1) {
+                let fields: Vec<&str> = line.split_whitespace().collect();
+                // State 0A is LISTEN: no peer.
+                if fields.len() > 3 && fields[3] != "0A" {
+                    seen.connections.insert((fields[1].to_owned(), fields[2].to_owned()));
+                }
+            }
+        }
+    }
+}
+
+/// WebRTC cannot go around the proxy: a page that opens a peer connection with a STUN server
+/// and an injected ICE candidate on a loopback address (and a private one) sends nothing
+/// there, because the browser runs in a network namespace whose only interface is its own
+/// loopback and whose only listener is the proxy; the rendering still completes.
+#[tokio::test]
+async fn webrtc_reaches_no_address_and_the_browser_reaches_only_the_proxy() {
+    let listener = tokio::net::UdpSocket::bind("127.0.0.5:0").await.expect("127.0.0.5 is on the host's loopback");
+    let udp = listener.local_addr().unwrap();
+    let page = format!(
+        r#"<!doctype html><html><head><title>Peer</title></head><body><p id="out">waiting</p><script>
+        var out = document.getElementById("out");
+        try {{
+          var pc = new RTCPeerConnection({{ iceServers: [{{ urls: "stun:{udp}" }}, {{ urls: "stun:10.9.8.7:3478" }}, {{ urls: "stun:169.254.169.254:3478" }}] }});
+          pc.createDataChannel("x");
+          pc.createOffer().then(function (offer) {{ return pc.setLocalDescription(offer); }}).then(function () {{
+            var sdp = pc.localDescription.sdp.replace(/a=setup:actpass/g, "a=setup:active")
+              .replace(/a=ice-ufrag:\S+/, "a=ice-ufrag:PAGECHOSEN").replace(/a=ice-pwd:\S+/, "a=ice-pwd:pagechosenpasswordpagechosen");
+            return pc.setRemoteDescription({{ type: "answer", sdp: sdp }});
+          }}).then(function () {{
+            return pc.addIceCandidate({{ candidate: "candidate:1 1 udp 2122260223 {ip} {port} typ host", sdpMid: "0", sdpMLineIndex: 0 }});
+          }}).then(function () {{ out.textContent = "peer connection opened"; }}, function (e) {{ out.textContent = "peer connection refused: " + e; }});
+        }} catch (e) {{ out.textContent = "no peer connection: " + e; }}
+        </script></body></html>"#,
+        ip = udp.ip(),
+        port = udp.port()
+    );
+    let site = server(&[("/", Route::new(200, "text/html", page)), ("/robots.txt", Route::new(404, "text/plain", ""))]).await;
+    let fetcher = fetcher(AddressPolicy { allow_private_networks: false, trusted: vec![site.addr()] });
+    let robots = std::sync::Arc::new(outbound_http::RobotsCache::new(fetcher.clone(), outbound_http::BOT_TOKEN));
+    let renderer = outbound_http::ChromiumRenderer::new(browser(), fetcher, robots).expect("the tests run where browsers can be enclosed");
+
+    let watching = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let watcher = {
+        let watching = watching.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut seen = BrowserNetwork::default();
+            while watching.load(std::sync::atomic::Ordering::Relaxed) {
+                look_at_browsers(&mut seen);
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            seen
+        })
+    };
+    let rendered = renderer.render(&site.web_url("/")).await;
+    // ICE checks go on for a while: listen a little longer than the browser lived.
+    let mut packet = [0u8; 2048];
+    let received = tokio::time::timeout(std::time::Duration::from_secs(2), listener.recv_from(&mut packet)).await;
+    watching.store(false, std::sync::atomic::Ordering::Relaxed);
+    let seen = watcher.await.unwrap();
+
+    let rendered = rendered.expect("the rendering completes");
+    assert!(rendered.html.contains("peer connection opened"), "{}", rendered.html);
+    assert!(received.is_err(), "the loopback listener received a packet from {:?}", received.map(|r| r.map(|(_, from)| from)));
+
+    // The browser's sockets: in a namespace that is not this process's, with no interface but
+    // its loopback, and every TCP connection to or from the proxy's port.
+    let ours = std::fs::read_link("/proc/self/ns/net").unwrap().display().to_string();
+    assert!(!seen.namespaces.is_empty(), "the browser was not seen running");
+    assert!(!seen.namespaces.contains(&ours), "the browser ran in this process's network namespace: {seen:?}");
+    assert_eq!(seen.interfaces.iter().map(String::as_str).collect::<Vec<_>>(), ["lo"], "{seen:?}");
+    let proxy_port = *seen.proxy_ports.iter().next().expect("the browser was told its proxy");
+    let proxy = format!("0100007F:{proxy_port:04X}");
+    assert!(!seen.connections.is_empty(), "the browser was seen with no connection to its proxy: {seen:?}");
+    for (local, remote) in &seen.connections {
+        assert!(local == &proxy || remote == &proxy, "a browser socket {local} -> {remote} is not the proxy's ({proxy}): {seen:?}");
+    }
 }

@@ -9,6 +9,7 @@ pub mod billboard_total;
 pub mod blog_post;
 pub mod category;
 pub mod claim;
+pub mod claim_email;
 pub mod directory_count;
 pub mod draft;
 pub mod draft_invite;

@@ -16,6 +16,9 @@ pub struct Model {
     pub created_at: TimeDateTimeWithTimeZone,
     /// When its author last edited it.
     pub updated_at: Option<TimeDateTimeWithTimeZone>,
+    /// The client network it was first written from (IPv4 address, IPv6 /64); null for reviews
+    /// from before (migration 24).
+    pub client_network: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

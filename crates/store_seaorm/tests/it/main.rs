@@ -9,4 +9,5 @@ mod jobs;
 mod migrations;
 mod pool;
 mod pragmas;
+mod reviews;
 mod search_feed;

@@ -1,7 +1,8 @@
 //! The admin pages of the orders domain's settings: prices (the next quote uses a new one) and
 //! VAT rates from a date on.
 
-use super::pages::{done, failed, list, log};
+use super::notice::{Notice, done};
+use super::pages::{failed, list, log};
 use super::{Action, FreeForm, Input, ListQuery, Row, admin, admin_post, has, page_of};
 use crate::{WebState, message};
 use accounts::signin::Session;
@@ -90,7 +91,7 @@ pub async fn set_price(
         return message(&state, StatusCode::NOT_FOUND, "No such product", "There is no product with this code.");
     };
     if before.product.price == cents {
-        return done("/admin/prices", &format!("{} costs {cents} already; nothing changed.", before.product.name));
+        return done("/admin/prices", Notice::PriceUnchanged, None);
     }
     match state.app.catalog.set_price(&code, cents).await {
         Ok(true) => {
@@ -99,7 +100,7 @@ pub async fn set_price(
             {
                 return answer;
             }
-            done("/admin/prices", &format!("{} now costs {cents}.", before.product.name))
+            done("/admin/prices", Notice::PriceSet, None)
         }
         Ok(false) => message(&state, StatusCode::NOT_FOUND, "No such product", "There is no product with this code."),
         Err(err) => failed(&state, &err),
@@ -204,5 +205,5 @@ pub async fn set_vat_rate(state: web::Data<WebState>, request: HttpRequest, form
     if let Err(answer) = log(&state, &session, "vat_rate.set", &format!("country {country}"), &format!("{rate} from {valid_from}")).await {
         return answer;
     }
-    done("/admin/vat-rates", &format!("{country}: {rate} from {valid_from}."))
+    done("/admin/vat-rates", Notice::VatRateSaved, None)
 }

@@ -2,7 +2,8 @@
 //! and latest check (a proof gone says since when), searchable by listing or address. A verified DNS, meta or file claim can be checked again now; the answer is
 //! recorded on the claim and in the audit log. Ownership is never removed automatically.
 
-use super::pages::{day, done, failed, list, log, page_request};
+use super::notice::{Notice, done};
+use super::pages::{day, failed, list, log, page_request};
 use super::{Action, ListQuery, Row, admin, admin_post};
 use crate::site::Pager;
 use crate::{CsrfForm, WebState, message};
@@ -88,13 +89,13 @@ pub async fn recheck(state: web::Data<WebState>, request: HttpRequest, path: web
         Ok(None) => return message(&state, StatusCode::NOT_FOUND, "No such claim", "No verified DNS, meta or file claim has this number."),
         Err(err) => return failed(&state, &err),
     };
-    let said = match outcome {
-        CheckOutcome::Verified => "the proof is still there",
-        CheckOutcome::NotFound => "the proof is gone",
-        CheckOutcome::CouldNotCheck => "the site or its DNS did not answer; nothing was recorded",
+    let (said, notice) = match outcome {
+        CheckOutcome::Verified => ("the proof is still there", Notice::ClaimStillProven),
+        CheckOutcome::NotFound => ("the proof is gone", Notice::ClaimProofGone),
+        CheckOutcome::CouldNotCheck => ("the site or its DNS did not answer; nothing was recorded", Notice::ClaimNotChecked),
     };
     if let Err(answer) = log(&state, &session, "claim.recheck", &format!("claim {id}"), said).await {
         return answer;
     }
-    done("/admin/claims", &format!("Claim {id} checked again: {said}."))
+    done("/admin/claims", notice, Some(id))
 }

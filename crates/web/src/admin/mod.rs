@@ -8,6 +8,7 @@
 mod catalog;
 mod claims;
 mod moderation;
+mod notice;
 mod pages;
 
 use crate::site::{Meta, Pager};
@@ -147,9 +148,12 @@ pub struct ListQuery {
     pub q: String,
     #[serde(default)]
     pub page: Option<u32>,
-    /// What the last change did, shown once (`?done=`).
+    /// What the last change did, shown once (`?done=`): a code of `notice::Notice`.
     #[serde(default)]
     pub done: String,
+    /// The row that notice names.
+    #[serde(default)]
+    pub of: Option<i64>,
 }
 
 pub(crate) const PER_PAGE: u32 = 25;

@@ -1,7 +1,8 @@
 //! The admin pages of moderation and the paid work: suspicious votes (discount), reviews (hide,
 //! show), orders needing review and the site team's tasks (done).
 
-use super::pages::{day, done, failed, list, log, yes_or_no};
+use super::notice::{Notice, done};
+use super::pages::{day, failed, list, log, yes_or_no};
 use super::{Action, ListQuery, Row, admin, admin_post, has, page_of};
 use crate::{CsrfForm, WebState, message};
 use actix_web::http::StatusCode;
@@ -83,7 +84,7 @@ pub async fn discount_vote(
             if let Err(answer) = log(&state, &session, "vote.discount", &format!("vote {id}"), "counted -> discounted").await {
                 return answer;
             }
-            done("/admin/votes", &format!("Vote {id} no longer counts."))
+            done("/admin/votes", Notice::VoteDiscounted, Some(id))
         }
         Ok(false) => message(&state, StatusCode::NOT_FOUND, "No such vote", "No counted vote has this number."),
         Err(err) => failed(&state, &err),
@@ -95,21 +96,37 @@ pub async fn reviews(state: web::Data<WebState>, request: HttpRequest, query: we
         Ok(session) => session,
         Err(answer) => return answer,
     };
-    let recent = match state.app.reviews.recent(1000).await {
-        Ok(recent) => recent,
-        Err(err) => return failed(&state, &err),
+    // Bursts from one network first (as the votes page's rule: 5 accounts within 10 minutes, the
+    // last 30 days), then the newest reviews.
+    let (recent, bursts) = tokio::join!(state.app.reviews.recent(1000), state.app.reviews.bursts(30, 5, time::Duration::minutes(10)));
+    let (recent, bursts) = match (recent, bursts) {
+        (Ok(recent), Ok(bursts)) => (recent, bursts),
+        (Err(err), _) | (_, Err(err)) => return failed(&state, &err),
     };
-    let (shown, pager) = page_of(recent, &query, "/admin/reviews", |(listing, review)| {
-        has(listing.as_str(), &query.q) || has(&review.body, &query.q) || has(&review.author, &query.q)
+    let in_bursts: std::collections::HashSet<i64> = bursts.iter().map(|record| record.review.id).collect();
+    let listed: Vec<_> = bursts
+        .into_iter()
+        .map(|record| (record.listing, record.review, record.network))
+        .chain(recent.into_iter().filter(|(_, review)| !in_bursts.contains(&review.id)).map(|(listing, review)| (listing, review, None)))
+        .collect();
+    let (shown, pager) = page_of(listed, &query, "/admin/reviews", |(listing, review, network)| {
+        has(listing.as_str(), &query.q)
+            || has(&review.body, &query.q)
+            || has(&review.author, &query.q)
+            || network.as_deref().is_some_and(|network| has(network, &query.q))
     });
     let rows = shown
         .into_iter()
-        .map(|(listing, review)| {
+        .map(|(listing, review, network)| {
             let (choice, label) = if review.hidden { ("show", "Show again") } else { ("hide", "Hide") };
             let state_words = match (review.hidden, review.genuine) {
                 (true, _) => "hidden",
                 (false, true) => "counted",
                 (false, false) => "shown, not counted",
+            };
+            let state_words = match network {
+                Some(_) => format!("{state_words}; in a burst from one network"),
+                None => state_words.to_owned(),
             };
             Row {
                 cells: vec![
@@ -118,7 +135,8 @@ pub async fn reviews(state: web::Data<WebState>, request: HttpRequest, query: we
                     review.author,
                     format!("{}/5", review.rating),
                     review.body,
-                    state_words.to_owned(),
+                    network.unwrap_or_default(),
+                    state_words,
                 ],
                 actions: vec![Action {
                     post: true,
@@ -130,14 +148,16 @@ pub async fn reviews(state: web::Data<WebState>, request: HttpRequest, query: we
             }
         })
         .collect();
-    let intro = "A hidden review leaves the page and the rating; its author still sees it, marked.";
+    let intro = "Bursts from one network first (5 or more accounts reviewing within 10 minutes, last 30 days), then the newest \
+                 reviews. A hidden review leaves the page and the rating; its author still sees it, marked. A new account's review \
+                 counts once the account is old enough.";
     list(
         &state,
         &request,
         &session,
         "Reviews",
         intro,
-        vec!["Review", "Listing", "Author", "Rating", "Text", "State"],
+        vec!["Review", "Listing", "Author", "Rating", "Text", "Burst network", "State"],
         rows,
         Some(&query),
         Some(pager),
@@ -159,15 +179,13 @@ pub async fn moderate_review(
     let (id, choice) = path.into_inner();
     let Some(hide) = yes_or_no(&choice, "hide", "show") else { return crate::site::not_found(state, request).await };
     match state.app.reviews.set_hidden(id, hide).await {
-        Ok(Some(false)) => {
-            done("/admin/reviews", &format!("Review {id} was {} already; nothing changed.", if hide { "hidden" } else { "shown" }))
-        }
+        Ok(Some(false)) => done("/admin/reviews", if hide { Notice::ReviewAlreadyHidden } else { Notice::ReviewAlreadyShown }, Some(id)),
         Ok(Some(true)) => {
             let (action, detail) = if hide { ("review.hide", "shown -> hidden") } else { ("review.show", "hidden -> shown") };
             if let Err(answer) = log(&state, &session, action, &format!("review {id}"), detail).await {
                 return answer;
             }
-            done("/admin/reviews", &format!("Review {id} is {}.", if hide { "hidden" } else { "shown again" }))
+            done("/admin/reviews", if hide { Notice::ReviewHidden } else { Notice::ReviewShown }, Some(id))
         }
         Ok(None) => message(&state, StatusCode::NOT_FOUND, "No such review", "No review has this number."),
         Err(err) => failed(&state, &err),
@@ -250,14 +268,14 @@ pub async fn finish_task(
     };
     let id = path.into_inner();
     match state.app.orders.finish_task(id).await {
-        Ok((_, false)) => done("/admin/orders", &format!("Task {id} was done already; nothing changed.")),
+        Ok((_, false)) => done("/admin/orders", Notice::TaskAlreadyDone, Some(id)),
         Ok((task, true)) => {
             let target = format!("task {} of order {}", task.id, task.order_number);
             if let Err(answer) = log(&state, &session, "task.done", &target, &format!("{}: open -> done, line fulfilled", task.kind)).await
             {
                 return answer;
             }
-            done("/admin/orders", &format!("Task {id} is done; its order line is fulfilled."))
+            done("/admin/orders", Notice::TaskDone, Some(id))
         }
         Err(orders::OrderError::NotFound) => message(&state, StatusCode::NOT_FOUND, "No such task", "No task has this number."),
         Err(err) => failed(&state, &err),

@@ -3,6 +3,7 @@
 //! owning domain's use case, and each change goes through it, is logged in the audit log, and
 //! returns to its list with what it did.
 
+use super::notice::{Notice, done};
 use super::{Action, FreeForm, ListPage, ListQuery, Row, admin, admin_post, has, page_of};
 use crate::site::{Meta, Pager, page};
 use crate::{CsrfForm, WebState, message};
@@ -14,12 +15,6 @@ use kernel::{PageRequest, UserId};
 pub(super) fn day(at: time::OffsetDateTime) -> String {
     let at = at.to_offset(time::UtcOffset::UTC);
     format!("{} {:02}:{:02}", at.date(), at.hour(), at.minute())
-}
-
-/// Back to `path` with what was done, shown once.
-pub(super) fn done(path: &str, what: &str) -> HttpResponse {
-    let query = serde_urlencoded::to_string([("done", what)]).unwrap_or_default();
-    HttpResponse::SeeOther().insert_header(("Location", format!("{path}?{query}"))).finish()
 }
 
 pub(super) fn failed(state: &WebState, err: &dyn std::fmt::Display) -> HttpResponse {
@@ -47,7 +42,7 @@ pub(super) fn list(
     status: StatusCode,
 ) -> HttpResponse {
     let meta = Meta::new(state, request.path(), format!("Admin: {heading}"), intro.to_owned());
-    let notice = search.map(|query| query.done.clone()).filter(|done| !done.is_empty());
+    let notice = search.and_then(|query| super::notice::shown(&query.done, query.of));
     let list = ListPage {
         site_name: &state.app.site.name,
         meta,
@@ -250,7 +245,7 @@ pub async fn block_user(
     let (id, choice) = path.into_inner();
     let Some(blocked) = yes_or_no(&choice, "block", "unblock") else { return crate::site::not_found(state, request).await };
     match state.app.admin.set_blocked(&session.user, UserId::new(id), blocked).await {
-        Ok(true) => done("/admin/users", &format!("Account {id} is {}.", if blocked { "blocked" } else { "unblocked" })),
+        Ok(true) => done("/admin/users", if blocked { Notice::AccountBlocked } else { Notice::AccountUnblocked }, Some(id)),
         Ok(false) => message(&state, StatusCode::NOT_FOUND, "Nothing changed", "No other account has this number, or it was so already."),
         Err(err) => failed(&state, &err),
     }

@@ -1,7 +1,9 @@
 //! Follows and reviews on a listing's page: both are forms for signed-in people, carrying the
 //! session's CSRF token and coming from this site's pages, and both count against the `review`
-//! limit. A review with a missing rating or text comes back on the listing's page with the
-//! problem beside its field, and nothing is saved.
+//! limit (per account); a review also counts against `review_network` (per client address,
+//! every account behind it together), as votes do, and keeps the client network it came from.
+//! A review with a missing rating or text comes back on the listing's page with the problem
+//! beside its field, and nothing is saved.
 
 use super::listing::{ReviewDraft, render};
 use super::voting::{ButtonForm, refused};
@@ -28,13 +30,15 @@ pub struct ReviewForm {
 }
 
 /// The checks every form here starts with: signed in, the form's own token from this site, a
-/// listing address, and within the `review` limit. `Err` is the answer to send instead.
+/// listing address, and within the `review` limit (and, for a review, `review_network`). `Err`
+/// is the answer to send instead.
 async fn admitted(
     state: &WebState,
     request: &HttpRequest,
     csrf: &str,
     slug: &str,
     back: &str,
+    per_network: bool,
 ) -> Result<(accounts::signin::Session, Slug), HttpResponse> {
     let Some(session) = session(state, request).await else {
         let next = crate::percent_encode(back);
@@ -55,19 +59,41 @@ async fn admitted(
             back,
         ));
     };
-    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
-    if let Err(limited) = state.app.limits.check(RateClass::Review, Some(session.user.id), client).await {
-        let wait = limited.0.retry_after.unwrap_or(60);
-        let detail = format!("You have changed a lot in a short time. Please wait {wait} seconds, then try again.");
-        let mut response = refused(state, request, StatusCode::TOO_MANY_REQUESTS, "Please wait a moment", detail, None, back);
-        response.headers_mut().insert(RETRY_AFTER, wait.into());
-        return Err(response);
+    let client = client_of(request);
+    // Per account first, then (a review) per network, as votes are counted.
+    let mut classes = vec![(RateClass::Review, Some(session.user.id))];
+    if per_network {
+        classes.push((RateClass::ReviewNetwork, None));
+    }
+    for (class, principal) in classes {
+        if let Err(limited) = state.app.limits.check(class, principal, client).await {
+            let wait = limited.0.retry_after.unwrap_or(60);
+            let detail = match class {
+                RateClass::ReviewNetwork => {
+                    format!("Many reviews came from your network in a short time. Please wait {wait} seconds, then try again.")
+                }
+                _ => format!("You have changed a lot in a short time. Please wait {wait} seconds, then try again."),
+            };
+            let mut response = refused(state, request, StatusCode::TOO_MANY_REQUESTS, "Please wait a moment", detail, None, back);
+            response.headers_mut().insert(RETRY_AFTER, wait.into());
+            return Err(response);
+        }
     }
     Ok((session, slug))
 }
 
-fn member(session: &accounts::signin::Session) -> Member {
-    Member { user: session.user.id, email_confirmed: session.user.email_confirmed_at.is_some() }
+/// The client address the request came from (the peer, or behind a trusted proxy the address it
+/// names).
+fn client_of(request: &HttpRequest) -> std::net::IpAddr {
+    ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr())
+}
+
+fn member(session: &accounts::signin::Session, request: &HttpRequest) -> Member {
+    Member {
+        user: session.user.id,
+        email_confirmed: session.user.email_confirmed_at.is_some(),
+        network: kernel::client_network(client_of(request)).to_string(),
+    }
 }
 
 fn failed(state: &WebState, request: &HttpRequest, error: ReviewError, session: &accounts::signin::Session, back: &str) -> HttpResponse {
@@ -105,11 +131,11 @@ pub async fn follow(
     form: web::Form<ButtonForm>,
 ) -> HttpResponse {
     let back = safe_next(&form.back).to_owned();
-    let (session, slug) = match admitted(&state, &request, &form.csrf, &path, &back).await {
+    let (session, slug) = match admitted(&state, &request, &form.csrf, &path, &back, false).await {
         Ok(admitted) => admitted,
         Err(answer) => return answer,
     };
-    match state.app.reviews.set_following(member(&session), &slug, form.action != "unfollow").await {
+    match state.app.reviews.set_following(member(&session, &request), &slug, form.action != "unfollow").await {
         Ok(()) => HttpResponse::SeeOther().insert_header((LOCATION, back)).finish(),
         Err(error) => failed(&state, &request, error, &session, &back),
     }
@@ -122,15 +148,15 @@ pub async fn review(
     form: web::Form<ReviewForm>,
 ) -> HttpResponse {
     let back = format!("/listings/{}#reviews", path.as_str());
-    let (session, slug) = match admitted(&state, &request, &form.csrf, &path, &back).await {
+    let (session, slug) = match admitted(&state, &request, &form.csrf, &path, &back, true).await {
         Ok(admitted) => admitted,
         Err(answer) => return answer,
     };
     let outcome = if form.action == "delete" {
-        state.app.reviews.delete(member(&session), &slug).await.map(|_| ())
+        state.app.reviews.delete(member(&session, &request), &slug).await.map(|_| ())
     } else {
         match ReviewText::parse(&form.rating, &form.body) {
-            Ok(text) => state.app.reviews.save(member(&session), &slug, &text).await.map(|_| ()),
+            Ok(text) => state.app.reviews.save(member(&session, &request), &slug, &text).await.map(|_| ()),
             Err(ReviewError::Invalid(problems)) => {
                 // Back on the listing's page with what was sent and each problem beside its field.
                 let mut draft = ReviewDraft { rating: form.rating.clone(), body: form.body.clone(), ..Default::default() };
