@@ -64,15 +64,14 @@ impl Services {
         match browser {
             // The browser runs only in a network namespace of its own: where none can be made,
             // there is no rendering, never a browser on this host's network.
-            Some(browser) => match site_reader.with_browser(browser.clone()) {
-                Ok(reader) => {
-                    tracing::info!(browser = %browser.display(), "pages that need JavaScript are rendered in headless Chromium, in a network namespace of its own");
-                    site_reader = reader;
+            Some(browser) => match site_reader.use_browser(browser.clone()) {
+                Ok(()) => {
+                    tracing::info!(browser = %browser.display(), "pages that need JavaScript are rendered in headless Chromium, in a network namespace of its own")
                 }
-                Err((reader, reason)) => {
-                    tracing::warn!(%reason, "pages that need JavaScript are read as served, and their drafts say so: the browser cannot be enclosed here");
-                    site_reader = reader;
-                }
+                Err(reason) => tracing::warn!(
+                    %reason,
+                    "pages that need JavaScript are read as served, and their drafts say so: the browser cannot be enclosed here"
+                ),
             },
             None if settings.crawler.render_javascript => {
                 tracing::info!("no Chromium on PATH: pages that need JavaScript are read as served, and their drafts say so")

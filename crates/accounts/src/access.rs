@@ -60,11 +60,18 @@ impl AccessRevocation {
         Self { access, mailer, site_name, site_url }
     }
 
-    /// Ends every way into `user`'s account at `at` and e-mails its address what ended. An
+    /// Gives `user`'s account a new password: ends every way into it at `at` first, then runs
+    /// `store` (which stores the password and whatever goes with it), then e-mails the address
+    /// what ended. In that order, a failure never leaves a new password with the old keys and
+    /// tokens still working; at worst the old password stays and everyone signs in again. An
     /// e-mail that cannot be handed over is logged, not returned: the password is new and the
     /// access ended either way, and the person is told so on the page too.
-    pub async fn after_new_password(&self, user: &User, how: NewPassword, at: OffsetDateTime) -> Result<Ended, RepoError> {
+    pub async fn new_password<F>(&self, user: &User, how: NewPassword, at: OffsetDateTime, store: F) -> Result<Ended, RepoError>
+    where
+        F: std::future::Future<Output = Result<(), RepoError>> + Send,
+    {
         let ended = self.access.end_every_access(user.id, at).await?;
+        store.await?;
         if let Err(err) = self.mailer.send(self.notice(user, how)).await {
             tracing::warn!(error = %err, user = user.id.get(), "the e-mail about a new password could not be sent");
         }
@@ -118,7 +125,7 @@ mod tests {
             email_confirmed_at: None,
             is_admin: false,
         };
-        let ended = revocation.after_new_password(&ada, NewPassword::Reset, datetime!(2026-11-25 10:00 UTC)).await.unwrap();
+        let ended = revocation.new_password(&ada, NewPassword::Reset, datetime!(2026-11-25 10:00 UTC), async { Ok(()) }).await.unwrap();
         assert_eq!(*memory.access_ended.lock().unwrap(), vec![(ada.id, datetime!(2026-11-25 10:00 UTC))], "through the port");
         assert_eq!(ended, Ended::default(), "the fake had nothing to end");
 
@@ -129,7 +136,20 @@ mod tests {
         }
         assert!(sent[0].body.contains("every session is signed out"), "{}", sent[0].body);
         assert!(!sent[0].body.contains("Typed by anyone"), "the site's words only");
-        revocation.after_new_password(&ada, NewPassword::Changed, datetime!(2026-11-25 11:00 UTC)).await.unwrap();
+        revocation.new_password(&ada, NewPassword::Changed, datetime!(2026-11-25 11:00 UTC), async { Ok(()) }).await.unwrap();
         assert!(mailer.sent()[1].body.contains("was changed on your account page"));
+
+        // Access ends before the new password is stored: when storing fails, nothing that used
+        // the account before still works with it, and no mail says the password is new.
+        let stored_after_the_end = {
+            let memory = memory.clone();
+            async move {
+                assert_eq!(memory.access_ended.lock().unwrap().len(), 3, "access had ended before the password was stored");
+                Err(RepoError::Backend("the disk is full".into()))
+            }
+        };
+        let failed = revocation.new_password(&ada, NewPassword::Changed, datetime!(2026-11-25 12:00 UTC), stored_after_the_end).await;
+        assert!(failed.is_err());
+        assert_eq!(mailer.sent().len(), 2, "no mail about a password that was not stored");
     }
 }

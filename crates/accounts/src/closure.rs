@@ -133,8 +133,8 @@ impl OwnAccount {
         })?;
         self.verify(client, user, current).await?;
         let hash = self.hasher.hash(new.to_owned()).await.ok_or(OwnAccountError::Internal)?;
-        self.passwords.set_password_hash(user.id, &hash).await?;
-        Ok(self.revocation.after_new_password(user, NewPassword::Changed, self.clock.now()).await?)
+        let store = self.passwords.set_password_hash(user.id, &hash);
+        Ok(self.revocation.new_password(user, NewPassword::Changed, self.clock.now(), store).await?)
     }
 
     /// Closes the account after checking its password (asked from `client`, throttled as above).

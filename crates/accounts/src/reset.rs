@@ -99,11 +99,14 @@ impl PasswordReset {
             .ok_or(ResetError::InvalidLink)?;
         let hash = self.stores.hasher.hash(password.to_owned()).await.ok_or(ResetError::Password(SignInError::Internal))?;
         let failed = |err: kernel::RepoError| ResetError::Password(err.into());
-        self.stores.passwords.set_password_hash(user_id, &hash).await.map_err(failed)?;
-        self.stores.tokens.set_email_confirmed(user_id, now).await.map_err(failed)?;
         let user = self.stores.users.find_by_id(user_id).await.map_err(failed)?.ok_or(ResetError::InvalidLink)?;
-        self.stores.revocation.after_new_password(&user, NewPassword::Reset, now).await.map_err(failed)?;
-        Ok(user)
+        let store = async {
+            self.stores.passwords.set_password_hash(user_id, &hash).await?;
+            self.stores.tokens.set_email_confirmed(user_id, now).await
+        };
+        self.stores.revocation.new_password(&user, NewPassword::Reset, now, store).await.map_err(failed)?;
+        // The account as it is now (its address confirmed by the link).
+        self.stores.users.find_by_id(user_id).await.map_err(failed)?.ok_or(ResetError::InvalidLink)
     }
 }
 

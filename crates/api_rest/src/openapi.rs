@@ -26,7 +26,7 @@ pub fn document(base_url: &str, quotas: &RateQuotas) -> Value {
         let mut parameters = Vec::new();
         for (location, schema) in [("path", path), ("query", query)] {
             let Some(schema) = schema else { continue };
-            let schema = embed(schema.to_value(), &mut components);
+            let schema = embed(text_only(schema.to_value()), &mut components);
             let required: Vec<&str> =
                 schema.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
             if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
@@ -90,7 +90,7 @@ pub fn document(base_url: &str, quotas: &RateQuotas) -> Value {
         }
         operation["x-rate-limit"] = rate_limit(spec.rate, quotas);
         if let Some(body) = body {
-            let body = embed(body.to_value(), &mut components);
+            let body = embed(text_only(body.to_value()), &mut components);
             let required = body.get("required").and_then(Value::as_array).is_some_and(|r| !r.is_empty());
             operation["requestBody"] = json!({"required": required, "content": {"application/json": {"schema": body}}});
         }
@@ -210,6 +210,41 @@ fn problem_schema() -> Value {
             },
         },
     })
+}
+
+/// What `ops::input` refuses in every string of an input, as a schema says it: a character XML
+/// 1.0 forbids (`kernel::markup::xml_allows`): the control characters but tab and line breaks,
+/// U+FFFE and U+FFFF.
+pub const TEXT_PATTERN: &str = "^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]*$";
+
+/// Gives every string of an input schema that has no format, enum or constant of its own the
+/// rule of `TEXT_PATTERN`: as its `pattern`, or, where it has one already (a slug's, a link's,
+/// "not only spaces"), beside it in `allOf`, since a schema has one `pattern`.
+fn text_only(mut schema: Value) -> Value {
+    fn walk(value: &mut Value) {
+        match value {
+            Value::Object(object) => {
+                let is_string = match object.get("type") {
+                    Some(Value::String(kind)) => kind == "string",
+                    Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "string"),
+                    _ => false,
+                };
+                if is_string && !["format", "enum", "const"].iter().any(|key| object.contains_key(*key)) {
+                    let rule = Value::String(TEXT_PATTERN.into());
+                    if !object.contains_key("pattern") {
+                        object.insert("pattern".into(), rule);
+                    } else if let Value::Array(all) = object.entry("allOf").or_insert_with(|| Value::Array(Vec::new())) {
+                        all.push(json!({"pattern": rule}));
+                    }
+                }
+                object.values_mut().for_each(walk);
+            }
+            Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(&mut schema);
+    schema
 }
 
 /// Moves definitions a root schema carries (at `components.schemas`, where the generator was

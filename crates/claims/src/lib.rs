@@ -13,5 +13,7 @@ pub use model::{
     CLAIM_LIFETIME, CheckOutcome, CheckRecord, Claim, ClaimMethod, ClaimStatus, EMAIL_LINK_LIFETIME, EmailRefusal, Instructions, Publish,
     claimable_email, instructions,
 };
-pub use ports::{ClaimRepository, LinkedClaim, MailQuota, NewClaim, QuotaSpent, SiteProbe, Stored, TeamClaim, TxtResolver};
+pub use ports::{
+    ClaimRepository, LinkedClaim, MAIL_QUOTA_WINDOW, MailQuota, NewClaim, QuotaSpent, SiteProbe, Stored, TeamClaim, TxtResolver,
+};
 pub use service::{ClaimError, ClaimsPolicy, ClaimsPorts, ClaimsService, LinkError, RecheckSummary};

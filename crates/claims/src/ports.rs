@@ -31,6 +31,10 @@ pub enum Stored {
     OverQuota(QuotaSpent),
 }
 
+/// The window a `MailQuota` counts over: an e-mail older than this counts against nothing, and
+/// the daily purge deletes its record.
+pub const MAIL_QUOTA_WINDOW: time::Duration = time::Duration::DAY;
+
 /// How many claim e-mails may go out. Each carries a link to an address the claimant names, so
 /// without a bound one account could make the site mail anyone, as often as it likes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -285,9 +285,15 @@ impl ClaimsService {
         Ok(())
     }
 
-    /// The claim behind an e-mailed link, for the page that confirms it.
+    /// The claim behind an e-mailed link, for the page that confirms it. A link whose address
+    /// the rule refuses today (sent before the rule was tightened, or the listing's website has
+    /// moved) proves nothing: it answers as an unknown link.
     pub async fn link(&self, token: &str) -> Result<LinkedClaim, LinkError> {
         let linked = self.repo.by_link(&kernel::secrets::sha256_hex(token)).await?.ok_or(LinkError::Unknown)?;
+        let still_claimable = linked.claim.email.as_ref().is_some_and(|email| claimable_email(email, &linked.claim.website).is_ok());
+        if !still_claimable {
+            return Err(LinkError::Unknown);
+        }
         let now = self.clock.now();
         match linked.claim.status_at(now) {
             ClaimStatus::Pending if linked.sent_at + EMAIL_LINK_LIFETIME <= now => Err(LinkError::Expired),

@@ -36,6 +36,8 @@ pub struct PurgeCutoffs {
     pub jobs_finished_before: OffsetDateTime,
     /// Sessions, codes and tokens that expired before this.
     pub expired_before: OffsetDateTime,
+    /// Records of claim e-mails sent before this (no daily quota counts them any more).
+    pub claim_emails_before: OffsetDateTime,
 }
 
 /// Rows deleted, per table.
@@ -50,14 +52,23 @@ pub struct Purged {
     pub email_tokens: u64,
     /// Search-feed positions older than the ones kept.
     pub listing_changes: u64,
+    /// Records of claim e-mails past their quota window.
+    pub claim_emails: u64,
 }
 
 impl std::fmt::Display for Purged {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "purged {} idempotency keys, {} jobs, {} sessions, {} OAuth codes, {} OAuth tokens, {} e-mailed links, {} search-feed positions",
-            self.idempotency_keys, self.jobs, self.sessions, self.oauth_codes, self.oauth_tokens, self.email_tokens, self.listing_changes
+            "purged {} idempotency keys, {} jobs, {} sessions, {} OAuth codes, {} OAuth tokens, {} e-mailed links, {} search-feed positions, {} claim e-mail records",
+            self.idempotency_keys,
+            self.jobs,
+            self.sessions,
+            self.oauth_codes,
+            self.oauth_tokens,
+            self.email_tokens,
+            self.listing_changes,
+            self.claim_emails
         )
     }
 }

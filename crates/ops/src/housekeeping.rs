@@ -24,7 +24,12 @@ impl Housekeeper {
 
     /// The cut-offs at `now`.
     pub fn cutoffs(now: OffsetDateTime) -> PurgeCutoffs {
-        PurgeCutoffs { idempotency_before: now - REMEMBERED_FOR, jobs_finished_before: now - FINISHED_JOBS_KEPT, expired_before: now }
+        PurgeCutoffs {
+            idempotency_before: now - REMEMBERED_FOR,
+            jobs_finished_before: now - FINISHED_JOBS_KEPT,
+            expired_before: now,
+            claim_emails_before: now - claims::MAIL_QUOTA_WINDOW,
+        }
     }
 }
 

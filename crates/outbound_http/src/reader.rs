@@ -54,16 +54,11 @@ impl CrawlingSiteReader {
     }
 
     /// Renders pages that need JavaScript in `browser` (Chromium), fetching through this
-    /// reader's fetcher and robots.txt. `Err` gives the reader back, still without a browser,
-    /// with the reason (`ChromiumRenderer::new`).
-    pub fn with_browser(mut self, browser: std::path::PathBuf) -> Result<Self, (Self, String)> {
-        match ChromiumRenderer::new(browser, self.fetcher.clone(), self.robots.clone()) {
-            Ok(renderer) => {
-                self.renderer = Some(renderer);
-                Ok(self)
-            }
-            Err(reason) => Err((self, reason)),
-        }
+    /// reader's fetcher and robots.txt. `Err` says why it cannot (`ChromiumRenderer::new`); the
+    /// reader then reads such pages as served.
+    pub fn use_browser(&mut self, browser: std::path::PathBuf) -> Result<(), String> {
+        self.renderer = Some(ChromiumRenderer::new(browser, self.fetcher.clone(), self.robots.clone())?);
+        Ok(())
     }
 
     /// The page at `url` as a browser shows it, or `None` (rendering off or failed: the page

@@ -97,13 +97,15 @@ impl RobotsCache {
         }
     }
 
-    /// Forgets that `url`'s origin had an unreachable robots.txt, so the next question asks the
-    /// site again (a new crawl starts with this).
+    /// Forgets every unreachable robots.txt of `url`'s site (its origin, and every origin under
+    /// the same registrable domain, where its homepage may redirect: `acme.com` to
+    /// `www.acme.com`), so the next question asks again (a new crawl starts with this).
     pub fn forget_unreachable(&self, url: &WebUrl) {
-        let mut entries = self.lock();
-        if entries.get(&url.origin()).is_some_and(|(_, rules)| matches!(rules, Rules::Unreachable(_))) {
-            entries.remove(&url.origin());
-        }
+        let site = url.registrable_domain();
+        let same_site = |origin: &str| {
+            origin == url.origin() || site.is_some() && WebUrl::parse(origin).ok().and_then(|other| other.registrable_domain()) == site
+        };
+        self.lock().retain(|origin, (_, rules)| !(matches!(rules, Rules::Unreachable(_)) && same_site(origin)));
     }
 
     fn fresh(&self, at: Instant, rules: &Rules) -> bool {
@@ -160,6 +162,22 @@ mod tests {
         let policy = AddressPolicy { allow_private_networks: true, trusted: vec![] };
         let fetcher = SafeFetcher::new(FetcherConfig::new("LaunchdirBot/1.0".into(), policy)).unwrap();
         RobotsCache::new(fetcher, "LaunchdirBot").remember_unreachable_for(ttl)
+    }
+
+    /// A new crawl asks again every robots.txt of the submitted site that was unreachable (its
+    /// homepage may redirect to another of its hosts), and nobody else's, nor a real answer.
+    #[tokio::test]
+    async fn a_new_crawl_forgets_the_sites_unreachable_answers_and_nobody_elses() {
+        let robots = cache(Duration::from_secs(60));
+        let down = Rules::Unreachable("no answer".into());
+        for origin in ["https://acme.example", "https://www.acme.example", "https://other.example"] {
+            robots.lock().insert(origin.to_owned(), (Instant::now(), down.clone()));
+        }
+        robots.lock().insert("https://docs.acme.example".to_owned(), (Instant::now(), Rules::AllowAll));
+        robots.forget_unreachable(&WebUrl::parse("https://acme.example/").unwrap());
+        let mut left: Vec<String> = robots.lock().keys().cloned().collect();
+        left.sort();
+        assert_eq!(left, ["https://docs.acme.example", "https://other.example"]);
     }
 
     #[tokio::test]

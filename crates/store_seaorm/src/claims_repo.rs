@@ -13,8 +13,8 @@ use claims::{
 use kernel::{ClaimId, Email, ListingId, PageRequest, Paged, RepoError, Slug, UserId, WebUrl};
 use sea_orm::sea_query::{Expr, Query};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseTransaction, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set, TransactionTrait,
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, PaginatorTrait, QueryFilter,
+    QueryOrder, QuerySelect, Set, Statement, TransactionTrait,
 };
 use std::collections::HashMap;
 use time::OffsetDateTime;
@@ -103,14 +103,26 @@ async fn standing_of(db: &impl ConnectionTrait, new: &NewClaim) -> Result<Option
 
 /// Takes the write lock at once (SQLite) or the claimant's user row (PostgreSQL), as co-founder
 /// invitations lock the inviter's drafts, so the quota counts below cannot go stale for this
-/// account before the transaction writes.
-async fn lock_claimant(txn: &DatabaseTransaction, claimant: UserId) -> Result<(), RepoError> {
+/// account before the transaction writes. On PostgreSQL, a mail to `recipient` also takes a
+/// transaction lock keyed by the address, so two accounts mailing one address at once take
+/// turns and its daily quota holds too (SQLite has one writer at a time anyway).
+async fn lock_claimant(txn: &DatabaseTransaction, claimant: UserId, recipient: Option<&str>) -> Result<(), RepoError> {
     user::Entity::update_many()
         .col_expr(user::Column::Blocked, Expr::col(user::Column::Blocked))
         .filter(user::Column::Id.eq(claimant.get()))
         .exec(txn)
         .await
         .map_err(repo_err)?;
+    if let Some(recipient) = recipient
+        && txn.get_database_backend() == DbBackend::Postgres
+    {
+        let lock = Statement::from_sql_and_values(
+            DbBackend::Postgres,
+            "SELECT pg_advisory_xact_lock(hashtext(lower($1)))",
+            [recipient.to_owned().into()],
+        );
+        txn.execute_raw(lock).await.map_err(repo_err)?;
+    }
     Ok(())
 }
 
@@ -122,7 +134,7 @@ async fn quota_spent(
     quota: MailQuota,
     now: OffsetDateTime,
 ) -> Result<Option<QuotaSpent>, RepoError> {
-    let day_ago = utc(now - time::Duration::DAY);
+    let day_ago = utc(now - claims::MAIL_QUOTA_WINDOW);
     let by_account = claim_email::Entity::find()
         .filter(claim_email::Column::ClaimantUserId.eq(claimant.get()))
         .filter(claim_email::Column::CreatedAt.gt(day_ago));
@@ -175,7 +187,7 @@ fn check_columns(update: sea_orm::UpdateMany<claim::Entity>, check: &CheckRecord
 impl ClaimRepository for SeaStore {
     async fn create(&self, new: NewClaim, quota: MailQuota) -> Result<Stored, RepoError> {
         let txn = self.db.begin().await.map_err(repo_err)?;
-        lock_claimant(&txn, new.claimant).await?;
+        lock_claimant(&txn, new.claimant, new.email.as_ref().map(Email::as_str)).await?;
         if let Some(existing) = standing_of(&txn, &new).await? {
             if existing.status != PENDING || existing.created_at + claims::CLAIM_LIFETIME > new.created_at {
                 let existing = one(&txn, Some(existing)).await?.ok_or_else(|| corrupt("id", "vanished"))?;
@@ -273,7 +285,7 @@ impl ClaimRepository for SeaStore {
         at: OffsetDateTime,
     ) -> Result<Option<QuotaSpent>, RepoError> {
         let txn = self.db.begin().await.map_err(repo_err)?;
-        lock_claimant(&txn, claimant).await?;
+        lock_claimant(&txn, claimant, Some(email.as_str())).await?;
         if let Some(spent) = quota_spent(&txn, claimant, email.as_str(), quota, at).await? {
             txn.rollback().await.map_err(repo_err)?;
             return Ok(Some(spent));

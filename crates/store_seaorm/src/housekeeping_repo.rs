@@ -1,7 +1,7 @@
 //! `kernel::Housekeeping` on SeaORM: the daily purge, one `DELETE` per table, each bounded by
 //! an indexed time column (the search feed by its position).
 
-use crate::entity::{email_token, idempotency_key, job, listing_change, oauth_code, oauth_token, web_session};
+use crate::entity::{claim_email, email_token, idempotency_key, job, listing_change, oauth_code, oauth_token, web_session};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{Housekeeping, PurgeCutoffs, Purged, RepoError};
@@ -63,7 +63,13 @@ impl Housekeeping for SeaStore {
             }
             _ => 0,
         };
+        let claim_emails = claim_email::Entity::delete_many()
+            .filter(claim_email::Column::CreatedAt.lt(utc(cutoffs.claim_emails_before)))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?
+            .rows_affected;
         crate::db::optimize(&self.db).await.map_err(repo_err)?;
-        Ok(Purged { idempotency_keys, jobs, sessions, oauth_codes, oauth_tokens, email_tokens, listing_changes })
+        Ok(Purged { idempotency_keys, jobs, sessions, oauth_codes, oauth_tokens, email_tokens, listing_changes, claim_emails })
     }
 }

@@ -11,7 +11,7 @@ use crate::site::plural;
 use crate::{CsrfForm, WebState, message, session};
 use accounts::{AccountsError, ApiKey, OwnAccountError, Scope, Scopes};
 use actix_web::http::StatusCode;
-use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use kernel::ApiKeyId;
 use serde::Deserialize;
@@ -280,7 +280,7 @@ pub async fn change_password(state: web::Data<WebState>, request: HttpRequest, f
         Ok(session) => session,
         Err(answer) => return answer,
     };
-    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    let client = crate::client_of(&request);
     match state.app.own_account.change_password(client, &session.user, &form.current_password, &form.new_password).await {
         Ok(_) => {
             let mut response = message(
@@ -329,7 +329,7 @@ pub async fn close(state: web::Data<WebState>, request: HttpRequest, form: web::
         Ok(session) => session,
         Err(answer) => return answer,
     };
-    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    let client = crate::client_of(&request);
     match state.app.own_account.close(client, &session.user, &form.password).await {
         Ok(closed) => {
             tracing::info!(user = session.user.id.get(), votes = closed.votes_withdrawn, "an account was closed by its owner");

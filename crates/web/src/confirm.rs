@@ -1,12 +1,15 @@
 //! Confirming an account's e-mail address: the link in the e-mail opens a page with one button
 //! (a link alone changes nothing, so a mail scanner that follows it does not use it up), and a
-//! signed-in person can ask for a new link. A link may carry `next`, the local path the person
-//! was on the way to when asked to confirm (an app's consent page, the account page): once
-//! confirmed, the page leads back there. `next` is checked as sign-in's is (`safe_next`) on
-//! the way into the e-mail and again on the way out.
+//! signed-in person can ask for a new link. Where the person was on the way to when asked to
+//! confirm (an app's consent page, the account page) is kept in a cookie of the browser that
+//! asked (`CONFIRM_NEXT_COOKIE`), never in the link: the mail goes to an address the asker may
+//! not own, so it carries nothing they typed. Opened in that browser, the link's page leads back
+//! there once confirmed. The path is checked as sign-in's `next` is (`safe_next`) on the way
+//! into the cookie and again on the way out.
 
 use crate::{WebState, message, safe_next, session};
 use accounts::ConfirmationError;
+use actix_web::cookie::{Cookie, SameSite};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -43,9 +46,34 @@ pub(crate) fn onward(next: &str) -> Option<&str> {
     Some(safe_next(next)).filter(|next| *next != "/")
 }
 
-pub async fn confirm_page(state: web::Data<WebState>, query: web::Query<TokenForm>) -> HttpResponse {
-    let next = onward(&query.next).unwrap_or_default();
-    crate::html(StatusCode::OK, &ConfirmPage { site_name: &state.app.site.name, token: &query.token, next })
+/// The cookie that keeps, in the browser that asked for a confirmation link, where to go on
+/// once the address is confirmed.
+pub(crate) const CONFIRM_NEXT_COOKIE: &str = "ld_confirm_next";
+
+/// Remembers `next` (if it leads anywhere but home) in the browser `response` goes to, for the
+/// links' lifetime, readable only by the confirmation pages.
+pub(crate) fn remember_next(state: &WebState, response: &mut HttpResponse, next: &str) {
+    let Some(next) = onward(next) else { return };
+    let cookie = Cookie::build(CONFIRM_NEXT_COOKIE, crate::percent_encode(next))
+        .path("/account/confirm")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(state.secure_cookies())
+        .max_age(actix_web::cookie::time::Duration::hours(48))
+        .finish();
+    let _ = response.add_cookie(&cookie);
+}
+
+/// Where this browser was going when it asked for a confirmation link, if anywhere.
+fn remembered_next(request: &HttpRequest) -> String {
+    // Written percent-encoded (`remember_next`); actix-web decodes a request's cookies.
+    let next = request.cookie(CONFIRM_NEXT_COOKIE).map(|cookie| cookie.value().to_owned()).unwrap_or_default();
+    onward(&next).unwrap_or_default().to_owned()
+}
+
+pub async fn confirm_page(state: web::Data<WebState>, request: HttpRequest, query: web::Query<TokenForm>) -> HttpResponse {
+    let next = remembered_next(&request);
+    crate::html(StatusCode::OK, &ConfirmPage { site_name: &state.app.site.name, token: &query.token, next: &next })
 }
 
 pub async fn confirm(state: web::Data<WebState>, form: web::Form<TokenForm>) -> HttpResponse {
@@ -90,13 +118,17 @@ pub async fn resend(state: web::Data<WebState>, request: HttpRequest, form: web:
             None => message(&state, StatusCode::OK, "Already confirmed", "Your e-mail address is confirmed already."),
         };
     }
-    match state.app.confirmation.send_back_to(&session.user, back).await {
-        Ok(()) => message(
-            &state,
-            StatusCode::OK,
-            "Check your e-mail",
-            &format!("We sent a new link to {}. It works once, for 48 hours.", session.user.email),
-        ),
+    match state.app.confirmation.send(&session.user).await {
+        Ok(()) => {
+            let mut answer = message(
+                &state,
+                StatusCode::OK,
+                "Check your e-mail",
+                &format!("We sent a new link to {}. It works once, for 48 hours.", session.user.email),
+            );
+            remember_next(&state, &mut answer, back.unwrap_or_default());
+            answer
+        }
         Err(ConfirmationError::TooMany) => message(
             &state,
             StatusCode::TOO_MANY_REQUESTS,

@@ -112,6 +112,12 @@ async fn session(state: &WebState, request: &HttpRequest) -> Option<accounts::si
     Some(session)
 }
 
+/// The client address of `request`, as everything counted per client sees it (the server's
+/// middleware records it, from the peer or a trusted proxy's `X-Forwarded-For`).
+pub(crate) fn client_of(request: &HttpRequest) -> std::net::IpAddr {
+    ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr())
+}
+
 /// Marks `request` as one whose success may have changed public reads (`ops::KnownWriter`).
 fn known_writer(request: &HttpRequest) {
     request.extensions_mut().insert(ops::KnownWriter);

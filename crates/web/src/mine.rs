@@ -11,7 +11,7 @@ use crate::{WebState, message, session, words};
 use accounts::signin::Session;
 use accounts::{Credential, Principal, Scopes};
 use actix_web::http::StatusCode;
-use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use kernel::FieldError;
 use ops::operations::drafts::ListMyDrafts;
@@ -23,7 +23,7 @@ use serde_json::{Value, json};
 
 /// The caller the account pages run operations as: the signed-in person, with every scope.
 pub(crate) fn as_person(session: &Session, request: &HttpRequest) -> Caller {
-    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    let client = crate::client_of(request);
     let principal = Principal { user: session.user.clone(), credential: Credential::SiteSession, scopes: Scopes::all() };
     Caller { principal: Some(principal), client: Some(client) }
 }

@@ -6,7 +6,7 @@
 use crate::{CSRF_COOKIE, SESSION_COOKIE, WebState, cookie, html, message, percent_encode, random_token, safe_next};
 use accounts::{Registered, SignInError};
 use actix_web::http::StatusCode;
-use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use serde::Deserialize;
 
@@ -130,7 +130,7 @@ pub async fn signin(state: web::Data<WebState>, request: HttpRequest, form: web:
             Some("The form expired; please try again.".into()),
         );
     }
-    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    let client = crate::client_of(&request);
     match state.app.signin.sign_in(client, &form.email, &form.password).await {
         Ok(session) => signed_in(&state, session, &next),
         Err(error) => {
@@ -163,15 +163,18 @@ pub async fn signup(state: web::Data<WebState>, request: HttpRequest, form: web:
             // page is the same either way and signs nobody in, so it never tells whether an
             // address has an account. A mail that could not be sent is logged, never shown.
             let sent = match &registered {
-                // The link leads back where the person was going (an app's consent page, say).
-                Registered::New(user) => state.app.confirmation.send_back_to(user, crate::confirm::onward(&next)).await,
+                Registered::New(user) => state.app.confirmation.send(user).await,
                 Registered::Taken(owner) => state.app.confirmation.tell_owner_of_sign_up(owner).await,
             };
             if let Err(err) = sent {
                 tracing::warn!(error = %err, "the e-mail that follows a sign-up could not be sent");
             }
             let page = SignUpSentPage { site_name: &state.app.site.name, email: form.email.trim(), next_encoded: percent_encode(&next) };
-            html(StatusCode::OK, &page)
+            let mut answer = html(StatusCode::OK, &page);
+            // Opened in this browser, the link leads back where the person was going (an app's
+            // consent page, say); the mail itself carries nothing they typed.
+            crate::confirm::remember_next(&state, &mut answer, &next);
+            answer
         }
         Err(error) => signup_form(&state, status_of(&error), form_csrf(&request), &form, &next, Some(error.to_string())),
     }

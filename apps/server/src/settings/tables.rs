@@ -35,7 +35,7 @@ declare_settings! {
         /// writing, editing or deleting a review, and following, on the site, per account
         review: String = "30/hour".into(), env "LAUNCHDIR_RATE_LIMITS_REVIEW";
         /// writing, editing or deleting a review on the site, per client address (every account behind it together)
-        review_network: String = "60/hour".into(), env "LAUNCHDIR_RATE_LIMITS_REVIEW_NETWORK";
+        review_network: String = "10/hour".into(), env "LAUNCHDIR_RATE_LIMITS_REVIEW_NETWORK";
     }
 }
 

@@ -398,6 +398,17 @@ async fn an_email_claim_is_at_the_domain_itself_or_the_websites_host_never_anoth
     let (_, other) = app.api_key("").await;
     let created = app.claim(&other, json!({"slug": slug, "method": "email", "email": format!("ceo@{domain}")})).await;
     assert_eq!(created.status, 201, "{:#}", created.body);
+
+    // A link that went out before the rule (here: its claim's address moved to a tenant's
+    // subdomain behind the rule's back) proves nothing: its page and its confirmation are 404.
+    let link = app.claim_link_to(&format!("ceo@{domain}")).await;
+    let link_token = link.split("token=").nth(1).unwrap().to_owned();
+    let tenant = format!("support@attacker-trial.{domain}");
+    let moved = format!("UPDATE claims SET email = '{tenant}' WHERE id = {}", created.body["id"]);
+    app.services.store.connection().execute_unprepared(&moved).await.unwrap();
+    assert_eq!(app.client.get(app.url(&format!("/claims/confirm?token={link_token}"))).send().await.unwrap().status(), 404);
+    assert_eq!(confirm(&app, &link_token, "same-origin").await, 404);
+    assert!(!app.owns(&other, &slug).await, "no ownership from a link the rule refuses");
 }
 
 #[tokio::test]

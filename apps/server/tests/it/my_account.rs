@@ -292,18 +292,38 @@ async fn an_unconfirmed_account_gets_no_api_key_and_the_page_leads_to_confirming
     let direct = app.services.app.accounts.create_api_key(&email, Some("agent"), accounts::Scopes::all()).await;
     assert!(matches!(direct, Err(accounts::AccountsError::Unconfirmed)), "{direct:?}");
 
-    // The page's button sends a link that leads back to the account page once confirmed.
-    assert_eq!(send(&app, &alice, "/account/confirm/resend", &[("next", "/account")]).await.status(), 200);
+    // The page's button sends a link that, opened in this browser, leads back to the account
+    // page once confirmed: the browser keeps the way back, the mail carries none of it.
+    let resent = send(&app, &alice, "/account/confirm/resend", &[("next", "/account")]).await;
+    assert_eq!(resent.status(), 200);
+    let kept = resent
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|value| value.to_str().unwrap().split(';').next().unwrap().to_owned())
+        .find(|pair| pair.starts_with("ld_confirm_next="))
+        .expect("the browser keeps the way back");
     let outbox = app.services.store.outbox(10).await.unwrap();
     let mail = outbox.iter().find(|mail| mail.to == email.as_str() && mail.kind == "confirm_email").expect("a confirmation link");
     let link = mail.body.split_whitespace().find(|word| word.contains("/account/confirm?token=")).unwrap().to_owned();
-    assert!(link.ends_with("&next=/account"), "{link}");
-    let shown = no_redirects().get(app.url(&link.replace("https://launch.example", ""))).send().await.unwrap().text().await.unwrap();
+    assert!(!link.contains("next"), "{link}");
+    let link_path = link.replace("https://launch.example", "");
+    let shown = no_redirects().get(app.url(&link_path)).header("Cookie", &kept).send().await.unwrap().text().await.unwrap();
     assert!(shown.contains(r#"<input type="hidden" name="next" value="/account">"#), "{shown}");
-    // A `next` that is not a local path is dropped, on the link's page and after confirming.
+    let elsewhere_browser = no_redirects().get(app.url(&link_path)).send().await.unwrap().text().await.unwrap();
+    assert!(!elsewhere_browser.contains(r#"name="next""#), "another browser has no way back: {elsewhere_browser}");
+    // A way back that is not a local path is dropped, on the link's page and after confirming.
     for elsewhere in ["https://evil.example/", "//evil.example/", "/\\evil.example"] {
-        let query = serde_urlencoded::to_string([("token", "whatever"), ("next", elsewhere)]).unwrap();
-        let page = no_redirects().get(app.url(&format!("/account/confirm?{query}"))).send().await.unwrap().text().await.unwrap();
+        let cookie = format!("ld_confirm_next={}", serde_urlencoded::to_string([("v", elsewhere)]).unwrap().trim_start_matches("v="));
+        let page = no_redirects()
+            .get(app.url("/account/confirm?token=whatever"))
+            .header("Cookie", cookie)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
         assert!(!page.contains(r#"name="next""#) && !page.contains("evil.example"), "{elsewhere}: {page}");
     }
     let token = link.split("token=").nth(1).unwrap().split('&').next().unwrap().to_owned();

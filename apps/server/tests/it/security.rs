@@ -160,11 +160,28 @@ async fn a_daily_job_purges_what_has_expired_and_keeps_the_rest() {
     let idempotency = store.idempotency();
     idempotency.reserve(&scope, "fingerprint", now, now - time::Duration::DAY, now - time::Duration::minutes(5)).await.unwrap();
     idempotency.finish(&scope, &kernel::StoredResponse { status: 201, body: serde_json::json!({}) }).await.unwrap();
+    // A claim e-mail, counted by the daily quotas.
+    let db = store.connection();
+    let claimant = store_seaorm::testing::fixtures::user(db, &format!("claimant-{}@example.com", std::process::id())).await;
+    let week = kernel::Week::at(now, time::UtcOffset::UTC);
+    let listing = store_seaorm::testing::fixtures::listing(db, "purged-claims", "live", week, now).await;
+    let claim = claims::NewClaim {
+        listing: kernel::ListingId::new(listing),
+        claimant: kernel::UserId::new(claimant),
+        method: claims::ClaimMethod::Email,
+        token: None,
+        email: Some(kernel::Email::parse("ceo@purged-claims.example").unwrap()),
+        link_hash: Some("0".repeat(64)),
+        created_at: now,
+    };
+    let quota = claims::MailQuota { per_account_per_day: 10, per_recipient_per_day: 3 };
+    assert!(matches!(store.claims().create(claim, quota).await.unwrap(), claims::Stored::New(_)));
     // Today nothing of it has expired.
     let kept = store.purge(&Housekeeper::cutoffs(now)).await.unwrap();
-    assert_eq!((kept.idempotency_keys, kept.jobs, kept.sessions), (0, 0, 0), "{kept}");
+    assert_eq!((kept.idempotency_keys, kept.jobs, kept.sessions, kept.claim_emails), (0, 0, 0, 0), "{kept}");
     // Forty days on, all of it has.
     let later = store.purge(&Housekeeper::cutoffs(now + time::Duration::days(40))).await.unwrap();
     assert!(later.idempotency_keys >= 1 && later.sessions >= 1 && later.jobs >= 1, "{later}");
+    assert_eq!(later.claim_emails, 1, "the claim e-mail's record, past the quotas' day: {later}");
     assert!(store.state(purge).await.unwrap().is_none(), "the finished job is gone");
 }

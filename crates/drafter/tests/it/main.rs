@@ -324,7 +324,8 @@ async fn a_site_that_needs_javascript_is_drafted_through_chromium() {
         AddressPolicy { allow_private_networks: true, trusted: vec![] },
     ))
     .unwrap();
-    let reader = CrawlingSiteReader::new(fetcher, outbound_http::BOT_TOKEN).with_browser(browser).map_err(|(_, reason)| reason).unwrap();
+    let mut reader = CrawlingSiteReader::new(fetcher, outbound_http::BOT_TOKEN);
+    reader.use_browser(browser).unwrap();
     let snapshot = reader.read(&kernel::WebUrl::parse(&server.url("/")).unwrap(), 10).await.unwrap();
     assert_eq!(snapshot.rendered.len(), 1);
     let (facts, decoys) = facts_of("js-only");

@@ -159,7 +159,7 @@ impl Policy {
             Self::Vote => RateQuota::per_hour(60),
             Self::VoteNetwork => RateQuota::per_hour(300),
             Self::Review => RateQuota::per_hour(30),
-            Self::ReviewNetwork => RateQuota::per_hour(60),
+            Self::ReviewNetwork => RateQuota::per_hour(10),
         }
     }
 
@@ -408,7 +408,7 @@ mod tests {
                 "vote 60/hour",
                 "vote_network 300/hour",
                 "review 30/hour",
-                "review_network 60/hour"
+                "review_network 10/hour"
             ]
         );
     }

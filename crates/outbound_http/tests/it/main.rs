@@ -203,10 +203,8 @@ async fn a_site_that_needs_javascript_is_read_as_a_browser_shows_it() {
     assert_eq!(served.needs_javascript, std::slice::from_ref(&home));
     assert!(served.rendered.is_empty() && served.pages[0].blocks.is_empty(), "{:?}", served.pages[0].blocks);
     // With one: the page after its scripts ran, the data they fetched included.
-    let reader = CrawlingSiteReader::new(fetcher(testing_policy()), outbound_http::BOT_TOKEN)
-        .with_browser(browser())
-        .map_err(|(_, reason)| reason)
-        .unwrap();
+    let mut reader = CrawlingSiteReader::new(fetcher(testing_policy()), outbound_http::BOT_TOKEN);
+    reader.use_browser(browser()).unwrap();
     let snapshot = reader.read(&fixture.web_url("/"), 10).await.unwrap();
     assert_eq!(snapshot.rendered, [home]);
     assert!(snapshot.needs_javascript.is_empty());
@@ -275,20 +273,20 @@ async fn a_rendered_pages_scripts_reach_nothing_the_crawler_would_not() {
     assert_eq!(renderer.render(&leaving.web_url("/")).await.unwrap_err(), outbound_http::render::RenderFailure::LostPage);
 }
 
-/// What the test saw of one browser process while it ran: its network namespace, its
-/// interfaces, and the TCP connections in that namespace (local and remote `ip:port`, in
-/// `/proc/net/tcp`'s hexadecimal).
+/// What the test saw of one browser's network namespace while it ran: its interfaces, the TCP
+/// connections in it (local and remote `ip:port`, in `/proc/net/tcp`'s hexadecimal), and the
+/// proxy port its browser was told.
 #[derive(Debug, Default)]
 struct BrowserNetwork {
-    namespaces: std::collections::BTreeSet<String>,
     interfaces: std::collections::BTreeSet<String>,
     connections: std::collections::BTreeSet<(String, String)>,
     proxy_ports: std::collections::BTreeSet<u16>,
 }
 
-/// Looks at every process this test's renderer started (their profile directory names this
-/// process) and notes where their sockets can go.
-fn look_at_browsers(seen: &mut BrowserNetwork) {
+/// Looks at every process this test binary's renderers started (their profile directory names
+/// this process; other tests render at the same time) and notes, per network namespace, where
+/// their sockets can go.
+fn look_at_browsers(seen: &mut std::collections::BTreeMap<String, BrowserNetwork>) {
     let ours = format!("launchdir-render-{}-", std::process::id());
     let Ok(processes) = std::fs::read_dir("/proc") else { return };
     for process in processes.flatten() {
@@ -298,14 +296,13 @@ fn look_at_browsers(seen: &mut BrowserNetwork) {
         if !cmdline.contains(&ours) {
             continue;
         }
+        let Ok(namespace) = std::fs::read_link(dir.join("ns/net")) else { continue };
+        let network = seen.entry(namespace.display().to_string()).or_default();
         if let Some(port) = cmdline.split("--proxy-server=http://127.0.0.1:").nth(1).and_then(|rest| rest.split(' ').next()) {
-            seen.proxy_ports.extend(port.parse::<u16>().ok());
-        }
-        if let Ok(namespace) = std::fs::read_link(dir.join("ns/net")) {
-            seen.namespaces.insert(namespace.display().to_string());
+            network.proxy_ports.extend(port.parse::<u16>().ok());
         }
         if let Ok(dev) = std::fs::read_to_string(dir.join("net/dev")) {
-            seen.interfaces.extend(dev.lines().skip(2).filter_map(|line| line.split(':').next()).map(|name| name.trim().to_owned()));
+            network.interfaces.extend(dev.lines().skip(2).filter_map(|line| line.split(':').next()).map(|name| name.trim().to_owned()));
         }
         for table in ["net/tcp", "net/tcp6"] {
             let Ok(sockets) = std::fs::read_to_string(dir.join(table)) else { continue };
@@ -313,7 +310,7 @@ fn look_at_browsers(seen: &mut BrowserNetwork) {
                 let fields: Vec<&str> = line.split_whitespace().collect();
                 // State 0A is LISTEN: no peer.
                 if fields.len() > 3 && fields[3] != "0A" {
-                    seen.connections.insert((fields[1].to_owned(), fields[2].to_owned()));
+                    network.connections.insert((fields[1].to_owned(), fields[2].to_owned()));
                 }
             }
         }
@@ -355,7 +352,7 @@ async fn webrtc_reaches_no_address_and_the_browser_reaches_only_the_proxy() {
     let watcher = {
         let watching = watching.clone();
         tokio::task::spawn_blocking(move || {
-            let mut seen = BrowserNetwork::default();
+            let mut seen = std::collections::BTreeMap::new();
             while watching.load(std::sync::atomic::Ordering::Relaxed) {
                 look_at_browsers(&mut seen);
                 std::thread::sleep(std::time::Duration::from_millis(20));
@@ -374,16 +371,25 @@ async fn webrtc_reaches_no_address_and_the_browser_reaches_only_the_proxy() {
     assert!(rendered.html.contains("peer connection opened"), "{}", rendered.html);
     assert!(received.is_err(), "the loopback listener received a packet from {:?}", received.map(|r| r.map(|(_, from)| from)));
 
-    // The browser's sockets: in a namespace that is not this process's, with no interface but
-    // its loopback, and every TCP connection to or from the proxy's port.
+    // The browsers' sockets: each in a namespace that is not this process's, with no interface
+    // but its loopback, and every TCP connection in it to or from its own proxy's port.
     let ours = std::fs::read_link("/proc/self/ns/net").unwrap().display().to_string();
-    assert!(!seen.namespaces.is_empty(), "the browser was not seen running");
-    assert!(!seen.namespaces.contains(&ours), "the browser ran in this process's network namespace: {seen:?}");
-    assert_eq!(seen.interfaces.iter().map(String::as_str).collect::<Vec<_>>(), ["lo"], "{seen:?}");
-    let proxy_port = *seen.proxy_ports.iter().next().expect("the browser was told its proxy");
-    let proxy = format!("0100007F:{proxy_port:04X}");
-    assert!(!seen.connections.is_empty(), "the browser was seen with no connection to its proxy: {seen:?}");
-    for (local, remote) in &seen.connections {
-        assert!(local == &proxy || remote == &proxy, "a browser socket {local} -> {remote} is not the proxy's ({proxy}): {seen:?}");
+    assert!(!seen.is_empty(), "the browser was not seen running");
+    assert!(!seen.contains_key(&ours), "a browser ran in this process's network namespace: {seen:?}");
+    let mut proxied = 0;
+    for (namespace, network) in &seen {
+        assert_eq!(network.interfaces.iter().map(String::as_str).collect::<Vec<_>>(), ["lo"], "{namespace}: {network:?}");
+        assert!(network.proxy_ports.len() <= 1, "one browser, told one proxy, per namespace: {namespace}: {network:?}");
+        // (A namespace seen only through the browser's helper processes names no proxy.)
+        let Some(port) = network.proxy_ports.first() else { continue };
+        let proxy = format!("0100007F:{port:04X}");
+        for (local, remote) in &network.connections {
+            assert!(
+                local == &proxy || remote == &proxy,
+                "{namespace}: a socket {local} -> {remote} is not the proxy's ({proxy}): {network:?}"
+            );
+        }
+        proxied += network.connections.len();
     }
+    assert!(proxied > 0, "no browser was seen connected to its proxy: {seen:?}");
 }

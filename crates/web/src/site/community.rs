@@ -10,7 +10,7 @@ use super::voting::{ButtonForm, refused};
 use crate::{WebState, safe_next, session};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{LOCATION, RETRY_AFTER};
-use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use kernel::Slug;
 use listings::{Member, ReviewError, ReviewText};
 use ops::RateClass;
@@ -59,7 +59,7 @@ async fn admitted(
             back,
         ));
     };
-    let client = client_of(request);
+    let client = crate::client_of(request);
     // Per account first, then (a review) per network, as votes are counted.
     let mut classes = vec![(RateClass::Review, Some(session.user.id))];
     if per_network {
@@ -84,15 +84,11 @@ async fn admitted(
 
 /// The client address the request came from (the peer, or behind a trusted proxy the address it
 /// names).
-fn client_of(request: &HttpRequest) -> std::net::IpAddr {
-    ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr())
-}
-
 fn member(session: &accounts::signin::Session, request: &HttpRequest) -> Member {
     Member {
         user: session.user.id,
         email_confirmed: session.user.email_confirmed_at.is_some(),
-        network: kernel::client_network(client_of(request)).to_string(),
+        network: kernel::client_network(crate::client_of(request)).to_string(),
     }
 }
 

@@ -17,7 +17,7 @@ use actix_web::http::StatusCode;
 use actix_web::http::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
 use actix_web::middleware::from_fn;
 use actix_web::web::Bytes;
-use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use kernel::FieldError;
 use listings::ListingSummary;
@@ -234,7 +234,7 @@ pub(crate) fn plural(count: u64, one: &str, many: &str) -> String {
 
 /// The caller a page runs its operations as: anonymous, counted by its address.
 pub(crate) fn caller(request: &HttpRequest) -> Caller {
-    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    let client = crate::client_of(request);
     Caller { principal: None, client: Some(client) }
 }
 

@@ -8,7 +8,7 @@ use super::{Meta, page};
 use crate::{WebState, safe_next, session};
 use actix_web::http::StatusCode;
 use actix_web::http::header::LOCATION;
-use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use kernel::Slug;
 use listings::{VoteError, Voter};
@@ -107,7 +107,7 @@ pub async fn vote(state: web::Data<WebState>, request: HttpRequest, path: web::P
             &back,
         );
     };
-    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    let client = crate::client_of(&request);
     for (class, principal) in [(RateClass::Vote, Some(session.user.id)), (RateClass::VoteNetwork, None)] {
         if let Err(limited) = state.app.limits.check(class, principal, client).await {
             let wait = limited.0.retry_after.unwrap_or(60);
