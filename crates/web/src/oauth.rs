@@ -180,7 +180,10 @@ fn confirm_first(state: &WebState, session: &accounts::signin::Session, authoriz
         csrf: &session.csrf_token,
         next,
     };
-    html(StatusCode::FORBIDDEN, &page)
+    let mut answer = html(StatusCode::FORBIDDEN, &page);
+    // Any confirmation link of the account, opened in this browser, leads back here.
+    crate::confirm::remember_next(state, &mut answer, next);
+    answer
 }
 
 pub async fn authorize_page(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {

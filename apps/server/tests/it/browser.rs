@@ -90,16 +90,24 @@ impl Browser {
     }
 
     /// With `LAUNCHDIR_SCREENSHOTS` set, every page checked for accessibility is also saved to
-    /// `target/screenshots/pages/<path>.png`, to look at as a visitor would.
+    /// `target/screenshots/pages/<path>.png` as the window shows it (1280 px wide) and to
+    /// `<path>-390.png` as a phone 390 px wide does, to look at as a visitor would.
     async fn keep_screenshot(&self) {
         if std::env::var_os("LAUNCHDIR_SCREENSHOTS").is_none() {
             return;
         }
         let Ok(url) = self.driver.current_url().await else { return };
         let name: String = url.path().trim_matches('/').chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).take(80).collect();
+        let name = if name.is_empty() { "home".to_owned() } else { name };
         let dir = workspace_root().join("target/screenshots/pages");
         let _ = std::fs::create_dir_all(&dir);
-        let _ = self.driver.screenshot(&dir.join(format!("{}.png", if name.is_empty() { "home" } else { &name }))).await;
+        let _ = self.driver.screenshot(&dir.join(format!("{name}.png"))).await;
+        if let Ok(wide) = self.driver.get_window_rect().await {
+            let _ = self.driver.set_window_rect(wide.x, wide.y, 390, 844).await;
+            let _ = self.driver.screenshot(&dir.join(format!("{name}-390.png"))).await;
+            let (width, height) = (u32::try_from(wide.width).unwrap_or(1280), u32::try_from(wide.height).unwrap_or(900));
+            let _ = self.driver.set_window_rect(wide.x, wide.y, width, height).await;
+        }
     }
 
     /// The input whose label reads `label`.
