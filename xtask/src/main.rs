@@ -1,8 +1,12 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
 //! - `ci`: what CI runs: format check, clippy with warnings denied, tidy, the OpenAPI check,
-//!   tests on SQLite and PostgreSQL, the contract fuzzer, the MCP conformance suite.
-//! - `test [--sqlite-only]`: the whole test suite once per database backend.
+//!   tests on SQLite and PostgreSQL, the contract fuzzer, the MCP conformance suite, and a check
+//!   that the run left no file in the tree; the time of each stage at the end.
+//! - `test [--sqlite-only]`: the whole test suite once per database backend, after finding or
+//!   installing and starting what it needs (`machine`: PostgreSQL, Redis, Chromium and its
+//!   driver, npm).
+//! - `prepare [--sqlite-only] [--ci]`: only that preparation (with `--ci`, also what `ci` needs).
 //! - `tidy`: dependency rules (domain crates never depend on frameworks or adapters).
 //! - `openapi [--check]`: writes (or checks) `docs/openapi.json`.
 //! - `conformance`: the official MCP conformance suite against `/mcp` (Node 22 and the suite are
@@ -25,6 +29,7 @@
 mod bench;
 mod conformance;
 mod contract;
+mod machine;
 mod scale;
 mod tidy;
 
@@ -39,6 +44,11 @@ fn main() -> anyhow::Result<()> {
     match args.first().map(String::as_str) {
         Some("ci") => ci(),
         Some("test") => test(args.iter().any(|a| a == "--sqlite-only")),
+        Some("prepare") => machine::prepare(
+            &root,
+            machine::Needs { postgres: !args.iter().any(|a| a == "--sqlite-only"), ci_tools: args.iter().any(|a| a == "--ci") },
+            &postgres_server_url(),
+        ),
         Some("tidy") => tidy::check(&root),
         Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check")),
         Some("conformance") => conformance::run_suite(&root),
@@ -80,7 +90,7 @@ fn main() -> anyhow::Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | tidy | openapi [--check] | bench [--bulk N] [--sqlite-only | --postgres-only | --limits | --pages | --compare BINARY] | bench --drafts | bench --mcp | bench --orders | bench --votes | bench --claims | bench --sign-in | conformance | contract>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | prepare [--sqlite-only] [--ci] | tidy | openapi [--check] | bench [--bulk N] [--sqlite-only | --postgres-only | --limits | --pages | --compare BINARY] | bench --drafts | bench --mcp | bench --orders | bench --votes | bench --claims | bench --sign-in | conformance | contract>"
             );
             bail!("unknown command")
         }
@@ -109,14 +119,76 @@ pub(crate) fn run(command: &mut Command) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The stages of a CI run and how long each took, printed at the end whether the run passed or
+/// not, so a slow stage shows itself.
+#[derive(Default)]
+struct Stages(Vec<(&'static str, std::time::Duration, bool)>);
+
+impl Stages {
+    fn run(&mut self, name: &'static str, stage: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<()> {
+        eprintln!("== stage: {name}");
+        let started = std::time::Instant::now();
+        let result = stage();
+        self.0.push((name, started.elapsed(), result.is_ok()));
+        result
+    }
+
+    fn print(&self) {
+        let total: std::time::Duration = self.0.iter().map(|(_, took, _)| *took).sum();
+        eprintln!("\n== CI stages (total {:.0} s)", total.as_secs_f64());
+        for (name, took, passed) in &self.0 {
+            eprintln!("{name:<28} {:>7.0} s  {}", took.as_secs_f64(), if *passed { "ok" } else { "FAILED" });
+        }
+    }
+}
+
 fn ci() -> anyhow::Result<()> {
-    run(cargo().args(["fmt", "--all", "--", "--check"]))?;
-    tidy::check(&workspace_root())?;
-    run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]))?;
-    openapi(&workspace_root(), true)?;
-    test(false)?;
-    contract::run_contract(&workspace_root())?;
-    conformance::run_suite(&workspace_root())
+    let root = workspace_root();
+    let before = git_status(&root)?;
+    let mut stages = Stages::default();
+    let result = (|| {
+        stages.run("prepare the machine", || {
+            machine::prepare(&root, machine::Needs { postgres: true, ci_tools: true }, &postgres_server_url())
+        })?;
+        stages.run("format and layout", || {
+            run(cargo().args(["fmt", "--all", "--", "--check"]))?;
+            tidy::check(&root)
+        })?;
+        stages
+            .run("clippy (builds everything)", || run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])))?;
+        stages.run("openapi document", || openapi(&root, true))?;
+        stages.run("build the tests", || {
+            install_axe(&root)?;
+            build_tests()
+        })?;
+        stages.run("tests on SQLite", tests_on_sqlite)?;
+        stages.run("tests on PostgreSQL", tests_on_postgres)?;
+        stages.run("contract (schemathesis)", || contract::run_contract(&root))?;
+        stages.run("conformance (MCP)", || conformance::run_suite(&root))?;
+        stages.run("nothing generated left behind", || tree_as_before(&root, &before))
+    })();
+    stages.print();
+    result
+}
+
+/// `git status --porcelain` of the tree.
+fn git_status(root: &Path) -> anyhow::Result<String> {
+    let output = Command::new("git").args(["status", "--porcelain"]).current_dir(root).output().context("cannot run git status")?;
+    if !output.status.success() {
+        bail!("git status failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// The run left the tree as it found it (on a clean clone: clean): every file a test, a server
+/// or a tool writes is under `target/` or ignored, so nothing generated gets committed.
+fn tree_as_before(root: &Path, before: &str) -> anyhow::Result<()> {
+    let after = git_status(root)?;
+    if after != before {
+        bail!("the run changed or left files in the tree (write them under target/, or ignore them):\nbefore:\n{before}\nafter:\n{after}");
+    }
+    eprintln!("the tree is as the run found it");
+    Ok(())
 }
 
 /// The PostgreSQL server tests use; a fresh database is created in it for each run.
@@ -151,12 +223,25 @@ fn install_axe(root: &Path) -> anyhow::Result<()> {
 }
 
 fn test(sqlite_only: bool) -> anyhow::Result<()> {
+    machine::prepare(&workspace_root(), machine::Needs { postgres: !sqlite_only, ci_tools: false }, &postgres_server_url())?;
     install_axe(&workspace_root())?;
-    eprintln!("== tests on SQLite");
-    run(cargo().args(["test", "--workspace", "--all-targets"]).env("LAUNCHDIR_TEST_DATABASE_URL", "sqlite"))?;
+    tests_on_sqlite()?;
     if sqlite_only {
         return Ok(());
     }
+    tests_on_postgres()
+}
+
+fn build_tests() -> anyhow::Result<()> {
+    run(cargo().args(["test", "--workspace", "--all-targets", "--no-run"]))
+}
+
+fn tests_on_sqlite() -> anyhow::Result<()> {
+    eprintln!("== tests on SQLite");
+    run(cargo().args(["test", "--workspace", "--all-targets"]).env("LAUNCHDIR_TEST_DATABASE_URL", "sqlite"))
+}
+
+fn tests_on_postgres() -> anyhow::Result<()> {
     let server = postgres_server_url();
     let database = format!("launchdir_test_{}", std::process::id());
     eprintln!("== tests on PostgreSQL ({server}/{database})");
