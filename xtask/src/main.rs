@@ -51,8 +51,8 @@ fn main() -> anyhow::Result<()> {
         ),
         Some("tidy") => tidy::check(&root),
         Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check")),
-        Some("conformance") => conformance::run_suite(&root),
-        Some("contract") => contract::run_contract(&root),
+        Some("conformance") => conformance::run_suite(&root, Built::NotYet),
+        Some("contract") => contract::run_contract(&root, Built::NotYet),
         // tools/call get_site_info against GET /api/v1/site, in one run.
         Some("bench") if args.iter().any(|a| a == "--mcp") => measurement("measure_tool_call_against_rest"),
         // Submission by URL on the fixture websites, over the HTTP API.
@@ -110,6 +110,28 @@ pub(crate) fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
 }
 
+/// The server binary the debug build makes (`CARGO_TARGET_DIR` honoured).
+pub(crate) fn server_binary(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from).join("debug/launchdir")
+}
+
+/// Builds the server binary for the contract and MCP stages, unless the run built it already:
+/// `ci` builds every test first, which makes it with the whole workspace's features, and a
+/// second build for the one package would compile its dependencies again with other ones.
+pub(crate) fn build_server(built: Built) -> anyhow::Result<()> {
+    match built {
+        Built::Already => Ok(()),
+        Built::NotYet => run(cargo().args(["build", "-p", "launchdir"])),
+    }
+}
+
+/// Whether the server binary is built and current.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Built {
+    Already,
+    NotYet,
+}
+
 pub(crate) fn run(command: &mut Command) -> anyhow::Result<()> {
     eprintln!("$ {command:?}");
     let status = command.status().with_context(|| format!("cannot run {command:?}"))?;
@@ -163,8 +185,8 @@ fn ci() -> anyhow::Result<()> {
         })?;
         stages.run("tests on SQLite", tests_on_sqlite)?;
         stages.run("tests on PostgreSQL", tests_on_postgres)?;
-        stages.run("contract (schemathesis)", || contract::run_contract(&root))?;
-        stages.run("conformance (MCP)", || conformance::run_suite(&root))?;
+        stages.run("contract (schemathesis)", || contract::run_contract(&root, Built::Already))?;
+        stages.run("conformance (MCP)", || conformance::run_suite(&root, Built::Already))?;
         stages.run("nothing generated left behind", || tree_as_before(&root, &before))
     })();
     stages.print();
