@@ -297,22 +297,13 @@ pub async fn change_password(state: web::Data<WebState>, request: HttpRequest, f
         Err(OwnAccountError::Throttled { seconds }) => {
             let text = format!("Too many wrong passwords; wait {seconds} seconds and try again. Your password is unchanged.");
             let page = render(&state, &request, StatusCode::TOO_MANY_REQUESTS, None, "", None, vec![("current_password", text)]).await;
-            throttled(page, seconds)
+            crate::with_retry_after(page, seconds)
         }
         Err(problem) => {
             let problems = vec![(problem.field(), sentence(&problem.to_string()))];
             render(&state, &request, StatusCode::BAD_REQUEST, None, "", None, problems).await
         }
     }
-}
-
-/// A form refused by the sign-in throttle: the page says how long to wait, and so does
-/// `Retry-After`.
-fn throttled(mut page: HttpResponse, seconds: u64) -> HttpResponse {
-    if let Ok(value) = actix_web::http::header::HeaderValue::from_str(&seconds.to_string()) {
-        page.headers_mut().insert(actix_web::http::header::RETRY_AFTER, value);
-    }
-    page
 }
 
 #[derive(Debug, Deserialize)]
@@ -351,7 +342,7 @@ pub async fn close(state: web::Data<WebState>, request: HttpRequest, form: web::
         Err(OwnAccountError::Throttled { seconds }) => {
             let text = format!("Too many wrong passwords; wait {seconds} seconds and try again. Nothing was closed.");
             let page = render(&state, &request, StatusCode::TOO_MANY_REQUESTS, None, "", None, vec![("close_password", text)]).await;
-            throttled(page, seconds)
+            crate::with_retry_after(page, seconds)
         }
         Err(_) => {
             let problems = vec![("close_password", "This is not your password: nothing was closed.".to_owned())];

@@ -112,6 +112,13 @@ async fn session(state: &WebState, request: &HttpRequest) -> Option<accounts::si
     Some(session)
 }
 
+/// A page refused by the sign-in throttle: it says how long to wait, and so does `Retry-After`
+/// (sign-in, and the account forms that ask for the password again).
+pub(crate) fn with_retry_after(mut page: HttpResponse, seconds: u64) -> HttpResponse {
+    page.headers_mut().insert(actix_web::http::header::RETRY_AFTER, seconds.into());
+    page
+}
+
 /// The client address of `request`, as everything counted per client sees it (the server's
 /// middleware records it, from the peer or a trusted proxy's `X-Forwarded-For`).
 pub(crate) fn client_of(request: &HttpRequest) -> std::net::IpAddr {

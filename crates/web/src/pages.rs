@@ -134,13 +134,11 @@ pub async fn signin(state: web::Data<WebState>, request: HttpRequest, form: web:
     match state.app.signin.sign_in(client, &form.email, &form.password).await {
         Ok(session) => signed_in(&state, session, &next),
         Err(error) => {
-            let mut page = signin_form(&state, status_of(&error), form_csrf(&request), &next, &form.email, Some(error.to_string()));
-            if let SignInError::Throttled { seconds } = error
-                && let Ok(value) = actix_web::http::header::HeaderValue::from_str(&seconds.to_string())
-            {
-                page.headers_mut().insert(actix_web::http::header::RETRY_AFTER, value);
+            let page = signin_form(&state, status_of(&error), form_csrf(&request), &next, &form.email, Some(error.to_string()));
+            match error {
+                SignInError::Throttled { seconds } => crate::with_retry_after(page, seconds),
+                _ => page,
             }
-            page
         }
     }
 }
