@@ -143,6 +143,30 @@ pub enum ApiKeyCommand {
     Revoke { id: i64 },
 }
 
+/// The `launchdir` binary's whole life: parses the command line, runs the chosen command on a
+/// multi-threaded runtime and turns the outcome into an exit code.
+///
+/// It lives here rather than in `main.rs` so the compiler generates the server's code once, in
+/// this library: a future first polled in the binary is compiled again there (without the
+/// library's shared copy), which doubled the last step of a release build.
+pub fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("error: cannot start the async runtime: {err}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
 /// Runs a parsed command line.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
     let settings = Settings::load(cli.config.as_deref())?;
