@@ -3,12 +3,12 @@
 //! - `ci`: what CI runs: format check, clippy with warnings denied, tidy, the OpenAPI check,
 //!   tests on SQLite and PostgreSQL, the contract fuzzer, the MCP conformance suite, and a check
 //!   that the run left no file in the tree; the time of each stage at the end.
-//! - `test [--sqlite-only]`: the whole test suite once per database backend, after finding or
-//!   installing and starting what it needs (`machine`: PostgreSQL, Redis, Chromium and its
-//!   driver, npm).
+//! - `test [--sqlite-only]`: the whole test suite, built once: every test binary on SQLite and
+//!   those that can reach a database on PostgreSQL (`suite`), after finding or installing and
+//!   starting what it needs (`machine`: PostgreSQL, Redis, Chromium and its driver, npm).
 //! - `prepare [--sqlite-only] [--ci]`: only that preparation (with `--ci`, also what `ci` needs).
 //! - `tidy`: dependency rules (domain crates never depend on frameworks or adapters).
-//! - `openapi [--check]`: writes (or checks) `docs/openapi.json`.
+//! - `openapi [--check]`: writes (or checks) `docs/openapi.json`, as `launchdir openapi` prints it.
 //! - `conformance`: the official MCP conformance suite against `/mcp` (Node 22 and the suite are
 //!   installed with npm into `target/conformance/`).
 //! - `contract`: schemathesis against the REST API's OpenAPI document on a fresh demo server
@@ -31,6 +31,7 @@ mod conformance;
 mod contract;
 mod machine;
 mod scale;
+mod suite;
 mod tidy;
 
 use anyhow::{Context, bail};
@@ -50,7 +51,7 @@ fn main() -> anyhow::Result<()> {
             &postgres_server_url(),
         ),
         Some("tidy") => tidy::check(&root),
-        Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check")),
+        Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check"), Built::NotYet),
         Some("conformance") => conformance::run_suite(&root, Built::NotYet),
         Some("contract") => contract::run_contract(&root, Built::NotYet),
         // tools/call get_site_info against GET /api/v1/site, in one run.
@@ -177,14 +178,16 @@ fn ci() -> anyhow::Result<()> {
             tidy::check(&root)
         })?;
         stages
-            .run("clippy (builds everything)", || run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])))?;
-        stages.run("openapi document", || openapi(&root, true))?;
+            .run("clippy (checks everything)", || run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])))?;
+        let mut binaries = Vec::new();
         stages.run("build the tests", || {
             install_axe(&root)?;
-            build_tests()
+            binaries = suite::build(&root)?;
+            Ok(())
         })?;
-        stages.run("tests on SQLite", tests_on_sqlite)?;
-        stages.run("tests on PostgreSQL", tests_on_postgres)?;
+        stages.run("openapi document", || openapi(&root, true, Built::Already))?;
+        stages.run("tests on SQLite", || suite::run(&binaries, &suite::Backend::Sqlite))?;
+        stages.run("tests on PostgreSQL", || tests_on_postgres(&binaries))?;
         stages.run("contract (schemathesis)", || contract::run_contract(&root, Built::Already))?;
         stages.run("conformance (MCP)", || conformance::run_suite(&root, Built::Already))?;
         stages.run("nothing generated left behind", || tree_as_before(&root, &before))
@@ -245,40 +248,40 @@ fn install_axe(root: &Path) -> anyhow::Result<()> {
 }
 
 fn test(sqlite_only: bool) -> anyhow::Result<()> {
-    machine::prepare(&workspace_root(), machine::Needs { postgres: !sqlite_only, ci_tools: false }, &postgres_server_url())?;
-    install_axe(&workspace_root())?;
-    tests_on_sqlite()?;
+    let root = workspace_root();
+    machine::prepare(&root, machine::Needs { postgres: !sqlite_only, ci_tools: false }, &postgres_server_url())?;
+    install_axe(&root)?;
+    let binaries = suite::build(&root)?;
+    suite::run(&binaries, &suite::Backend::Sqlite)?;
     if sqlite_only {
         return Ok(());
     }
-    tests_on_postgres()
+    tests_on_postgres(&binaries)
 }
 
-fn build_tests() -> anyhow::Result<()> {
-    run(cargo().args(["test", "--workspace", "--all-targets", "--no-run"]))
-}
-
-fn tests_on_sqlite() -> anyhow::Result<()> {
-    eprintln!("== tests on SQLite");
-    run(cargo().args(["test", "--workspace", "--all-targets"]).env("LAUNCHDIR_TEST_DATABASE_URL", "sqlite"))
-}
-
-fn tests_on_postgres() -> anyhow::Result<()> {
+/// The PostgreSQL pass, in a database made for this run and dropped after it.
+fn tests_on_postgres(binaries: &[suite::TestBinary]) -> anyhow::Result<()> {
     let server = postgres_server_url();
     let database = format!("launchdir_test_{}", std::process::id());
     eprintln!("== tests on PostgreSQL ({server}/{database})");
     psql(&server, &format!("CREATE DATABASE {database}")).context("is PostgreSQL running? (see README)")?;
-    let result =
-        run(cargo().args(["test", "--workspace", "--all-targets"]).env("LAUNCHDIR_TEST_DATABASE_URL", format!("{server}/{database}")));
+    let result = suite::run(binaries, &suite::Backend::Postgres(format!("{server}/{database}")));
     let dropped = psql(&server, &format!("DROP DATABASE IF EXISTS {database} WITH (FORCE)"));
     result?;
     dropped
 }
 
-fn openapi(root: &Path, check: bool) -> anyhow::Result<()> {
+/// Writes (or checks) `docs/openapi.json`: the server binary prints the document
+/// (`launchdir openapi`), so xtask itself stays small and quick to build.
+fn openapi(root: &Path, check: bool, built: Built) -> anyhow::Result<()> {
+    build_server(built)?;
+    let binary = server_binary(root);
+    let output = Command::new(&binary).arg("openapi").output().with_context(|| format!("cannot run {}", binary.display()))?;
+    if !output.status.success() {
+        bail!("launchdir openapi failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    let text = String::from_utf8(output.stdout).context("the OpenAPI document is not UTF-8")?;
     let path = root.join("docs/openapi.json");
-    let document = api_rest::openapi::document(api_rest::openapi::DEFAULT_BASE_URL, &ops::limits::RateQuotas::default());
-    let text = serde_json::to_string_pretty(&document)? + "\n";
     if check {
         let current = std::fs::read_to_string(&path).unwrap_or_default();
         if current != text {

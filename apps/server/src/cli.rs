@@ -62,6 +62,9 @@ pub enum Command {
     /// Recent reviews, and hiding one from the site and the rating (or showing it again).
     #[command(subcommand)]
     Reviews(crate::cli_moderation::ReviewsCommand),
+    /// Print the REST API's OpenAPI document with the default base URL and quotas (what
+    /// `docs/openapi.json` holds; a server serves its own at `/api/v1/openapi.json`).
+    Openapi,
 }
 
 #[derive(Debug, Subcommand)]
@@ -167,11 +170,23 @@ pub fn main() -> std::process::ExitCode {
     }
 }
 
+/// `launchdir openapi`: the document with the default base URL and quotas.
+fn print_openapi() -> anyhow::Result<()> {
+    let document = api_rest::openapi::document(api_rest::openapi::DEFAULT_BASE_URL, &ops::limits::RateQuotas::default());
+    println!("{}", serde_json::to_string_pretty(&document)?);
+    Ok(())
+}
+
 /// Runs a parsed command line.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
+    let command = cli.command.unwrap_or(Command::Serve);
+    if let Command::Openapi = command {
+        // Needs no settings file, database or log: the document is the code's.
+        return print_openapi();
+    }
     let settings = Settings::load(cli.config.as_deref())?;
     telemetry::init(&settings);
-    match cli.command.unwrap_or(Command::Serve) {
+    match command {
         Command::Serve => serve(settings).await,
         Command::Migrate => {
             let db = open_database(&settings).await?;
@@ -255,6 +270,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tasks(command) => crate::cli_orders::tasks(&services(&settings).await?, command).await,
         Command::Votes(command) => crate::cli_moderation::votes(&services(&settings).await?, command).await,
         Command::Reviews(command) => crate::cli_moderation::reviews(&services(&settings).await?, command).await,
+        Command::Openapi => print_openapi(),
         Command::Edits(command) => {
             let services = services(&settings).await?;
             match command {
