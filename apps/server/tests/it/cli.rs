@@ -253,3 +253,18 @@ async fn an_account_the_site_team_makes_is_confirmed_and_keys_need_a_confirmed_a
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(said.contains("confirm the account's e-mail address first"), "{said}");
 }
+
+/// `launchdir openapi` prints, without settings or a database, the document `docs/openapi.json`
+/// holds (CI checks the file with it).
+#[test]
+fn openapi_prints_the_checked_in_document_without_a_database() {
+    let output = Command::new(env!("CARGO_BIN_EXE_launchdir"))
+        .arg("openapi")
+        .env("LAUNCHDIR_DATABASE_URL", "postgres://nobody@127.0.0.1:1/none")
+        .output()
+        .expect("run launchdir");
+    let printed: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("the output is JSON");
+    let checked_in: serde_json::Value = serde_json::from_str(include_str!("../../../../docs/openapi.json")).unwrap();
+    assert_eq!(printed, checked_in, "docs/openapi.json is out of date: run `cargo xtask openapi`");
+    assert_eq!(printed["openapi"], "3.1.0");
+}
