@@ -187,4 +187,14 @@ mod tests {
         assert_eq!(package_name("path+file:///work/main/apps/server#launchdir@0.1.0"), "launchdir");
         assert_eq!(package_name("path+file:///work/main/crates/store_seaorm#0.1.0"), "store_seaorm");
     }
+
+    /// The PostgreSQL pass takes the server, the store and the migrations, and no domain crate.
+    #[test]
+    fn the_packages_that_reach_a_database_are_those_that_use_seaorm() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let ids = packages_using_seaorm(root).unwrap();
+        let mut names: Vec<String> = ids.iter().map(|id| package_name(id)).collect();
+        names.sort();
+        assert_eq!(names, ["launchdir", "migration", "store_seaorm"]);
+    }
 }
