@@ -45,6 +45,13 @@ pub enum Backend {
 }
 
 impl Backend {
+    fn name(&self) -> &'static str {
+        match self {
+            Backend::Sqlite => "SQLite",
+            Backend::Postgres(_) => "PostgreSQL",
+        }
+    }
+
     fn url(&self) -> &str {
         match self {
             Backend::Sqlite => "sqlite",
@@ -76,10 +83,6 @@ pub fn build(root: &Path) -> anyhow::Result<Vec<TestBinary>> {
     for line in std::io::BufReader::new(stdout).lines() {
         let line = line?;
         let Ok(message) = serde_json::from_str::<Value>(&line) else { continue };
-        if message["reason"] == "compiler-message" {
-            // With json-render-diagnostics cargo prints diagnostics itself; nothing to do.
-            continue;
-        }
         let is_test = message["reason"] == "compiler-artifact" && message["profile"]["test"] == true;
         let Some(executable) = message["executable"].as_str().filter(|_| is_test) else { continue };
         let package_id = message["package_id"].as_str().unwrap_or_default();
@@ -140,7 +143,7 @@ fn packages_using_seaorm(root: &Path) -> anyhow::Result<HashSet<String>> {
 pub fn run(binaries: &[TestBinary], backend: &Backend) -> anyhow::Result<()> {
     let chosen: Vec<&TestBinary> = binaries.iter().filter(|binary| matches!(backend, Backend::Sqlite) || binary.reaches_database).collect();
     let threads = std::env::var("RUST_TEST_THREADS").unwrap_or_else(|_| backend.test_threads().to_string());
-    eprintln!("== {} test binaries on {} ({threads} tests at a time in each)", chosen.len(), backend_name(backend));
+    eprintln!("== {} test binaries on {} ({threads} tests at a time in each)", chosen.len(), backend.name());
     let mut failed = Vec::new();
     let mut times: Vec<(String, Duration)> = Vec::new();
     for binary in chosen {
@@ -161,21 +164,14 @@ pub fn run(binaries: &[TestBinary], backend: &Backend) -> anyhow::Result<()> {
     }
     times.sort_by_key(|(_, took)| std::cmp::Reverse(*took));
     let total: Duration = times.iter().map(|(_, took)| *took).sum();
-    eprintln!("== {} in {:.0} s; the slowest:", backend_name(backend), total.as_secs_f64());
+    eprintln!("== {} in {:.0} s; the slowest:", backend.name(), total.as_secs_f64());
     for (name, took) in times.iter().take(5) {
         eprintln!("   {:>6.1} s  {name}", took.as_secs_f64());
     }
     if !failed.is_empty() {
-        bail!("tests failed on {}: {}", backend_name(backend), failed.join(", "));
+        bail!("tests failed on {}: {}", backend.name(), failed.join(", "));
     }
     Ok(())
-}
-
-fn backend_name(backend: &Backend) -> &'static str {
-    match backend {
-        Backend::Sqlite => "SQLite",
-        Backend::Postgres(_) => "PostgreSQL",
-    }
 }
 
 #[cfg(test)]
