@@ -1,6 +1,7 @@
-//! The dependency rules of `docs/ARCHITECTURE.md`: a domain crate depends on the kernel, other
-//! domain crates and plain libraries, never on a framework, a database or HTTP driver, or an
-//! adapter crate.
+//! The dependency rules of `docs/ARCHITECTURE.md`: a domain crate depends on the kernel, the
+//! domain crates it names and plain libraries, never on a framework, a database or HTTP driver,
+//! or an adapter crate; and every crate of the workspace depends only on the workspace crates
+//! its line of [`ALLOWED`] names, so an arrow that runs the wrong way fails CI.
 
 use anyhow::{Context, bail};
 use serde_json::Value;
@@ -9,6 +10,39 @@ use std::process::Command;
 
 /// The domain crates.
 pub const DOMAIN_CRATES: &[&str] = &["kernel", "accounts", "listings", "drafts", "claims", "orders", "content"];
+
+/// Every workspace crate and the workspace crates it may depend on (normal dependencies; tests
+/// may use anything). `*`: the binary, which wires everything. A new crate gets a line here.
+pub const ALLOWED: &[(&str, &[&str])] = &[
+    // The shared vocabulary, and the domains: each owns its model, use cases and ports.
+    ("kernel", &[]),
+    ("accounts", &["kernel"]),
+    ("listings", &["kernel"]),
+    ("content", &["kernel"]),
+    ("drafts", &["kernel", "listings"]),
+    ("claims", &["kernel", "listings"]),
+    ("orders", &["kernel", "listings"]),
+    // The operations, over the domains; the HTTP edge every transport shares, over them.
+    ("ops", &["kernel", "accounts", "listings", "content", "drafts", "claims", "orders"]),
+    ("http_edge", &["kernel", "ops"]),
+    // Driving adapters: transports.
+    ("api_rest", &["kernel", "accounts", "listings", "ops", "http_edge"]),
+    ("api_mcp", &["kernel", "accounts", "ops", "http_edge"]),
+    ("web", &["kernel", "accounts", "listings", "drafts", "claims", "orders", "ops", "http_edge"]),
+    // Driven adapters: each implements ports of the domains it names.
+    ("store_seaorm", &["kernel", "accounts", "listings", "content", "drafts", "claims", "orders", "migration"]),
+    ("search_tantivy", &["kernel", "listings"]),
+    ("outbound_http", &["kernel", "accounts", "listings", "drafts", "claims"]),
+    ("drafter", &["kernel", "drafts"]),
+    ("dns_txt", &["kernel", "claims"]),
+    ("mail_smtp", &["kernel"]),
+    ("ratelimit", &["kernel"]),
+    ("passwords_argon2", &["accounts"]),
+    ("payments", &["kernel", "orders", "outbound_http"]),
+    ("migration", &[]),
+    ("xtask", &[]),
+    ("launchdir", &["*"]),
+];
 
 /// Crates a domain crate must never depend on (prefix match).
 const FORBIDDEN_PREFIXES: &[&str] = &[
@@ -48,6 +82,21 @@ pub fn violations(krate: &str, dependencies: &[&str], workspace_crates: &[&str])
         .collect()
 }
 
+/// Checks any crate's workspace dependencies against its line of `allowed`.
+pub fn arrows(krate: &str, dependencies: &[&str], workspace_crates: &[&str], allowed: &[(&str, &[&str])]) -> Vec<String> {
+    let Some((_, may)) = allowed.iter().find(|(name, _)| *name == krate) else {
+        return vec![format!("{krate} has no line in tidy's ALLOWED: say which workspace crates it may depend on")];
+    };
+    if may.contains(&"*") {
+        return Vec::new();
+    }
+    dependencies
+        .iter()
+        .filter(|dep| workspace_crates.contains(dep) && !may.contains(dep))
+        .map(|dep| format!("{krate} depends on {dep}, which its line of tidy's ALLOWED does not name (see docs/ARCHITECTURE.md)"))
+        .collect()
+}
+
 pub fn check(root: &Path) -> anyhow::Result<()> {
     let output = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
@@ -63,9 +112,6 @@ pub fn check(root: &Path) -> anyhow::Result<()> {
     let mut problems = Vec::new();
     for package in packages {
         let name = package["name"].as_str().unwrap_or_default();
-        if !DOMAIN_CRATES.contains(&name) {
-            continue;
-        }
         let deps: Vec<&str> = package["dependencies"]
             .as_array()
             .into_iter()
@@ -73,10 +119,13 @@ pub fn check(root: &Path) -> anyhow::Result<()> {
             .filter(|dep| dep["kind"].is_null()) // normal dependencies; dev and build ones may test with anything
             .filter_map(|dep| dep["name"].as_str())
             .collect();
-        problems.extend(violations(name, &deps, &names));
+        problems.extend(arrows(name, &deps, &names, ALLOWED));
+        if DOMAIN_CRATES.contains(&name) {
+            problems.extend(violations(name, &deps, &names));
+        }
     }
     if problems.is_empty() {
-        eprintln!("tidy: domain crates depend on no framework or adapter");
+        eprintln!("tidy: every crate depends only on the workspace crates its line allows; domain crates on no framework or adapter");
         Ok(())
     } else {
         for problem in &problems {
@@ -108,6 +157,17 @@ mod tests {
             violations("listings", &["kernel", "accounts", "serde", "garde", "time", "uuid", "thiserror", "schemars"], WORKSPACE)
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn an_arrow_the_allow_list_does_not_name_is_refused() {
+        // The operations must not reach into an adapter, nor a domain into the operations.
+        assert_eq!(arrows("ops", &["kernel", "listings", "store_seaorm"], WORKSPACE, ALLOWED).len(), 1);
+        assert_eq!(arrows("listings", &["kernel", "ops"], WORKSPACE, ALLOWED).len(), 1);
+        assert_eq!(arrows("listings", &["kernel", "accounts"], WORKSPACE, ALLOWED).len(), 1, "listings names no other domain");
+        assert!(arrows("api_rest", &["ops", "kernel", "serde"], WORKSPACE, ALLOWED).is_empty(), "plain libraries are not counted");
+        assert!(arrows("launchdir", &["store_seaorm", "api_rest", "ops"], WORKSPACE, ALLOWED).is_empty());
+        assert_eq!(arrows("newcomer", &["kernel"], WORKSPACE, ALLOWED).len(), 1, "a crate without a line is named");
     }
 
     #[test]

@@ -4,8 +4,9 @@
 
 use crate::database::open_database;
 use crate::settings::Settings;
-use crate::startup::{Application, Services};
+use crate::startup::Application;
 use crate::telemetry;
+use crate::wiring::Services;
 use accounts::{AccountsError, Scopes};
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
@@ -172,7 +173,7 @@ pub fn main() -> std::process::ExitCode {
 
 /// `launchdir openapi`: the document with the default base URL and quotas.
 fn print_openapi() -> anyhow::Result<()> {
-    let document = api_rest::openapi::document(api_rest::openapi::DEFAULT_BASE_URL, &ops::limits::RateQuotas::default());
+    let document = api_rest::openapi::document(api_rest::openapi::DEFAULT_BASE_URL, &ops::RateQuotas::default());
     println!("{}", serde_json::to_string_pretty(&document)?);
     Ok(())
 }
@@ -235,7 +236,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 // now, as the week-end job would have fixed them, rather than in a catch-up
                 // that the server's first start would run (tens of seconds at a million listings).
                 let services = Services::build(&settings, db, Arc::new(SystemClock))?;
-                let fixed = services.app.awards.fix_finished_weeks().await.context("cannot fix the awards of finished weeks")?;
+                let fixed = services.app.listings.awards.fix_finished_weeks().await.context("cannot fix the awards of finished weeks")?;
                 println!("fixed the awards of {} finished weeks", fixed.len());
                 store_seaorm::settle_after_bulk_load(services.store.connection())
                     .await
@@ -246,7 +247,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::User(UserCommand::Create { email, name }) => {
             let services = services(&settings).await?;
             let email = parse_email(&email)?;
-            let user = services.app.accounts.create_user(&email, name.as_deref()).await.map_err(describe)?;
+            let user = services.app.accounts.users.create_user(&email, name.as_deref()).await.map_err(describe)?;
             println!("created user {} <{}>", user.id, user.email);
             Ok(())
         }
@@ -257,7 +258,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             };
             let services = services(&settings).await?;
             let address = parse_email(&email)?;
-            if !services.app.admin.set_admin(&address, grant).await? {
+            if !services.app.accounts.admin.set_admin(&address, grant).await? {
                 anyhow::bail!("no account uses {address}; `launchdir user create` makes one");
             }
             println!("{address} {}", if grant { "is an admin now: /admin" } else { "is no longer an admin" });
@@ -275,7 +276,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
             let services = services(&settings).await?;
             match command {
                 EditsCommand::List { listing, limit } => {
-                    let versions = services.app.owners.versions(listing.map(kernel::ListingId::new), limit.clamp(1, 1000)).await?;
+                    let versions = services.app.listings.owners.versions(listing.map(kernel::ListingId::new), limit.clamp(1, 1000)).await?;
                     if versions.is_empty() {
                         println!("no edits yet");
                     }
@@ -291,7 +292,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                     }
                 }
                 EditsCommand::Show { id } => {
-                    let version = services.app.owners.version(id).await.map_err(|err| match err {
+                    let version = services.app.listings.owners.version(id).await.map_err(|err| match err {
                         listings::OwnerError::NotFound => anyhow::anyhow!("there is no edit #{id}; `launchdir edits list` shows them"),
                         other => anyhow::Error::new(other),
                     })?;
@@ -347,7 +348,7 @@ fn describe(err: AccountsError) -> anyhow::Error {
 
 async fn api_key(settings: &Settings, command: ApiKeyCommand) -> anyhow::Result<()> {
     let services = services(settings).await?;
-    let accounts = &services.app.accounts;
+    let accounts = &services.app.accounts.users;
     match command {
         ApiKeyCommand::Create { email, scopes, name } => {
             let email = parse_email(&email)?;

@@ -3,7 +3,7 @@
 //! `reviews hide ID` takes one off the site and the rating (`reviews show ID` undoes it). All go
 //! through the listings domain's vote and review use cases.
 
-use crate::startup::Services;
+use crate::wiring::Services;
 use clap::Subcommand;
 use time::format_description::well_known::Rfc3339;
 
@@ -29,7 +29,8 @@ pub enum VotesCommand {
 pub async fn votes(services: &Services, command: VotesCommand) -> anyhow::Result<()> {
     match command {
         VotesCommand::Suspicious { days, burst, window_minutes } => {
-            let votes = services.app.votes.suspicious(days.clamp(1, 365), burst, time::Duration::minutes(window_minutes.max(1))).await?;
+            let votes =
+                services.app.listings.votes.suspicious(days.clamp(1, 365), burst, time::Duration::minutes(window_minutes.max(1))).await?;
             if votes.is_empty() {
                 println!("nothing suspicious in the last {days} days");
             }
@@ -52,7 +53,7 @@ pub async fn votes(services: &Services, command: VotesCommand) -> anyhow::Result
             Ok(())
         }
         VotesCommand::Discount { id } => {
-            if services.app.votes.discount(id).await? {
+            if services.app.listings.votes.discount(id).await? {
                 println!("vote {id} no longer counts");
                 Ok(())
             } else {
@@ -78,7 +79,7 @@ pub enum ReviewsCommand {
 pub async fn reviews(services: &Services, command: ReviewsCommand) -> anyhow::Result<()> {
     match command {
         ReviewsCommand::Recent { limit } => {
-            let reviews = services.app.reviews.recent(limit.clamp(1, 1000)).await?;
+            let reviews = services.app.listings.reviews.recent(limit.clamp(1, 1000)).await?;
             if reviews.is_empty() {
                 println!("no reviews yet");
             }
@@ -96,7 +97,7 @@ pub async fn reviews(services: &Services, command: ReviewsCommand) -> anyhow::Re
         }
         ReviewsCommand::Hide { id } | ReviewsCommand::Show { id } => {
             let hide = matches!(command, ReviewsCommand::Hide { .. });
-            if services.app.reviews.set_hidden(id, hide).await?.is_some() {
+            if services.app.listings.reviews.set_hidden(id, hide).await?.is_some() {
                 println!("review {id} is {}", if hide { "hidden" } else { "shown again" });
                 Ok(())
             } else {

@@ -1,7 +1,7 @@
 //! The site team's order commands: `prices`, `vat-rates`, `orders` and `tasks`. Each goes
 //! through the orders domain's use cases, like the API does.
 
-use crate::startup::Services;
+use crate::wiring::Services;
 use anyhow::{Context, bail};
 use clap::Subcommand;
 use kernel::{Cents, CountryCode};
@@ -86,7 +86,7 @@ fn no_order(err: OrderError, number: &str) -> anyhow::Error {
 pub async fn prices(services: &Services, command: PricesCommand) -> anyhow::Result<()> {
     match command {
         PricesCommand::List => {
-            for offer in services.app.catalog.price_list().await? {
+            for offer in services.app.commerce.catalog.price_list().await? {
                 let product = offer.product;
                 println!("{}\t{}\t{}\t{}", product.code, product.price.get(), product.price, product.name);
             }
@@ -95,7 +95,7 @@ pub async fn prices(services: &Services, command: PricesCommand) -> anyhow::Resu
             if !(0..=100_000_000).contains(&cents) {
                 bail!("CENTS must be between 0 and 100000000");
             }
-            if !services.app.catalog.set_price(&code, Cents::new(cents)).await? {
+            if !services.app.commerce.catalog.set_price(&code, Cents::new(cents)).await? {
                 bail!("there is no product {code:?}; `launchdir prices list` shows them");
             }
             println!("{code} now costs {} (excluding VAT)", Cents::new(cents));
@@ -105,7 +105,7 @@ pub async fn prices(services: &Services, command: PricesCommand) -> anyhow::Resu
 }
 
 pub async fn vat_rates(services: &Services, command: VatRatesCommand) -> anyhow::Result<()> {
-    let orders = &services.app.orders;
+    let orders = &services.app.commerce.orders;
     match command {
         VatRatesCommand::List => {
             for entry in orders.vat_rates().await? {
@@ -125,7 +125,7 @@ pub async fn vat_rates(services: &Services, command: VatRatesCommand) -> anyhow:
 }
 
 pub async fn orders(services: &Services, command: OrdersCommand) -> anyhow::Result<()> {
-    let orders = &services.app.orders;
+    let orders = &services.app.commerce.orders;
     match command {
         OrdersCommand::List { status, limit } => {
             let status = match status.as_deref() {
@@ -178,7 +178,7 @@ pub async fn orders(services: &Services, command: OrdersCommand) -> anyhow::Resu
 pub async fn tasks(services: &Services, command: TasksCommand) -> anyhow::Result<()> {
     match command {
         TasksCommand::List { all } => {
-            let tasks = services.app.orders.tasks(!all).await?;
+            let tasks = services.app.commerce.orders.tasks(!all).await?;
             if tasks.is_empty() {
                 println!("no tasks");
             }
@@ -189,7 +189,7 @@ pub async fn tasks(services: &Services, command: TasksCommand) -> anyhow::Result
             }
         }
         TasksCommand::Done { id } => {
-            let (task, _) = services.app.orders.finish_task(id).await.map_err(|err| match err {
+            let (task, _) = services.app.commerce.orders.finish_task(id).await.map_err(|err| match err {
                 OrderError::NotFound => anyhow::anyhow!("there is no task {id}; `launchdir tasks list` shows them"),
                 other => anyhow::Error::new(other),
             })?;

@@ -3,17 +3,18 @@
 //! run against the same code as production.
 
 mod bookkeeping;
-mod claims_wiring;
 pub mod cli;
 mod cli_moderation;
 mod cli_orders;
 mod database;
-mod orders_wiring;
+mod http;
 mod periodic;
 pub mod settings;
 mod startup;
 pub mod telemetry;
+mod wiring;
 pub mod worker;
 
 pub use database::open_database;
-pub use startup::{Application, Services};
+pub use startup::Application;
+pub use wiring::Services;

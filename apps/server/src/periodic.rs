@@ -87,8 +87,8 @@ const AFTER_VOTES_REST: std::time::Duration = std::time::Duration::from_millis(4
 /// After votes this server took: this week's ranking and trending are computed again and the
 /// kept answers forgotten, so a vote shows in them within a second on this server (others see
 /// it with their periodic refreshes).
-pub(crate) async fn rank_after_votes(app: ops::App) {
-    let signal = app.votes.signal().clone();
+pub(crate) async fn rank_after_votes(app: ops::App, answers: std::sync::Arc<http_edge::AnswerCache>) {
+    let signal = app.listings.votes.signal().clone();
     let mut seen = signal.changes();
     loop {
         tokio::time::sleep(VOTE_WATCH).await;
@@ -97,17 +97,17 @@ pub(crate) async fn rank_after_votes(app: ops::App) {
             continue;
         }
         seen = changes;
-        if let Err(err) = app.calendar.refresh_recent_weeks().await {
+        if let Err(err) = app.listings.calendar.refresh_recent_weeks().await {
             tracing::warn!(error = %err, "could not rank the current week after a vote");
         }
-        if let Err(err) = app.feeds.trending().refresh().await {
+        if let Err(err) = app.listings.feeds.trending().refresh().await {
             tracing::warn!(error = %err, "could not score trending after a vote");
         }
         // Searches sort by votes inside the index: read the vote's feed position now.
-        if let Err(err) = app.search.sync().await {
+        if let Err(err) = app.listings.search.sync().await {
             tracing::warn!(error = %err, "could not bring the search index up to date after a vote");
         }
-        app.answers.forget_all();
+        answers.forget_all();
         tokio::time::sleep(AFTER_VOTES_REST).await;
     }
 }

@@ -27,6 +27,7 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub struct GuardState {
     pub app: ops::App,
+    pub edge: http_edge::Edge,
     /// `{site_url}/.well-known/oauth-protected-resource/mcp`.
     pub resource_metadata: String,
     /// `{site_url}/mcp`: the audience OAuth tokens must carry here.
@@ -148,7 +149,7 @@ fn bytes_to_payload(bytes: web::Bytes) -> actix_web::dev::Payload {
 
 /// Answers with `response`, carrying where the request was counted (the server's request
 /// middleware writes the `RateLimit` headers from it).
-fn answer(request: ServiceRequest, mut response: HttpResponse, rate: Option<ops::RateStatus>) -> ServiceResponse<BoxBody> {
+fn answer(request: ServiceRequest, mut response: HttpResponse, rate: Option<http_edge::RateStatus>) -> ServiceResponse<BoxBody> {
     if let Some(rate) = rate {
         response.extensions_mut().insert(rate);
     }
@@ -189,8 +190,8 @@ pub async fn guard(
         }
         authorization => authenticate(&state.app, authorization.and_then(Result::ok), &state.resource).await,
     };
-    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
-    let admission = ops::admit(&state.app, &asked.classes(), authenticated, client).await;
+    let client = http_edge::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    let admission = state.edge.admit(&asked.classes(), authenticated, client).await;
     let caller = match admission.caller {
         Ok(caller) => caller,
         Err(error) => return Ok(answer(request, refuse(&state, &error), admission.rate)),

@@ -51,12 +51,12 @@ pub fn resource_metadata(config: &McpConfig) -> serde_json::Value {
 }
 
 /// Mounts `/mcp` and its resource metadata.
-pub fn configure(app: ops::App, config: McpConfig) -> impl Fn(&mut web::ServiceConfig) + Clone {
+pub fn configure(app: ops::App, edge: http_edge::Edge, config: McpConfig) -> impl Fn(&mut web::ServiceConfig) + Clone {
     let tools = tools();
-    let server_app = app.clone();
+    let (server_app, server_edge) = (app.clone(), edge.clone());
     let sessions = Arc::new(CappedSessions::new(config.max_sessions, config.session_idle));
     let service = StreamableHttpService::builder()
-        .service_factory(Arc::new(move || Ok(ToolServer::new(server_app.clone(), tools.clone()))))
+        .service_factory(Arc::new(move || Ok(ToolServer::new(server_app.clone(), server_edge.clone(), tools.clone()))))
         .session_manager(sessions.clone())
         .json_response(true)
         .allowed_hosts(config.allowed_hosts.clone())
@@ -69,8 +69,13 @@ pub fn configure(app: ops::App, config: McpConfig) -> impl Fn(&mut web::ServiceC
             }
         })
         .build();
-    let guard_state =
-        web::Data::new(guard::GuardState { app, resource_metadata: config.resource_metadata_url(), resource: config.resource(), sessions });
+    let guard_state = web::Data::new(guard::GuardState {
+        app,
+        edge,
+        resource_metadata: config.resource_metadata_url(),
+        resource: config.resource(),
+        sessions,
+    });
     let metadata = Arc::new(resource_metadata(&config));
     move |cfg: &mut web::ServiceConfig| {
         let metadata = metadata.clone();

@@ -1,5 +1,5 @@
 //! Tools from the operation registry: one per operation, same name, merged input schema, and
-//! `tools/call` through `ops::execute`.
+//! `tools/call` through `http_edge::Edge::execute`.
 
 use ops::{App, DynOperation, OpError, RawInput};
 use rmcp::model::{
@@ -126,14 +126,15 @@ pub fn problem(error: &OpError) -> Value {
 #[derive(Clone)]
 pub struct ToolServer {
     app: App,
+    edge: http_edge::Edge,
     tools: Arc<Vec<ToolEntry>>,
     name: String,
 }
 
 impl ToolServer {
-    pub fn new(app: App, tools: Arc<Vec<ToolEntry>>) -> Self {
+    pub fn new(app: App, edge: http_edge::Edge, tools: Arc<Vec<ToolEntry>>) -> Self {
         let name = app.site.name.clone();
-        Self { app, tools, name }
+        Self { app, edge, tools, name }
     }
 
     fn entry(&self, name: &str) -> Option<&ToolEntry> {
@@ -210,7 +211,7 @@ impl ServerHandler for ToolServer {
                 None => None,
             };
             let raw = entry.split(arguments)?;
-            ops::execute(&entry.op, &self.app, &caller, raw, key.as_deref()).await?.body.into_value()
+            self.edge.execute(&entry.op, &self.app, &caller, raw, key.as_deref()).await?.body.into_value()
         }
         .await;
         Ok(match outcome {

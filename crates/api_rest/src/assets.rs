@@ -53,7 +53,7 @@ async fn badge_image(request: HttpRequest, path: web::Path<(String, String)>, st
         Ok(style) => style,
         Err(errors) => return invalid(errors),
     };
-    let earned = match state.app.badges.earned(&slug).await {
+    let earned = match state.app.listings.badges.earned(&slug).await {
         Ok((_, earned)) => earned,
         Err(BadgeError::NotFound) => return not_found(),
         Err(err) => return from_op_error(OpError::internal(err)),

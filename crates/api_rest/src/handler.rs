@@ -44,8 +44,8 @@ pub fn endpoint(
                         response.insert_header(("Idempotent-Replayed", "true"));
                     }
                     match executed.body {
-                        ops::Answer::Value(body) => response.json(body),
-                        ops::Answer::Json(body) => {
+                        http_edge::Answer::Value(body) => response.json(body),
+                        http_edge::Answer::Json(body) => {
                             // A kept answer comes with its gzip twin: a client that takes gzip
                             // gets it at no cost, and a large answer (a whole week) is a tenth
                             // of its size on the wire.
@@ -68,13 +68,13 @@ pub fn endpoint(
     }
 }
 
-/// Whether the client sent `Accept-Encoding` naming gzip (`ops::encoding::accepts_gzip`).
+/// Whether the client sent `Accept-Encoding` naming gzip (`http_edge::encoding::accepts_gzip`).
 fn takes_gzip(request: &HttpRequest) -> bool {
-    ops::encoding::accepts_gzip(request.headers().get_all(header::ACCEPT_ENCODING).filter_map(|value| value.to_str().ok()))
+    http_edge::encoding::accepts_gzip(request.headers().get_all(header::ACCEPT_ENCODING).filter_map(|value| value.to_str().ok()))
 }
 
 /// The steps of every operation, in order: authenticate, count against the rate limit, read the
-/// input, then idempotency and the use case (`ops::execute`). Where the request was counted comes
+/// input, then idempotency and the use case (`http_edge::Edge::execute`). Where the request was counted comes
 /// back whatever the answer, for the headers.
 async fn run(
     op: &Arc<dyn DynOperation>,
@@ -82,15 +82,15 @@ async fn run(
     request: &HttpRequest,
     payload: web::Payload,
     state: &RestState,
-) -> (Option<ops::RateStatus>, Result<ops::Executed, OpError>) {
-    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+) -> (Option<http_edge::RateStatus>, Result<http_edge::Executed, OpError>) {
+    let client = http_edge::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
     let authenticated = match request.headers().get(header::AUTHORIZATION).map(|value| value.to_str()) {
         Some(Err(_)) => {
             Err(OpError::Unauthorized { credential_sent: true, detail: "the Authorization header is not readable text".into() })
         }
         authorization => ops::authenticate(&state.app, authorization.and_then(Result::ok)).await,
     };
-    let admission = ops::admit(&state.app, &[op.spec().rate], authenticated, client).await;
+    let admission = state.edge.admit(&[op.spec().rate], authenticated, client).await;
     let caller = match admission.caller {
         Ok(caller) => caller,
         Err(error) => return (admission.rate, Err(error)),
@@ -105,7 +105,7 @@ async fn execute(
     payload: web::Payload,
     state: &RestState,
     caller: &ops::Caller,
-) -> Result<ops::Executed, OpError> {
+) -> Result<http_edge::Executed, OpError> {
     let mut errors = Vec::new();
     let path_pairs = request.match_info().iter().map(|(name, value)| (name.to_owned(), value.to_owned())).collect();
     let path = to_json(path_pairs, &types.0, &mut errors);
@@ -126,7 +126,7 @@ async fn execute(
         Some(Ok(value)) => Some(value),
         Some(Err(_)) => return Err(OpError::field("Idempotency-Key", "must be 1 to 255 visible ASCII characters")),
     };
-    ops::execute(op, &state.app, caller, RawInput { path, query, body }, key).await
+    state.edge.execute(op, &state.app, caller, RawInput { path, query, body }, key).await
 }
 
 /// Reads a JSON body of at most 1 MiB. An empty body is `None`.

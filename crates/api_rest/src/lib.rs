@@ -6,6 +6,7 @@ pub mod openapi;
 pub mod problem;
 
 use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use http_edge::Edge;
 use ops::{App, registry};
 use std::sync::Arc;
 
@@ -15,14 +16,15 @@ pub const API_PREFIX: &str = "/api/v1";
 /// Shared state of the REST routes.
 pub struct RestState {
     pub app: App,
+    pub edge: Edge,
     /// The OpenAPI document, built once at start-up.
     pub openapi: serde_json::Value,
 }
 
 impl RestState {
-    pub fn new(app: App) -> Self {
-        let openapi = openapi::document(&app.site.base_url, app.limits.quotas());
-        Self { app, openapi }
+    pub fn new(app: App, edge: Edge) -> Self {
+        let openapi = openapi::document(&app.site.base_url, edge.limits.quotas());
+        Self { app, edge, openapi }
     }
 }
 
@@ -60,8 +62,8 @@ pub fn configure(state: Arc<RestState>) -> impl FnOnce(&mut web::ServiceConfig) 
 
 /// `/api/v1/openapi.json`, counted as an anonymous read of the client address.
 async fn openapi_json(request: HttpRequest, state: web::Data<RestState>) -> HttpResponse {
-    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
-    let (mut response, rate) = match state.app.limits.check(ops::RateClass::Read, None, client).await {
+    let client = http_edge::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    let (mut response, rate) = match state.edge.limits.check(ops::RateClass::Read, None, client).await {
         Ok(rate) => (HttpResponse::Ok().json(&state.openapi), rate),
         Err(limited) => (problem::from_op_error(limited.into()), Some(limited.0)),
     };

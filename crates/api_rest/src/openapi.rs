@@ -1,8 +1,7 @@
 //! The OpenAPI 3.1 document, generated from the operation registry.
 
 use crate::API_PREFIX;
-use ops::limits::RateQuotas;
-use ops::{PartSchemas, RateClass, registry};
+use ops::{PartSchemas, RateClass, RateQuotas, registry};
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 

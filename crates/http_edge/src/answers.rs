@@ -17,9 +17,10 @@
 //! read nobody asked for lately), the requests wait for the one build under way, for at most
 //! `ttl` from its start, rather than each building the same answer: a crowd costs one build.
 
+use crate::KeptBody;
 use crate::idempotency::canonical;
-use crate::{App, Caller, DynOperation, KeptBody, OpError, RawInput};
 use bytes::Bytes;
+use ops::{App, Caller, DynOperation, OpError, RawInput};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::future::Future;
@@ -289,12 +290,17 @@ impl AnswerCache {
 /// A public read's answer, from the cache when it holds one. The key is the operation and its
 /// input (path and query, keys sorted); who asks does not matter, since a public read answers
 /// everyone alike. A read with something to do besides answering does it on a kept answer too.
-pub(crate) async fn answer_public_read(op: &Arc<dyn DynOperation>, app: &App, caller: &Caller, raw: RawInput) -> Result<KeptBody, OpError> {
+pub(crate) async fn answer_public_read(
+    answers: &Arc<AnswerCache>,
+    op: &Arc<dyn DynOperation>,
+    app: &App,
+    caller: &Caller,
+    raw: RawInput,
+) -> Result<KeptBody, OpError> {
     let key =
         format!("{}\n{}\n{}", op.spec().id, canonical(&Value::Object(raw.path.clone())), canonical(&Value::Object(raw.query.clone())));
     let input = RawInput { path: raw.path.clone(), query: Default::default(), body: None };
-    let (body, served) = app
-        .answers
+    let (body, served) = answers
         .get_or_refresh(key, || {
             // A rebuild may outlive the request that began it: the build owns what it uses.
             let (op, app, caller) = (Arc::clone(op), app.clone(), caller.clone());

@@ -5,15 +5,14 @@
 //! that carries a secret is stored without it and replayed with a new one (the operation's
 //! `answer_to_store` and `replay`).
 
-use crate::{App, Caller, DynOperation, OpError, RawInput};
+use crate::Edge;
 use kernel::{FieldError, IdempotencyScope, Reservation, StoredResponse};
+use ops::{App, Caller, DynOperation, OpError, RawInput};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
 use time::Duration;
 
-/// How long a key is remembered.
-pub const REMEMBERED_FOR: Duration = Duration::hours(24);
 /// A reservation whose request has not finished after this long is taken to have died.
 pub const ABANDONED_AFTER: Duration = Duration::minutes(5);
 
@@ -83,80 +82,92 @@ pub fn fingerprint(op: &dyn DynOperation, raw: &RawInput) -> String {
     Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Runs an operation, honouring `Idempotency-Key` where the operation accepts one. Keys sent to
-/// other operations are ignored.
-///
-/// A public read may be answered from the answer cache (`crate::answers`); any other operation
-/// empties it once it has succeeded, so its caller reads back what it wrote. The operation
-/// comes shared: an expired answer is rebuilt by a task that may outlive the request.
-pub async fn execute(
-    op: &Arc<dyn DynOperation>,
-    app: &App,
-    caller: &Caller,
-    raw: RawInput,
-    key: Option<&str>,
-) -> Result<Executed, OpError> {
-    let spec = op.spec();
-    if spec.read_only() {
-        // A body on a read is refused by its parsing; such a request is never answered from the cache.
-        if spec.scope.is_none() && raw.body.is_none() && app.answers.is_on() {
-            let body = crate::answers::answer_public_read(op, app, caller, raw).await?;
-            return Ok(Executed { status: spec.success_status, body: Answer::Json(body), replayed: false });
+impl Edge {
+    /// Runs an operation, honouring `Idempotency-Key` where the operation accepts one. Keys sent to
+    /// other operations are ignored.
+    ///
+    /// A public read may be answered from the answer cache (`crate::answers`); any other operation
+    /// empties it once it has succeeded, so its caller reads back what it wrote. The operation
+    /// comes shared: an expired answer is rebuilt by a task that may outlive the request.
+    pub async fn execute(
+        &self,
+        op: &Arc<dyn DynOperation>,
+        app: &App,
+        caller: &Caller,
+        raw: RawInput,
+        key: Option<&str>,
+    ) -> Result<Executed, OpError> {
+        let spec = op.spec();
+        if spec.read_only() {
+            // A body on a read is refused by its parsing; such a request is never answered from the cache.
+            if spec.scope.is_none() && raw.body.is_none() && self.answers.is_on() {
+                let body = crate::answers::answer_public_read(&self.answers, op, app, caller, raw).await?;
+                return Ok(Executed { status: spec.success_status, body: Answer::Json(body), replayed: false });
+            }
+            return op.call(app, caller, raw).await.map(|body| Executed {
+                status: spec.success_status,
+                body: Answer::Value(body),
+                replayed: false,
+            });
         }
-        return op.call(app, caller, raw).await.map(|body| Executed {
-            status: spec.success_status,
-            body: Answer::Value(body),
-            replayed: false,
-        });
+        let executed = self.execute_write(&**op, app, caller, raw, key).await;
+        // Only a write that happened changes what reads answer; a refused one must not empty the
+        // cache, or anyone could keep it empty with bad requests.
+        if executed.is_ok() {
+            self.answers.forget_all();
+        }
+        executed
     }
-    let executed = execute_write(&**op, app, caller, raw, key).await;
-    // Only a write that happened changes what reads answer; a refused one must not empty the
-    // cache, or anyone could keep it empty with bad requests.
-    if executed.is_ok() {
-        app.answers.forget_all();
-    }
-    executed
-}
 
-async fn execute_write(op: &dyn DynOperation, app: &App, caller: &Caller, raw: RawInput, key: Option<&str>) -> Result<Executed, OpError> {
-    let spec = op.spec();
-    let status = spec.success_status;
-    let (Some(key), true, Some(principal)) = (key, spec.idempotent, caller.principal.as_ref()) else {
-        return op.call(app, caller, raw).await.map(|body| Executed { status, body: Answer::Value(body), replayed: false });
-    };
-    check_key(key)?;
-    let scope = IdempotencyScope { principal: format!("user:{}", principal.user.id), operation: spec.id.to_owned(), key: key.to_owned() };
-    let fingerprint = fingerprint(op, &raw);
-    let now = app.clock.now();
-    let mismatch =
-        || OpError::IdempotencyMismatch("this Idempotency-Key was used with a different request; use a new key for a new request".into());
-    match app.idempotency.reserve(&scope, &fingerprint, now, now - REMEMBERED_FOR, now - ABANDONED_AFTER).await? {
-        Reservation::Finished { fingerprint: stored, response } => {
-            if stored != fingerprint {
-                return Err(mismatch());
-            }
-            let body = op.replay(app, caller, response.body).await?;
-            Ok(Executed { status: response.status, body: Answer::Value(body), replayed: true })
-        }
-        Reservation::InFlight { fingerprint: stored } => {
-            if stored != fingerprint {
-                return Err(mismatch());
-            }
-            Err(OpError::IdempotencyInUse)
-        }
-        Reservation::Reserved => match op.call(app, caller, raw).await {
-            Ok(body) => {
-                // The operation happened: its answer goes to the caller whatever the store says.
-                store_answer(app.idempotency.as_ref(), &scope, &StoredResponse { status, body: op.answer_to_store(&body) }).await;
-                Ok(Executed { status, body: Answer::Value(body), replayed: false })
-            }
-            Err(error) => {
-                if let Err(release) = app.idempotency.release(&scope).await {
-                    tracing::warn!(error = %release, "could not release an idempotency key");
+    async fn execute_write(
+        &self,
+        op: &dyn DynOperation,
+        app: &App,
+        caller: &Caller,
+        raw: RawInput,
+        key: Option<&str>,
+    ) -> Result<Executed, OpError> {
+        let spec = op.spec();
+        let status = spec.success_status;
+        let (Some(key), true, Some(principal)) = (key, spec.idempotent, caller.principal.as_ref()) else {
+            return op.call(app, caller, raw).await.map(|body| Executed { status, body: Answer::Value(body), replayed: false });
+        };
+        check_key(key)?;
+        let scope =
+            IdempotencyScope { principal: format!("user:{}", principal.user.id), operation: spec.id.to_owned(), key: key.to_owned() };
+        let fingerprint = fingerprint(op, &raw);
+        let now = app.clock.now();
+        let mismatch = || {
+            OpError::IdempotencyMismatch("this Idempotency-Key was used with a different request; use a new key for a new request".into())
+        };
+        match self.idempotency.reserve(&scope, &fingerprint, now, now - kernel::IDEMPOTENCY_KEPT_FOR, now - ABANDONED_AFTER).await? {
+            Reservation::Finished { fingerprint: stored, response } => {
+                if stored != fingerprint {
+                    return Err(mismatch());
                 }
-                Err(error)
+                let body = op.replay(app, caller, response.body).await?;
+                Ok(Executed { status: response.status, body: Answer::Value(body), replayed: true })
             }
-        },
+            Reservation::InFlight { fingerprint: stored } => {
+                if stored != fingerprint {
+                    return Err(mismatch());
+                }
+                Err(OpError::IdempotencyInUse)
+            }
+            Reservation::Reserved => match op.call(app, caller, raw).await {
+                Ok(body) => {
+                    // The operation happened: its answer goes to the caller whatever the store says.
+                    store_answer(self.idempotency.as_ref(), &scope, &StoredResponse { status, body: op.answer_to_store(&body) }).await;
+                    Ok(Executed { status, body: Answer::Value(body), replayed: false })
+                }
+                Err(error) => {
+                    if let Err(release) = self.idempotency.release(&scope).await {
+                        tracing::warn!(error = %release, "could not release an idempotency key");
+                    }
+                    Err(error)
+                }
+            },
+        }
     }
 }
 

@@ -16,9 +16,29 @@ pub fn client_network(address: IpAddr) -> IpAddr {
     }
 }
 
+/// The key a client is counted under, by its network: `ip:203.0.113.7`, `ip:2001:db8:1:2::/64`.
+pub fn client_key(address: IpAddr) -> String {
+    match client_network(address) {
+        IpAddr::V4(v4) => format!("ip:{v4}"),
+        IpAddr::V6(network) => format!("ip:{network}/64"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn ipv6_clients_are_counted_by_their_64() {
+        assert_eq!(client_key(ip("2001:db8:1:2:aaaa::1")), client_key(ip("2001:db8:1:2:bbbb::2")));
+        assert_ne!(client_key(ip("2001:db8:1:2::1")), client_key(ip("2001:db8:1:3::1")));
+        assert_eq!(client_key(ip("203.0.113.7")), "ip:203.0.113.7");
+        assert_eq!(client_key(ip("::ffff:203.0.113.7")), "ip:203.0.113.7");
+    }
 
     #[test]
     fn ipv4_is_itself_and_ipv6_its_64() {

@@ -3,7 +3,11 @@
 
 use crate::RepoError;
 use async_trait::async_trait;
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
+
+/// How long an `Idempotency-Key` is remembered (`decisions.md`): replays within it, and the
+/// daily purge after it.
+pub const IDEMPOTENCY_KEPT_FOR: Duration = Duration::hours(24);
 
 /// Who sent a key to which operation.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

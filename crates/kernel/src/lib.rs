@@ -22,12 +22,12 @@ mod web_url;
 mod week;
 
 pub use cached::{Cached, CachedByKey};
-pub use client_network::client_network;
+pub use client_network::{client_key, client_network};
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use error::{FieldError, RepoError};
 pub use faq::Faq;
 pub use housekeeping::{Housekeeping, Purge, PurgeCutoffs, Purged};
-pub use idempotency::{IdempotencyScope, IdempotencyStore, Reservation, StoredResponse};
+pub use idempotency::{IDEMPOTENCY_KEPT_FOR, IdempotencyScope, IdempotencyStore, Reservation, StoredResponse};
 pub use ids::{ApiKeyId, CategoryId, ClaimId, FounderId, ListingId, UserId};
 pub use jobs::{ClaimedJob, Job, JobHandler, JobOutcome, JobQueue, JobRun, JobState, NewJob, error_chain, retry_delay};
 #[cfg(feature = "testing")]

@@ -23,7 +23,7 @@ impl Caller {
         if let Some(principal) = &self.principal {
             return Some(format!("user:{}", principal.user.id.get()));
         }
-        self.client.map(crate::limits::bucket)
+        self.client.map(kernel::client_key)
     }
 
     /// The signed-in principal. Operations with a scope only run with one (the registry checks
@@ -82,7 +82,7 @@ async fn authenticate_any(app: &App, authorization: Option<&str>) -> Result<Call
     if token.is_empty() || token.len() > 512 || !token.bytes().all(|b| b.is_ascii_graphic()) {
         return Err(unauthorized("the bearer token is malformed"));
     }
-    match app.accounts.authenticate(token).await {
+    match app.accounts.users.authenticate(token).await {
         Ok(principal) => Ok(Caller { principal: Some(principal), client: None }),
         Err(AuthError::Unknown) => Err(unauthorized("the bearer token is not valid")),
         Err(AuthError::Revoked) => Err(unauthorized("the API key was revoked")),

@@ -1,9 +1,9 @@
 //! `Housekeeper`: runs the daily `kernel::Purge` job with the cut-offs of the rules' owners:
-//! idempotency records after `idempotency::REMEMBERED_FOR`, finished jobs after 30 days (longer
+//! idempotency records after `kernel::IDEMPOTENCY_KEPT_FOR`, finished jobs after 30 days (longer
 //! than any period a periodic job's unique key names), sessions, codes and tokens once expired.
 
-use crate::idempotency::REMEMBERED_FOR;
 use async_trait::async_trait;
+use kernel::IDEMPOTENCY_KEPT_FOR;
 use kernel::{Clock, Housekeeping, JobHandler, JobOutcome, JobRun, Purge, PurgeCutoffs};
 use std::sync::Arc;
 use time::{Duration, OffsetDateTime};
@@ -25,7 +25,7 @@ impl Housekeeper {
     /// The cut-offs at `now`.
     pub fn cutoffs(now: OffsetDateTime) -> PurgeCutoffs {
         PurgeCutoffs {
-            idempotency_before: now - REMEMBERED_FOR,
+            idempotency_before: now - IDEMPOTENCY_KEPT_FOR,
             jobs_finished_before: now - FINISHED_JOBS_KEPT,
             expired_before: now,
             claim_emails_before: now - claims::MAIL_QUOTA_WINDOW,

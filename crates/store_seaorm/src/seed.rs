@@ -8,7 +8,7 @@
 use crate::entity::{
     category, founder, interview_question, listing, listing_category, listing_follow, listing_founder, product, user, vote,
 };
-use crate::votes_repo::utc_week;
+use crate::shared::votes::utc_week;
 use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QuerySelect, Set, TransactionTrait};
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
@@ -607,6 +607,6 @@ async fn seed_listings(
     for chunk in follows.chunks(500) {
         listing_follow::Entity::insert_many(chunk.to_vec()).exec(db).await?;
     }
-    crate::follows::recount(db, &followed.into_iter().collect::<Vec<_>>()).await?;
+    crate::shared::follows::recount(db, &followed.into_iter().collect::<Vec<_>>()).await?;
     Ok(())
 }

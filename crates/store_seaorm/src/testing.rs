@@ -107,7 +107,7 @@ impl Drop for TestDatabase {
 /// Rows for tests that need an exact situation rather than the demo directory.
 pub mod fixtures {
     use crate::entity::{founder, interview_question, listing, listing_founder, review, user, vote};
-    use sea_orm::sea_query::{Expr, ExprTrait};
+    use sea_orm::sea_query::Expr;
     use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
     use time::OffsetDateTime;
 
@@ -280,7 +280,7 @@ pub mod fixtures {
     }
 
     pub async fn follow(db: &DatabaseConnection, listing_id: i64, user_id: i64, at: OffsetDateTime) {
-        crate::follows::follow(db, listing_id, user_id, at).await.expect("insert follow");
+        crate::shared::follows::follow(db, listing_id, user_id, at).await.expect("insert follow");
     }
 
     /// A vote at `at`, keeping the listing's `votes_count` in step.
@@ -289,18 +289,15 @@ pub mod fixtures {
             listing_id: Set(listing_id),
             user_id: Set(user_id),
             created_at: Set(at),
-            launch_week: Set(crate::votes_repo::utc_week(at)),
+            launch_week: Set(crate::shared::votes::utc_week(at)),
             ..Default::default()
         }
         .insert(db)
         .await
         .expect("insert vote");
-        listing::Entity::update_many()
-            .col_expr(listing::Column::VotesCount, Expr::col(listing::Column::VotesCount).add(1))
-            .filter(listing::Column::Id.eq(listing_id))
-            .exec(db)
-            .await
-            .expect("count vote");
+        // The same statement the repository counts with: on PostgreSQL a connection keeps one
+        // prepared statement per text, typed by its first use.
+        crate::shared::votes::add_to_count(db, listing_id, 1).await.expect("count vote");
     }
 
     /// An asked (active) interview question.

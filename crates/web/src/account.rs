@@ -108,8 +108,8 @@ async fn render(
     };
     let person = crate::mine::as_person(&session, request);
     let (keys, apps, owned) = tokio::join!(
-        state.app.accounts.list_api_keys(&session.user.email),
-        state.app.oauth.connected_apps(session.user.id),
+        state.app.accounts.users.list_api_keys(&session.user.email),
+        state.app.accounts.oauth.connected_apps(session.user.id),
         crate::mine::owned(state, &person),
     );
     let (keys, apps, owned) = match (keys, apps, owned) {
@@ -188,7 +188,7 @@ pub async fn create_key(state: web::Data<WebState>, request: HttpRequest, form: 
         )
         .await;
     };
-    match state.app.accounts.create_api_key(&session.user.email, Some(value("name")), scopes).await {
+    match state.app.accounts.users.create_api_key(&session.user.email, Some(value("name")), scopes).await {
         Ok(created) => render(&state, &request, StatusCode::CREATED, Some(created.secret.expose().to_owned()), "", None, Vec::new()).await,
         Err(AccountsError::Invalid { message, .. }) => {
             render(&state, &request, StatusCode::BAD_REQUEST, None, value("name"), Some(format!("The name {message}.")), Vec::new()).await
@@ -210,7 +210,7 @@ pub async fn revoke_key(state: web::Data<WebState>, request: HttpRequest, path: 
         Ok(session) => session,
         Err(answer) => return answer,
     };
-    match state.app.accounts.revoke_own_api_key(session.user.id, ApiKeyId::new(path.into_inner())).await {
+    match state.app.accounts.users.revoke_own_api_key(session.user.id, ApiKeyId::new(path.into_inner())).await {
         Ok(_) => HttpResponse::SeeOther().insert_header(("Location", "/account")).finish(),
         Err(AccountsError::UnknownKey) => message(&state, StatusCode::NOT_FOUND, "No such key", "You have no API key with this number."),
         Err(err) => {
@@ -225,7 +225,7 @@ pub async fn sign_out_everywhere(state: web::Data<WebState>, request: HttpReques
         Ok(session) => session,
         Err(answer) => return answer,
     };
-    match state.app.signin.sign_out_everywhere(session.user.id).await {
+    match state.app.accounts.signin.sign_out_everywhere(session.user.id).await {
         Ok(ended) => {
             let mut response = message(
                 &state,
@@ -256,7 +256,7 @@ pub async fn disconnect_app(state: web::Data<WebState>, request: HttpRequest, fo
         Ok(session) => session,
         Err(answer) => return answer,
     };
-    match state.app.oauth.disconnect(session.user.id, &form.client_id).await {
+    match state.app.accounts.oauth.disconnect(session.user.id, &form.client_id).await {
         Ok(true) => HttpResponse::SeeOther().insert_header(("Location", "/account")).finish(),
         Ok(false) => message(&state, StatusCode::NOT_FOUND, "No such app", "No app you connected has this name."),
         Err(err) => failed(&state, &err),
@@ -281,7 +281,7 @@ pub async fn change_password(state: web::Data<WebState>, request: HttpRequest, f
         Err(answer) => return answer,
     };
     let client = crate::client_of(&request);
-    match state.app.own_account.change_password(client, &session.user, &form.current_password, &form.new_password).await {
+    match state.app.accounts.own_account.change_password(client, &session.user, &form.current_password, &form.new_password).await {
         Ok(_) => {
             let mut response = message(
                 &state,
@@ -321,7 +321,7 @@ pub async fn close(state: web::Data<WebState>, request: HttpRequest, form: web::
         Err(answer) => return answer,
     };
     let client = crate::client_of(&request);
-    match state.app.own_account.close(client, &session.user, &form.password).await {
+    match state.app.accounts.own_account.close(client, &session.user, &form.password).await {
         Ok(closed) => {
             tracing::info!(user = session.user.id.get(), votes = closed.votes_withdrawn, "an account was closed by its owner");
             let text = format!(

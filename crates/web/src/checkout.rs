@@ -152,7 +152,7 @@ fn page(
         vat_number_error: errors.vat_number,
     };
     // **Pay** leads on to the provider's payment page.
-    crate::html_posting_to(status, &page, state.app.orders.provider_page_origin())
+    crate::html_posting_to(status, &page, state.app.commerce.orders.provider_page_origin())
 }
 
 fn not_found(state: &WebState) -> HttpResponse {
@@ -181,7 +181,7 @@ fn failed(state: &WebState, err: OrderError) -> HttpResponse {
 
 /// `GET /checkout/{number}?t=...`
 pub async fn show(state: web::Data<WebState>, number: web::Path<String>, query: web::Query<TokenQuery>) -> HttpResponse {
-    match state.app.orders.open_checkout(&number, &query.t).await {
+    match state.app.commerce.orders.open_checkout(&number, &query.t).await {
         Ok(order) => page(&state, &order, &query.t, None, FormErrors::default(), None, StatusCode::OK),
         Err(err) => failed(&state, err),
     }
@@ -189,7 +189,7 @@ pub async fn show(state: web::Data<WebState>, number: web::Path<String>, query: 
 
 /// `POST /checkout/{number}/billing`: checks the form, re-prices, and shows the page again.
 pub async fn billing(state: web::Data<WebState>, number: web::Path<String>, form: web::Form<BillingForm>) -> HttpResponse {
-    let order = match state.app.orders.open_checkout(&number, &form.t).await {
+    let order = match state.app.commerce.orders.open_checkout(&number, &form.t).await {
         Ok(order) => order,
         Err(err) => return failed(&state, err),
     };
@@ -215,7 +215,7 @@ pub async fn billing(state: web::Data<WebState>, number: web::Path<String>, form
     }
     let keep = |value: &str| Some(value.trim().to_owned()).filter(|value| !value.is_empty());
     let billing = Billing { name: keep(&form.name), address: keep(&form.address), country, vat_number: keep(&form.vat_number) };
-    match state.app.orders.update_billing(&number, &form.t, billing).await {
+    match state.app.commerce.orders.update_billing(&number, &form.t, billing).await {
         Ok(order) => {
             let notice = (!form.vat_number.trim().is_empty()
                 && order.vat.treatment != VatTreatment::ReverseCharge
@@ -240,9 +240,9 @@ pub async fn billing(state: web::Data<WebState>, number: web::Path<String>, form
 pub async fn pay(state: web::Data<WebState>, number: web::Path<String>, form: web::Form<TokenQuery>) -> HttpResponse {
     let back = format!("{}/checkout/{}?t={}", state.site_url, number, crate::percent_encode(&form.t));
     let urls = ReturnUrls { success: back.clone(), cancel: back, checkout_token: form.t.clone() };
-    match state.app.orders.begin_payment(&number, &form.t, &urls).await {
+    match state.app.commerce.orders.begin_payment(&number, &form.t, &urls).await {
         Ok(session) => HttpResponse::SeeOther().insert_header(("Location", session.url)).finish(),
-        Err(OrderError::Invalid(errors)) => match state.app.orders.open_checkout(&number, &form.t).await {
+        Err(OrderError::Invalid(errors)) => match state.app.commerce.orders.open_checkout(&number, &form.t).await {
             Ok(order) => {
                 let country =
                     errors.iter().find(|error| error.field == "billing_country").map(|error| format!("Country {}.", error.message));
@@ -250,7 +250,7 @@ pub async fn pay(state: web::Data<WebState>, number: web::Path<String>, form: we
             }
             Err(err) => failed(&state, err),
         },
-        Err(OrderError::NotPending(_)) => match state.app.orders.open_checkout(&number, &form.t).await {
+        Err(OrderError::NotPending(_)) => match state.app.commerce.orders.open_checkout(&number, &form.t).await {
             Ok(order) => page(&state, &order, &form.t, None, FormErrors::default(), None, StatusCode::CONFLICT),
             Err(err) => failed(&state, err),
         },
@@ -260,9 +260,9 @@ pub async fn pay(state: web::Data<WebState>, number: web::Path<String>, form: we
 
 /// `POST /checkout/{number}/cancel`: the buyer gives the order up before paying.
 pub async fn cancel(state: web::Data<WebState>, number: web::Path<String>, form: web::Form<TokenQuery>) -> HttpResponse {
-    match state.app.orders.cancel(&number, &form.t).await {
+    match state.app.commerce.orders.cancel(&number, &form.t).await {
         Ok(order) => page(&state, &order, &form.t, None, FormErrors::default(), None, StatusCode::OK),
-        Err(OrderError::NotPending(_)) => match state.app.orders.open_checkout(&number, &form.t).await {
+        Err(OrderError::NotPending(_)) => match state.app.commerce.orders.open_checkout(&number, &form.t).await {
             Ok(order) => page(&state, &order, &form.t, None, FormErrors::default(), None, StatusCode::CONFLICT),
             Err(err) => failed(&state, err),
         },
@@ -309,10 +309,10 @@ pub async fn test_payment_page(
     session: web::Path<String>,
     query: web::Query<TestPaymentQuery>,
 ) -> HttpResponse {
-    if state.app.orders.provider_name() != "test" {
+    if state.app.commerce.orders.provider_name() != "test" {
         return not_found(&state);
     }
-    match state.app.orders.open_checkout(&query.order, &query.t).await {
+    match state.app.commerce.orders.open_checkout(&query.order, &query.t).await {
         Ok(order) if order.provider_session.as_deref() == Some(session.as_str()) => {
             let back = return_to(&state, &query.return_to);
             let page = TestPaymentPage {
@@ -337,11 +337,11 @@ pub async fn test_payment(
     request: HttpRequest,
     form: web::Form<TestPaymentForm>,
 ) -> HttpResponse {
-    if state.app.orders.provider_name() != "test" {
+    if state.app.commerce.orders.provider_name() != "test" {
         return not_found(&state);
     }
     let pay = form.action == "pay";
-    match state.app.orders.simulate_payment(&form.order, &form.t, &session, pay).await {
+    match state.app.commerce.orders.simulate_payment(&form.order, &form.t, &session, pay).await {
         Ok(_) => {
             crate::known_writer(&request);
             HttpResponse::SeeOther().insert_header(("Location", return_to(&state, &form.return_to))).finish()
@@ -359,7 +359,7 @@ pub async fn webhook(state: web::Data<WebState>, provider: web::Path<String>, re
             "type": "about:blank", "title": status.canonical_reason().unwrap_or("Error"), "status": status.as_u16(), "detail": detail,
         }))
     };
-    match state.app.orders.receive_webhook(&provider, signature, &body).await {
+    match state.app.commerce.orders.receive_webhook(&provider, signature, &body).await {
         Ok(outcome) => {
             crate::known_writer(&request);
             HttpResponse::Ok().json(serde_json::json!({ "received": true, "outcome": format!("{outcome:?}") }))

@@ -77,7 +77,7 @@ pub async fn confirm_page(state: web::Data<WebState>, request: HttpRequest, quer
 }
 
 pub async fn confirm(state: web::Data<WebState>, form: web::Form<TokenForm>) -> HttpResponse {
-    match state.app.confirmation.confirm(&form.token).await {
+    match state.app.accounts.confirmation.confirm(&form.token).await {
         Ok(user) => crate::html(
             StatusCode::OK,
             &ConfirmedPage { site_name: &state.app.site.name, email: user.email.as_str(), next: onward(&form.next) },
@@ -118,7 +118,7 @@ pub async fn resend(state: web::Data<WebState>, request: HttpRequest, form: web:
             None => message(&state, StatusCode::OK, "Already confirmed", "Your e-mail address is confirmed already."),
         };
     }
-    match state.app.confirmation.send(&session.user).await {
+    match state.app.accounts.confirmation.send(&session.user).await {
         Ok(()) => {
             let mut answer = message(
                 &state,

@@ -26,6 +26,8 @@ use askama::Template;
 #[derive(Clone)]
 pub struct WebState {
     pub app: ops::App,
+    /// Rate limits and the answer cache, shared with the API and the tool server.
+    pub edge: http_edge::Edge,
     /// The site address, without a trailing slash; also the OAuth issuer.
     pub site_url: String,
     /// The application's answer for an address nothing serves, to a client that is not a
@@ -107,7 +109,7 @@ fn cookie<'a>(state: &WebState, name: &'a str, value: String) -> Cookie<'a> {
 /// The signed-in session of a request, if any; the request is then a known writer's.
 async fn session(state: &WebState, request: &HttpRequest) -> Option<accounts::signin::Session> {
     let token = request.cookie(SESSION_COOKIE)?.value().to_owned();
-    let session = state.app.signin.session(&token).await.ok().flatten()?;
+    let session = state.app.accounts.signin.session(&token).await.ok().flatten()?;
     known_writer(request);
     Some(session)
 }
@@ -122,12 +124,12 @@ pub(crate) fn with_retry_after(mut page: HttpResponse, seconds: u64) -> HttpResp
 /// The client address of `request`, as everything counted per client sees it (the server's
 /// middleware records it, from the peer or a trusted proxy's `X-Forwarded-For`).
 pub(crate) fn client_of(request: &HttpRequest) -> std::net::IpAddr {
-    ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr())
+    http_edge::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr())
 }
 
-/// Marks `request` as one whose success may have changed public reads (`ops::KnownWriter`).
+/// Marks `request` as one whose success may have changed public reads (`http_edge::KnownWriter`).
 fn known_writer(request: &HttpRequest) {
-    request.extensions_mut().insert(ops::KnownWriter);
+    request.extensions_mut().insert(http_edge::KnownWriter);
 }
 
 /// Whether a signed-in form post may change something: it carries the session's CSRF token and

@@ -43,12 +43,12 @@ pub async fn limit(request: ServiceRequest, next: Next<impl MessageBody + 'stati
     let Some(state) = request.app_data::<web::Data<WebState>>().cloned() else {
         return next.call(request).await.map(ServiceResponse::map_into_boxed_body);
     };
-    let client = ops::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
+    let client = http_edge::ClientIp::or_peer(request.extensions().get().copied(), request.peer_addr());
     // The route's own pattern, not the path as sent: `/sign%69n` reaches `/signin` and must
     // count as a sign-in attempt.
     let route = request.match_pattern().unwrap_or_else(|| request.path().to_owned());
     let class = class_of(request.method(), &route);
-    match state.app.limits.check(class, None, client).await {
+    match state.edge.limits.check(class, None, client).await {
         Ok(rate) => {
             let mut response = next.call(request).await?.map_into_boxed_body();
             if let Some(rate) = rate {

@@ -63,7 +63,7 @@ pub async fn register(state: web::Data<WebState>, body: web::Bytes) -> HttpRespo
         token_endpoint_auth_method: body.token_endpoint_auth_method,
         grant_types: body.grant_types,
     };
-    match state.app.oauth.register(registration).await {
+    match state.app.accounts.oauth.register(registration).await {
         Ok(client) => HttpResponse::Created().insert_header(("Cache-Control", "no-store")).json(json!({
             "client_id": client.client_id,
             "client_id_issued_at": client.created_at.unix_timestamp(),
@@ -137,7 +137,7 @@ fn redirect_host(uri: &str) -> &str {
 /// redirector (RFC 9700, 4.11.2). When the redirect URI is the client's, the page offers a
 /// link that takes the error back to it.
 async fn checked(state: &WebState, params: &HashMap<String, String>) -> Result<AuthorizationRequest, HttpResponse> {
-    state.app.oauth.check_authorization(params).await.map_err(|(error, redirect)| {
+    state.app.accounts.oauth.check_authorization(params).await.map_err(|(error, redirect)| {
         let text = format!("{}: {}", error.error, error.description);
         let site_name = &state.app.site.name;
         match redirect {
@@ -258,7 +258,7 @@ pub async fn authorize_decision(state: web::Data<WebState>, request: HttpRequest
         let query = serde_urlencoded::to_string(&carried).unwrap_or_default();
         return confirm_first(&state, &session, &authorization, &format!("/oauth/authorize?{query}"));
     }
-    match state.app.oauth.approve(&session.user, &authorization, granted_scopes(&allowed)).await {
+    match state.app.accounts.oauth.approve(&session.user, &authorization, granted_scopes(&allowed)).await {
         Ok(code) => {
             let mut pairs = vec![("code", code.as_str()), ("iss", state.site_url.as_str())];
             if let Some(value) = &authorization.state {
@@ -287,7 +287,7 @@ pub async fn token(state: web::Data<WebState>, body: web::Bytes) -> HttpResponse
     let Some(client_id) = get("client_id") else {
         return oauth_error(StatusCode::UNAUTHORIZED, &OAuthError::new("invalid_client", "client_id is missing"));
     };
-    if let Err(error) = state.app.oauth.client(client_id).await {
+    if let Err(error) = state.app.accounts.oauth.client(client_id).await {
         return oauth_error(StatusCode::UNAUTHORIZED, &error);
     }
     let issued = match get("grant_type") {
@@ -295,13 +295,13 @@ pub async fn token(state: web::Data<WebState>, body: web::Bytes) -> HttpResponse
             let (Some(code), Some(redirect_uri)) = (get("code"), get("redirect_uri")) else {
                 return oauth_error(StatusCode::BAD_REQUEST, &OAuthError::new("invalid_request", "code and redirect_uri are required"));
             };
-            state.app.oauth.exchange_code(code, client_id, redirect_uri, get("code_verifier"), get("resource")).await
+            state.app.accounts.oauth.exchange_code(code, client_id, redirect_uri, get("code_verifier"), get("resource")).await
         }
         Some("refresh_token") => {
             let Some(refresh) = get("refresh_token") else {
                 return oauth_error(StatusCode::BAD_REQUEST, &OAuthError::new("invalid_request", "refresh_token is required"));
             };
-            state.app.oauth.refresh(refresh, client_id, get("scope"), get("resource")).await
+            state.app.accounts.oauth.refresh(refresh, client_id, get("scope"), get("resource")).await
         }
         _ => Err(OAuthError::new("unsupported_grant_type", "grant_type must be authorization_code or refresh_token")),
     };
@@ -321,7 +321,7 @@ pub async fn token(state: web::Data<WebState>, body: web::Bytes) -> HttpResponse
 pub async fn revoke(state: web::Data<WebState>, body: web::Bytes) -> HttpResponse {
     let form: HashMap<String, String> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     match (form.get("token"), form.get("client_id")) {
-        (Some(token), Some(client_id)) => match state.app.oauth.revoke(token, client_id).await {
+        (Some(token), Some(client_id)) => match state.app.accounts.oauth.revoke(token, client_id).await {
             Ok(()) => HttpResponse::Ok().finish(),
             Err(error) if error.error == "server_error" => oauth_error(StatusCode::SERVICE_UNAVAILABLE, &error),
             Err(error) => oauth_error(StatusCode::BAD_REQUEST, &error),

@@ -131,7 +131,7 @@ pub async fn signin(state: web::Data<WebState>, request: HttpRequest, form: web:
         );
     }
     let client = crate::client_of(&request);
-    match state.app.signin.sign_in(client, &form.email, &form.password).await {
+    match state.app.accounts.signin.sign_in(client, &form.email, &form.password).await {
         Ok(session) => signed_in(&state, session, &next),
         Err(error) => {
             let page = signin_form(&state, status_of(&error), form_csrf(&request), &next, &form.email, Some(error.to_string()));
@@ -155,14 +155,14 @@ pub async fn signup(state: web::Data<WebState>, request: HttpRequest, form: web:
             Some("The form expired; please try again.".into()),
         );
     }
-    match state.app.signin.register(&form.email, &form.name, &form.password).await {
+    match state.app.accounts.signin.register(&form.email, &form.name, &form.password).await {
         Ok(registered) => {
             // A new address gets its confirmation link, a taken one a notice to its owner; the
             // page is the same either way and signs nobody in, so it never tells whether an
             // address has an account. A mail that could not be sent is logged, never shown.
             let sent = match &registered {
-                Registered::New(user) => state.app.confirmation.send(user).await,
-                Registered::Taken(owner) => state.app.confirmation.tell_owner_of_sign_up(owner).await,
+                Registered::New(user) => state.app.accounts.confirmation.send(user).await,
+                Registered::Taken(owner) => state.app.accounts.confirmation.tell_owner_of_sign_up(owner).await,
             };
             if let Err(err) = sent {
                 tracing::warn!(error = %err, "the e-mail that follows a sign-up could not be sent");
@@ -191,7 +191,7 @@ pub async fn signout(state: web::Data<WebState>, request: HttpRequest, form: web
     if session.csrf_token != form.csrf {
         return message(&state, StatusCode::FORBIDDEN, "Not signed out", "The form expired; please try again.");
     }
-    let _ = state.app.signin.sign_out(&session.token).await;
+    let _ = state.app.accounts.signin.sign_out(&session.token).await;
     let mut response = HttpResponse::SeeOther().insert_header(("Location", "/signin")).finish();
     let mut gone = cookie(&state, SESSION_COOKIE, String::new());
     gone.make_removal();

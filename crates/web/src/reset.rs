@@ -51,7 +51,7 @@ pub async fn request(state: web::Data<WebState>, request: HttpRequest, form: web
     if !csrf_ok {
         return request_form(&state, StatusCode::FORBIDDEN, &form.email, Some("The form expired; please try again.".into()));
     }
-    match state.app.reset.request(&form.email).await {
+    match state.app.accounts.reset.request(&form.email).await {
         Ok(sent) => {
             if let accounts::Sent::Failed(reason) = sent {
                 tracing::warn!(reason, "a reset link could not be sent");
@@ -92,7 +92,7 @@ pub async fn password_page(state: web::Data<WebState>, query: web::Query<Passwor
 }
 
 pub async fn password(state: web::Data<WebState>, form: web::Form<PasswordForm>) -> HttpResponse {
-    match state.app.reset.reset(&form.token, &form.password).await {
+    match state.app.accounts.reset.reset(&form.token, &form.password).await {
         Ok(user) => message(
             &state,
             StatusCode::OK,

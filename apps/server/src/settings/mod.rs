@@ -289,24 +289,24 @@ impl Settings {
     }
 
     /// The quota of every rate-limit policy; a value that is not a rate is named.
-    pub fn rate_quotas(&self) -> anyhow::Result<ops::limits::RateQuotas> {
-        use ops::limits::Policy;
+    pub fn rate_quotas(&self) -> anyhow::Result<ops::RateQuotas> {
+        use ops::RateClass;
         let limits = &self.rate_limits;
-        let mut quotas = ops::limits::RateQuotas::default();
+        let mut quotas = ops::RateQuotas::default();
         for (policy, text) in [
-            (Policy::Read, &limits.read),
-            (Policy::ReadAnonymous, &limits.read_anonymous),
-            (Policy::Write, &limits.write),
-            (Policy::SubmitListing, &limits.submit_listing),
-            (Policy::VerifyClaim, &limits.verify_claim),
-            (Policy::CreateCheckout, &limits.create_checkout),
-            (Policy::OAuthRegister, &limits.oauth_register),
-            (Policy::SignIn, &limits.sign_in),
-            (Policy::McpInitialize, &limits.mcp_initialize),
-            (Policy::Vote, &limits.vote),
-            (Policy::VoteNetwork, &limits.vote_network),
-            (Policy::Review, &limits.review),
-            (Policy::ReviewNetwork, &limits.review_network),
+            (RateClass::Read, &limits.read),
+            (RateClass::ReadAnonymous, &limits.read_anonymous),
+            (RateClass::Write, &limits.write),
+            (RateClass::SubmitListing, &limits.submit_listing),
+            (RateClass::VerifyClaim, &limits.verify_claim),
+            (RateClass::CreateCheckout, &limits.create_checkout),
+            (RateClass::OAuthRegister, &limits.oauth_register),
+            (RateClass::SignIn, &limits.sign_in),
+            (RateClass::McpInitialize, &limits.mcp_initialize),
+            (RateClass::Vote, &limits.vote),
+            (RateClass::VoteNetwork, &limits.vote_network),
+            (RateClass::Review, &limits.review),
+            (RateClass::ReviewNetwork, &limits.review_network),
         ] {
             let quota = kernel::RateQuota::parse(text).map_err(|why| anyhow::anyhow!("rate_limits.{}: {why}", policy.name()))?;
             quotas.set(policy, quota);
@@ -315,8 +315,8 @@ impl Settings {
     }
 
     /// The reverse proxies whose `X-Forwarded-For` is believed.
-    pub fn trusted_proxies(&self) -> anyhow::Result<ops::limits::TrustedProxies> {
-        ops::limits::TrustedProxies::parse(&self.trusted_proxies).map_err(|why| anyhow::anyhow!("trusted_proxies: {why}"))
+    pub fn trusted_proxies(&self) -> anyhow::Result<http_edge::limits::TrustedProxies> {
+        http_edge::limits::TrustedProxies::parse(&self.trusted_proxies).map_err(|why| anyhow::anyhow!("trusted_proxies: {why}"))
     }
 
     /// Whether the database is the embedded default (no `database_url` given).
@@ -478,9 +478,9 @@ mod tests {
 
     #[test]
     fn rate_limits_and_proxies_are_read_and_checked() {
-        use ops::limits::Policy;
+        use ops::RateClass;
         let defaults = load(&[]).unwrap();
-        assert_eq!(defaults.rate_quotas().unwrap(), ops::limits::RateQuotas::default());
+        assert_eq!(defaults.rate_quotas().unwrap(), ops::RateQuotas::default());
         assert!(defaults.rate_limits.enabled);
         let changed = load(&[
             ("LAUNCHDIR_RATE_LIMITS_SUBMIT_LISTING", "5/day"),
@@ -488,7 +488,7 @@ mod tests {
             ("LAUNCHDIR_REDIS_URL", "redis://127.0.0.1:6379/0"),
         ])
         .unwrap();
-        assert_eq!(changed.rate_quotas().unwrap().get(Policy::SubmitListing).to_string(), "5/day");
+        assert_eq!(changed.rate_quotas().unwrap().get(RateClass::SubmitListing).to_string(), "5/day");
         assert!(changed.trusted_proxies().unwrap().trusts("10.1.2.3".parse().unwrap()));
         let named = |vars: &[(&str, &str)], name: &str| {
             let err = format!("{:#}", load(vars).unwrap_err());

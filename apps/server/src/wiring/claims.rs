@@ -34,7 +34,7 @@ fn resolver(settings: &Settings) -> anyhow::Result<dns_txt::HickoryTxtResolver> 
 }
 
 /// The claim use cases.
-pub fn claims_service(
+pub fn claims(
     settings: &Settings,
     store: &SeaStore,
     fetcher: outbound_http::SafeFetcher,

@@ -1,15 +1,29 @@
-//! Wiring of the orders domain: the payment provider the settings choose, the seller's country,
-//! VIES where enabled, and the week rules the catalogue shares.
+//! Wiring of the orders domain: the catalogue, the payment provider the settings choose, the
+//! seller's country, VIES where enabled, and the week rules the catalogue and orders share.
 
 use crate::settings::Settings;
 use anyhow::Context;
 use kernel::Clock;
-use orders::{OrdersDeps, OrdersService, PaymentProvider, WeekPolicy};
+use ops::CommerceServices;
+use orders::{CatalogService, OrdersDeps, OrdersService, PaymentProvider, WeekPolicy};
 use std::sync::Arc;
 use store_seaorm::SeaStore;
 
+/// The catalogue and the order use cases, on one week policy.
+pub fn commerce(settings: &Settings, store: &SeaStore, clock: &Arc<dyn Clock>) -> anyhow::Result<CommerceServices> {
+    let policy = WeekPolicy {
+        launch_offset: settings.launch_offset()?,
+        paid_weeks_ahead: settings.paid_weeks_ahead,
+        free_queue_min_weeks: settings.free_queue_min_weeks,
+    };
+    Ok(CommerceServices {
+        catalog: CatalogService::new(store.products(), clock.clone(), policy),
+        orders: orders_service(settings, store, clock, policy)?,
+    })
+}
+
 /// The payment provider of `[payments] provider`.
-pub fn payment_provider(settings: &Settings) -> anyhow::Result<Arc<dyn PaymentProvider>> {
+fn payment_provider(settings: &Settings) -> anyhow::Result<Arc<dyn PaymentProvider>> {
     let payments = &settings.payments;
     Ok(match payments.provider.as_str() {
         "stripe" => Arc::new(
@@ -34,7 +48,7 @@ pub fn payment_provider(settings: &Settings) -> anyhow::Result<Arc<dyn PaymentPr
 }
 
 /// The order use cases.
-pub fn orders_service(settings: &Settings, store: &SeaStore, clock: &Arc<dyn Clock>, policy: WeekPolicy) -> anyhow::Result<OrdersService> {
+fn orders_service(settings: &Settings, store: &SeaStore, clock: &Arc<dyn Clock>, policy: WeekPolicy) -> anyhow::Result<OrdersService> {
     let seller = kernel::CountryCode::parse(&settings.seller_country).map_err(|err| anyhow::anyhow!("seller_country {}", err.0))?;
     let registry: Option<Arc<dyn orders::VatNumberRegistry>> =
         if settings.payments.vies { Some(Arc::new(payments::ViesRegistry::new().map_err(|err| anyhow::anyhow!(err.0))?)) } else { None };

@@ -62,8 +62,8 @@ async fn unknown_malformed_and_revoked_credentials_are_401_invalid_token() {
 
     let (email, key) = app.api_key("").await;
     assert_eq!(app.get_with_token("/api/v1/me", &key).await.status, 200);
-    let keys = app.services.app.accounts.list_api_keys(&email).await.unwrap();
-    app.services.app.accounts.revoke_api_key(keys[0].id).await.unwrap();
+    let keys = app.services.app.accounts.users.list_api_keys(&email).await.unwrap();
+    app.services.app.accounts.users.revoke_api_key(keys[0].id).await.unwrap();
     let reply = app.get_with_token("/api/v1/me", &key).await;
     reply.assert_problem(401, "unauthorized");
     assert!(reply.header("www-authenticate").unwrap().contains("invalid_token"));
@@ -96,10 +96,10 @@ async fn public_operations_work_with_and_without_a_key_but_not_with_a_bad_one() 
 async fn using_a_key_records_when_it_was_last_used() {
     let app = spawn_app().await;
     let (email, key) = app.api_key("account:read").await;
-    let before = app.services.app.accounts.list_api_keys(&email).await.unwrap();
+    let before = app.services.app.accounts.users.list_api_keys(&email).await.unwrap();
     assert!(before[0].last_used_at.is_none());
     assert_eq!(app.get_with_token("/api/v1/me", &key).await.status, 200);
-    let after = app.services.app.accounts.list_api_keys(&email).await.unwrap();
+    let after = app.services.app.accounts.users.list_api_keys(&email).await.unwrap();
     assert!(after[0].last_used_at.is_some());
 }
 

@@ -11,9 +11,9 @@ use serde_json::json;
 /// Someone signed in (through the service); an admin when `admin`.
 pub(crate) async fn someone(app: &TestApp, name: &str, admin: bool) -> (Person, String) {
     let email = format!("{name}-{}@example.com", uuid::Uuid::new_v4().simple());
-    let session = app.services.app.signin.sign_up(&email, name, "a long enough password").await.unwrap();
+    let session = app.services.app.accounts.signin.sign_up(&email, name, "a long enough password").await.unwrap();
     if admin {
-        assert!(app.services.app.admin.set_admin(&kernel::Email::parse(&email).unwrap(), true).await.unwrap());
+        assert!(app.services.app.accounts.admin.set_admin(&kernel::Email::parse(&email).unwrap(), true).await.unwrap());
     }
     (Person { session: session.token, csrf: session.csrf_token, user: session.user.id }, email)
 }
@@ -34,7 +34,7 @@ pub(crate) async fn order_with_a_task(shop: &Shop, slug: &str) -> (String, i64) 
     let (body, signature) = paid_event(&number, &format!("cs_{slug}"), created.body["order"]["total_cents"].as_i64().unwrap(), "usd");
     assert_eq!(shop.webhook(&body, &signature).await, 200);
     for _ in 0..300 {
-        let tasks = shop.app.services.app.orders.tasks(true).await.unwrap();
+        let tasks = shop.app.services.app.commerce.orders.tasks(true).await.unwrap();
         if let Some(task) = tasks.iter().find(|task| task.order_number.as_str() == number) {
             return (number, task.id);
         }
@@ -125,7 +125,7 @@ async fn every_admin_change_is_checked_made_through_its_domain_and_logged_with_w
     for field in ["vat-country", "vat-percent", "vat-from"] {
         assert!(page.contains(&format!(r#"aria-describedby="{field}-error""#)), "{field}");
     }
-    assert_eq!(app.services.app.admin.audit(None, kernel::PageRequest::default()).await.unwrap().total, 0);
+    assert_eq!(app.services.app.accounts.admin.audit(None, kernel::PageRequest::default()).await.unwrap().total, 0);
 
     // A price: the next quote uses it.
     let set = send(app, &admin, "/admin/prices/launch", &[("cents", "6900")]).await;
@@ -140,13 +140,14 @@ async fn every_admin_change_is_checked_made_through_its_domain_and_logged_with_w
 
     // An account blocked: its key stops working; unblocked, it works again.
     let (_, customer_email) = someone(app, "customer", false).await;
-    let customer = app.services.app.accounts.user_by_email(&kernel::Email::parse(&customer_email).unwrap()).await.unwrap();
+    let customer = app.services.app.accounts.users.user_by_email(&kernel::Email::parse(&customer_email).unwrap()).await.unwrap();
     // Keys are made only for a confirmed address.
     app.services.store.email_tokens().set_email_confirmed(customer.id, time::OffsetDateTime::now_utc()).await.unwrap();
     let key = app
         .services
         .app
         .accounts
+        .users
         .create_api_key(&customer.email, Some("k"), accounts::Scopes::all())
         .await
         .unwrap()
@@ -177,7 +178,7 @@ async fn every_admin_change_is_checked_made_through_its_domain_and_logged_with_w
     assert_eq!(launch_price(&shop, "still").await, 6900);
 
     // The log: every change, with who and when, searchable.
-    let log = app.services.app.admin.audit(None, kernel::PageRequest::default()).await.unwrap();
+    let log = app.services.app.accounts.admin.audit(None, kernel::PageRequest::default()).await.unwrap();
     let actions: Vec<&str> = log.items.iter().map(|entry| entry.action.as_str()).collect();
     assert_eq!(actions, ["user.unblock", "user.block", "task.done", "vat_rate.set", "price.set"], "newest first");
     assert!(log.items.iter().all(|entry| entry.actor_email == admin_email && entry.at <= time::OffsetDateTime::now_utc()));
@@ -223,7 +224,7 @@ async fn an_admin_reprices_discounts_a_vote_hides_a_review_and_finishes_a_task_i
     }
     let rating = || async { app.get("/api/v1/listings/boardtop").await.body["community_rating"]["average"].clone() };
     assert_eq!(rating().await, json!(3.0));
-    let low = app.services.app.reviews.recent(10).await.unwrap().into_iter().find(|(_, review)| review.rating == 2).unwrap().1.id;
+    let low = app.services.app.listings.reviews.recent(10).await.unwrap().into_iter().find(|(_, review)| review.rating == 2).unwrap().1.id;
     let (number, task) = order_with_a_task(&shop, "browser-shop").await;
     let (_, email) = someone(app, "admin", true).await;
 

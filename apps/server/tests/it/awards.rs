@@ -58,22 +58,22 @@ async fn finished_weeks_get_their_top_three_once() {
     let two = services(&test, clock.clone()).await;
 
     // Two processes at once: every week is fixed by exactly one of them.
-    let (a, b) = tokio::join!(one.app.awards.fix_finished_weeks(), two.app.awards.fix_finished_weeks());
+    let (a, b) = tokio::join!(one.app.listings.awards.fix_finished_weeks(), two.app.listings.awards.fix_finished_weeks());
     let (a, b) = (a.unwrap(), b.unwrap());
     let mut fixed: Vec<Week> = a.iter().chain(b.iter()).map(|(week, _)| *week).collect();
     fixed.sort();
     assert_eq!(fixed, [week(3), week(2), week(1)], "each finished week once, none twice, not the current one");
     let winners: usize = a.iter().chain(b.iter()).map(|(_, n)| n).sum();
     assert_eq!(winners, 3, "week 3 has three winners; weeks without votes have none");
-    assert!(one.app.awards.fix_finished_weeks().await.unwrap().is_empty(), "running again does nothing");
+    assert!(one.app.listings.awards.fix_finished_weeks().await.unwrap().is_empty(), "running again does nothing");
 
-    let awards = one.app.awards.list(None, kernel::PageRequest::default()).await.unwrap();
+    let awards = one.app.listings.awards.list(None, kernel::PageRequest::default()).await.unwrap();
     let placed: Vec<(String, u32, u64)> = awards.items.iter().map(|a| (a.listing.slug.to_string(), a.rank, a.votes)).collect();
     assert_eq!(placed, [("alpha".into(), 1, 5), ("bravo".into(), 2, 3), ("charlie".into(), 3, 3)]);
 
     // A week later the current week has ended too, and is fixed on the next run.
     clock.advance(Duration::weeks(1));
-    let caught_up = two.app.awards.fix_finished_weeks().await.unwrap();
+    let caught_up = two.app.listings.awards.fix_finished_weeks().await.unwrap();
     assert_eq!(caught_up, [(week(0), 1)]);
 }
 

@@ -42,7 +42,7 @@ async fn a_live_listing_gets_listed_and_launched_badges_with_embed_code() {
 #[tokio::test]
 async fn award_winners_get_launch_of_the_week_badges() {
     let app = spawn_app().await;
-    app.services.app.awards.fix_finished_weeks().await.unwrap();
+    app.services.app.listings.awards.fix_finished_weeks().await.unwrap();
     let awards = app.get("/api/v1/awards?per_page=1").await;
     let winner = &awards.body["items"][0];
     let slug = winner["listing"]["slug"].as_str().unwrap();

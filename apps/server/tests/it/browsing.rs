@@ -213,7 +213,7 @@ async fn a_person_signs_up_confirms_the_address_upvotes_in_place_withdraws_follo
 async fn a_person_manages_api_keys_and_connected_apps_on_the_account_page() {
     let app = crate::helpers::spawn_empty_app_with(|settings| settings.site_url = None).await;
     let email = format!("keys-{}@example.com", uuid::Uuid::new_v4().simple());
-    let made = app.services.app.signin.sign_up(&email, "Key Maker", "a long enough password").await.unwrap();
+    let made = app.services.app.accounts.signin.sign_up(&email, "Key Maker", "a long enough password").await.unwrap();
     // API keys are made only for a confirmed address.
     app.services.store.email_tokens().set_email_confirmed(made.user.id, time::OffsetDateTime::now_utc()).await.unwrap();
     let browser = Browser::start().await;
@@ -250,7 +250,7 @@ async fn a_person_manages_api_keys_and_connected_apps_on_the_account_page() {
                 )
                 .await;
             let client_id = registered.body["client_id"].as_str().unwrap().to_owned();
-            let user = app.services.app.accounts.user_by_email(&kernel::Email::parse(&email).unwrap()).await.unwrap();
+            let user = app.services.app.accounts.users.user_by_email(&kernel::Email::parse(&email).unwrap()).await.unwrap();
             let token = format!("lda_{}", uuid::Uuid::new_v4().simple());
             let now = time::OffsetDateTime::now_utc();
             let new = accounts::oauth::NewToken {
@@ -281,7 +281,7 @@ async fn a_person_manages_api_keys_and_connected_apps_on_the_account_page() {
 async fn an_owner_edits_a_listing_and_posts_an_update_from_the_account_page() {
     let app = crate::helpers::spawn_empty_app_with(|settings| settings.site_url = None).await;
     let email = format!("owner-{}@example.com", uuid::Uuid::new_v4().simple());
-    let session = app.services.app.signin.sign_up(&email, "Owner", "a long enough password").await.unwrap();
+    let session = app.services.app.accounts.signin.sign_up(&email, "Owner", "a long enough password").await.unwrap();
     let now = time::OffsetDateTime::now_utc();
     let db = app.services.store.connection();
     let listing = store_seaorm::testing::fixtures::listing(db, "owned", "live", kernel::Week::containing(now.date()), now).await;

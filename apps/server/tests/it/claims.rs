@@ -251,7 +251,8 @@ async fn an_emailed_link_verifies_only_when_confirmed_on_its_page_and_the_earlie
     assert_eq!(told.kind, "claim_new_owner");
 
     // The earlier owner stays an owner; the used link says so.
-    let owner_key = app.services.app.accounts.create_api_key(&Email::parse(&owner).unwrap(), None, accounts::Scopes::all()).await.unwrap();
+    let owner_key =
+        app.services.app.accounts.users.create_api_key(&Email::parse(&owner).unwrap(), None, accounts::Scopes::all()).await.unwrap();
     assert!(app.owns(owner_key.secret.expose(), &slug).await);
     assert_eq!(confirm(&app, &link_token, "same-origin").await, 410);
     assert_eq!(app.client.get(app.url(path)).send().await.unwrap().status(), 410);
@@ -548,7 +549,7 @@ async fn someone_elses_claim_is_404_and_a_pending_claim_expires_after_fourteen_d
     let later = Arc::new(FixedClock::new(OffsetDateTime::now_utc() + Duration::days(15)));
     let db = app.services.store.connection().clone();
     let services = Services::build(&crate::helpers::settings_for(crate::helpers::shared_directory()), db, later).unwrap();
-    let user = app.services.app.accounts.user_by_email(&email).await.unwrap();
+    let user = app.services.app.accounts.users.user_by_email(&email).await.unwrap();
     let id = ClaimId::new(claim["id"].as_i64().unwrap());
     let read = services.app.claims.verify(user.id, id).await.unwrap();
     assert_eq!(read.status, claims::ClaimStatus::Expired);
@@ -572,7 +573,7 @@ async fn verified_by_dns(app: &TestApp, dns: &TestDns, token: &str, slug: &str, 
 /// A new API key of `user`'s account.
 async fn key_of(app: &TestApp, user: kernel::UserId) -> String {
     let email = app.services.store.users().find_by_id(user).await.unwrap().unwrap().email;
-    let created = app.services.app.accounts.create_api_key(&email, Some("claims"), accounts::Scopes::all()).await.unwrap();
+    let created = app.services.app.accounts.users.create_api_key(&email, Some("claims"), accounts::Scopes::all()).await.unwrap();
     created.secret.expose().to_owned()
 }
 

@@ -223,7 +223,8 @@ async fn the_site_team_reviews_owner_edits_with_before_and_after_copies() {
         fields: vec![(listings::EditableField::Tagline, listings::EditValue::Text(Some("Reviewed & approved".into())))],
         ..Default::default()
     };
-    let (_, version) = services.app.owners.update(kernel::UserId::new(owner), kernel::ListingId::new(listing), &edit).await.unwrap();
+    let (_, version) =
+        services.app.listings.owners.update(kernel::UserId::new(owner), kernel::ListingId::new(listing), &edit).await.unwrap();
     let id = version.unwrap().id.to_string();
 
     let list = stdout(&launchdir(&test, &["edits", "list", "--listing", &listing.to_string()]));

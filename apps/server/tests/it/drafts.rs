@@ -445,7 +445,7 @@ async fn idempotency_keys_replay_refuse_mismatches_and_conflicts() {
     assert_eq!(app.send(send(body.clone(), &retry)).await.status, 201);
     // A request still running with this key: 409.
     let running = uuid::Uuid::new_v4().to_string();
-    let principal = app.services.app.accounts.authenticate(&token).await.unwrap();
+    let principal = app.services.app.accounts.users.authenticate(&token).await.unwrap();
     let op = ops::find("submit_listing").unwrap();
     let raw = ops::RawInput { body: Some(body.clone()), ..Default::default() };
     let scope = kernel::IdempotencyScope {
@@ -456,9 +456,15 @@ async fn idempotency_keys_replay_refuse_mismatches_and_conflicts() {
     let now = time::OffsetDateTime::now_utc();
     let reserved = app
         .services
-        .app
+        .edge
         .idempotency
-        .reserve(&scope, &ops::idempotency::fingerprint(&**op, &raw), now, now - time::Duration::days(1), now - time::Duration::minutes(5))
+        .reserve(
+            &scope,
+            &http_edge::idempotency::fingerprint(&**op, &raw),
+            now,
+            now - time::Duration::days(1),
+            now - time::Duration::minutes(5),
+        )
         .await
         .unwrap();
     assert_eq!(reserved, kernel::Reservation::Reserved);

@@ -77,7 +77,7 @@ async fn the_served_openapi_document_is_generated_for_this_site() {
     assert_eq!(reply.status, 200);
     assert_eq!(reply.body["openapi"], "3.1.0");
     assert_eq!(reply.body["info"]["version"], "1.0.0");
-    assert_eq!(reply.body, api_rest::openapi::document("https://launch.example/api/v1", &ops::limits::RateQuotas::default()));
+    assert_eq!(reply.body, api_rest::openapi::document("https://launch.example/api/v1", &ops::RateQuotas::default()));
 }
 
 #[tokio::test]

@@ -7,8 +7,8 @@ use launchdir_server::{Application, Services};
 use reqwest::StatusCode;
 use reqwest::header::HeaderMap;
 use serde_json::Value;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, OnceLock};
 use store_seaorm::DbConfig;
 use store_seaorm::testing::TestDatabase;
 
@@ -111,9 +111,10 @@ pub fn settings_for(config: &DbConfig) -> Settings {
 async fn start(settings: Settings, own_database: Option<TestDatabase>) -> TestApp {
     let app = Application::build(settings.clone()).await.expect("build the application");
     let address = format!("http://127.0.0.1:{}", app.port());
+    // The running server's own services: what a test writes through them, the server's search
+    // index and caches see.
+    let services = app.services().clone();
     tokio::spawn(app.run_until_stopped());
-    let db = launchdir_server::open_database(&settings).await.unwrap();
-    let services = Services::build(&settings, db, Arc::new(kernel::SystemClock)).unwrap();
     TestApp { address, client: client(), services, settings, _own_database: own_database }
 }
 
@@ -211,7 +212,7 @@ impl TestApp {
         static COUNTER: AtomicU32 = AtomicU32::new(0);
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let email = Email::parse(&format!("tester-{}-{n}-{}@example.com", std::process::id(), uuid_like())).unwrap();
-        let accounts = &self.services.app.accounts;
+        let accounts = &self.services.app.accounts.users;
         accounts.create_user(&email, Some("Tester")).await.unwrap();
         let created = accounts.create_api_key(&email, Some("test key"), Scopes::parse_list(scopes).unwrap()).await.unwrap();
         (email, created.secret.expose().to_owned())

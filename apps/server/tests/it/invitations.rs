@@ -113,7 +113,7 @@ async fn the_invited_cofounder_adds_their_profile_once_through_the_emailed_link(
     let refused = crate::reviews::send(&app, &stranger, &link, &[("name", "Mallory"), ("title", ""), ("bio", "")]).await;
     assert_eq!(refused.status(), 403);
 
-    let session = app.services.app.signin.sign_up(&address, "Ada", "a long enough password").await.unwrap();
+    let session = app.services.app.accounts.signin.sign_up(&address, "Ada", "a long enough password").await.unwrap();
     let cofounder = crate::votes::Person { session: session.token, csrf: session.csrf_token, user: session.user.id };
     let signed_in = crate::my_account::page_of_path(&app, &cofounder, &link).await;
     assert!(signed_in.contains("Add my founder profile"), "{signed_in}");
@@ -145,7 +145,7 @@ async fn the_invited_cofounder_adds_their_profile_once_through_the_emailed_link(
     let second = format!("second-{address}");
     assert_eq!(app.post_json(&format!("{draft_path}/invites"), &owner_key, json!({"email": second})).await.status, 201);
     let second_link = format!("/invites/{}", invite_token(&app, &second).await);
-    let session = app.services.app.signin.sign_up(&second, "Grace", "a long enough password").await.unwrap();
+    let session = app.services.app.accounts.signin.sign_up(&second, "Grace", "a long enough password").await.unwrap();
     let grace = crate::votes::Person { session: session.token, csrf: session.csrf_token, user: session.user.id };
     let accepted = crate::reviews::send(&app, &grace, &second_link, &[("name", "Grace Quill"), ("title", "CEO"), ("bio", "")]).await;
     assert_eq!(accepted.status(), 200);

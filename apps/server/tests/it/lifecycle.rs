@@ -47,8 +47,8 @@ async fn owner_key(settings: &launchdir_server::settings::Settings, clock: Arc<F
     let db = launchdir_server::open_database(settings).await.unwrap();
     let services = launchdir_server::Services::build(settings, db, clock).unwrap();
     let email = kernel::Email::parse(email).unwrap();
-    let user = services.app.accounts.create_user(&email, None).await.unwrap();
-    let key = services.app.accounts.create_api_key(&email, None, accounts::Scopes::all()).await.unwrap();
+    let user = services.app.accounts.users.create_user(&email, None).await.unwrap();
+    let key = services.app.accounts.users.create_api_key(&email, None, accounts::Scopes::all()).await.unwrap();
     (user.id.get(), key.secret.expose().to_owned())
 }
 

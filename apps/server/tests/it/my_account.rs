@@ -88,8 +88,8 @@ async fn a_new_password_needs_the_current_one_and_ends_every_session() {
     assert_eq!(get(&app, &alice, "/account").await.status(), 303, "this session ended too");
     let email = app.services.store.users().find_by_id(alice.user).await.unwrap().unwrap().email;
     let client = "192.0.2.1".parse().unwrap();
-    assert!(app.services.app.signin.sign_in(client, email.as_str(), PASSWORD).await.is_err());
-    assert!(app.services.app.signin.sign_in(client, email.as_str(), "brand new secret").await.is_ok());
+    assert!(app.services.app.accounts.signin.sign_in(client, email.as_str(), PASSWORD).await.is_err());
+    assert!(app.services.app.accounts.signin.sign_in(client, email.as_str(), "brand new secret").await.is_ok());
 }
 
 #[tokio::test]
@@ -115,7 +115,10 @@ async fn guessing_the_password_on_the_account_forms_waits_as_signing_in_does() {
     let page = close.text().await.unwrap();
     assert!(page.contains(r#"aria-describedby="close-password-error""#) && page.contains("Nothing was closed."), "{page}");
     assert_eq!(get(&app, &alice, "/account").await.status(), 200, "not closed, and no new password ended the session");
-    assert!(app.services.app.signin.sign_in("192.0.2.1".parse().unwrap(), email.as_str(), PASSWORD).await.is_ok(), "password unchanged");
+    assert!(
+        app.services.app.accounts.signin.sign_in("192.0.2.1".parse().unwrap(), email.as_str(), PASSWORD).await.is_ok(),
+        "password unchanged"
+    );
 
     // The sign-in page keeps the same count: from this client, it waits too.
     let form = no_redirects().get(app.url("/signin")).send().await.unwrap();
@@ -149,8 +152,17 @@ async fn closing_the_account_withdraws_votes_keeps_listings_and_frees_the_addres
     send(&app, &alice, "/listings/voted-for/follow", &[("action", "follow")]).await;
     let email = app.services.store.users().find_by_id(alice.user).await.unwrap().unwrap().email;
     let (_, key) = app.api_key("").await;
-    let alice_key =
-        app.services.app.accounts.create_api_key(&email, Some("agent"), accounts::Scopes::all()).await.unwrap().secret.expose().to_owned();
+    let alice_key = app
+        .services
+        .app
+        .accounts
+        .users
+        .create_api_key(&email, Some("agent"), accounts::Scopes::all())
+        .await
+        .unwrap()
+        .secret
+        .expose()
+        .to_owned();
     assert_eq!(app.get_with_token("/api/v1/me", &alice_key).await.status, 200);
 
     let wrong = send(&app, &alice, "/account/close", &[("password", "not my password")]).await;
@@ -175,7 +187,7 @@ async fn closing_the_account_withdraws_votes_keeps_listings_and_frees_the_addres
     assert_eq!(app.get_with_token("/api/v1/me", &key).await.status, 200, "others' keys work");
     assert!(!page_of(&app, &bob, "voted-for").await.contains("Great."), "her review is gone");
     // The address can sign up afresh.
-    assert!(app.services.app.signin.sign_up(email.as_str(), "Alice again", PASSWORD).await.is_ok());
+    assert!(app.services.app.accounts.signin.sign_up(email.as_str(), "Alice again", PASSWORD).await.is_ok());
 }
 
 #[tokio::test]
@@ -205,13 +217,13 @@ pub(crate) struct WaysIn {
 pub(crate) async fn ways_in(app: &TestApp, user: kernel::UserId) -> WaysIn {
     use accounts::oauth::{ClientRegistration, NewToken, OAuthRepository, TokenKind};
     let email = app.services.store.users().find_by_id(user).await.unwrap().unwrap().email;
-    let created = app.services.app.accounts.create_api_key(&email, Some("agent"), accounts::Scopes::all()).await.unwrap();
+    let created = app.services.app.accounts.users.create_api_key(&email, Some("agent"), accounts::Scopes::all()).await.unwrap();
     let registration = ClientRegistration {
         client_name: Some("Agent".into()),
         redirect_uris: vec!["http://localhost:9999/callback".into()],
         ..ClientRegistration::default()
     };
-    let client_id = app.services.app.oauth.register(registration).await.unwrap().client_id;
+    let client_id = app.services.app.accounts.oauth.register(registration).await.unwrap().client_id;
     let unique = uuid::Uuid::new_v4().simple().to_string();
     let (access, refresh) = (format!("lda_{unique}"), format!("ldr_{unique}"));
     let now = time::OffsetDateTime::now_utc();
@@ -239,11 +251,11 @@ pub(crate) async fn ways_in(app: &TestApp, user: kernel::UserId) -> WaysIn {
 pub(crate) async fn assert_every_way_in_ended(app: &TestApp, ways: &WaysIn, sessions: &[&str]) {
     assert_eq!(app.get_with_token("/api/v1/me", &ways.key).await.status, 401, "the API key is revoked");
     assert_eq!(app.get_with_token("/api/v1/me", &ways.access).await.status, 401, "the app's access token is revoked");
-    let refreshed = app.services.app.oauth.refresh(&ways.refresh, &ways.client_id, None, None).await;
+    let refreshed = app.services.app.accounts.oauth.refresh(&ways.refresh, &ways.client_id, None, None).await;
     assert_eq!(refreshed.map(|_| ()).unwrap_err().error, "invalid_grant", "and its refresh token");
-    assert!(app.services.app.oauth.connected_apps(ways.user).await.unwrap().is_empty(), "no app is connected");
+    assert!(app.services.app.accounts.oauth.connected_apps(ways.user).await.unwrap().is_empty(), "no app is connected");
     for session in sessions {
-        assert!(app.services.app.signin.session(session).await.unwrap().is_none(), "every session ended");
+        assert!(app.services.app.accounts.signin.session(session).await.unwrap().is_none(), "every session ended");
     }
 }
 
@@ -263,7 +275,7 @@ async fn a_new_password_ends_every_key_app_and_session_and_the_email_says_so() {
     let app = app().await;
     let alice = person(&app, 0, true, MONTH).await;
     let ways = ways_in(&app, alice.user).await;
-    let elsewhere = app.services.app.signin.sign_in("192.0.2.7".parse().unwrap(), ways.email.as_str(), PASSWORD).await.unwrap();
+    let elsewhere = app.services.app.accounts.signin.sign_in("192.0.2.7".parse().unwrap(), ways.email.as_str(), PASSWORD).await.unwrap();
     let changed = send(&app, &alice, "/account/password", &[("current_password", PASSWORD), ("new_password", "brand new secret")]).await;
     assert_eq!(changed.status(), 200);
     let page = changed.text().await.unwrap();
@@ -271,7 +283,7 @@ async fn a_new_password_ends_every_key_app_and_session_and_the_email_says_so() {
     assert_every_way_in_ended(&app, &ways, &[&alice.session, &elsewhere.token]).await;
     assert_told_what_ended(&app, &ways.email, "was changed").await;
     // The new password opens the account again; nothing from before does.
-    assert!(app.services.app.signin.sign_in("192.0.2.7".parse().unwrap(), ways.email.as_str(), "brand new secret").await.is_ok());
+    assert!(app.services.app.accounts.signin.sign_in("192.0.2.7".parse().unwrap(), ways.email.as_str(), "brand new secret").await.is_ok());
 }
 
 #[tokio::test]
@@ -289,7 +301,7 @@ async fn an_unconfirmed_account_gets_no_api_key_and_the_page_leads_to_confirming
     assert_eq!(refused.status(), 403);
     assert!(refused.text().await.unwrap().contains("Confirm your e-mail address first"));
     assert_eq!(count(&app, &format!("SELECT COUNT(*) FROM api_keys WHERE user_id = {}", alice.user.get())).await, 0);
-    let direct = app.services.app.accounts.create_api_key(&email, Some("agent"), accounts::Scopes::all()).await;
+    let direct = app.services.app.accounts.users.create_api_key(&email, Some("agent"), accounts::Scopes::all()).await;
     assert!(matches!(direct, Err(accounts::AccountsError::Unconfirmed)), "{direct:?}");
 
     // The page's button sends a link that, opened in this browser, leads back to the account

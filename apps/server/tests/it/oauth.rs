@@ -381,7 +381,7 @@ async fn tokens_are_checked_for_audience_expiry_and_revocation() {
     assert_eq!(mcp_status(&app, "get_account", json!({}), access).await.0, 401);
 
     // Expired: a token whose lifetime ended.
-    let user = app.services.app.signin.session(browser.cookies.get("ld_session").unwrap()).await.unwrap().unwrap().user;
+    let user = app.services.app.accounts.signin.session(browser.cookies.get("ld_session").unwrap()).await.unwrap().unwrap().user;
     let expired = "lda_expired-token-for-the-test-0000000000000000000";
     let past = time::OffsetDateTime::now_utc() - time::Duration::hours(2);
     accounts::oauth::OAuthRepository::insert_token(
@@ -641,7 +641,7 @@ async fn an_unconfirmed_account_is_asked_to_confirm_instead_of_consenting_and_no
     let next = authorize.replace(&app.address, "");
     // Signed in with an address nobody proved: anyone can sign up with anyone's address.
     let email = format!("unproven-{}@example.com", uuid::Uuid::new_v4().simple());
-    let session = app.services.app.signin.sign_up(&email, "Not the owner", "correct horse battery").await.unwrap();
+    let session = app.services.app.accounts.signin.sign_up(&email, "Not the owner", "correct horse battery").await.unwrap();
     let mut browser = Browser::new();
     browser.cookies.insert("ld_session".into(), session.token.clone());
 
@@ -670,7 +670,7 @@ async fn an_unconfirmed_account_is_asked_to_confirm_instead_of_consenting_and_no
     assert_eq!(status, 403, "{page}");
     assert!(headers.get(LOCATION).is_none(), "no redirect, no code: {page}");
     assert!(page.contains("Confirm your e-mail address first"), "{page}");
-    assert!(app.services.app.oauth.connected_apps(session.user.id).await.unwrap().is_empty());
+    assert!(app.services.app.accounts.oauth.connected_apps(session.user.id).await.unwrap().is_empty());
 
     // The page's button sends a link; confirming leads back to the consent page, which now asks.
     let (status, _, sent) = browser.post_form(&app.url("/account/confirm/resend"), &[("csrf", &session.csrf_token), ("next", &next)]).await;

@@ -402,7 +402,7 @@ async fn paying_on_the_checkout_page_fulfils_every_product_once() {
     // The jobs run one after another: wait for the three task lines too.
     let mut tasks = Vec::new();
     for _ in 0..300 {
-        tasks = shop.app.services.app.orders.tasks(true).await.unwrap();
+        tasks = shop.app.services.app.commerce.orders.tasks(true).await.unwrap();
         if tasks.len() >= 3 {
             break;
         }
@@ -410,7 +410,7 @@ async fn paying_on_the_checkout_page_fulfils_every_product_once() {
     }
     assert_eq!(tasks.len(), 3, "ai_review, done_for_you and the bundle's review: {tasks:?}");
     for task in tasks {
-        shop.app.services.app.orders.finish_task(task.id).await.unwrap();
+        shop.app.services.app.commerce.orders.finish_task(task.id).await.unwrap();
     }
     let order = shop.order(&number).await;
     assert_eq!(order["status"], "fulfilled", "{order:#}");
@@ -501,7 +501,7 @@ async fn the_site_team_sets_prices_and_vat_rates_and_works_orders_and_tasks_from
     assert_eq!(shop.webhook(&body, &signature).await, 200);
     // The fulfilment job opens the task.
     for _ in 0..300 {
-        if !shop.app.services.app.orders.tasks(true).await.unwrap().is_empty() {
+        if !shop.app.services.app.commerce.orders.tasks(true).await.unwrap().is_empty() {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;

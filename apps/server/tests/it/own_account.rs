@@ -36,8 +36,8 @@ async fn ask(app: &TestApp, email: &str) -> (u16, String) {
 async fn an_account_made_without_a_password_sets_one_through_the_emailed_link_once() {
     let app = spawn_empty_app().await;
     let email = Email::parse("cli-made@example.com").unwrap();
-    let user = app.services.app.accounts.create_user(&email, Some("Made by the CLI")).await.unwrap();
-    let old = app.services.app.signin.sign_up("other@example.com", "Other", "another password").await.unwrap();
+    let user = app.services.app.accounts.users.create_user(&email, Some("Made by the CLI")).await.unwrap();
+    let old = app.services.app.accounts.signin.sign_up("other@example.com", "Other", "another password").await.unwrap();
 
     let (status, page) = ask(&app, "nobody@example.com").await;
     assert_eq!(status, 200);
@@ -67,22 +67,23 @@ async fn an_account_made_without_a_password_sets_one_through_the_emailed_link_on
     let again = post_form(&client, app.url("/account/reset/password"), &[("token", &token), ("password", "yet another password")]).await;
     assert_eq!(again.status(), 400, "a link works once");
 
-    let signed_in = app.services.app.signin.sign_in("192.0.2.1".parse().unwrap(), email.as_str(), "a brand new password").await.unwrap();
+    let signed_in =
+        app.services.app.accounts.signin.sign_in("192.0.2.1".parse().unwrap(), email.as_str(), "a brand new password").await.unwrap();
     assert_eq!(signed_in.user.id, user.id);
     assert!(signed_in.user.email_confirmed_at.is_some(), "the link proved the address");
-    assert!(app.services.app.signin.session(&old.token).await.unwrap().is_some(), "another account's session is untouched");
+    assert!(app.services.app.accounts.signin.session(&old.token).await.unwrap().is_some(), "another account's session is untouched");
 }
 
 #[tokio::test]
 async fn a_new_password_signs_the_account_out_everywhere() {
     let app = spawn_empty_app().await;
-    let session = app.services.app.signin.sign_up("ada@example.com", "Ada", "the old password").await.unwrap();
-    app.services.app.reset.request("ada@example.com").await.unwrap();
+    let session = app.services.app.accounts.signin.sign_up("ada@example.com", "Ada", "the old password").await.unwrap();
+    app.services.app.accounts.reset.request("ada@example.com").await.unwrap();
     let mail = app.services.store.outbox(10).await.unwrap().into_iter().find(|mail| mail.kind == "reset_password").unwrap();
     let token = mail.body.split("token=").nth(1).unwrap().split_whitespace().next().unwrap().to_owned();
-    app.services.app.reset.reset(&token, "the new password").await.unwrap();
-    assert!(app.services.app.signin.session(&session.token).await.unwrap().is_none());
-    let wrong = app.services.app.signin.sign_in("192.0.2.2".parse().unwrap(), "ada@example.com", "the old password").await;
+    app.services.app.accounts.reset.reset(&token, "the new password").await.unwrap();
+    assert!(app.services.app.accounts.signin.session(&session.token).await.unwrap().is_none());
+    let wrong = app.services.app.accounts.signin.sign_in("192.0.2.2".parse().unwrap(), "ada@example.com", "the old password").await;
     assert!(wrong.is_err(), "the old password no longer works");
 }
 
@@ -90,9 +91,9 @@ async fn a_new_password_signs_the_account_out_everywhere() {
 async fn nobody_revokes_another_accounts_key_and_account_forms_need_their_token() {
     let app = spawn_empty_app().await;
     let owner = Email::parse("owner@example.com").unwrap();
-    app.services.app.accounts.create_user(&owner, None).await.unwrap();
-    let key = app.services.app.accounts.create_api_key(&owner, Some("owner's"), accounts::Scopes::all()).await.unwrap();
-    let other = app.services.app.signin.sign_up("intruder@example.com", "Intruder", "a long enough password").await.unwrap();
+    app.services.app.accounts.users.create_user(&owner, None).await.unwrap();
+    let key = app.services.app.accounts.users.create_api_key(&owner, Some("owner's"), accounts::Scopes::all()).await.unwrap();
+    let other = app.services.app.accounts.signin.sign_up("intruder@example.com", "Intruder", "a long enough password").await.unwrap();
     let post = |path: String, csrf: String| {
         no_redirects()
             .post(app.url(&path))
@@ -107,10 +108,10 @@ async fn nobody_revokes_another_accounts_key_and_account_forms_need_their_token(
     assert_eq!(app.get_with_token("/api/v1/me", key.secret.expose()).await.status, 200, "and still works");
     let forged = post("/account/signout-everywhere".into(), "forged".into()).await.unwrap();
     assert_eq!(forged.status(), 403);
-    assert!(app.services.app.signin.session(&other.token).await.unwrap().is_some(), "nothing changed");
+    assert!(app.services.app.accounts.signin.session(&other.token).await.unwrap().is_some(), "nothing changed");
     let everywhere = post("/account/signout-everywhere".into(), other.csrf_token.clone()).await.unwrap();
     assert_eq!(everywhere.status(), 200);
-    assert!(app.services.app.signin.session(&other.token).await.unwrap().is_none());
+    assert!(app.services.app.accounts.signin.session(&other.token).await.unwrap().is_none());
 }
 
 /// Sends the sign-up form as a browser does (the form's CSRF cookie and token first), coming from
@@ -143,7 +144,7 @@ async fn answer(reply: reqwest::Response, email: &str) -> (u16, Vec<String>, Opt
 #[tokio::test]
 async fn signing_up_with_a_taken_address_answers_as_a_new_one_and_tells_its_owner_instead() {
     let app = spawn_empty_app().await;
-    let owner = app.services.app.signin.sign_up("taken@example.com", "Owner", "the owner's password").await.unwrap().user;
+    let owner = app.services.app.accounts.signin.sign_up("taken@example.com", "Owner", "the owner's password").await.unwrap().user;
     let new = answer(sign_up(&app, "Mallory", "new@example.com", "mallory's password").await, "new@example.com").await;
     let taken = answer(sign_up(&app, "Mallory", "taken@example.com", "mallory's password").await, "taken@example.com").await;
     assert_eq!(new, taken, "a new address and a taken one get the same answer");
@@ -166,7 +167,7 @@ async fn signing_up_with_a_taken_address_answers_as_a_new_one_and_tells_its_owne
 
     // The owner's account is untouched; the new one signs in with its password.
     let client = "192.0.2.3".parse().unwrap();
-    let signin = &app.services.app.signin;
+    let signin = &app.services.app.accounts.signin;
     assert_eq!(signin.sign_in(client, "taken@example.com", "the owner's password").await.unwrap().user.id, owner.id);
     assert!(signin.sign_in(client, "taken@example.com", "mallory's password").await.is_err(), "the typed password changed nothing");
     assert!(signin.sign_in(client, "new@example.com", "mallory's password").await.is_ok());
@@ -191,16 +192,16 @@ async fn the_confirmation_mail_carries_nothing_typed_at_sign_up() {
 async fn a_reset_takes_the_account_back_ending_every_key_app_and_session_and_the_email_says_so() {
     let app = spawn_empty_app().await;
     // Someone registered Ada's address before she did: while it is unconfirmed they get no key.
-    let squatter = app.services.app.signin.sign_up("ada@example.com", "Not Ada", "the squatter's password").await.unwrap();
+    let squatter = app.services.app.accounts.signin.sign_up("ada@example.com", "Not Ada", "the squatter's password").await.unwrap();
     let email = Email::parse("ada@example.com").unwrap();
-    let refused = app.services.app.accounts.create_api_key(&email, Some("kept"), accounts::Scopes::all()).await;
+    let refused = app.services.app.accounts.users.create_api_key(&email, Some("kept"), accounts::Scopes::all()).await;
     assert!(matches!(refused, Err(accounts::AccountsError::Unconfirmed)), "{refused:?}");
     // Whatever way in there is by the time Ada takes the account back (here, one made once the
     // address was confirmed) ends with her new password.
     app.services.store.email_tokens().set_email_confirmed(squatter.user.id, time::OffsetDateTime::now_utc()).await.unwrap();
     let ways = crate::my_account::ways_in(&app, squatter.user.id).await;
 
-    app.services.app.reset.request(email.as_str()).await.unwrap();
+    app.services.app.accounts.reset.request(email.as_str()).await.unwrap();
     let mail = app.services.store.outbox(10).await.unwrap().into_iter().find(|mail| mail.kind == "reset_password").unwrap();
     let token = mail.body.split("token=").nth(1).unwrap().split_whitespace().next().unwrap().to_owned();
     let fields = [("token", token.as_str()), ("password", "ada's own password")];
@@ -212,6 +213,6 @@ async fn a_reset_takes_the_account_back_ending_every_key_app_and_session_and_the
     crate::my_account::assert_every_way_in_ended(&app, &ways, &[&squatter.token]).await;
     crate::my_account::assert_told_what_ended(&app, &email, "reset link").await;
     let client = "192.0.2.9".parse().unwrap();
-    assert!(app.services.app.signin.sign_in(client, email.as_str(), "the squatter's password").await.is_err());
-    assert!(app.services.app.signin.sign_in(client, email.as_str(), "ada's own password").await.is_ok());
+    assert!(app.services.app.accounts.signin.sign_in(client, email.as_str(), "the squatter's password").await.is_err());
+    assert!(app.services.app.accounts.signin.sign_in(client, email.as_str(), "ada's own password").await.is_ok());
 }

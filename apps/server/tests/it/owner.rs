@@ -243,7 +243,7 @@ async fn an_edit_publishes_at_once_is_searchable_and_is_kept_with_before_and_aft
     assert_eq!(again.body["version"], serde_json::Value::Null);
 
     // The history keeps who, when, before and after.
-    let versions = app.services.app.owners.versions(Some(kernel::ListingId::new(live)), 10).await.unwrap();
+    let versions = app.services.app.listings.owners.versions(Some(kernel::ListingId::new(live)), 10).await.unwrap();
     assert_eq!(versions.len(), 1);
     let version = &versions[0];
     assert_eq!(version.id, edited.body["version"]["id"].as_i64().unwrap());
@@ -319,7 +319,7 @@ async fn every_bound_of_an_edit_is_a_400_naming_the_field_and_nothing_is_written
     let mixed =
         app.send(app.client.patch(app.url(&path)).bearer_auth(&key).json(&json!({"fields": {"tagline": "Fine", "city": long(120)}}))).await;
     mixed.assert_invalid(&["fields.city"]);
-    assert!(app.services.app.owners.versions(Some(kernel::ListingId::new(listing)), 10).await.unwrap().is_empty());
+    assert!(app.services.app.listings.owners.versions(Some(kernel::ListingId::new(listing)), 10).await.unwrap().is_empty());
     let mine = app.get_with_token(&path, &key).await;
     assert_eq!(mine.body["tagline"], serde_json::Value::Null);
     // Values at the bounds pass.

@@ -85,7 +85,7 @@ async fn a_payment_that_does_not_match_needs_review_and_a_late_one_is_refunded()
     ))
     .await
     .unwrap();
-    assert_eq!(shop.app.services.app.orders.expire_due().await.unwrap(), 1);
+    assert_eq!(shop.app.services.app.commerce.orders.expire_due().await.unwrap(), 1);
     assert_eq!(shop.order(number).await["status"], "expired");
     let (body, signature) = paid_event(number, "cs_late", late["total_cents"].as_i64().unwrap(), "usd");
     assert_eq!(shop.webhook(&body, &signature).await, 200);
@@ -131,7 +131,7 @@ async fn a_launch_paid_for_twice_is_applied_once_and_the_second_goes_to_the_site
     assert_eq!(second["status"], "paid");
     assert_eq!(second["lines"][0]["fulfilled"], false);
     assert!(second["lines"][0]["outcome"].as_str().unwrap().contains("another order paid"), "{second:#}");
-    let tasks = shop.app.services.app.orders.tasks(true).await.unwrap();
+    let tasks = shop.app.services.app.commerce.orders.tasks(true).await.unwrap();
     assert!(tasks.iter().any(|task| task.kind == "launch_review" && task.order_number.as_str() == numbers[1].0), "{tasks:?}");
     let mine = shop.app.get_with_token(&format!("/api/v1/me/listings/{id}"), &shop.key).await;
     assert_eq!(mine.body["status"], "live", "the second order's week did not move the launch: {:#}", mine.body);
@@ -247,7 +247,7 @@ async fn stripe_checkout_sessions_signed_events_refunds_and_reconciliation_again
     assert_eq!(shop.order(&number).await["status"], "paid");
 
     // A refund by the site team goes to Stripe, keyed by the payment.
-    let refunded = shop.app.services.app.orders.refund(&number, "asked by the buyer").await.unwrap();
+    let refunded = shop.app.services.app.commerce.orders.refund(&number, "asked by the buyer").await.unwrap();
     assert_eq!(refunded.status, orders::OrderStatus::Refunded);
     let refund = stripe.received().into_iter().find(|request| request.target == "/v1/refunds").expect("a refund was asked for");
     assert_eq!(refund.header("idempotency-key"), Some("refund-pi_fake_1"));
@@ -262,7 +262,7 @@ async fn stripe_checkout_sessions_signed_events_refunds_and_reconciliation_again
         "id": "cs_fake_2", "client_reference_id": other_number, "payment_status": "paid", "payment_intent": "pi_fake_2",
         "amount_total": other["total_cents"], "currency": "usd", "status": "complete"}]});
     stripe.set_route("/v1/checkout/sessions", Route::new(200, "application/json", listing.to_string()));
-    let orders = &shop.app.services.app.orders;
+    let orders = &shop.app.services.app.commerce.orders;
     assert_eq!(orders.reconcile(time::Duration::hours(6)).await.unwrap(), 1);
     assert_eq!(shop.order(other_number).await["status"], "paid");
     assert_eq!(orders.reconcile(time::Duration::hours(6)).await.unwrap(), 0, "a settled payment is not settled again");

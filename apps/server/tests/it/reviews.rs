@@ -105,10 +105,10 @@ async fn one_review_per_person_edited_and_deleted_and_only_genuine_ones_make_the
     assert!(!page.contains("@example.com"), "no e-mail address is shown");
 
     // The site team hides bob's review: gone from the rating and from others' pages; bob is told.
-    let recent = app.services.app.reviews.recent(10).await.unwrap();
+    let recent = app.services.app.listings.reviews.recent(10).await.unwrap();
     let bobs = recent.iter().find(|(_, review)| review.rating == 5).unwrap().1.id;
-    assert_eq!(app.services.app.reviews.set_hidden(bobs, true).await.unwrap(), Some(true));
-    assert_eq!(app.services.app.reviews.set_hidden(bobs, true).await.unwrap(), Some(false), "hidden already: nothing changes");
+    assert_eq!(app.services.app.listings.reviews.set_hidden(bobs, true).await.unwrap(), Some(true));
+    assert_eq!(app.services.app.listings.reviews.set_hidden(bobs, true).await.unwrap(), Some(false), "hidden already: nothing changes");
     let rating = app.get("/api/v1/listings/rated").await.body["community_rating"].clone();
     assert_eq!((rating["average"].as_f64(), &rating["count"]), (Some(2.0), &serde_json::json!(1)));
     assert!(page_of(&app, &bob, "rated").await.contains("The site team hid your review"));
@@ -221,7 +221,7 @@ async fn a_young_accounts_review_is_shown_at_once_and_counts_in_the_rating_once_
     set_account_age(&app, young.user, time::Duration::hours(24) + time::Duration::minutes(1)).await;
     assert_eq!(rating_of(&app, "newcomers").await, json!({"average": 3.0, "count": 2, "distribution": [1, 0, 0, 0, 1]}));
     assert_eq!(page_of(&app, &old, "newcomers").await.matches("not counted in the rating").count(), 0);
-    let recent = app.services.app.reviews.recent(10).await.unwrap();
+    let recent = app.services.app.listings.reviews.recent(10).await.unwrap();
     assert!(recent.iter().all(|(_, review)| review.genuine), "the site team sees both counted");
 }
 
@@ -247,7 +247,7 @@ async fn thirty_five_fresh_accounts_from_one_address_leave_the_rating_alone_and_
     assert_eq!(page.matches("not counted in the rating").count(), 35, "all 35 are shown, marked");
 
     // The site team's review page lists the burst first, with the network it came from.
-    let listed = app.services.app.reviews.bursts(1, 5, time::Duration::minutes(10)).await.unwrap();
+    let listed = app.services.app.listings.reviews.bursts(1, 5, time::Duration::minutes(10)).await.unwrap();
     assert_eq!(listed.len(), 35, "every review of the burst is listed");
     assert!(listed.iter().all(|record| record.network.as_deref() == Some("127.0.0.1") && !record.review.genuine));
     let moderation = crate::admin::get(&app, Some(&admin), "/admin/reviews").await;
@@ -266,7 +266,7 @@ async fn thirty_five_fresh_accounts_from_one_address_leave_the_rating_alone_and_
     let rating = rating_of(&app, "targeted").await;
     assert_eq!((&rating["average"], &rating["count"]), (&json!(1.0), &json!(35)));
     for record in &listed {
-        assert_eq!(app.services.app.reviews.set_hidden(record.review.id, true).await.unwrap(), Some(true));
+        assert_eq!(app.services.app.listings.reviews.set_hidden(record.review.id, true).await.unwrap(), Some(true));
     }
     assert_eq!(rating_of(&app, "targeted").await["count"], 0);
 }

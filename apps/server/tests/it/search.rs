@@ -200,7 +200,7 @@ async fn a_kept_index_goes_on_from_where_it_stood_after_a_restart() {
     let start = || async {
         let services = launchdir_server::Services::build(&settings, test.db.clone(), std::sync::Arc::new(kernel::SystemClock)).unwrap();
         let index = search_tantivy::TantivyIndex::in_dir(&dir).unwrap();
-        services.app.search.with_index(std::sync::Arc::new(index))
+        services.app.listings.search.with_index(std::sync::Arc::new(index))
     };
     let search = start().await;
     assert_eq!(search.sync().await.unwrap(), 4, "a new index reads every listing");

@@ -64,7 +64,7 @@ async fn sign_in_from(app: &crate::helpers::TestApp, client: &str, email: &str, 
 async fn wrong_passwords_from_one_client_never_lock_the_owner_out_elsewhere() {
     let app = spawn_app_with(|settings| settings.trusted_proxies = vec!["127.0.0.1".into()]).await;
     let email = format!("owner-{}@example.com", uuid::Uuid::new_v4().simple());
-    app.services.app.signin.sign_up(&email, "Owner", "a good long password").await.unwrap();
+    app.services.app.accounts.signin.sign_up(&email, "Owner", "a good long password").await.unwrap();
     for _ in 0..5 {
         assert_eq!(sign_in_from(&app, "203.0.113.66", &email, "a wrong guess").await.status(), 401);
     }
@@ -102,8 +102,8 @@ async fn jobs_running_at_shutdown_are_handed_back_for_the_next_start() {
     )
     .unwrap();
     let email = kernel::Email::parse("shutdown@example.com").unwrap();
-    services.app.accounts.create_user(&email, None).await.unwrap();
-    let key = services.app.accounts.create_api_key(&email, None, accounts::Scopes::all()).await.unwrap();
+    services.app.accounts.users.create_user(&email, None).await.unwrap();
+    let key = services.app.accounts.users.create_api_key(&email, None, accounts::Scopes::all()).await.unwrap();
     let created = crate::helpers::client()
         .post(format!("{base}/api/v1/drafts"))
         .bearer_auth(key.secret.expose())
@@ -154,7 +154,13 @@ async fn a_daily_job_purges_what_has_expired_and_keeps_the_rest() {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     };
     // Rows of today: a session, an idempotency record, and the finished purge job itself.
-    app.services.app.signin.sign_up(&format!("purge-{}@example.com", std::process::id()), "P", "a good long password").await.unwrap();
+    app.services
+        .app
+        .accounts
+        .signin
+        .sign_up(&format!("purge-{}@example.com", std::process::id()), "P", "a good long password")
+        .await
+        .unwrap();
     let now = time::OffsetDateTime::now_utc();
     let scope = kernel::IdempotencyScope { principal: "user:1".into(), operation: "submit_listing".into(), key: "purge-test".into() };
     let idempotency = store.idempotency();

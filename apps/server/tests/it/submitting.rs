@@ -21,7 +21,7 @@ async fn app() -> TestApp {
 
 /// Signs `email` up (through the service) and in (through the sign-in page), landing on /submit.
 async fn sign_in_to_submit(app: &TestApp, browser: &Browser, email: &str) {
-    app.services.app.signin.sign_up(email, "Maker", "a long enough password").await.unwrap();
+    app.services.app.accounts.signin.sign_up(email, "Maker", "a long enough password").await.unwrap();
     browser.driver.goto(&app.url("/signin?next=%2Fsubmit")).await.unwrap();
     browser.field("E-mail").await.send_keys(email).await.unwrap();
     browser.field("Password").await.send_keys("a long enough password").await.unwrap();
@@ -125,7 +125,7 @@ async fn a_maker_who_pays_lands_on_the_checkout_page_of_their_order() {
 /// A person signed in (through the service), as the forms' helpers take them.
 async fn maker(app: &TestApp, name: &str) -> crate::votes::Person {
     let email = format!("{name}-{}@example.com", uuid::Uuid::new_v4().simple());
-    let session = app.services.app.signin.sign_up(&email, name, "a long enough password").await.unwrap();
+    let session = app.services.app.accounts.signin.sign_up(&email, name, "a long enough password").await.unwrap();
     crate::votes::Person { session: session.token, csrf: session.csrf_token, user: session.user.id }
 }
 

@@ -57,7 +57,7 @@ async fn a_burst_of_fifty_fresh_accounts_from_one_address_counts_nothing_and_is_
     assert_eq!(view["votes_by_week"].as_array().unwrap().len(), 0);
     let weekly = app.get("/api/v1/leaderboards/community-weekly").await.body;
     assert!(weekly["items"].as_array().unwrap().iter().all(|item| item["listing"]["slug"] != "targeted" || item["metric"]["value"] == 0));
-    let listed = app.services.app.votes.suspicious(1, 5, time::Duration::minutes(10)).await.unwrap();
+    let listed = app.services.app.listings.votes.suspicious(1, 5, time::Duration::minutes(10)).await.unwrap();
     assert_eq!(listed.len(), 50, "every vote of the burst is listed for the site team");
     assert!(listed.iter().all(|vote| !vote.counted));
     eprintln!("burst of 50 fresh accounts from one address: 50 kept, 0 counted, {} listed by `votes suspicious`", listed.len());
@@ -79,12 +79,12 @@ async fn old_accounts_voting_together_from_one_address_count_until_the_site_team
     join_all(aged.iter().map(|who| press(&app, &client, who, "pushed", "vote"))).await;
     assert_eq!(press(&app, &client, &honest, "ordinary", "vote").await, 303);
     assert_eq!(app.get("/api/v1/listings/pushed").await.body["votes"], 50, "old accounts count at first");
-    let listed = app.services.app.votes.suspicious(1, 5, time::Duration::minutes(10)).await.unwrap();
+    let listed = app.services.app.listings.votes.suspicious(1, 5, time::Duration::minutes(10)).await.unwrap();
     // The burst rule flags every vote from the address within the window, the honest one too:
     // the list is for a person to judge, not a verdict.
     assert_eq!(listed.len(), 51);
     for vote in listed.iter().filter(|vote| vote.listing.as_str() == "pushed") {
-        assert!(app.services.app.votes.discount(vote.id).await.unwrap());
+        assert!(app.services.app.listings.votes.discount(vote.id).await.unwrap());
     }
     assert_eq!(app.get("/api/v1/listings/pushed").await.body["votes"], 0, "discounted, the burst counts nothing");
     assert_eq!(app.get("/api/v1/listings/ordinary").await.body["votes"], 1);

@@ -34,7 +34,7 @@ pub(crate) async fn live_listing(app: &TestApp, slug: &str) -> i64 {
 
 pub(crate) async fn person(app: &TestApp, n: usize, confirmed: bool, age: time::Duration) -> Person {
     let email = format!("voter{n}-{}@example.com", uuid::Uuid::new_v4().simple());
-    let session = app.services.app.signin.sign_up(&email, "Voter", "a long enough password").await.unwrap();
+    let session = app.services.app.accounts.signin.sign_up(&email, "Voter", "a long enough password").await.unwrap();
     set_account_age(app, session.user.id, age).await;
     if confirmed {
         app.services.store.email_tokens().set_email_confirmed(session.user.id, OffsetDateTime::now_utc()).await.unwrap();
@@ -145,15 +145,15 @@ async fn young_accounts_vote_without_counting_in_rankings_and_the_site_team_can_
     assert_eq!(weekly["items"][0]["metric"]["value"], 1, "the weekly board counts counted votes: {weekly:#}");
     assert_eq!(app.get("/api/v1/launches/weeks/this").await.body["items"][0]["votes_in_week"], 1);
     // The young account's vote is listed for the site team, who can also discount a vote.
-    let suspicious = app.services.app.votes.suspicious(7, 5, time::Duration::minutes(10)).await.unwrap();
+    let suspicious = app.services.app.listings.votes.suspicious(7, 5, time::Duration::minutes(10)).await.unwrap();
     assert_eq!(suspicious.iter().map(|vote| vote.user).collect::<Vec<_>>(), [young.user]);
     let counted_vote: i64 = {
         let db = app.services.store.connection();
         let sql = format!("SELECT id FROM votes WHERE listing_id = {listing} AND counted");
         db.query_one_raw(Statement::from_string(db.get_database_backend(), sql)).await.unwrap().unwrap().try_get_by_index(0).unwrap()
     };
-    assert!(app.services.app.votes.discount(counted_vote).await.unwrap());
-    assert!(!app.services.app.votes.discount(counted_vote).await.unwrap(), "once");
+    assert!(app.services.app.listings.votes.discount(counted_vote).await.unwrap());
+    assert!(!app.services.app.listings.votes.discount(counted_vote).await.unwrap(), "once");
     assert_eq!(tallies(&app, listing).await, (2, 0, 0));
     assert_eq!(app.get("/api/v1/listings/contested").await.body["votes"], 0);
 }

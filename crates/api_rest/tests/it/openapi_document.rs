@@ -1,7 +1,7 @@
 //! The OpenAPI document agrees with the registry, and the checked-in copy is current.
 
 use api_rest::openapi::{DEFAULT_BASE_URL, document};
-use ops::limits::RateQuotas;
+use ops::RateQuotas;
 use ops::registry;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -121,7 +121,7 @@ fn every_operation_names_its_rate_limit_and_the_429_names_the_headers() {
     }
     // A deployment's own quotas are what its document shows.
     let mut quotas = RateQuotas::default();
-    quotas.set(ops::limits::Policy::SubmitListing, kernel::RateQuota::per_hour(5));
+    quotas.set(ops::RateClass::SubmitListing, kernel::RateQuota::per_hour(5));
     let custom = document(DEFAULT_BASE_URL, &quotas);
     assert_eq!(custom["paths"]["/drafts"]["post"]["x-rate-limit"]["policies"][0]["quota"], 5);
 }

@@ -9,11 +9,10 @@
 
 mod client;
 
-pub(crate) use client::bucket;
 pub use client::{ClientIp, TrustedProxies, client_ip};
 
-use crate::{App, Caller, OpError};
 use kernel::{RateLimiter, RateQuota, UserId};
+use ops::{Caller, OpError, RateClass, RateQuotas};
 use std::net::IpAddr;
 use std::sync::Arc;
 
@@ -23,175 +22,10 @@ pub const RATE_LIMIT_POLICY: &str = "ratelimit-policy";
 /// The header saying what is left of that quota (`RateLimit`).
 pub const RATE_LIMIT: &str = "ratelimit";
 
-/// What a request counts against, as an operation (or endpoint) declares it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RateClass {
-    /// Reads: `read` per principal, `read_anonymous` per client address.
-    Read,
-    /// Writes: `write` per principal (per client address for a caller that is not signed in).
-    Write,
-    /// `submit_listing`: each one reads a website, so it has a budget of its own.
-    SubmitListing,
-    /// `verify_claim`: each one looks up DNS or fetches a site.
-    VerifyClaim,
-    /// `create_checkout`: each one opens a payment.
-    CreateCheckout,
-    /// `/oauth/register`, per client address.
-    OAuthRegister,
-    /// Sign-in and sign-up attempts on the site, per client address.
-    SignIn,
-    /// MCP `initialize` (opens a session), per client address.
-    McpInitialize,
-    /// A vote or its withdrawal on the site, per account.
-    Vote,
-    /// The same, per client address: every account behind one network together.
-    VoteNetwork,
-    /// Writing, editing or deleting a review, and following or unfollowing, per account.
-    Review,
-    /// Writing, editing or deleting a review, per client address: every account behind one
-    /// network together.
-    ReviewNetwork,
-}
-
-impl RateClass {
-    /// The policy a caller is counted under: reads split into signed-in and anonymous.
-    pub fn policy(self, signed_in: bool) -> Policy {
-        match self {
-            Self::Read if signed_in => Policy::Read,
-            Self::Read => Policy::ReadAnonymous,
-            Self::Write => Policy::Write,
-            Self::SubmitListing => Policy::SubmitListing,
-            Self::VerifyClaim => Policy::VerifyClaim,
-            Self::CreateCheckout => Policy::CreateCheckout,
-            Self::OAuthRegister => Policy::OAuthRegister,
-            Self::SignIn => Policy::SignIn,
-            Self::McpInitialize => Policy::McpInitialize,
-            Self::Vote => Policy::Vote,
-            Self::VoteNetwork => Policy::VoteNetwork,
-            Self::Review => Policy::Review,
-            Self::ReviewNetwork => Policy::ReviewNetwork,
-        }
-    }
-
-    /// The policies a request of this class may be counted under (for documentation).
-    pub fn policies(self) -> Vec<Policy> {
-        match self {
-            Self::Read => vec![Policy::Read, Policy::ReadAnonymous],
-            other => vec![other.policy(true)],
-        }
-    }
-}
-
-/// A named quota: what the `RateLimit-Policy` header names, and a setting each.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Policy {
-    Read,
-    ReadAnonymous,
-    Write,
-    SubmitListing,
-    VerifyClaim,
-    CreateCheckout,
-    OAuthRegister,
-    SignIn,
-    McpInitialize,
-    Vote,
-    VoteNetwork,
-    Review,
-    ReviewNetwork,
-}
-
-impl Policy {
-    pub const ALL: [Policy; 13] = [
-        Policy::Read,
-        Policy::ReadAnonymous,
-        Policy::Write,
-        Policy::SubmitListing,
-        Policy::VerifyClaim,
-        Policy::CreateCheckout,
-        Policy::OAuthRegister,
-        Policy::SignIn,
-        Policy::McpInitialize,
-        Policy::Vote,
-        Policy::VoteNetwork,
-        Policy::Review,
-        Policy::ReviewNetwork,
-    ];
-
-    /// The name headers, settings and the OpenAPI document use.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Read => "read",
-            Self::ReadAnonymous => "read_anonymous",
-            Self::Write => "write",
-            Self::SubmitListing => "submit_listing",
-            Self::VerifyClaim => "verify_claim",
-            Self::CreateCheckout => "create_checkout",
-            Self::OAuthRegister => "oauth_register",
-            Self::SignIn => "sign_in",
-            Self::McpInitialize => "mcp_initialize",
-            Self::Vote => "vote",
-            Self::VoteNetwork => "vote_network",
-            Self::Review => "review",
-            Self::ReviewNetwork => "review_network",
-        }
-    }
-
-    /// Counted per client address whoever calls (the caller is not known yet, or not trusted).
-    pub const fn per_client_only(self) -> bool {
-        matches!(
-            self,
-            Self::ReadAnonymous | Self::OAuthRegister | Self::SignIn | Self::McpInitialize | Self::VoteNetwork | Self::ReviewNetwork
-        )
-    }
-
-    /// The quota `decisions.md` sets, used when no setting says otherwise.
-    pub const fn default_quota(self) -> RateQuota {
-        match self {
-            Self::Read => RateQuota::per_minute(600),
-            Self::ReadAnonymous => RateQuota::per_minute(120),
-            Self::Write => RateQuota::per_minute(120),
-            Self::SubmitListing => RateQuota::per_hour(20),
-            Self::VerifyClaim => RateQuota::per_hour(30),
-            Self::CreateCheckout => RateQuota::per_hour(30),
-            Self::OAuthRegister => RateQuota::per_hour(20),
-            Self::SignIn => RateQuota::per_minute(10),
-            Self::McpInitialize => RateQuota::per_minute(60),
-            Self::Vote => RateQuota::per_hour(60),
-            Self::VoteNetwork => RateQuota::per_hour(300),
-            Self::Review => RateQuota::per_hour(30),
-            Self::ReviewNetwork => RateQuota::per_hour(10),
-        }
-    }
-
-    const fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// The quota of every policy.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RateQuotas([RateQuota; 13]);
-
-impl Default for RateQuotas {
-    fn default() -> Self {
-        Self(Policy::ALL.map(Policy::default_quota))
-    }
-}
-
-impl RateQuotas {
-    pub fn get(&self, policy: Policy) -> RateQuota {
-        self.0[policy.index()]
-    }
-
-    pub fn set(&mut self, policy: Policy, quota: RateQuota) {
-        self.0[policy.index()] = quota;
-    }
-}
-
 /// Where a request was counted: what the two headers say.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RateStatus {
-    pub policy: Policy,
+    pub policy: RateClass,
     pub quota: RateQuota,
     pub remaining: u32,
     /// Seconds until the whole quota is back.
@@ -262,11 +96,11 @@ impl RateLimits {
     /// [`Limited`] when the budget is spent; the request must not run.
     pub async fn check(&self, class: RateClass, principal: Option<UserId>, client: IpAddr) -> Result<Option<RateStatus>, Limited> {
         let Some(limiter) = &self.limiter else { return Ok(None) };
-        let policy = class.policy(principal.is_some());
+        let policy = class.counted_as(principal.is_some());
         let quota = self.quotas.get(policy);
         let key = match principal {
             Some(user) if !policy.per_client_only() => format!("user:{user}"),
-            _ => bucket(client),
+            _ => kernel::client_key(client),
         };
         let decision = limiter.check(policy.name(), quota, &key).await;
         let seconds = |duration: std::time::Duration| duration.as_secs() + u64::from(duration.subsec_nanos() > 0);
@@ -294,11 +128,11 @@ pub struct Admission {
 /// idempotency and the use case run. A refused credential is counted too, against the client
 /// address, so guessing tokens is limited as well. The first spent budget refuses the request
 /// with a 429; otherwise the caller passes on with the tightest budget for the headers.
-pub async fn admit(app: &App, classes: &[RateClass], authenticated: Result<Caller, OpError>, client: IpAddr) -> Admission {
+pub async fn admit(limits: &RateLimits, classes: &[RateClass], authenticated: Result<Caller, OpError>, client: IpAddr) -> Admission {
     let principal = authenticated.as_ref().ok().and_then(|caller| caller.principal.as_ref()).map(|principal| principal.user.id);
     let mut tightest: Option<RateStatus> = None;
     for class in classes {
-        match app.limits.check(*class, principal, client).await {
+        match limits.check(*class, principal, client).await {
             Ok(Some(status)) if tightest.is_none_or(|tight| status.remaining < tight.remaining) => tightest = Some(status),
             Ok(_) => {}
             Err(limited) => return Admission { caller: Err(limited.into()), rate: Some(limited.0) },
@@ -342,27 +176,27 @@ mod tests {
     #[tokio::test]
     async fn reads_are_counted_per_principal_when_signed_in_and_per_address_otherwise() {
         let limits = limits(|quotas| {
-            quotas.set(Policy::Read, RateQuota::per_minute(3));
-            quotas.set(Policy::ReadAnonymous, RateQuota::per_minute(2));
+            quotas.set(RateClass::Read, RateQuota::per_minute(3));
+            quotas.set(RateClass::ReadAnonymous, RateQuota::per_minute(2));
         });
         let user = Some(UserId::new(1));
         for expected in [2, 1, 0] {
             let status = limits.check(RateClass::Read, user, HOME).await.unwrap().unwrap();
-            assert_eq!((status.policy, status.remaining), (Policy::Read, expected));
+            assert_eq!((status.policy, status.remaining), (RateClass::Read, expected));
         }
         let refused = limits.check(RateClass::Read, user, CAFE).await.unwrap_err();
         assert_eq!(refused.0.retry_after, Some(20), "the principal's budget follows it to another address");
         assert_eq!(OpError::from(refused).retry_after(), Some(20));
         // Anonymous reads from the same address have a budget of their own.
         let anonymous = limits.check(RateClass::Read, None, HOME).await.unwrap().unwrap();
-        assert_eq!((anonymous.policy, anonymous.remaining), (Policy::ReadAnonymous, 1));
+        assert_eq!((anonymous.policy, anonymous.remaining), (RateClass::ReadAnonymous, 1));
         assert_eq!(anonymous.policy_header(), "\"read_anonymous\";q=2;w=60");
         assert_eq!(anonymous.limit_header(), "\"read_anonymous\";r=1;t=30");
     }
 
     #[tokio::test]
     async fn per_address_policies_ignore_the_principal_and_classes_do_not_share() {
-        let limits = limits(|quotas| quotas.set(Policy::SignIn, RateQuota::per_minute(1)));
+        let limits = limits(|quotas| quotas.set(RateClass::SignIn, RateQuota::per_minute(1)));
         let user = Some(UserId::new(1));
         limits.check(RateClass::SignIn, user, HOME).await.unwrap();
         assert!(limits.check(RateClass::SignIn, Some(UserId::new(2)), HOME).await.is_err(), "sign-in counts the address");
@@ -372,10 +206,10 @@ mod tests {
 
     #[tokio::test]
     async fn reviews_from_one_network_share_one_budget_whichever_accounts_write_them() {
-        let limits = limits(|quotas| quotas.set(Policy::ReviewNetwork, RateQuota::per_hour(2)));
+        let limits = limits(|quotas| quotas.set(RateClass::ReviewNetwork, RateQuota::per_hour(2)));
         for n in 1..=2 {
             let status = limits.check(RateClass::ReviewNetwork, Some(UserId::new(n)), HOME).await.unwrap().unwrap();
-            assert_eq!(status.policy, Policy::ReviewNetwork);
+            assert_eq!(status.policy, RateClass::ReviewNetwork);
         }
         let refused = limits.check(RateClass::ReviewNetwork, Some(UserId::new(3)), HOME).await.unwrap_err();
         assert_eq!(refused.0.policy_header(), "\"review_network\";q=2;w=3600", "a third account behind the address waits");
@@ -392,7 +226,7 @@ mod tests {
     #[test]
     fn the_defaults_are_those_of_the_decisions() {
         let quotas = RateQuotas::default();
-        let shown: Vec<String> = Policy::ALL.iter().map(|policy| format!("{} {}", policy.name(), quotas.get(*policy))).collect();
+        let shown: Vec<String> = RateClass::ALL.iter().map(|policy| format!("{} {}", policy.name(), quotas.get(*policy))).collect();
         assert_eq!(
             shown,
             [

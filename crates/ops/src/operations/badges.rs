@@ -146,7 +146,8 @@ impl Operation for GetBadges {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<ListingSlug, BadgeQuery, crate::NoInput>) -> Result<BadgeList, OpError> {
-        let (listing, earned) = app.badges.earned(&input.path.slug).await.map_err(|err| OpError::from_badges(err, &input.path.slug))?;
+        let (listing, earned) =
+            app.listings.badges.earned(&input.path.slug).await.map_err(|err| OpError::from_badges(err, &input.path.slug))?;
         let query = input.query;
         let style = query.style();
         let (width, height) = style.dimensions();

@@ -78,7 +78,7 @@ impl Operation for ListBlogPosts {
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, BlogQuery, NoInput>) -> Result<BlogPostList, OpError> {
         let page = input.query.page_request();
         let q = input.query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
-        let posts = app.blog.list(q, page).await?;
+        let posts = app.content.blog.list(q, page).await?;
         Ok(BlogPostList {
             page: posts.page,
             per_page: posts.per_page,
@@ -131,7 +131,7 @@ impl Operation for GetBlogPost {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<BlogSlug, NoInput, NoInput>) -> Result<BlogPostView, OpError> {
-        let post = app.blog.get(&input.path.slug).await.map_err(|err| OpError::from_blog_post(err, &input.path.slug))?;
+        let post = app.content.blog.get(&input.path.slug).await.map_err(|err| OpError::from_blog_post(err, &input.path.slug))?;
         Ok(BlogPostView {
             post: item(app, post.summary),
             body_markdown: post.body_markdown,

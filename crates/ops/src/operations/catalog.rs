@@ -59,7 +59,7 @@ impl Operation for ListProducts {
     };
 
     async fn run(&self, app: &App, _: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<ProductList, OpError> {
-        let offers = app.catalog.price_list().await?;
+        let offers = app.commerce.catalog.price_list().await?;
         let items = offers
             .into_iter()
             .map(|offer| ProductView {

@@ -53,7 +53,7 @@ impl Operation for ListCategories {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, ListCategoriesQuery, NoInput>) -> Result<CategoryTree, OpError> {
-        let items = app.directory.category_tree(input.query.include_empty).await?;
+        let items = app.listings.directory.category_tree(input.query.include_empty).await?;
         Ok(CategoryTree { items })
     }
 }
@@ -115,7 +115,12 @@ impl Operation for GetCategory {
 
     async fn run(&self, app: &App, _: &Caller, input: Input<CategorySlug, Pagination, NoInput>) -> Result<CategoryDetail, OpError> {
         let slug = &input.path.slug;
-        let page = app.directory.category_page(slug, input.query.page_request()).await.map_err(|err| OpError::from_category(err, slug))?;
+        let page = app
+            .listings
+            .directory
+            .category_page(slug, input.query.page_request())
+            .await
+            .map_err(|err| OpError::from_category(err, slug))?;
         Ok(CategoryDetail {
             category: CategoryInfo {
                 slug: page.category.slug,

@@ -50,7 +50,7 @@ impl Operation for GetAlternatives {
 
     async fn run(&self, app: &App, _: &Caller, input: Input<ListingSlug, NoInput, NoInput>) -> Result<AlternativeList, OpError> {
         let (listing, alternatives) =
-            app.compare.alternatives(&input.path.slug).await.map_err(|err| OpError::from_alternatives(err, &input.path.slug))?;
+            app.listings.compare.alternatives(&input.path.slug).await.map_err(|err| OpError::from_alternatives(err, &input.path.slug))?;
         Ok(AlternativeList {
             listing,
             items: alternatives.into_iter().map(|alt| AlternativeView { listing: alt.listing, approved: alt.approved }).collect(),
@@ -128,7 +128,7 @@ impl Operation for CompareListings {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, CompareQuery, NoInput>) -> Result<ComparisonView, OpError> {
-        let comparison = app.compare.compare(&input.query.a, &input.query.b).await?;
+        let comparison = app.listings.compare.compare(&input.query.a, &input.query.b).await?;
         Ok(ComparisonView {
             a: comparison.a,
             b: comparison.b,

@@ -32,6 +32,6 @@ impl Operation for ListInterviewQuestions {
     };
 
     async fn run(&self, app: &App, _: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<InterviewQuestions, OpError> {
-        Ok(InterviewQuestions { items: app.interview_questions.list_active().await? })
+        Ok(InterviewQuestions { items: app.content.interview_questions.list_active().await? })
     }
 }

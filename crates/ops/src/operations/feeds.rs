@@ -131,7 +131,7 @@ impl Operation for ListLaunches {
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, LaunchesQuery, NoInput>) -> Result<FeedView, OpError> {
         let query = input.query;
         let page = query.page_request();
-        let feed = app.feeds.section(query.section.section(), page).await?;
+        let feed = app.listings.feeds.section(query.section.section(), page).await?;
         let start = page.offset() as u32;
         Ok(FeedView {
             section: query.section,

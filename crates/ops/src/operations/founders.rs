@@ -72,7 +72,7 @@ impl Operation for ListFounders {
         let query = input.query;
         let page = query.page_request();
         let name = query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
-        let founders = app.founders.list(name, query.country.as_ref(), page).await?;
+        let founders = app.listings.founders.list(name, query.country.as_ref(), page).await?;
         Ok(FounderList {
             page: founders.page,
             per_page: founders.per_page,
@@ -157,7 +157,7 @@ impl Operation for GetFounder {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<FounderSlug, NoInput, NoInput>) -> Result<FounderView, OpError> {
-        let profile = app.founders.profile(&input.path.slug).await.map_err(|err| OpError::from_founder(err, &input.path.slug))?;
+        let profile = app.listings.founders.profile(&input.path.slug).await.map_err(|err| OpError::from_founder(err, &input.path.slug))?;
         Ok(FounderView {
             url: format!("{}/founders/{}", app.site.site_url, profile.slug),
             slug: profile.slug,

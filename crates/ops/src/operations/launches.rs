@@ -110,7 +110,7 @@ impl Operation for GetLaunchWeek {
     };
 
     async fn run(&self, app: &App, _: &Caller, input: Input<WeekPath, NoInput, NoInput>) -> Result<LaunchWeekView, OpError> {
-        let week = app.calendar.week(input.path.week.0).await?;
+        let week = app.listings.calendar.week(input.path.week.0).await?;
         Ok(LaunchWeekView {
             week: week.week,
             phase: match week.phase {

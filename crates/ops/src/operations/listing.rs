@@ -30,6 +30,7 @@ impl Operation for GetListing {
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<ListingSlug, NoInput, NoInput>) -> Result<ListingView, OpError> {
         let profile = app
+            .listings
             .profiles
             .profile(&input.path.slug, caller.viewer().as_deref())
             .await
@@ -40,7 +41,7 @@ impl Operation for GetListing {
     fn answered_from_cache(&self, app: &App, caller: &Caller, input: &RawInput) {
         let slug = input.path.get("slug").and_then(|slug| slug.as_str()).and_then(|slug| kernel::Slug::parse(slug).ok());
         if let Some(slug) = slug {
-            app.profiles.count_view(&slug, caller.viewer().as_deref());
+            app.listings.profiles.count_view(&slug, caller.viewer().as_deref());
         }
     }
 }

@@ -173,7 +173,7 @@ impl VatView {
             treatment: vat.treatment,
             reverse_charge: vat.treatment == VatTreatment::ReverseCharge,
             vat_number_check: vat.check,
-            seller_country: app.orders.seller_country().to_string(),
+            seller_country: app.commerce.orders.seller_country().to_string(),
         }
     }
 }
@@ -329,7 +329,7 @@ impl Operation for QuoteOrder {
     };
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, NoInput, OrderRequestBody>) -> Result<QuoteView, OpError> {
-        let quote = app.orders.quote(caller.user_id()?, &input.body.request()).await?;
+        let quote = app.commerce.orders.quote(caller.user_id()?, &input.body.request()).await?;
         Ok(QuoteView::of(&quote, app))
     }
 }
@@ -374,13 +374,13 @@ impl Operation for CreateCheckout {
             .as_str()
             .ok_or_else(|| OpError::internal(kernel::RepoError::Backend("a stored checkout has no order number".into())))?
             .to_owned();
-        let token = app.orders.renew_checkout_token(caller.user_id()?, &number).await?;
+        let token = app.commerce.orders.renew_checkout_token(caller.user_id()?, &number).await?;
         stored["checkout_url"] = Value::String(checkout_url(app, &number, &token));
         Ok(stored)
     }
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, NoInput, OrderRequestBody>) -> Result<CheckoutView, OpError> {
-        let (order, token) = app.orders.checkout(caller.user_id()?, &input.body.request()).await?;
+        let (order, token) = app.commerce.orders.checkout(caller.user_id()?, &input.body.request()).await?;
         Ok(CheckoutView {
             checkout_url: checkout_url(app, order.number.as_str(), &token),
             next_step: format!(
@@ -411,7 +411,7 @@ impl Operation for ListMyOrders {
     };
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, Pagination, NoInput>) -> Result<Paged<OrderView>, OpError> {
-        let page = app.orders.list(caller.user_id()?, input.query.page_request()).await?;
+        let page = app.commerce.orders.list(caller.user_id()?, input.query.page_request()).await?;
         Ok(page.map(|order| OrderView::of(&order, app)))
     }
 }
@@ -436,7 +436,7 @@ impl Operation for GetOrder {
     };
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<OrderPath, NoInput, NoInput>) -> Result<OrderView, OpError> {
-        let order = app.orders.get(caller.user_id()?, &input.path.number).await?;
+        let order = app.commerce.orders.get(caller.user_id()?, &input.path.number).await?;
         Ok(OrderView::of(&order, app))
     }
 }

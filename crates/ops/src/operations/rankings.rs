@@ -158,7 +158,7 @@ impl Operation for GetLeaderboard {
             },
         };
         let page = input.query.page_request();
-        let leaderboard = app.leaderboards.board(board, week, page).await?;
+        let leaderboard = app.listings.leaderboards.board(board, week, page).await?;
         let paid = board.is_paid();
         let disclosure = paid.then_some(BILLBOARD_DISCLOSURE);
         Ok(LeaderboardView {
@@ -235,7 +235,7 @@ impl Operation for ListAwards {
 
     async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, AwardsQuery, NoInput>) -> Result<AwardList, OpError> {
         let page = input.query.page_request();
-        let awards = app.awards.list(input.query.listing.as_ref(), page).await?;
+        let awards = app.listings.awards.list(input.query.listing.as_ref(), page).await?;
         Ok(AwardList {
             page: awards.page,
             per_page: awards.per_page,

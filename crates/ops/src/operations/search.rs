@@ -116,7 +116,7 @@ impl Operation for SearchListings {
             },
             page,
         };
-        let results = app.search.search(&request).await?;
+        let results = app.listings.search.search(&request).await?;
         Ok(SearchResults { page: results.page, per_page: results.per_page, total: results.total, items: results.items })
     }
 }

@@ -62,7 +62,7 @@ impl Operation for GetSiteInfo {
     };
 
     async fn run(&self, app: &App, _: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<SiteInfo, OpError> {
-        let counts = app.directory.counts().await?;
+        let counts = app.listings.directory.counts().await?;
         let site = &app.site;
         let page = |path: &str| format!("{}{path}", site.site_url);
         Ok(SiteInfo {
@@ -73,7 +73,7 @@ impl Operation for GetSiteInfo {
             site_url: site.site_url.clone(),
             api_base_url: site.base_url.clone(),
             launch_timezone: site.launch_timezone.clone(),
-            seller_country: app.orders.seller_country().to_string(),
+            seller_country: app.commerce.orders.seller_country().to_string(),
             counts,
             urls: PublicUrls {
                 home: page("/"),

@@ -95,7 +95,7 @@ impl MyListingView {
     /// The owner's fields plus the profile as the public sees it (counting no view).
     pub async fn of(listing: OwnedListing, app: &App) -> Result<Self, OpError> {
         let slug = kernel::Slug::parse(&listing.slug).map_err(OpError::corrupt)?;
-        let profile = app.profiles.owner_profile(&slug).await?;
+        let profile = app.listings.profiles.owner_profile(&slug).await?;
         Ok(Self { owned: OwnedListingView::of(&listing, app), profile: ListingView::of(profile, app) })
     }
 }

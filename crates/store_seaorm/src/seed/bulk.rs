@@ -7,7 +7,7 @@ use crate::entity::{
     billboard_contribution, category, founder, listing, listing_category, listing_follow, listing_founder, listing_metric, user, vote,
 };
 use crate::seed_content::{contributions_of, metrics_of};
-use crate::votes_repo::utc_week;
+use crate::shared::votes::utc_week;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set,
     TransactionTrait,
@@ -257,7 +257,7 @@ async fn write(
         for part in follows.chunks(500) {
             listing_follow::Entity::insert_many(part.to_vec()).exec(txn).await?;
         }
-        crate::follows::recount(txn, &ids.values().copied().collect::<Vec<_>>()).await?;
+        crate::shared::follows::recount(txn, &ids.values().copied().collect::<Vec<_>>()).await?;
         if let Some(own) = own {
             own.commit().await?;
             // The planner's statistics still describe the tables as they were before the seed:

@@ -19,7 +19,7 @@ async fn prices_page(
     query: &ListQuery,
     problem: Option<(String, String)>,
 ) -> HttpResponse {
-    let offers = match state.app.catalog.price_list().await {
+    let offers = match state.app.commerce.catalog.price_list().await {
         Ok(offers) => offers,
         Err(err) => return failed(state, &err),
     };
@@ -86,14 +86,15 @@ pub async fn set_price(
             return prices_page(&state, &request, &session, &ListQuery::default(), Some(problem)).await;
         }
     };
-    let before = state.app.catalog.price_list().await.ok().and_then(|offers| offers.into_iter().find(|offer| offer.product.code == code));
+    let before =
+        state.app.commerce.catalog.price_list().await.ok().and_then(|offers| offers.into_iter().find(|offer| offer.product.code == code));
     let Some(before) = before else {
         return message(&state, StatusCode::NOT_FOUND, "No such product", "There is no product with this code.");
     };
     if before.product.price == cents {
         return done("/admin/prices", Notice::PriceUnchanged, None);
     }
-    match state.app.catalog.set_price(&code, cents).await {
+    match state.app.commerce.catalog.set_price(&code, cents).await {
         Ok(true) => {
             if let Err(answer) =
                 log(&state, &session, "price.set", &format!("product {code}"), &format!("{} -> {cents}", before.product.price)).await
@@ -114,7 +115,7 @@ async fn vat_page(
     query: &ListQuery,
     sent: Option<(&VatForm, Vec<(&'static str, String)>)>,
 ) -> HttpResponse {
-    let rates = match state.app.orders.vat_rates().await {
+    let rates = match state.app.commerce.orders.vat_rates().await {
         Ok(rates) => rates,
         Err(err) => return failed(state, &err),
     };
@@ -199,7 +200,7 @@ pub async fn set_vat_rate(state: web::Data<WebState>, request: HttpRequest, form
         return vat_page(&state, &request, &session, &ListQuery::default(), Some((&form, errors))).await;
     };
     let entry = VatRateEntry { country: country.clone(), rate, valid_from };
-    if let Err(err) = state.app.orders.set_vat_rate(&entry).await {
+    if let Err(err) = state.app.commerce.orders.set_vat_rate(&entry).await {
         return failed(&state, &err);
     }
     if let Err(answer) = log(&state, &session, "vat_rate.set", &format!("country {country}"), &format!("{rate} from {valid_from}")).await {

@@ -14,7 +14,7 @@ pub async fn votes(state: web::Data<WebState>, request: HttpRequest, query: web:
         Ok(session) => session,
         Err(answer) => return answer,
     };
-    let flagged = match state.app.votes.suspicious(30, 5, time::Duration::minutes(10)).await {
+    let flagged = match state.app.listings.votes.suspicious(30, 5, time::Duration::minutes(10)).await {
         Ok(flagged) => flagged,
         Err(err) => return failed(&state, &err),
     };
@@ -79,7 +79,7 @@ pub async fn discount_vote(
         Err(answer) => return answer,
     };
     let id = path.into_inner();
-    match state.app.votes.discount(id).await {
+    match state.app.listings.votes.discount(id).await {
         Ok(true) => {
             if let Err(answer) = log(&state, &session, "vote.discount", &format!("vote {id}"), "counted -> discounted").await {
                 return answer;
@@ -98,7 +98,8 @@ pub async fn reviews(state: web::Data<WebState>, request: HttpRequest, query: we
     };
     // Bursts from one network first (as the votes page's rule: 5 accounts within 10 minutes, the
     // last 30 days), then the newest reviews.
-    let (recent, bursts) = tokio::join!(state.app.reviews.recent(1000), state.app.reviews.bursts(30, 5, time::Duration::minutes(10)));
+    let (recent, bursts) =
+        tokio::join!(state.app.listings.reviews.recent(1000), state.app.listings.reviews.bursts(30, 5, time::Duration::minutes(10)));
     let (recent, bursts) = match (recent, bursts) {
         (Ok(recent), Ok(bursts)) => (recent, bursts),
         (Err(err), _) | (_, Err(err)) => return failed(&state, &err),
@@ -178,7 +179,7 @@ pub async fn moderate_review(
     };
     let (id, choice) = path.into_inner();
     let Some(hide) = yes_or_no(&choice, "hide", "show") else { return crate::site::not_found(state, request).await };
-    match state.app.reviews.set_hidden(id, hide).await {
+    match state.app.listings.reviews.set_hidden(id, hide).await {
         Ok(Some(false)) => done("/admin/reviews", if hide { Notice::ReviewAlreadyHidden } else { Notice::ReviewAlreadyShown }, Some(id)),
         Ok(Some(true)) => {
             let (action, detail) = if hide { ("review.hide", "shown -> hidden") } else { ("review.show", "hidden -> shown") };
@@ -199,7 +200,8 @@ pub async fn orders(state: web::Data<WebState>, request: HttpRequest, query: web
         Ok(session) => session,
         Err(answer) => return answer,
     };
-    let (tasks, review) = tokio::join!(state.app.orders.tasks(false), state.app.orders.all(Some(OrderStatus::NeedsReview), 1000));
+    let (tasks, review) =
+        tokio::join!(state.app.commerce.orders.tasks(false), state.app.commerce.orders.all(Some(OrderStatus::NeedsReview), 1000));
     let (tasks, review) = match (tasks, review) {
         (Ok(tasks), Ok(review)) => (tasks, review),
         (Err(err), _) | (_, Err(err)) => return failed(&state, &err),
@@ -267,7 +269,7 @@ pub async fn finish_task(
         Err(answer) => return answer,
     };
     let id = path.into_inner();
-    match state.app.orders.finish_task(id).await {
+    match state.app.commerce.orders.finish_task(id).await {
         Ok((_, false)) => done("/admin/orders", Notice::TaskAlreadyDone, Some(id)),
         Ok((task, true)) => {
             let target = format!("task {} of order {}", task.id, task.order_number);

@@ -24,7 +24,7 @@ pub(super) fn failed(state: &WebState, err: &dyn std::fmt::Display) -> HttpRespo
 
 /// Writes an admin action to the audit log; a failure to log is an error the admin sees.
 pub(super) async fn log(state: &WebState, session: &Session, action: &str, target: &str, detail: &str) -> Result<(), HttpResponse> {
-    state.app.admin.record(&session.user, action, target, detail).await.map_err(|err| failed(state, &err))
+    state.app.accounts.admin.record(&session.user, action, target, detail).await.map_err(|err| failed(state, &err))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -106,7 +106,7 @@ pub async fn edits(state: web::Data<WebState>, request: HttpRequest, query: web:
         Ok(session) => session,
         Err(answer) => return answer,
     };
-    let versions = match state.app.owners.versions(None, 1000).await {
+    let versions = match state.app.listings.owners.versions(None, 1000).await {
         Ok(versions) => versions,
         Err(err) => return failed(&state, &err),
     };
@@ -177,7 +177,7 @@ pub async fn users(state: web::Data<WebState>, request: HttpRequest, query: web:
         Err(answer) => return answer,
     };
     let request_page = page_request(&query);
-    let found = match state.app.admin.users(Some(&query.q), request_page).await {
+    let found = match state.app.accounts.admin.users(Some(&query.q), request_page).await {
         Ok(found) => found,
         Err(err) => return failed(&state, &err),
     };
@@ -244,7 +244,7 @@ pub async fn block_user(
     };
     let (id, choice) = path.into_inner();
     let Some(blocked) = yes_or_no(&choice, "block", "unblock") else { return crate::site::not_found(state, request).await };
-    match state.app.admin.set_blocked(&session.user, UserId::new(id), blocked).await {
+    match state.app.accounts.admin.set_blocked(&session.user, UserId::new(id), blocked).await {
         Ok(true) => done("/admin/users", if blocked { Notice::AccountBlocked } else { Notice::AccountUnblocked }, Some(id)),
         Ok(false) => message(&state, StatusCode::NOT_FOUND, "Nothing changed", "No other account has this number, or it was so already."),
         Err(err) => failed(&state, &err),
@@ -256,7 +256,7 @@ pub async fn audit(state: web::Data<WebState>, request: HttpRequest, query: web:
         Ok(session) => session,
         Err(answer) => return answer,
     };
-    let found = match state.app.admin.audit(Some(&query.q), page_request(&query)).await {
+    let found = match state.app.accounts.admin.audit(Some(&query.q), page_request(&query)).await {
         Ok(found) => found,
         Err(err) => return failed(&state, &err),
     };

@@ -66,7 +66,7 @@ async fn admitted(
         classes.push((RateClass::ReviewNetwork, None));
     }
     for (class, principal) in classes {
-        if let Err(limited) = state.app.limits.check(class, principal, client).await {
+        if let Err(limited) = state.edge.limits.check(class, principal, client).await {
             let wait = limited.0.retry_after.unwrap_or(60);
             let detail = match class {
                 RateClass::ReviewNetwork => {
@@ -131,7 +131,7 @@ pub async fn follow(
         Ok(admitted) => admitted,
         Err(answer) => return answer,
     };
-    match state.app.reviews.set_following(member(&session, &request), &slug, form.action != "unfollow").await {
+    match state.app.listings.reviews.set_following(member(&session, &request), &slug, form.action != "unfollow").await {
         Ok(()) => HttpResponse::SeeOther().insert_header((LOCATION, back)).finish(),
         Err(error) => failed(&state, &request, error, &session, &back),
     }
@@ -149,10 +149,10 @@ pub async fn review(
         Err(answer) => return answer,
     };
     let outcome = if form.action == "delete" {
-        state.app.reviews.delete(member(&session, &request), &slug).await.map(|_| ())
+        state.app.listings.reviews.delete(member(&session, &request), &slug).await.map(|_| ())
     } else {
         match ReviewText::parse(&form.rating, &form.body) {
-            Ok(text) => state.app.reviews.save(member(&session, &request), &slug, &text).await.map(|_| ()),
+            Ok(text) => state.app.listings.reviews.save(member(&session, &request), &slug, &text).await.map(|_| ()),
             Err(ReviewError::Invalid(problems)) => {
                 // Back on the listing's page with what was sent and each problem beside its field.
                 let mut draft = ReviewDraft { rating: form.rating.clone(), body: form.body.clone(), ..Default::default() };

@@ -29,7 +29,7 @@ fn sitemap_failed(state: &WebState, request: &HttpRequest, error: kernel::RepoEr
 }
 
 pub async fn sitemap_index(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
-    let files = match state.app.sitemap.files().await {
+    let files = match state.app.listings.sitemap.files().await {
         Ok(files) => files,
         Err(error) => return sitemap_failed(&state, &request, error),
     };
@@ -80,7 +80,7 @@ async fn pages(state: &WebState, request: &HttpRequest, body: &mut String) -> Re
     for slug in slugs {
         url(body, &format!("{site}/categories/{slug}"), None);
     }
-    for week in state.app.sitemap.weeks().await? {
+    for week in state.app.listings.sitemap.weeks().await? {
         url(body, &format!("{site}/launches/weeks/{week}"), None);
     }
     let mut page = 1u32;
@@ -109,7 +109,7 @@ pub async fn sitemap(state: web::Data<WebState>, request: HttpRequest, path: web
                 return refusal(&state, &request, error);
             }
         }
-        SitemapFile::Listings(number) => match state.app.sitemap.listings(number).await {
+        SitemapFile::Listings(number) => match state.app.listings.sitemap.listings(number).await {
             Ok(Some(listings)) => {
                 for listing in listings {
                     let modified = listing.updated_at.format(&time::format_description::well_known::Rfc3339).ok();
@@ -119,7 +119,7 @@ pub async fn sitemap(state: web::Data<WebState>, request: HttpRequest, path: web
             Ok(None) => return not_found(&state),
             Err(error) => return sitemap_failed(&state, &request, error),
         },
-        SitemapFile::Founders(number) => match state.app.sitemap.founders(number).await {
+        SitemapFile::Founders(number) => match state.app.listings.sitemap.founders(number).await {
             Ok(Some(founders)) => {
                 for slug in founders {
                     url(&mut body, &format!("{site}/founders/{slug}"), None);

@@ -94,7 +94,7 @@ async fn keep_page<B: MessageBody + 'static>(
 ) -> Result<ServiceResponse<EitherBody<B>>, Error> {
     let state = request.app_data::<web::Data<WebState>>().cloned();
     let anonymous = request.method() == Method::GET && request.cookie(SESSION_COOKIE).is_none();
-    let Some(state) = state.filter(|state| anonymous && state.app.answers.is_on()) else {
+    let Some(state) = state.filter(|state| anonymous && state.edge.answers.is_on()) else {
         return next.call(request).await.map(ServiceResponse::map_into_left_body);
     };
     let key = format!("page\n{}\n{}", request.path(), request.query_string());
@@ -104,7 +104,7 @@ async fn keep_page<B: MessageBody + 'static>(
     let returned = RefCell::new(None::<HttpRequest>);
     let built = Cell::new(false);
     let kept = state
-        .app
+        .edge
         .answers
         .get_or_build(key, || async {
             built.set(true);

@@ -173,7 +173,7 @@ pub(crate) async fn render(
         (Err(error), ..) | (_, Err(error), _) | (.., Err(error)) => return refusal(state, request, error),
     };
     let viewer = session.as_ref().map(|session| session.user.id);
-    let reviews = match state.app.reviews.of_listing(&listing.slug, viewer).await {
+    let reviews = match state.app.listings.reviews.of_listing(&listing.slug, viewer).await {
         Ok(reviews) => reviews,
         Err(err) => {
             // The page still shows; only the reviews are missing, so it is not kept.

@@ -19,9 +19,10 @@ use actix_web::middleware::from_fn;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
+use http_edge::KeptBody;
 use kernel::FieldError;
 use listings::ListingSummary;
-use ops::{Caller, KeptBody, OpError, Operation};
+use ops::{Caller, OpError, Operation};
 
 /// Mounts the public pages, the sitemaps, `robots.txt` and the feeds.
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
@@ -215,7 +216,7 @@ pub(crate) async fn vote_buttons_for(
     };
     let slugs: Vec<kernel::Slug> =
         lists.iter().flat_map(|cards| cards.iter()).filter_map(|card| kernel::Slug::parse(&card.slug).ok()).collect();
-    match state.app.votes.voted_among(session.user.id, &slugs).await {
+    match state.app.listings.votes.voted_among(session.user.id, &slugs).await {
         Ok(voted) => {
             for card in lists.iter_mut().flat_map(|cards| cards.iter_mut()) {
                 card.voted = voted.iter().any(|slug| slug.as_str() == card.slug);
@@ -305,18 +306,20 @@ pub(crate) fn page(request: &HttpRequest, status: StatusCode, template: &impl Te
 /// The media type of a page.
 const HTML: &str = "text/html; charset=utf-8";
 
-/// Whether the client takes gzip (`ops::encoding::accepts_gzip`).
+/// Whether the client takes gzip (`http_edge::encoding::accepts_gzip`).
 fn takes_gzip(request: &HttpRequest) -> bool {
-    ops::encoding::accepts_gzip(request.headers().get_all(actix_web::http::header::ACCEPT_ENCODING).filter_map(|value| value.to_str().ok()))
+    http_edge::encoding::accepts_gzip(
+        request.headers().get_all(actix_web::http::header::ACCEPT_ENCODING).filter_map(|value| value.to_str().ok()),
+    )
 }
 
 /// A text answer of the site (a page, a sitemap, a feed) with its validators and headers,
 /// gzip-compressed for clients that take it.
 pub(crate) fn respond(request: &HttpRequest, status: StatusCode, content_type: &str, body: String) -> HttpResponse {
     let plain = Bytes::from(body);
-    let tag = ops::encoding::content_tag(&plain);
+    let tag = http_edge::encoding::content_tag(&plain);
     // Compressed only for a client that takes it, and only when it is sent.
-    answer(request, status, content_type, tag, plain, |plain| ops::encoding::gzip_if_smaller(plain))
+    answer(request, status, content_type, tag, plain, |plain| http_edge::encoding::gzip_if_smaller(plain))
 }
 
 /// [`respond`] for a kept page, compressed and tagged once when it was kept.
@@ -370,14 +373,14 @@ const SCRIPT: &str = include_str!("../../assets/site.js");
 /// limited: every page needs it, and it costs next to nothing.
 async fn stylesheet(request: HttpRequest) -> HttpResponse {
     static TAG: std::sync::LazyLock<String> =
-        std::sync::LazyLock::new(|| format!("\"{:016x}\"", ops::encoding::content_tag(STYLESHEET.as_bytes())));
+        std::sync::LazyLock::new(|| format!("\"{:016x}\"", http_edge::encoding::content_tag(STYLESHEET.as_bytes())));
     asset(&request, &TAG, "text/css; charset=utf-8", STYLESHEET)
 }
 
 /// `/assets/site.js`, as the stylesheet.
 async fn script(request: HttpRequest) -> HttpResponse {
     static TAG: std::sync::LazyLock<String> =
-        std::sync::LazyLock::new(|| format!("\"{:016x}\"", ops::encoding::content_tag(SCRIPT.as_bytes())));
+        std::sync::LazyLock::new(|| format!("\"{:016x}\"", http_edge::encoding::content_tag(SCRIPT.as_bytes())));
     asset(&request, &TAG, "text/javascript; charset=utf-8", SCRIPT)
 }
 

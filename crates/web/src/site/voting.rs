@@ -109,7 +109,7 @@ pub async fn vote(state: web::Data<WebState>, request: HttpRequest, path: web::P
     };
     let client = crate::client_of(&request);
     for (class, principal) in [(RateClass::Vote, Some(session.user.id)), (RateClass::VoteNetwork, None)] {
-        if let Err(limited) = state.app.limits.check(class, principal, client).await {
+        if let Err(limited) = state.edge.limits.check(class, principal, client).await {
             let wait = limited.0.retry_after.unwrap_or(60);
             let detail = format!("You have voted a lot in a short time. Please wait {wait} seconds, then try again.");
             let mut response = refused(&state, &request, StatusCode::TOO_MANY_REQUESTS, "Please wait a moment", detail, None, &back);
@@ -124,8 +124,8 @@ pub async fn vote(state: web::Data<WebState>, request: HttpRequest, path: web::P
         network: kernel::client_network(client).to_string(),
     };
     let outcome = match form.action.as_str() {
-        "withdraw" => state.app.votes.withdraw(&voter, &slug).await,
-        _ => state.app.votes.vote(&voter, &slug).await,
+        "withdraw" => state.app.listings.votes.withdraw(&voter, &slug).await,
+        _ => state.app.listings.votes.vote(&voter, &slug).await,
     };
     match outcome {
         // The page's script asks for the new state, to update the button in place.

@@ -129,10 +129,10 @@ impl Operation for UpdateMyListing {
         input: Input<ListingPath, NoInput, UpdateMyListingBody>,
     ) -> Result<UpdatedListingView, OpError> {
         let edit = input.body.into_edit()?;
-        let (listing, version) = app.owners.update(caller.user_id()?, input.path.id(), &edit).await?;
+        let (listing, version) = app.listings.owners.update(caller.user_id()?, input.path.id(), &edit).await?;
         if version.is_some() && listing.status == listings::ListingStatus::Live {
             // Searchable at once on this server; the others read the change within a second.
-            if let Err(err) = app.search.sync().await {
+            if let Err(err) = app.listings.search.sync().await {
                 tracing::warn!(error = %err, "could not index an edited listing now; the periodic sync will");
             }
         }

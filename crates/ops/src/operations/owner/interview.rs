@@ -73,7 +73,7 @@ impl Operation for AnswerInterview {
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, NoInput, AnswerInterviewBody>) -> Result<InterviewView, OpError> {
         let answers = input.body.answers.into_iter().map(|a| (a.question_id, a.answer)).collect();
-        let (answers, founders) = app.interviews.answer(caller.user_id()?, answers).await?;
+        let (answers, founders) = app.listings.interviews.answer(caller.user_id()?, answers).await?;
         Ok(InterviewView {
             answers: answers.into_iter().map(InterviewAnswerView::from).collect(),
             shown_on: founders

@@ -34,7 +34,7 @@ impl Operation for ListMyListings {
         caller: &Caller,
         input: Input<NoInput, Pagination, NoInput>,
     ) -> Result<Paged<OwnedListingView>, OpError> {
-        let page = app.owners.list(caller.user_id()?, input.query.page_request()).await?;
+        let page = app.listings.owners.list(caller.user_id()?, input.query.page_request()).await?;
         Ok(page.map(|listing| OwnedListingView::of(&listing, app)))
     }
 }
@@ -58,7 +58,7 @@ impl Operation for GetMyListing {
     };
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, NoInput>) -> Result<MyListingView, OpError> {
-        let listing = app.owners.get(caller.user_id()?, input.path.id()).await?;
+        let listing = app.listings.owners.get(caller.user_id()?, input.path.id()).await?;
         MyListingView::of(listing, app).await
     }
 }
@@ -93,12 +93,12 @@ impl Operation for ChooseFreeListing {
     };
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, NoInput>) -> Result<FreeQueueView, OpError> {
-        let (listing, outcome) = app.owners.choose_free(caller.user_id()?, input.path.id()).await?;
+        let (listing, outcome) = app.listings.owners.choose_free(caller.user_id()?, input.path.id()).await?;
         let (outcome, week) = match outcome {
             FreeQueueOutcome::Queued(week) => {
                 // Look for the badge now rather than at the next sweep; if this fails, the
                 // sweep checks it within minutes anyway.
-                if let Err(err) = app.lifecycle.check_soon(listing.id).await {
+                if let Err(err) = app.listings.lifecycle.check_soon(listing.id).await {
                     tracing::warn!(error = %err, "could not enqueue the first badge check; the sweep will");
                 }
                 ("queued", week)

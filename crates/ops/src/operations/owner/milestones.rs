@@ -56,7 +56,7 @@ impl Operation for AddMilestone {
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, MilestoneInput>) -> Result<MilestoneView, OpError> {
         let milestone = input.body.to_milestone()?;
-        let (id, shown) = app.owners.add_milestone(caller.user_id()?, input.path.id(), milestone).await?;
+        let (id, shown) = app.listings.owners.add_milestone(caller.user_id()?, input.path.id(), milestone).await?;
         let body = input.body;
         Ok(MilestoneView {
             id,
@@ -98,7 +98,8 @@ impl Operation for DeleteMilestone {
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<MilestonePath, NoInput, NoInput>) -> Result<DeletedView, OpError> {
         let path = input.path;
-        app.owners
+        app.listings
+            .owners
             .delete_milestone(caller.user_id()?, ListingId::new(path.listing_id), path.milestone_id)
             .await
             .map_err(OpError::from_milestone_delete)?;

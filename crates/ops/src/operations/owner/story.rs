@@ -37,7 +37,7 @@ impl Operation for SetFounderStory {
     };
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, OwnedStoryInput>) -> Result<StoryView, OpError> {
-        let (listing, published) = app.owners.set_story(caller.user_id()?, input.path.id(), input.body.0).await?;
+        let (listing, published) = app.listings.owners.set_story(caller.user_id()?, input.path.id(), input.body.0).await?;
         Ok(StoryView {
             listing_id: input.path.listing_id,
             published,

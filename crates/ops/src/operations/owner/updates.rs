@@ -55,7 +55,7 @@ impl Operation for PostListingUpdate {
 
     async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, UpdateInput>) -> Result<UpdateView, OpError> {
         let body = input.body;
-        let (id, at) = app.owners.post_update(caller.user_id()?, input.path.id(), &body.title, &body.body).await?;
+        let (id, at) = app.listings.owners.post_update(caller.user_id()?, input.path.id(), &body.title, &body.body).await?;
         Ok(UpdateView {
             id,
             listing_id: input.path.listing_id,

@@ -1,6 +1,7 @@
 //! `UserRepository` and `ApiKeyRepository` over SeaORM.
 
 use crate::entity::{api_key, user};
+use crate::shared::rows::to_user;
 use crate::{SeaStore, repo_err};
 use accounts::ports::NewApiKey;
 use accounts::{ApiKey, ApiKeyRepository, NewUser, Scopes, User, UserRepository};
@@ -8,19 +9,6 @@ use async_trait::async_trait;
 use kernel::{ApiKeyId, Email, RepoError, UserId};
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 use time::OffsetDateTime;
-
-pub(crate) fn to_user(row: user::Model) -> Result<User, RepoError> {
-    let email = Email::parse(&row.email).map_err(RepoError::backend)?;
-    Ok(User {
-        id: UserId::new(row.id),
-        email,
-        display_name: row.display_name,
-        created_at: row.created_at,
-        blocked: row.blocked,
-        email_confirmed_at: row.email_confirmed_at,
-        is_admin: row.is_admin,
-    })
-}
 
 fn to_key(row: api_key::Model) -> Result<ApiKey, RepoError> {
     // Stored scopes were written by us; an unknown name means the row was edited by hand.

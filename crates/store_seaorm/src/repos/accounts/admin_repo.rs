@@ -1,8 +1,8 @@
 //! `AdminRepository` over SeaORM: the admin role and blocking on `users`, the audit log in
 //! `admin_audit`. Searches are case-insensitive substring matches on both databases (`LOWER`).
 
-use crate::accounts_repo::to_user;
 use crate::entity::{admin_audit, user};
+use crate::shared::rows::to_user;
 use crate::{SeaStore, lower_contains, repo_err, utc};
 use accounts::{AdminRepository, AuditEntry, NewAuditEntry, User};
 use async_trait::async_trait;

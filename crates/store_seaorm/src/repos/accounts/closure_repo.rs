@@ -56,14 +56,14 @@ impl AccountCloser for SeaStore {
     async fn close_account(&self, user: UserId, at: OffsetDateTime) -> Result<Closed, RepoError> {
         let id = user.get();
         let txn = self.db.begin().await.map_err(repo_err)?;
-        let votes_withdrawn = crate::votes_repo::withdraw_all_of(&txn, user).await?;
+        let votes_withdrawn = crate::shared::votes::withdraw_all_of(&txn, user).await?;
         let reviews_deleted =
             review::Entity::delete_many().filter(review::Column::UserId.eq(id)).exec(&txn).await.map_err(repo_err)?.rows_affected;
-        crate::follows::unfollow_all_of(&txn, id).await?;
+        crate::shared::follows::unfollow_all_of(&txn, id).await?;
         // The listings whose ownership ends here (read after the first writes, so SQLite holds
         // the write lock already), to settle their Verified mark once it has.
         let owned: Vec<i64> = listing::Entity::find()
-            .filter(crate::ownership_repo::owned_by(user))
+            .filter(crate::shared::ownership::owned_by(user))
             .all(&txn)
             .await
             .map_err(repo_err)?
@@ -80,7 +80,7 @@ impl AccountCloser for SeaStore {
         // Ownership by claim ends with the account; its pending claims can no longer verify.
         listing_owner::Entity::delete_many().filter(listing_owner::Column::UserId.eq(id)).exec(&txn).await.map_err(repo_err)?;
         // A listing whose last verified owner this was loses its Verified badge with them.
-        crate::ownership_repo::settle_verified(&txn, &owned).await?;
+        crate::shared::ownership::settle_verified(&txn, &owned).await?;
         claim::Entity::update_many()
             .col_expr(claim::Column::Status, Expr::value("expired"))
             .filter(claim::Column::ClaimantUserId.eq(id))

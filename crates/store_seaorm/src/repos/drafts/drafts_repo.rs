@@ -1,7 +1,7 @@
 //! `DraftRepository` and `DraftCategories` over SeaORM.
 
 use crate::entity::{category, draft, draft_invite};
-use crate::jobs_repo::job_row;
+use crate::shared::rows::job_row;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use drafts::{CategoryRef, Draft, DraftCategories, DraftId, DraftRepository, InviteOutcome, InviteQuota, SiteSnapshot, StoredInvite};

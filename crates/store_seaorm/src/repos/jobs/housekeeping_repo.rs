@@ -52,10 +52,10 @@ impl Housekeeping for SeaStore {
             .rows_affected;
         // The search indexes' change feed keeps its newest positions (by count, not age: a
         // quiet directory keeps the same history as a busy one).
-        let listing_changes = match crate::search_repo::feed_head(&self.db).await? {
-            Some(head) if head > crate::search_repo::CHANGES_KEPT => {
+        let listing_changes = match crate::shared::queries::feed_head(&self.db).await? {
+            Some(head) if head > crate::shared::queries::CHANGES_KEPT => {
                 listing_change::Entity::delete_many()
-                    .filter(listing_change::Column::Seq.lte(head - crate::search_repo::CHANGES_KEPT))
+                    .filter(listing_change::Column::Seq.lte(head - crate::shared::queries::CHANGES_KEPT))
                     .exec(&self.db)
                     .await
                     .map_err(repo_err)?

@@ -3,32 +3,13 @@
 //! on SQLite alike, without holding locks across the job's run.
 
 use crate::entity::job;
+use crate::shared::rows::job_row;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{ClaimedJob, JobQueue, JobState, NewJob, RepoError};
 use sea_orm::sea_query::{Condition, Expr, ExprTrait};
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use time::{Duration, OffsetDateTime, UtcOffset};
-
-/// The row of a new job; every enqueue (alone, or in the transaction of the write that makes
-/// the job) goes through it.
-pub(crate) fn job_row(job: &NewJob, now: OffsetDateTime) -> job::ActiveModel {
-    job::ActiveModel {
-        kind: Set(job.kind.clone()),
-        payload: Set(job.payload.clone()),
-        unique_key: Set(job.unique_key.clone()),
-        state: Set("queued".into()),
-        run_at: Set(job.run_at.to_offset(time::UtcOffset::UTC)),
-        attempts: Set(0),
-        max_attempts: Set(i32::try_from(job.max_attempts).unwrap_or(3)),
-        locked_until: Set(None),
-        locked_by: Set(None),
-        last_error: Set(None),
-        created_at: Set(now.to_offset(time::UtcOffset::UTC)),
-        finished_at: Set(None),
-        ..Default::default()
-    }
-}
 
 /// Jobs that may be claimed at `now`: queued and due, or running with an expired lease.
 fn claimable(now: OffsetDateTime) -> Condition {

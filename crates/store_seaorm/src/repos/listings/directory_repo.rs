@@ -1,9 +1,10 @@
 //! `CategoryRepository` and `ListingRepository` over SeaORM.
 
 use crate::entity::{category, listing, listing_category};
+use crate::shared::rows::to_summary;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
-use kernel::{CategoryId, ListingId, PageRequest, Paged, RepoError, Slug, Week};
+use kernel::{CategoryId, PageRequest, Paged, RepoError, Slug};
 use listings::{Category, CategoryRepository, Faq, ListingRepository, ListingSummary, LiveCounts};
 use sea_orm::sea_query::Query;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Statement};
@@ -22,23 +23,6 @@ fn to_category(row: category::Model) -> Result<Category, RepoError> {
         parent_id: row.parent_id.map(CategoryId::new),
         position: row.position,
         faqs,
-    })
-}
-
-/// Turns listing rows into summaries; `category_slugs` resolves primary category ids.
-pub(crate) fn to_summary(row: listing::Model, category_slugs: &HashMap<i64, Slug>) -> Result<ListingSummary, RepoError> {
-    let status = crate::listing_status(&row.status)?;
-    Ok(ListingSummary {
-        id: ListingId::new(row.id),
-        slug: Slug::parse(&row.slug).map_err(RepoError::backend)?,
-        name: row.name,
-        url: row.url,
-        tagline: row.tagline,
-        logo_url: row.logo_url,
-        votes: u64::try_from(row.votes_count).unwrap_or(0),
-        primary_category: row.primary_category_id.and_then(|id| category_slugs.get(&id).cloned()),
-        launch_week: row.launch_week.map(Week::containing),
-        status,
     })
 }
 

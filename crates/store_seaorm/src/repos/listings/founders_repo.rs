@@ -1,30 +1,16 @@
 //! `FounderRepository` over SeaORM.
 
-use crate::directory_repo::to_summary;
 use crate::entity::{founder, listing, listing_founder, listing_story};
 use crate::lower_contains;
+use crate::shared::rows::to_summary;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{CountryCode, PageRequest, Paged, RepoError, Slug};
 use listings::{CompanyRef, FounderProfile, FounderRepository, FounderSummary, PublishedStory};
-use sea_orm::sea_query::{Expr, ExprTrait, Query, SelectStatement};
+use sea_orm::sea_query::{Expr, ExprTrait, Query};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 use std::collections::{BTreeMap, HashMap};
 use time::OffsetDateTime;
-
-/// Ids of founders with at least one live listing (the founders list and the sitemaps):
-/// `SELECT lf.founder_id FROM listing_founders lf JOIN listings l ... WHERE l.status = 'live'`
-pub(crate) fn founders_of_live_listings() -> SelectStatement {
-    Query::select()
-        .column((listing_founder::Entity, listing_founder::Column::FounderId))
-        .from(listing_founder::Entity)
-        .inner_join(
-            listing::Entity,
-            Expr::col((listing::Entity, listing::Column::Id)).equals((listing_founder::Entity, listing_founder::Column::ListingId)),
-        )
-        .and_where(Expr::col((listing::Entity, listing::Column::Status)).eq("live"))
-        .to_owned()
-}
 
 fn parse_country(raw: Option<&str>) -> Option<CountryCode> {
     raw.and_then(|code| CountryCode::parse(code).ok())
@@ -179,7 +165,7 @@ impl FounderRepository for SeaStore {
             .collect();
         let answering = companies.iter().filter(|c| primary_of.contains(&c.id)).min_by_key(|c| c.id).and_then(|c| c.owner_user_id);
         let interview = match answering {
-            Some(user) => crate::interview_repo::answers_of(&self.db, user).await?,
+            Some(user) => crate::shared::queries::answers_of(&self.db, user).await?,
             None => Vec::new(),
         };
         Ok(Some(FounderProfile {

@@ -1,42 +1,14 @@
 //! `InterviewRepository` over SeaORM: answers keyed by account and question.
 
 use crate::entity::{founder, interview_answer, interview_question, listing, listing_founder};
+use crate::shared::queries::answers_of;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{RepoError, Slug, UserId};
 use listings::{AnsweringFounder, InterviewAnswer, InterviewRepository};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set, TransactionTrait};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set, TransactionTrait};
 use std::collections::HashMap;
 use time::{OffsetDateTime, UtcOffset};
-
-/// An account's answers, in the questions' order (asked questions only).
-pub(crate) async fn answers_of<C: ConnectionTrait>(db: &C, user: i64) -> Result<Vec<InterviewAnswer>, RepoError> {
-    let answers = interview_answer::Entity::find().filter(interview_answer::Column::UserId.eq(user)).all(db).await.map_err(repo_err)?;
-    if answers.is_empty() {
-        return Ok(Vec::new());
-    }
-    let questions = interview_question::Entity::find()
-        .filter(interview_question::Column::Id.is_in(answers.iter().map(|a| a.question_id)))
-        .filter(interview_question::Column::Active.eq(true))
-        .order_by_asc(interview_question::Column::Position)
-        .order_by_asc(interview_question::Column::Id)
-        .all(db)
-        .await
-        .map_err(repo_err)?;
-    let mut by_question: HashMap<i64, interview_answer::Model> = answers.into_iter().map(|a| (a.question_id, a)).collect();
-    Ok(questions
-        .into_iter()
-        .filter_map(|question| {
-            let answer = by_question.remove(&question.id)?;
-            Some(InterviewAnswer {
-                question_id: question.id,
-                question: question.question,
-                answer: answer.answer,
-                updated_at: answer.updated_at,
-            })
-        })
-        .collect())
-}
 
 #[async_trait]
 impl InterviewRepository for SeaStore {
@@ -82,7 +54,7 @@ impl InterviewRepository for SeaStore {
 
     async fn answering_founders(&self, user: UserId) -> Result<Vec<AnsweringFounder>, RepoError> {
         let owned = listing::Entity::find()
-            .filter(crate::ownership_repo::owned_by(user))
+            .filter(crate::shared::ownership::owned_by(user))
             .order_by_asc(listing::Column::Id)
             .all(&self.db)
             .await

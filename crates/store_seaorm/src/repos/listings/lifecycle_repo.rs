@@ -1,7 +1,8 @@
 //! `LifecycleRepository` over SeaORM: badge check state and status moves, each one guarded
 //! UPDATE (a compare-and-set on the status), so concurrent processes never move a listing twice.
 
-use crate::entity::{listing, listing_story};
+use crate::entity::listing;
+use crate::shared::launches::publish_story;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{ListingId, RepoError, Week};
@@ -19,18 +20,6 @@ fn queued(row: listing::Model) -> Option<QueuedListing> {
         url: kernel::WebUrl::parse(&row.url).ok()?,
         failures: u32::try_from(row.badge_failures).unwrap_or_default(),
     })
-}
-
-/// A founder story kept for publication is published with its listing.
-pub(crate) async fn publish_story(db: &impl sea_orm::ConnectionTrait, id: i64, now: OffsetDateTime) -> Result<(), RepoError> {
-    listing_story::Entity::update_many()
-        .col_expr(listing_story::Column::PublishedAt, Expr::value(utc(now)))
-        .filter(listing_story::Column::ListingId.eq(id))
-        .filter(listing_story::Column::PublishedAt.is_null())
-        .exec(db)
-        .await
-        .map_err(repo_err)?;
-    Ok(())
 }
 
 #[async_trait]
@@ -124,7 +113,7 @@ impl LifecycleRepository for SeaStore {
             }
         }
         // Paid relaunches whose week has come join this week's board.
-        published.extend(crate::purchases_repo::relaunch_due(&self.db, week, now).await?);
+        published.extend(crate::shared::launches::relaunch_due(&self.db, week, now).await?);
         Ok(published)
     }
 }

@@ -1,10 +1,11 @@
 //! `OwnedListingRepository` over SeaORM.
 
 use crate::entity::{listing, listing_follow, listing_milestone, listing_story, listing_update, listing_version, user};
+use crate::shared::rows::{copy_of, write_copy};
 use crate::{SeaStore, fetch_page, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, UserId, Week};
-use listings::{ListingCopy, ListingEdit, ListingVersion, OwnedListing, OwnedListingRepository};
+use listings::{ListingEdit, ListingVersion, OwnedListing, OwnedListingRepository};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set, TransactionTrait};
 use time::{OffsetDateTime, UtcOffset};
@@ -19,58 +20,6 @@ async fn touch<C: sea_orm::ConnectionTrait>(db: &C, id: ListingId, now: OffsetDa
         .await
         .map_err(repo_err)?;
     Ok(())
-}
-
-fn strings(value: &Option<serde_json::Value>) -> Vec<String> {
-    value.as_ref().and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default()
-}
-
-/// The editable copy of a listing row.
-pub(crate) fn copy_of(row: &listing::Model) -> ListingCopy {
-    ListingCopy {
-        tagline: row.tagline.clone(),
-        short_description: row.short_description.clone(),
-        description: row.description.clone(),
-        pricing_model: row.pricing_model.clone(),
-        pricing_summary: row.pricing_summary.clone(),
-        country: row.country.clone(),
-        city: row.city.clone(),
-        founded_year: row.founded_year,
-        demo_video_url: row.demo_video_url.clone(),
-        contact_email: row.contact_email.clone(),
-        features: strings(&row.features),
-        usps: strings(&row.usps),
-        keywords: strings(&row.keywords),
-        headline: row.headline.clone(),
-        summary: row.summary.clone(),
-        seo_title: row.seo_title.clone(),
-        seo_description: row.seo_description.clone(),
-        socials: row.socials.as_ref().and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default(),
-        faqs: row.faqs.as_ref().and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default(),
-    }
-}
-
-/// Writes an editable copy onto a listing row.
-pub(crate) fn write_copy(row: &mut listing::ActiveModel, copy: &ListingCopy) {
-    row.tagline = Set(copy.tagline.clone());
-    row.short_description = Set(copy.short_description.clone());
-    row.description = Set(copy.description.clone());
-    row.pricing_model = Set(copy.pricing_model.clone());
-    row.pricing_summary = Set(copy.pricing_summary.clone());
-    row.country = Set(copy.country.clone());
-    row.city = Set(copy.city.clone());
-    row.founded_year = Set(copy.founded_year);
-    row.demo_video_url = Set(copy.demo_video_url.clone());
-    row.contact_email = Set(copy.contact_email.clone());
-    row.features = Set(Some(serde_json::json!(copy.features)));
-    row.usps = Set(Some(serde_json::json!(copy.usps)));
-    row.keywords = Set(Some(serde_json::json!(copy.keywords)));
-    row.headline = Set(copy.headline.clone());
-    row.summary = Set(copy.summary.clone());
-    row.seo_title = Set(copy.seo_title.clone());
-    row.seo_description = Set(copy.seo_description.clone());
-    row.socials = Set(Some(serde_json::json!(copy.socials)));
-    row.faqs = Set(Some(serde_json::json!(copy.faqs)));
 }
 
 fn to_version(row: listing_version::Model, editor_email: Option<String>) -> Result<ListingVersion, RepoError> {
@@ -122,7 +71,7 @@ fn to_owned_listing(row: listing::Model) -> Result<OwnedListing, RepoError> {
 impl OwnedListingRepository for SeaStore {
     async fn owned(&self, owner: UserId, page: PageRequest) -> Result<Paged<OwnedListing>, RepoError> {
         let query = listing::Entity::find()
-            .filter(crate::ownership_repo::owned_by(owner))
+            .filter(crate::shared::ownership::owned_by(owner))
             .order_by_desc(listing::Column::CreatedAt)
             .order_by_desc(listing::Column::Id);
         let (rows, total) = fetch_page(&self.db, query, page).await?;
@@ -131,8 +80,11 @@ impl OwnedListingRepository for SeaStore {
     }
 
     async fn owned_one(&self, owner: UserId, id: ListingId) -> Result<Option<OwnedListing>, RepoError> {
-        let row =
-            listing::Entity::find_by_id(id.get()).filter(crate::ownership_repo::owned_by(owner)).one(&self.db).await.map_err(repo_err)?;
+        let row = listing::Entity::find_by_id(id.get())
+            .filter(crate::shared::ownership::owned_by(owner))
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?;
         row.map(to_owned_listing).transpose()
     }
 
@@ -180,7 +132,7 @@ impl OwnedListingRepository for SeaStore {
         .insert(&txn)
         .await
         .map_err(repo_err)?;
-        crate::jobs_repo::job_row(&job_for(row.id), now).insert(&txn).await.map_err(repo_err)?;
+        crate::shared::rows::job_row(&job_for(row.id), now).insert(&txn).await.map_err(repo_err)?;
         txn.commit().await.map_err(repo_err)?;
         Ok(row.id)
     }

@@ -1,10 +1,10 @@
 //! `ProfileRepository` over SeaORM: one listing's whole profile, and batched view counts.
 
-use crate::directory_repo::to_summary;
 use crate::entity::{
     category, founder, listing, listing_category, listing_follow, listing_founder, listing_media, listing_metric, listing_milestone,
     listing_story, listing_update, review, user,
 };
+use crate::shared::rows::to_summary;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{Faq, ListingId, RepoError, Slug};
@@ -110,7 +110,7 @@ impl ProfileRepository for SeaStore {
                     .to_owned(),
             ))
             .group_by(review::Column::Rating);
-        let owners = crate::ownership_repo::owners_of(db, std::slice::from_ref(&row)).await?.remove(&row.id).unwrap_or_default();
+        let owners = crate::shared::ownership::owners_of(db, std::slice::from_ref(&row)).await?.remove(&row.id).unwrap_or_default();
         if !owners.is_empty() {
             genuine = genuine.filter(review::Column::UserId.is_not_in(owners));
         }
@@ -129,7 +129,7 @@ impl ProfileRepository for SeaStore {
         let domain_rating = metrics.as_ref().and_then(|m| {
             Some(DomainRating { value: m.domain_rating?, previous: m.domain_rating_previous, checked_at: m.domain_rating_checked_at })
         });
-        let momentum = crate::votes_repo::momentum(db, id).await?;
+        let momentum = crate::shared::votes::momentum(db, id).await?;
         let followers =
             listing_follow::Entity::find().filter(listing_follow::Column::ListingId.eq(id)).count(db).await.map_err(repo_err)?;
 

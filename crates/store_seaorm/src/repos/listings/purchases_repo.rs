@@ -3,7 +3,8 @@
 //! line under a unique index, so a fulfilment job run twice writes once.
 
 use crate::entity::{billboard_contribution, category, listing, listing_category, listing_relaunch};
-use crate::lifecycle_repo::publish_story;
+use crate::shared::launches::publish_story;
+use crate::shared::launches::relaunch_due;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{Cents, ListingId, RepoError, UserId, Week};
@@ -15,8 +16,11 @@ use time::OffsetDateTime;
 #[async_trait]
 impl PurchaseRepository for SeaStore {
     async fn facts(&self, owner: UserId, id: ListingId) -> Result<Option<PurchaseFacts>, RepoError> {
-        let Some(row) =
-            listing::Entity::find_by_id(id.get()).filter(crate::ownership_repo::owned_by(owner)).one(&self.db).await.map_err(repo_err)?
+        let Some(row) = listing::Entity::find_by_id(id.get())
+            .filter(crate::shared::ownership::owned_by(owner))
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?
         else {
             return Ok(None);
         };
@@ -188,40 +192,4 @@ impl PurchaseRepository for SeaStore {
         }
         txn.commit().await.map_err(repo_err)
     }
-}
-
-/// Relaunches every listing whose paid relaunch week has come and that was not relaunched for
-/// it yet: it joins `week`'s board (`launch_week`, `launched_at`). The week-start job calls
-/// this too.
-pub(crate) async fn relaunch_due(db: &impl sea_orm::ConnectionTrait, week: Week, now: OffsetDateTime) -> Result<Vec<ListingId>, RepoError> {
-    let due = listing_relaunch::Entity::find()
-        .filter(listing_relaunch::Column::Week.lte(week.monday()))
-        .filter(listing_relaunch::Column::RelaunchedAt.is_null())
-        .all(db)
-        .await
-        .map_err(repo_err)?;
-    let mut relaunched = Vec::new();
-    for relaunch in due {
-        let claimed = listing_relaunch::Entity::update_many()
-            .col_expr(listing_relaunch::Column::RelaunchedAt, Expr::value(utc(now)))
-            .filter(listing_relaunch::Column::Id.eq(relaunch.id))
-            .filter(listing_relaunch::Column::RelaunchedAt.is_null())
-            .exec(db)
-            .await
-            .map_err(repo_err)?;
-        if claimed.rows_affected != 1 {
-            continue;
-        }
-        listing::Entity::update_many()
-            .col_expr(listing::Column::LaunchWeek, Expr::value(week.monday()))
-            .col_expr(listing::Column::LaunchedAt, Expr::value(utc(now)))
-            .col_expr(listing::Column::UpdatedAt, Expr::value(utc(now)))
-            .filter(listing::Column::Id.eq(relaunch.listing_id))
-            .filter(listing::Column::Status.eq(ListingStatus::Live.as_str()))
-            .exec(db)
-            .await
-            .map_err(repo_err)?;
-        relaunched.push(ListingId::new(relaunch.listing_id));
-    }
-    Ok(relaunched)
 }

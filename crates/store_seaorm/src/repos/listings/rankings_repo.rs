@@ -1,7 +1,7 @@
 //! `RankingRepository` and `AwardRepository` over SeaORM.
 
-use crate::directory_repo::to_summary;
 use crate::entity::{award, award_week, billboard_total, directory_count, listing, listing_metric};
+use crate::shared::rows::to_summary;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Slug, Week};

@@ -6,7 +6,7 @@
 //! network it was first written from, for the site team's list of bursts.
 
 use crate::entity::{listing, listing_follow, review, user};
-use crate::votes_repo::live_listing;
+use crate::shared::votes::live_listing;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{RepoError, Slug, UserId};
@@ -64,7 +64,7 @@ async fn records_of(
     let listings: Vec<listing::Model> = listings.into_values().collect();
     let mut owners: HashMap<i64, Vec<i64>> = HashMap::new();
     for chunk in listings.chunks(1000) {
-        owners.extend(crate::ownership_repo::owners_of(db, chunk).await?);
+        owners.extend(crate::shared::ownership::owners_of(db, chunk).await?);
     }
     let mut records = Vec::with_capacity(rows.len());
     for (row, listing) in rows {
@@ -176,7 +176,7 @@ impl ReviewRepository for SeaStore {
         }
         let authors = authors_of(&self.db, rows.iter().map(|row| row.user_id)).await?;
         let owners =
-            crate::ownership_repo::owners_of(&self.db, std::slice::from_ref(&listing)).await?.remove(&listing.id).unwrap_or_default();
+            crate::shared::ownership::owners_of(&self.db, std::slice::from_ref(&listing)).await?.remove(&listing.id).unwrap_or_default();
         let mut reviews = ListingReviews { total, following, ..Default::default() };
         for row in rows {
             let author = authors.get(&row.user_id);
@@ -236,9 +236,9 @@ impl ReviewRepository for SeaStore {
         let Some(listing) = live_listing(&self.db, slug).await? else { return Ok(None) };
         let txn = self.db.begin().await.map_err(repo_err)?;
         if follow {
-            crate::follows::follow(&txn, listing.id, user.get(), at).await?;
+            crate::shared::follows::follow(&txn, listing.id, user.get(), at).await?;
         } else {
-            crate::follows::unfollow(&txn, listing.id, user.get()).await?;
+            crate::shared::follows::unfollow(&txn, listing.id, user.get()).await?;
         }
         txn.commit().await.map_err(repo_err)?;
         Ok(Some(()))

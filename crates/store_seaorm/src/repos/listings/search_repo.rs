@@ -3,6 +3,7 @@
 //! database keeps an index for.
 
 use crate::entity::{category, listing, listing_category, listing_change};
+use crate::shared::queries::feed_head;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{CategoryId, ListingId, PageRequest, Paged, RepoError};
@@ -113,25 +114,9 @@ fn into_changes(rows: Vec<IndexedRow>, mut categories: HashMap<i64, Vec<Category
     }
 }
 
-/// The feed positions kept by the daily purge: far more than any node falls behind while it
-/// runs; a node further behind reads its index in full again.
-pub(crate) const CHANGES_KEPT: i64 = 100_000;
-
 /// After a full read the index goes on from this many positions before the head: a write that
 /// took its position before the head but committed after the read is read again, not missed.
 const FULL_READ_OVERLAP: u64 = 1_000;
-
-/// The feed's newest position (`None` while it is empty).
-pub(crate) async fn feed_head(db: &impl sea_orm::ConnectionTrait) -> Result<Option<i64>, RepoError> {
-    Ok(listing_change::Entity::find()
-        .select_only()
-        .column_as(listing_change::Column::Seq.max(), "head")
-        .into_tuple::<Option<i64>>()
-        .one(db)
-        .await
-        .map_err(repo_err)?
-        .flatten())
-}
 
 #[async_trait]
 impl SearchSource for SeaStore {

@@ -36,7 +36,7 @@ impl SitemapRepository for SeaStore {
 
     async fn count_founders(&self) -> Result<u64, RepoError> {
         founder::Entity::find()
-            .filter(founder::Column::Id.in_subquery(crate::founders_repo::founders_of_live_listings()))
+            .filter(founder::Column::Id.in_subquery(crate::shared::queries::founders_of_live_listings()))
             .count(&self.db)
             .await
             .map_err(repo_err)
@@ -46,7 +46,7 @@ impl SitemapRepository for SeaStore {
         let rows: Vec<String> = founder::Entity::find()
             .select_only()
             .column(founder::Column::Slug)
-            .filter(founder::Column::Id.in_subquery(crate::founders_repo::founders_of_live_listings()))
+            .filter(founder::Column::Id.in_subquery(crate::shared::queries::founders_of_live_listings()))
             .order_by_asc(founder::Column::Id)
             .offset(offset)
             .limit(limit)

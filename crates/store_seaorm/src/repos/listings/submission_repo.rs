@@ -2,7 +2,7 @@
 //! listings domain, with its categories, founders, story and milestones in one transaction.
 
 use crate::entity::{category, founder, listing, listing_category, listing_founder, listing_milestone, listing_story};
-use crate::owner_repo::{copy_of, write_copy};
+use crate::shared::rows::{copy_of, write_copy};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, RepoError, Slug, UserId};

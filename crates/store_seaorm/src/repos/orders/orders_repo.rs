@@ -3,7 +3,7 @@
 //! the domain's decision, the status compare-and-set and the fulfilment jobs.
 
 use crate::entity::{order, order_line, order_task, payment_event, vat_rate};
-use crate::jobs_repo::job_row;
+use crate::shared::rows::job_row;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{Cents, CountryCode, ListingId, PageRequest, Paged, RepoError, UserId, Week};

@@ -1,0 +1,3 @@
+//! The repository of the claims domain.
+
+mod claims_repo;

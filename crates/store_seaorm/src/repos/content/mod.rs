@@ -1,0 +1,3 @@
+//! The repository of the content domain: the blog.
+
+mod blog_repo;

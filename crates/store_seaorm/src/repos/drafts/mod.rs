@@ -1,0 +1,3 @@
+//! The repository of the drafts domain.
+
+mod drafts_repo;

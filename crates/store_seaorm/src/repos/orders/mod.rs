@@ -1,0 +1,4 @@
+//! Repositories of the orders domain: the catalogue and orders.
+
+mod catalog_repo;
+mod orders_repo;
