@@ -46,6 +46,10 @@ pub(crate) fn http_status(port: u16, path: &str) -> Option<u16> {
 /// Rate limits off, and the answer cache too: these runs compare what operations cost to run.
 const LIMITS_OFF: &[(&str, &str)] = &[("LAUNCHDIR_RATE_LIMITS_ENABLED", "false"), ("LAUNCHDIR_ANSWER_CACHE_MS", "0")];
 
+/// Servers that share one data directory (`--limits`, `--compare`) keep their search index in
+/// memory, as every node but one must: the index on disk takes a lock for one process.
+const INDEX_IN_MEMORY: (&str, &str) = ("LAUNCHDIR_SEARCH_INDEX_ON_DISK", "false");
+
 /// The status line and headers of a GET.
 fn http_head(port: u16, path: &str) -> anyhow::Result<String> {
     let mut stream = TcpStream::connect(("127.0.0.1", port))?;
@@ -294,9 +298,9 @@ pub fn limits(root: &Path, bulk: usize) -> anyhow::Result<()> {
     let huge = ("LAUNCHDIR_RATE_LIMITS_READ_ANONYMOUS", "4000000000/minute");
     let uncached = LIMITS_OFF[1];
     let configurations: [(&str, Vec<(&str, &str)>); 3] = [
-        ("limits off", LIMITS_OFF.to_vec()),
-        ("in memory", vec![huge, uncached]),
-        ("in Redis", vec![huge, uncached, ("LAUNCHDIR_REDIS_URL", redis.as_str())]),
+        ("limits off", vec![LIMITS_OFF[0], uncached, INDEX_IN_MEMORY]),
+        ("in memory", vec![huge, uncached, INDEX_IN_MEMORY]),
+        ("in Redis", vec![huge, uncached, INDEX_IN_MEMORY, ("LAUNCHDIR_REDIS_URL", redis.as_str())]),
     ];
     let mut servers = Vec::new();
     for (_, settings) in &configurations {
@@ -351,8 +355,9 @@ pub fn compare(root: &Path, other: &Path, bulk: usize) -> anyhow::Result<()> {
     let scratch = std::env::temp_dir().join(format!("launchdir-bench-compare-{}", std::process::id()));
     let data_dir = scratch.join("load");
     seed_bulk(&binary, &data_dir, bulk)?;
-    let (this_server, _) = start(&binary, &data_dir)?;
-    let (other_server, _) = start(&other, &data_dir)?;
+    let shared = [LIMITS_OFF[0], LIMITS_OFF[1], INDEX_IN_MEMORY];
+    let (this_server, _) = start_with(&binary, &data_dir, &shared)?;
+    let (other_server, _) = start_with(&other, &data_dir, &shared)?;
     let mut table = Vec::new();
     for (name, path) in [("/healthz", "/healthz")].iter().chain(ENDPOINTS) {
         let mut this_rounds = Vec::new();

@@ -92,6 +92,11 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
     }
 }
 
+/// A page as an error, for extractors and `?` in handlers: actix answers with the page itself.
+pub(crate) fn page_error(page: HttpResponse) -> actix_web::Error {
+    actix_web::error::InternalError::from_response("answered with a page", page).into()
+}
+
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "ld_session";
 /// The CSRF cookie of forms shown before a session exists (double submit).

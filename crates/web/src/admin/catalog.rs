@@ -3,7 +3,7 @@
 
 use super::notice::{Notice, done};
 use super::pages::{failed, list, log};
-use super::{Action, FreeForm, Input, ListQuery, Row, admin, admin_post, has, page_of};
+use super::{Action, Admin, AdminPost, FreeForm, Input, ListQuery, Row, has, page_of};
 use crate::{WebState, message};
 use accounts::signin::Session;
 use actix_web::http::StatusCode;
@@ -53,11 +53,8 @@ async fn prices_page(
     list(state, request, session, "Prices", intro, vec!["Code", "Product", "Price"], rows, Some(query), Some(pager), None, status)
 }
 
-pub async fn prices(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>) -> HttpResponse {
-    match admin(&state, &request).await {
-        Ok(session) => prices_page(&state, &request, &session, &query, None).await,
-        Err(answer) => answer,
-    }
+pub async fn prices(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
+    prices_page(&state, &request, &session, &query, None).await
 }
 
 #[derive(Debug, Deserialize)]
@@ -68,16 +65,18 @@ pub struct PriceForm {
     cents: String,
 }
 
+impl super::AdminForm for PriceForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
+    }
+}
+
 pub async fn set_price(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<String>,
-    form: web::Form<PriceForm>,
+    AdminPost { session, form }: AdminPost<PriceForm>,
 ) -> HttpResponse {
-    let session = match admin_post(&state, &request, &form.csrf).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
     let code = path.into_inner();
     let cents = match form.cents.trim().parse::<i64>() {
         Ok(cents @ 0..=100_000_000) => Cents::new(cents),
@@ -163,11 +162,13 @@ async fn vat_page(
     list(state, request, session, "VAT rates", intro, vec!["Country", "Rate", "From"], rows, Some(query), Some(pager), Some(form), status)
 }
 
-pub async fn vat_rates(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>) -> HttpResponse {
-    match admin(&state, &request).await {
-        Ok(session) => vat_page(&state, &request, &session, &query, None).await,
-        Err(answer) => answer,
-    }
+pub async fn vat_rates(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    query: web::Query<ListQuery>,
+    Admin(session): Admin,
+) -> HttpResponse {
+    vat_page(&state, &request, &session, &query, None).await
 }
 
 #[derive(Debug, Deserialize)]
@@ -182,11 +183,17 @@ pub struct VatForm {
     from: String,
 }
 
-pub async fn set_vat_rate(state: web::Data<WebState>, request: HttpRequest, form: web::Form<VatForm>) -> HttpResponse {
-    let session = match admin_post(&state, &request, &form.csrf).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+impl super::AdminForm for VatForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
+    }
+}
+
+pub async fn set_vat_rate(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    AdminPost { session, form }: AdminPost<VatForm>,
+) -> HttpResponse {
     let mut errors: Vec<(&'static str, String)> = Vec::new();
     let country = CountryCode::parse(form.country.trim()).map_err(|err| errors.push(("country", err.0.to_string()))).ok();
     let rate = VatRate::parse_percent(form.percent.trim()).or_else(|| {

@@ -4,7 +4,7 @@
 
 use super::notice::{Notice, done};
 use super::pages::{day, failed, list, log, page_request};
-use super::{Action, ListQuery, Row, admin, admin_post};
+use super::{Action, Admin, AdminPost, ListQuery, Row};
 use crate::site::Pager;
 use crate::{CsrfForm, WebState, message};
 use actix_web::http::StatusCode;
@@ -12,11 +12,7 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use claims::{CheckOutcome, ClaimMethod, ClaimStatus};
 use kernel::ClaimId;
 
-pub async fn claims(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>) -> HttpResponse {
-    let session = match admin(&state, &request).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn claims(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
     let found = match state.app.claims.for_team(Some(&query.q), page_request(&query)).await {
         Ok(found) => found,
         Err(err) => return failed(&state, &err),
@@ -78,11 +74,7 @@ pub async fn claims(state: web::Data<WebState>, request: HttpRequest, query: web
     )
 }
 
-pub async fn recheck(state: web::Data<WebState>, request: HttpRequest, path: web::Path<i64>, form: web::Form<CsrfForm>) -> HttpResponse {
-    let session = match admin_post(&state, &request, &form.csrf).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn recheck(state: web::Data<WebState>, path: web::Path<i64>, AdminPost { session, .. }: AdminPost<CsrfForm>) -> HttpResponse {
     let id = path.into_inner();
     let outcome = match state.app.claims.recheck(ClaimId::new(id)).await {
         Ok(Some(outcome)) => outcome,

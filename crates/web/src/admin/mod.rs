@@ -14,8 +14,10 @@ mod pages;
 use crate::site::{Meta, Pager};
 use crate::{WebState, session};
 use accounts::signin::Session;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, web};
 use askama::Template;
+use serde::de::DeserializeOwned;
 
 /// Registers the admin pages in one scope whose gate runs before anything else: to anyone
 /// without the admin role every address under `/admin` (any method, any input) answers exactly as
@@ -51,11 +53,13 @@ async fn gate(
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
 ) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
     let state = request.app_data::<web::Data<WebState>>().cloned();
-    let is_admin = match &state {
-        Some(state) => session(state, request.request()).await.is_some_and(|session| session.user.is_admin),
-        None => false,
+    let admin = match &state {
+        Some(state) => session(state, request.request()).await.filter(|session| session.user.is_admin),
+        None => None,
     };
-    if is_admin {
+    if let Some(session) = admin {
+        // The handlers take it from here (`Admin`, `AdminPost`): one session lookup a request.
+        request.extensions_mut().insert(Admin(session));
         return next.call(request).await.map(actix_web::dev::ServiceResponse::map_into_boxed_body);
     }
     let (http, _) = request.into_parts();
@@ -66,26 +70,62 @@ async fn gate(
     Ok(actix_web::dev::ServiceResponse::new(http, answer))
 }
 
-/// The admin signed in, or the 404 page for everyone else.
-pub(crate) async fn admin(state: &web::Data<WebState>, request: &HttpRequest) -> Result<Session, HttpResponse> {
-    match session(state, request).await {
-        Some(session) if session.user.is_admin => Ok(session),
-        _ => Err(crate::site::not_found(state.clone(), request.clone()).await),
+/// The admin a request under `/admin` is from: the gate found the session and let it through.
+/// Handlers take it as an argument; anywhere else it answers as an unknown address does.
+#[derive(Clone)]
+pub(crate) struct Admin(pub Session);
+
+impl FromRequest for Admin {
+    type Error = actix_web::Error;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(request.extensions().get::<Admin>().cloned().ok_or_else(|| crate::page_error(HttpResponse::NotFound().finish())))
     }
 }
 
-/// An admin's form post: the admin role, the form's token, this site. Anyone else: 404.
-pub(crate) async fn admin_post(state: &web::Data<WebState>, request: &HttpRequest, csrf: &str) -> Result<Session, HttpResponse> {
-    let session = admin(state, request).await?;
-    if !crate::signed_form_ok(state, request, &session, csrf) {
-        return Err(crate::message(
-            state,
-            actix_web::http::StatusCode::FORBIDDEN,
-            "Nothing changed",
-            "The form expired or came from another site; go back, reload the page and try again.",
-        ));
+/// A form the site team posts: it carries the session's CSRF token.
+pub(crate) trait AdminForm: DeserializeOwned + 'static {
+    fn csrf(&self) -> &str;
+}
+
+impl AdminForm for crate::CsrfForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
     }
-    Ok(session)
+}
+
+/// An admin's form post: the admin role (`Admin`), the form's token, this site. A form that
+/// expired or came from elsewhere changes nothing and says so (403).
+pub(crate) struct AdminPost<T> {
+    pub session: Session,
+    pub form: T,
+}
+
+impl<T: AdminForm> FromRequest for AdminPost<T> {
+    type Error = actix_web::Error;
+    type Future = futures_util::future::LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let admin = Admin::from_request(request, payload).into_inner();
+        let form = web::Form::<T>::from_request(request, payload);
+        let request = request.clone();
+        Box::pin(async move {
+            let Admin(session) = admin?;
+            let form = form.await?.into_inner();
+            let state =
+                request.app_data::<web::Data<WebState>>().cloned().ok_or_else(|| crate::page_error(HttpResponse::NotFound().finish()))?;
+            if !crate::signed_form_ok(&state, &request, &session, form.csrf()) {
+                return Err(crate::page_error(crate::message(
+                    &state,
+                    actix_web::http::StatusCode::FORBIDDEN,
+                    "Nothing changed",
+                    "The form expired or came from another site; go back, reload the page and try again.",
+                )));
+            }
+            Ok(AdminPost { session, form })
+        })
+    }
 }
 
 /// A button (or a small form) on a row.

@@ -3,17 +3,13 @@
 
 use super::notice::{Notice, done};
 use super::pages::{day, failed, list, log, yes_or_no};
-use super::{Action, ListQuery, Row, admin, admin_post, has, page_of};
+use super::{Action, Admin, AdminPost, ListQuery, Row, has, page_of};
 use crate::{CsrfForm, WebState, message};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use orders::OrderStatus;
 
-pub async fn votes(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>) -> HttpResponse {
-    let session = match admin(&state, &request).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn votes(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
     let flagged = match state.app.listings.votes.suspicious(30, 5, time::Duration::minutes(10)).await {
         Ok(flagged) => flagged,
         Err(err) => return failed(&state, &err),
@@ -70,14 +66,9 @@ pub async fn votes(state: web::Data<WebState>, request: HttpRequest, query: web:
 
 pub async fn discount_vote(
     state: web::Data<WebState>,
-    request: HttpRequest,
     path: web::Path<i64>,
-    form: web::Form<CsrfForm>,
+    AdminPost { session, .. }: AdminPost<CsrfForm>,
 ) -> HttpResponse {
-    let session = match admin_post(&state, &request, &form.csrf).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
     let id = path.into_inner();
     match state.app.listings.votes.discount(id).await {
         Ok(true) => {
@@ -91,11 +82,12 @@ pub async fn discount_vote(
     }
 }
 
-pub async fn reviews(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>) -> HttpResponse {
-    let session = match admin(&state, &request).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn reviews(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    query: web::Query<ListQuery>,
+    Admin(session): Admin,
+) -> HttpResponse {
     // Bursts from one network first (as the votes page's rule: 5 accounts within 10 minutes, the
     // last 30 days), then the newest reviews.
     let (recent, bursts) =
@@ -171,12 +163,8 @@ pub async fn moderate_review(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<(i64, String)>,
-    form: web::Form<CsrfForm>,
+    AdminPost { session, .. }: AdminPost<CsrfForm>,
 ) -> HttpResponse {
-    let session = match admin_post(&state, &request, &form.csrf).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
     let (id, choice) = path.into_inner();
     let Some(hide) = yes_or_no(&choice, "hide", "show") else { return crate::site::not_found(state, request).await };
     match state.app.listings.reviews.set_hidden(id, hide).await {
@@ -195,11 +183,7 @@ pub async fn moderate_review(
 
 // --- Orders and tasks -------------------------------------------------------------------------
 
-pub async fn orders(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>) -> HttpResponse {
-    let session = match admin(&state, &request).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn orders(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
     let (tasks, review) =
         tokio::join!(state.app.commerce.orders.tasks(false), state.app.commerce.orders.all(Some(OrderStatus::NeedsReview), 1000));
     let (tasks, review) = match (tasks, review) {
@@ -258,16 +242,7 @@ pub async fn orders(state: web::Data<WebState>, request: HttpRequest, query: web
     )
 }
 
-pub async fn finish_task(
-    state: web::Data<WebState>,
-    request: HttpRequest,
-    path: web::Path<i64>,
-    form: web::Form<CsrfForm>,
-) -> HttpResponse {
-    let session = match admin_post(&state, &request, &form.csrf).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn finish_task(state: web::Data<WebState>, path: web::Path<i64>, AdminPost { session, .. }: AdminPost<CsrfForm>) -> HttpResponse {
     let id = path.into_inner();
     match state.app.commerce.orders.finish_task(id).await {
         Ok((_, false)) => done("/admin/orders", Notice::TaskAlreadyDone, Some(id)),

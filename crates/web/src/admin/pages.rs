@@ -4,7 +4,7 @@
 //! returns to its list with what it did.
 
 use super::notice::{Notice, done};
-use super::{Action, FreeForm, ListPage, ListQuery, Row, admin, admin_post, has, page_of};
+use super::{Action, Admin, AdminPost, FreeForm, ListPage, ListQuery, Row, has, page_of};
 use crate::site::{Meta, Pager, page};
 use crate::{CsrfForm, WebState, message};
 use accounts::signin::Session;
@@ -61,11 +61,7 @@ pub(super) fn list(
     page(request, status, &list)
 }
 
-pub async fn index(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
-    let session = match admin(&state, &request).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn index(state: web::Data<WebState>, request: HttpRequest, Admin(session): Admin) -> HttpResponse {
     let sections = [
         ("/admin/prices", "Prices", "what each product costs before VAT"),
         ("/admin/vat-rates", "VAT rates", "the rate of each country from a date on"),
@@ -101,11 +97,7 @@ pub async fn index(state: web::Data<WebState>, request: HttpRequest) -> HttpResp
 
 // --- Owner edits ----------------------------------------------------------------------------
 
-pub async fn edits(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>) -> HttpResponse {
-    let session = match admin(&state, &request).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn edits(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
     let versions = match state.app.listings.owners.versions(None, 1000).await {
         Ok(versions) => versions,
         Err(err) => return failed(&state, &err),
@@ -171,11 +163,7 @@ pub(super) fn page_request(query: &ListQuery) -> PageRequest {
     PageRequest::new(query.page.unwrap_or(1).clamp(1, PageRequest::MAX_PAGE), super::PER_PAGE).unwrap_or_default()
 }
 
-pub async fn users(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>) -> HttpResponse {
-    let session = match admin(&state, &request).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn users(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
     let request_page = page_request(&query);
     let found = match state.app.accounts.admin.users(Some(&query.q), request_page).await {
         Ok(found) => found,
@@ -236,12 +224,8 @@ pub async fn block_user(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<(i64, String)>,
-    form: web::Form<CsrfForm>,
+    AdminPost { session, .. }: AdminPost<CsrfForm>,
 ) -> HttpResponse {
-    let session = match admin_post(&state, &request, &form.csrf).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
     let (id, choice) = path.into_inner();
     let Some(blocked) = yes_or_no(&choice, "block", "unblock") else { return crate::site::not_found(state, request).await };
     match state.app.accounts.admin.set_blocked(&session.user, UserId::new(id), blocked).await {
@@ -251,11 +235,7 @@ pub async fn block_user(
     }
 }
 
-pub async fn audit(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>) -> HttpResponse {
-    let session = match admin(&state, &request).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn audit(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
     let found = match state.app.accounts.admin.audit(Some(&query.q), page_request(&query)).await {
         Ok(found) => found,
         Err(err) => return failed(&state, &err),

@@ -208,65 +208,55 @@ pub(crate) fn editor_page(
         sent.value(name)
             .map_or_else(|| texts.iter().find(|(key, _)| *key == name).map(|(_, text)| text.clone()).unwrap_or_default(), str::to_owned)
     };
+    // A section's box: its form name is also where its errors are named.
+    let row = |name: &'static str, label: &'static str, hint: &'static str, state: FieldState, evidence: &[drafts::Evidence]| SectionRow {
+        name,
+        label,
+        hint,
+        value: text(name),
+        state: state_words(state),
+        quotes: quotes(evidence),
+        error: errors_under(&sent.errors, name),
+    };
+    // The story's other parts than "why you started", which has a box of its own.
+    let story_errors: Vec<_> = sent.errors.iter().filter(|error| !error.field.starts_with("story.why_started")).cloned().collect();
     let sections = vec![
+        row(
+            "faqs",
+            "Questions and answers",
+            "A question on one line, its answer on the next; a blank line between pairs.",
+            draft.faqs.state,
+            &draft.faqs.evidence,
+        ),
+        row(
+            "founders",
+            "Founders",
+            "One a line: name | role | a short bio (role and bio optional).",
+            draft.founders.state,
+            &draft.founders.evidence,
+        ),
+        row(
+            "company_socials",
+            "The company's profiles elsewhere",
+            "One a line: the platform, a space, the https link (github https://github.com/acme).",
+            draft.company_socials.state,
+            &draft.company_socials.evidence,
+        ),
         SectionRow {
-            name: "faqs",
-            label: "Questions and answers",
-            hint: "A question on one line, its answer on the next; a blank line between pairs.",
-            value: text("faqs"),
-            state: state_words(draft.faqs.state),
-            quotes: quotes(&draft.faqs.evidence),
-            error: errors_under(&sent.errors, "faqs"),
+            error: errors_under(&story_errors, "story"),
+            ..row("story", "Your story", "How the product came to be, in your words.", draft.story.state, &draft.story.evidence)
         },
         SectionRow {
-            name: "founders",
-            label: "Founders",
-            hint: "One a line: name | role | a short bio (role and bio optional).",
-            value: text("founders"),
-            state: state_words(draft.founders.state),
-            quotes: quotes(&draft.founders.evidence),
-            error: errors_under(&sent.errors, "founders"),
-        },
-        SectionRow {
-            name: "company_socials",
-            label: "The company's profiles elsewhere",
-            hint: "One a line: the platform, a space, the https link (github https://github.com/acme).",
-            value: text("company_socials"),
-            state: state_words(draft.company_socials.state),
-            quotes: quotes(&draft.company_socials.evidence),
-            error: errors_under(&sent.errors, "company_socials"),
-        },
-        SectionRow {
-            name: "story",
-            label: "Your story",
-            hint: "How the product came to be, in your words.",
-            value: text("story"),
-            state: state_words(draft.story.state),
-            quotes: quotes(&draft.story.evidence),
-            // The story's other parts than "why you started" (its own box).
-            error: errors_under(
-                &sent.errors.iter().filter(|error| !error.field.starts_with("story.why_started")).cloned().collect::<Vec<_>>(),
-                "story",
-            ),
-        },
-        SectionRow {
-            name: "why_started",
-            label: "Why you started",
-            hint: "",
-            value: text("why_started"),
-            state: state_words(draft.story.state),
-            quotes: Vec::new(),
             error: errors_under(&sent.errors, "story.why_started"),
+            ..row("why_started", "Why you started", "", draft.story.state, &[])
         },
-        SectionRow {
-            name: "milestones",
-            label: "Milestones",
-            hint: "One a line: YYYY-MM-DD | what happened | an https link (optional).",
-            value: text("milestones"),
-            state: state_words(draft.milestones.state),
-            quotes: quotes(&draft.milestones.evidence),
-            error: errors_under(&sent.errors, "milestones"),
-        },
+        row(
+            "milestones",
+            "Milestones",
+            "One a line: YYYY-MM-DD | what happened | an https link (optional).",
+            draft.milestones.state,
+            &draft.milestones.evidence,
+        ),
     ];
     let handled = |field: &str| {
         ["fields", "faqs", "founders", "company_socials", "story", "milestones"]
