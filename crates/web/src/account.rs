@@ -7,6 +7,7 @@
 //! same throttle, per client address and per client and account): 429 with `Retry-After`, the
 //! wait shown beside the field, nothing changed.
 
+use crate::SignedInPost;
 use crate::site::plural;
 use crate::{CsrfForm, WebState, message, session};
 use accounts::{AccountsError, ApiKey, OwnAccountError, Scope, Scopes};
@@ -169,12 +170,12 @@ pub(crate) async fn checked_back(
 
 /// Creates a key; an account whose address is not confirmed is refused (403) and the page shows
 /// the way to confirm, with a link back here.
-pub async fn create_key(state: web::Data<WebState>, request: HttpRequest, form: web::Form<Vec<(String, String)>>) -> HttpResponse {
+pub async fn create_key(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    SignedInPost { session, form }: SignedInPost<Vec<(String, String)>>,
+) -> HttpResponse {
     let value = |name: &str| form.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str()).unwrap_or("");
-    let session = match checked(&state, &request, value("csrf")).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
     let chosen: Option<Scopes> = form.iter().filter(|(key, _)| key == "scope").map(|(_, value)| Scope::parse(value)).collect();
     let Some(scopes) = chosen.filter(|scopes| !scopes.is_empty()) else {
         return render(
@@ -205,11 +206,11 @@ pub async fn create_key(state: web::Data<WebState>, request: HttpRequest, form: 
     }
 }
 
-pub async fn revoke_key(state: web::Data<WebState>, request: HttpRequest, path: web::Path<i64>, form: web::Form<CsrfForm>) -> HttpResponse {
-    let session = match checked(&state, &request, &form.csrf).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn revoke_key(
+    state: web::Data<WebState>,
+    path: web::Path<i64>,
+    SignedInPost { session, .. }: SignedInPost<CsrfForm>,
+) -> HttpResponse {
     match state.app.accounts.users.revoke_own_api_key(session.user.id, ApiKeyId::new(path.into_inner())).await {
         Ok(_) => HttpResponse::SeeOther().insert_header(("Location", "/account")).finish(),
         Err(AccountsError::UnknownKey) => message(&state, StatusCode::NOT_FOUND, "No such key", "You have no API key with this number."),
@@ -220,11 +221,7 @@ pub async fn revoke_key(state: web::Data<WebState>, request: HttpRequest, path: 
     }
 }
 
-pub async fn sign_out_everywhere(state: web::Data<WebState>, request: HttpRequest, form: web::Form<CsrfForm>) -> HttpResponse {
-    let session = match checked(&state, &request, &form.csrf).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn sign_out_everywhere(state: web::Data<WebState>, SignedInPost { session, .. }: SignedInPost<CsrfForm>) -> HttpResponse {
     match state.app.accounts.signin.sign_out_everywhere(session.user.id).await {
         Ok(ended) => {
             let mut response = message(
@@ -251,11 +248,13 @@ pub struct DisconnectForm {
     client_id: String,
 }
 
-pub async fn disconnect_app(state: web::Data<WebState>, request: HttpRequest, form: web::Form<DisconnectForm>) -> HttpResponse {
-    let session = match checked(&state, &request, &form.csrf).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+impl crate::PostedForm for DisconnectForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
+    }
+}
+
+pub async fn disconnect_app(state: web::Data<WebState>, SignedInPost { session, form }: SignedInPost<DisconnectForm>) -> HttpResponse {
     match state.app.accounts.oauth.disconnect(session.user.id, &form.client_id).await {
         Ok(true) => HttpResponse::SeeOther().insert_header(("Location", "/account")).finish(),
         Ok(false) => message(&state, StatusCode::NOT_FOUND, "No such app", "No app you connected has this name."),
@@ -273,13 +272,19 @@ pub struct PasswordForm {
     new_password: String,
 }
 
+impl crate::PostedForm for PasswordForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
+    }
+}
+
 /// Sets a new password: every session ends, this one too, every API key and connected app too
 /// (`accounts::AccessRevocation`, which e-mails the address), and the person signs in again.
-pub async fn change_password(state: web::Data<WebState>, request: HttpRequest, form: web::Form<PasswordForm>) -> HttpResponse {
-    let session = match checked(&state, &request, &form.csrf).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn change_password(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    SignedInPost { session, form }: SignedInPost<PasswordForm>,
+) -> HttpResponse {
     let client = crate::client_of(&request);
     match state.app.accounts.own_account.change_password(client, &session.user, &form.current_password, &form.new_password).await {
         Ok(_) => {
@@ -314,12 +319,18 @@ pub struct CloseForm {
     password: String,
 }
 
+impl crate::PostedForm for CloseForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
+    }
+}
+
 /// Closes the account after its password is given again.
-pub async fn close(state: web::Data<WebState>, request: HttpRequest, form: web::Form<CloseForm>) -> HttpResponse {
-    let session = match checked(&state, &request, &form.csrf).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+pub async fn close(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    SignedInPost { session, form }: SignedInPost<CloseForm>,
+) -> HttpResponse {
     let client = crate::client_of(&request);
     match state.app.accounts.own_account.close(client, &session.user, &form.password).await {
         Ok(closed) => {

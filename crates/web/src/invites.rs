@@ -4,7 +4,7 @@
 //! bio) with a POST carrying the session's CSRF token. The link works once, for 14 days; a used,
 //! expired or unknown link says so.
 
-use crate::account::checked;
+use crate::SignedInPost;
 use crate::{WebState, message, percent_encode, session};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -47,6 +47,12 @@ pub struct FounderForm {
     title: String,
     #[serde(default)]
     bio: String,
+}
+
+impl crate::PostedForm for FounderForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
+    }
 }
 
 fn unusable(state: &WebState, why: InviteState) -> HttpResponse {
@@ -114,13 +120,8 @@ pub async fn accept(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<String>,
-    form: web::Form<FounderForm>,
+    SignedInPost { session, form }: SignedInPost<FounderForm>,
 ) -> HttpResponse {
-    let session = match checked(&state, &request, &form.csrf).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
-    let form = form.into_inner();
     let founder = DraftFounder { name: form.name.clone(), title: Some(form.title.clone()), bio: Some(form.bio.clone()) };
     match state.app.drafts.accept_invitation(&path, session.user.id, session.user.email.as_str(), founder).await {
         Ok(accepted) => {

@@ -19,7 +19,7 @@ pub use site::{not_found, unknown_address, wants_html};
 
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::middleware::from_fn;
-use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, web};
 use askama::Template;
 
 /// What the pages and the authorization server need.
@@ -89,6 +89,50 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             .configure(submit::configure)
             .configure(admin::configure)
             .configure(site::configure);
+    }
+}
+
+/// A form posted from this site's own pages: it carries the session's CSRF token.
+pub(crate) trait PostedForm: serde::de::DeserializeOwned + 'static {
+    fn csrf(&self) -> &str;
+}
+
+impl PostedForm for CsrfForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
+    }
+}
+
+/// A form whose fields are read as pairs (several values for one name).
+impl PostedForm for Vec<(String, String)> {
+    fn csrf(&self) -> &str {
+        self.iter().find(|(key, _)| key == "csrf").map_or("", |(_, value)| value.as_str())
+    }
+}
+
+/// A signed-in person's form post from this site, with the session's CSRF token
+/// (`account::checked_back`). Without a session it answers with the way to sign in, coming back
+/// to the submission's page for `/submit` addresses and to the account page for the others; a
+/// stale form changes nothing and says so (403).
+pub(crate) struct SignedInPost<T> {
+    pub session: accounts::signin::Session,
+    pub form: T,
+}
+
+impl<T: PostedForm> FromRequest for SignedInPost<T> {
+    type Error = actix_web::Error;
+    type Future = futures_util::future::LocalBoxFuture<'static, Result<Self, Self::Error>>;
+
+    fn from_request(request: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        let form = web::Form::<T>::from_request(request, payload);
+        let request = request.clone();
+        Box::pin(async move {
+            let form = form.await?.into_inner();
+            let state = request.app_data::<web::Data<WebState>>().cloned().ok_or_else(|| page_error(HttpResponse::NotFound().finish()))?;
+            let back = if request.path().starts_with("/submit") { submit::draft_back(&request) } else { "/account".to_owned() };
+            let session = account::checked_back(&state, &request, form.csrf(), &back).await.map_err(page_error)?;
+            Ok(SignedInPost { session, form })
+        })
     }
 }
 

@@ -65,7 +65,7 @@ pub struct PriceForm {
     cents: String,
 }
 
-impl super::AdminForm for PriceForm {
+impl crate::PostedForm for PriceForm {
     fn csrf(&self) -> &str {
         &self.csrf
     }
@@ -183,7 +183,7 @@ pub struct VatForm {
     from: String,
 }
 
-impl super::AdminForm for VatForm {
+impl crate::PostedForm for VatForm {
     fn csrf(&self) -> &str {
         &self.csrf
     }

@@ -17,7 +17,6 @@ use accounts::signin::Session;
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, web};
 use askama::Template;
-use serde::de::DeserializeOwned;
 
 /// Registers the admin pages in one scope whose gate runs before anything else: to anyone
 /// without the admin role every address under `/admin` (any method, any input) answers exactly as
@@ -84,17 +83,6 @@ impl FromRequest for Admin {
     }
 }
 
-/// A form the site team posts: it carries the session's CSRF token.
-pub(crate) trait AdminForm: DeserializeOwned + 'static {
-    fn csrf(&self) -> &str;
-}
-
-impl AdminForm for crate::CsrfForm {
-    fn csrf(&self) -> &str {
-        &self.csrf
-    }
-}
-
 /// An admin's form post: the admin role (`Admin`), the form's token, this site. A form that
 /// expired or came from elsewhere changes nothing and says so (403).
 pub(crate) struct AdminPost<T> {
@@ -102,7 +90,7 @@ pub(crate) struct AdminPost<T> {
     pub form: T,
 }
 
-impl<T: AdminForm> FromRequest for AdminPost<T> {
+impl<T: crate::PostedForm> FromRequest for AdminPost<T> {
     type Error = actix_web::Error;
     type Future = futures_util::future::LocalBoxFuture<'static, Result<Self, Self::Error>>;
 

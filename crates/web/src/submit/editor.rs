@@ -5,8 +5,9 @@
 //! only what changed, so untouched drafted values keep their state and quotes.
 
 use super::{draft_of, errors_under, in_progress, progress_message, refused, see_other};
+use crate::SignedInPost;
+use crate::WebState;
 use crate::site::{Meta, page, run_with_body};
-use crate::{WebState, account::checked_back};
 use accounts::signin::Session;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -405,13 +406,8 @@ pub async fn edit(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<String>,
-    form: web::Form<Vec<(String, String)>>,
+    SignedInPost { session, form }: SignedInPost<Vec<(String, String)>>,
 ) -> HttpResponse {
-    let csrf = form.iter().find(|(key, _)| key == "csrf").map_or("", |(_, value)| value.as_str());
-    let session = match checked_back(&state, &request, csrf, &super::draft_back(&request)).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
     let caller = crate::mine::as_person(&session, &request);
     let draft = match draft_of(&state, &caller, &path).await {
         Ok(draft) => draft,
@@ -424,7 +420,7 @@ pub async fn edit(
     match run_with_body(UpdateDraft, &state, &caller, &[("id", &draft.id)], Value::Object(body)).await {
         Ok(updated) => see_other(&format!("/submit/drafts/{}?saved=1", updated.id)),
         Err(OpError::Validation(errors)) => {
-            let sent = Sent { values: form.into_inner(), errors };
+            let sent = Sent { values: form, errors };
             editor_page(&state, &request, &session, draft, StatusCode::BAD_REQUEST, None, sent)
         }
         Err(error) => refused(&state, &request, error),

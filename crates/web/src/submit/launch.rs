@@ -5,6 +5,7 @@
 
 use super::editor::{Sent, editor_page};
 use super::{draft_of, person, refused, see_other};
+use crate::SignedInPost;
 use crate::site::{Meta, page, run, run_with_body};
 use crate::{CsrfForm, WebState, account::checked_back};
 use actix_web::http::StatusCode;
@@ -21,12 +22,8 @@ pub async fn submit_draft(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<String>,
-    form: web::Form<CsrfForm>,
+    SignedInPost { session, .. }: SignedInPost<CsrfForm>,
 ) -> HttpResponse {
-    let session = match checked_back(&state, &request, &form.csrf, &super::draft_back(&request)).await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
     let caller = crate::mine::as_person(&session, &request);
     match run(SubmitDraft, &state, &caller, &[("id", path.as_str())], &[]).await {
         Ok(submitted) => see_other(&format!("/submit/drafts/{}/launch", submitted.draft.id)),

@@ -9,9 +9,10 @@
 mod editor;
 mod launch;
 
+use crate::SignedInPost;
 use crate::mine::as_person;
 use crate::site::{Meta, page, run, run_with_body};
-use crate::{WebState, account::checked_back, session, words};
+use crate::{WebState, session, words};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -104,11 +105,17 @@ pub struct StartForm {
     url: String,
 }
 
-pub async fn start(state: web::Data<WebState>, request: HttpRequest, form: web::Form<StartForm>) -> HttpResponse {
-    let session = match checked_back(&state, &request, &form.csrf, "/submit").await {
-        Ok(session) => session,
-        Err(answer) => return answer,
-    };
+impl crate::PostedForm for StartForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
+    }
+}
+
+pub async fn start(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    SignedInPost { session, form }: SignedInPost<StartForm>,
+) -> HttpResponse {
     let caller = as_person(&session, &request);
     match run_with_body(SubmitListing, &state, &caller, &[], serde_json::json!({"url": form.url.trim()})).await {
         Ok(draft) => see_other(&format!("/submit/drafts/{}", draft.id)),
