@@ -70,7 +70,8 @@ async fn gate(
 }
 
 /// The admin a request under `/admin` is from: the gate found the session and let it through.
-/// Handlers take it as an argument; anywhere else it answers as an unknown address does.
+/// Handlers take it as an argument. Only the admin scope mounts them, behind the gate; were one
+/// mounted elsewhere, a request without the gate's session would get a bare 404.
 #[derive(Clone)]
 pub(crate) struct Admin(pub Session);
 
