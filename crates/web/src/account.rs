@@ -7,9 +7,8 @@
 //! same throttle, per client address and per client and account): 429 with `Retry-After`, the
 //! wait shown beside the field, nothing changed.
 
-use crate::SignedInPost;
 use crate::site::plural;
-use crate::{CsrfForm, WebState, message, session};
+use crate::{CsrfForm, PageError, SignedInPost, WebState, message};
 use accounts::{AccountsError, ApiKey, OwnAccountError, Scope, Scopes};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -103,22 +102,16 @@ async fn render(
     name: &str,
     error: Option<String>,
     problems: Vec<(&'static str, String)>,
-) -> HttpResponse {
-    let Some(session) = session(state, request).await else {
-        return HttpResponse::SeeOther().insert_header(("Location", "/signin?next=%2Faccount")).finish();
-    };
-    let person = crate::mine::as_person(&session, request);
+) -> Result<HttpResponse, PageError> {
+    let session = crate::guard::signed_in(state, request).await?;
+    let person = crate::guard::as_person(&session, request);
     let (keys, apps, owned) = tokio::join!(
         state.app.accounts.users.list_api_keys(&session.user.email),
         state.app.accounts.oauth.connected_apps(session.user.id),
         crate::mine::owned(state, &person),
     );
-    let (keys, apps, owned) = match (keys, apps, owned) {
-        (Ok(keys), Ok(apps), Ok(owned)) => (keys, apps, owned),
-        (Err(err), ..) => return failed(state, &err),
-        (_, Err(err), _) => return failed(state, &err),
-        (.., Err(err)) => return failed(state, &err),
-    };
+    let failed = |err: &dyn std::fmt::Display| PageError::failed("the account page could not be read", err);
+    let (keys, apps, owned) = (keys.map_err(|err| failed(&err))?, apps.map_err(|err| failed(&err))?, owned?);
     let page = AccountPage {
         site_name: &state.app.site.name,
         email: session.user.email.to_string(),
@@ -133,39 +126,11 @@ async fn render(
         owned,
         problems,
     };
-    crate::html(status, &page)
+    Ok(crate::html(status, &page))
 }
 
-fn failed(state: &WebState, err: &dyn std::fmt::Display) -> HttpResponse {
-    tracing::error!(error = %err, "the account page could not be read");
-    message(state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.")
-}
-
-pub async fn show(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+pub async fn show(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     render(&state, &request, StatusCode::OK, None, "", None, Vec::new()).await
-}
-
-/// The signed-in session of a form post from this site with its CSRF token, else the answer
-/// (signing in comes back to the account page).
-pub(crate) async fn checked(state: &WebState, request: &HttpRequest, csrf: &str) -> Result<accounts::signin::Session, HttpResponse> {
-    checked_back(state, request, csrf, "/account").await
-}
-
-/// [`checked`], signing in coming back to the page `back` instead.
-pub(crate) async fn checked_back(
-    state: &WebState,
-    request: &HttpRequest,
-    csrf: &str,
-    back: &str,
-) -> Result<accounts::signin::Session, HttpResponse> {
-    let Some(session) = session(state, request).await else {
-        let next = crate::percent_encode(back);
-        return Err(HttpResponse::SeeOther().insert_header(("Location", format!("/signin?next={next}"))).finish());
-    };
-    if !crate::signed_form_ok(state, request, &session, csrf) {
-        return Err(message(state, StatusCode::FORBIDDEN, "Nothing changed", "The form expired; go back, reload the page and try again."));
-    }
-    Ok(session)
 }
 
 /// Creates a key; an account whose address is not confirmed is refused (403) and the page shows
@@ -173,8 +138,8 @@ pub(crate) async fn checked_back(
 pub async fn create_key(
     state: web::Data<WebState>,
     request: HttpRequest,
-    SignedInPost { session, form }: SignedInPost<Vec<(String, String)>>,
-) -> HttpResponse {
+    SignedInPost { session, form, .. }: SignedInPost<Vec<(String, String)>>,
+) -> Result<HttpResponse, PageError> {
     let value = |name: &str| form.iter().find(|(key, _)| key == name).map(|(_, value)| value.as_str()).unwrap_or("");
     let chosen: Option<Scopes> = form.iter().filter(|(key, _)| key == "scope").map(|(_, value)| Scope::parse(value)).collect();
     let Some(scopes) = chosen.filter(|scopes| !scopes.is_empty()) else {
@@ -199,10 +164,7 @@ pub async fn create_key(
             let refused = Some("Confirm your e-mail address first.".to_owned());
             render(&state, &request, StatusCode::FORBIDDEN, None, value("name"), refused, Vec::new()).await
         }
-        Err(err) => {
-            tracing::error!(error = %err, "an API key could not be created");
-            message(&state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.")
-        }
+        Err(err) => Err(PageError::failed("an API key could not be created", &err)),
     }
 }
 
@@ -210,34 +172,31 @@ pub async fn revoke_key(
     state: web::Data<WebState>,
     path: web::Path<i64>,
     SignedInPost { session, .. }: SignedInPost<CsrfForm>,
-) -> HttpResponse {
+) -> Result<HttpResponse, PageError> {
     match state.app.accounts.users.revoke_own_api_key(session.user.id, ApiKeyId::new(path.into_inner())).await {
-        Ok(_) => HttpResponse::SeeOther().insert_header(("Location", "/account")).finish(),
-        Err(AccountsError::UnknownKey) => message(&state, StatusCode::NOT_FOUND, "No such key", "You have no API key with this number."),
-        Err(err) => {
-            tracing::error!(error = %err, "an API key could not be revoked");
-            message(&state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.")
+        Ok(_) => Ok(HttpResponse::SeeOther().insert_header(("Location", "/account")).finish()),
+        Err(AccountsError::UnknownKey) => {
+            Err(PageError::new(StatusCode::NOT_FOUND, "No such key", "You have no API key with this number."))
         }
+        Err(err) => Err(PageError::failed("an API key could not be revoked", &err)),
     }
 }
 
-pub async fn sign_out_everywhere(state: web::Data<WebState>, SignedInPost { session, .. }: SignedInPost<CsrfForm>) -> HttpResponse {
-    match state.app.accounts.signin.sign_out_everywhere(session.user.id).await {
-        Ok(ended) => {
-            let mut response = message(
-                &state,
-                StatusCode::OK,
-                "Signed out everywhere",
-                &format!("{ended} signed-in {} ended, this one included.", if ended == 1 { "session" } else { "sessions" }),
-            );
-            signed_out(&state, &mut response);
-            response
-        }
-        Err(err) => {
-            tracing::error!(error = %err, "sessions could not be ended");
-            message(&state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.")
-        }
-    }
+pub async fn sign_out_everywhere(
+    state: web::Data<WebState>,
+    SignedInPost { session, .. }: SignedInPost<CsrfForm>,
+) -> Result<HttpResponse, PageError> {
+    let ended = state
+        .app
+        .accounts
+        .signin
+        .sign_out_everywhere(session.user.id)
+        .await
+        .map_err(|err| PageError::failed("sessions could not be ended", &err))?;
+    let text = format!("{ended} signed-in {} ended, this one included.", if ended == 1 { "session" } else { "sessions" });
+    let mut response = message(&state, StatusCode::OK, "Signed out everywhere", &text);
+    signed_out(&state, &mut response);
+    Ok(response)
 }
 
 #[derive(Debug, Deserialize)]
@@ -254,11 +213,14 @@ impl crate::PostedForm for DisconnectForm {
     }
 }
 
-pub async fn disconnect_app(state: web::Data<WebState>, SignedInPost { session, form }: SignedInPost<DisconnectForm>) -> HttpResponse {
+pub async fn disconnect_app(
+    state: web::Data<WebState>,
+    SignedInPost { session, form, .. }: SignedInPost<DisconnectForm>,
+) -> Result<HttpResponse, PageError> {
     match state.app.accounts.oauth.disconnect(session.user.id, &form.client_id).await {
-        Ok(true) => HttpResponse::SeeOther().insert_header(("Location", "/account")).finish(),
-        Ok(false) => message(&state, StatusCode::NOT_FOUND, "No such app", "No app you connected has this name."),
-        Err(err) => failed(&state, &err),
+        Ok(true) => Ok(HttpResponse::SeeOther().insert_header(("Location", "/account")).finish()),
+        Ok(false) => Err(PageError::new(StatusCode::NOT_FOUND, "No such app", "No app you connected has this name.")),
+        Err(err) => Err(PageError::failed("an app could not be disconnected", &err)),
     }
 }
 
@@ -283,8 +245,8 @@ impl crate::PostedForm for PasswordForm {
 pub async fn change_password(
     state: web::Data<WebState>,
     request: HttpRequest,
-    SignedInPost { session, form }: SignedInPost<PasswordForm>,
-) -> HttpResponse {
+    SignedInPost { session, form, .. }: SignedInPost<PasswordForm>,
+) -> Result<HttpResponse, PageError> {
     let client = crate::client_of(&request);
     match state.app.accounts.own_account.change_password(client, &session.user, &form.current_password, &form.new_password).await {
         Ok(_) => {
@@ -296,13 +258,13 @@ pub async fn change_password(
                  disconnected. Sign in with your new password, then create new keys and connect your apps again where you need them.",
             );
             signed_out(&state, &mut response);
-            response
+            Ok(response)
         }
-        Err(OwnAccountError::Internal) => failed(&state, &"a password could not be changed"),
+        Err(error @ OwnAccountError::Internal) => Err(PageError::failed("a password could not be changed", &error)),
         Err(OwnAccountError::Throttled { seconds }) => {
             let text = format!("Too many wrong passwords; wait {seconds} seconds and try again. Your password is unchanged.");
-            let page = render(&state, &request, StatusCode::TOO_MANY_REQUESTS, None, "", None, vec![("current_password", text)]).await;
-            crate::with_retry_after(page, seconds)
+            let page = render(&state, &request, StatusCode::TOO_MANY_REQUESTS, None, "", None, vec![("current_password", text)]).await?;
+            Ok(crate::with_retry_after(page, seconds))
         }
         Err(problem) => {
             let problems = vec![(problem.field(), sentence(&problem.to_string()))];
@@ -329,8 +291,8 @@ impl crate::PostedForm for CloseForm {
 pub async fn close(
     state: web::Data<WebState>,
     request: HttpRequest,
-    SignedInPost { session, form }: SignedInPost<CloseForm>,
-) -> HttpResponse {
+    SignedInPost { session, form, .. }: SignedInPost<CloseForm>,
+) -> Result<HttpResponse, PageError> {
     let client = crate::client_of(&request);
     match state.app.accounts.own_account.close(client, &session.user, &form.password).await {
         Ok(closed) => {
@@ -347,13 +309,13 @@ pub async fn close(
             );
             let mut response = message(&state, StatusCode::OK, "Account closed", &text);
             signed_out(&state, &mut response);
-            response
+            Ok(response)
         }
-        Err(OwnAccountError::Internal) => failed(&state, &"an account could not be closed"),
+        Err(error @ OwnAccountError::Internal) => Err(PageError::failed("an account could not be closed", &error)),
         Err(OwnAccountError::Throttled { seconds }) => {
             let text = format!("Too many wrong passwords; wait {seconds} seconds and try again. Nothing was closed.");
-            let page = render(&state, &request, StatusCode::TOO_MANY_REQUESTS, None, "", None, vec![("close_password", text)]).await;
-            crate::with_retry_after(page, seconds)
+            let page = render(&state, &request, StatusCode::TOO_MANY_REQUESTS, None, "", None, vec![("close_password", text)]).await?;
+            Ok(crate::with_retry_after(page, seconds))
         }
         Err(_) => {
             let problems = vec![("close_password", "This is not your password: nothing was closed.".to_owned())];

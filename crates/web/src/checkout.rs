@@ -1,14 +1,14 @@
 //! The checkout page (`/checkout/<number>?t=<token>`): the order, its VAT and total, the billing
 //! form that re-prices the order before payment (so the VAT shown is the VAT charged), and the
 //! hand-over to the payment provider. The token is the page's key: a wrong one is a 404, like
-//! an unknown number. Also the test provider's payment page and the payment webhooks.
+//! an unknown number. Also the test provider's payment page.
 
-use crate::{WebState, html, message};
+use crate::{PageError, WebState, html};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use kernel::CountryCode;
-use orders::{Billing, Order, OrderError, OrderStatus, ReturnUrls, VatTreatment, WebhookReceiveError};
+use orders::{Billing, Order, OrderError, OrderStatus, ReturnUrls, VatTreatment};
 use serde::Deserialize;
 
 struct LineRow {
@@ -155,44 +155,24 @@ fn page(
     crate::html_posting_to(status, &page, state.app.commerce.orders.provider_page_origin())
 }
 
-fn not_found(state: &WebState) -> HttpResponse {
-    message(
-        state,
-        StatusCode::NOT_FOUND,
-        "No such order",
-        "This checkout link is not valid. Use the link you were given when the order was made.",
-    )
-}
-
-fn failed(state: &WebState, err: OrderError) -> HttpResponse {
-    match err {
-        OrderError::NotFound => not_found(state),
-        err => {
-            tracing::error!(error = %err, "the checkout page failed");
-            message(
-                state,
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Try again",
-                "The order could not be handled just now. Please try again in a moment.",
-            )
-        }
-    }
+/// An unknown order, a wrong token, or the test provider's page while another provider is set.
+fn no_such_order() -> PageError {
+    PageError::from(OrderError::NotFound)
 }
 
 /// `GET /checkout/{number}?t=...`
-pub async fn show(state: web::Data<WebState>, number: web::Path<String>, query: web::Query<TokenQuery>) -> HttpResponse {
-    match state.app.commerce.orders.open_checkout(&number, &query.t).await {
-        Ok(order) => page(&state, &order, &query.t, None, FormErrors::default(), None, StatusCode::OK),
-        Err(err) => failed(&state, err),
-    }
+pub async fn show(state: web::Data<WebState>, number: web::Path<String>, query: web::Query<TokenQuery>) -> Result<HttpResponse, PageError> {
+    let order = state.app.commerce.orders.open_checkout(&number, &query.t).await?;
+    Ok(page(&state, &order, &query.t, None, FormErrors::default(), None, StatusCode::OK))
 }
 
 /// `POST /checkout/{number}/billing`: checks the form, re-prices, and shows the page again.
-pub async fn billing(state: web::Data<WebState>, number: web::Path<String>, form: web::Form<BillingForm>) -> HttpResponse {
-    let order = match state.app.commerce.orders.open_checkout(&number, &form.t).await {
-        Ok(order) => order,
-        Err(err) => return failed(&state, err),
-    };
+pub async fn billing(
+    state: web::Data<WebState>,
+    number: web::Path<String>,
+    form: web::Form<BillingForm>,
+) -> Result<HttpResponse, PageError> {
+    let order = state.app.commerce.orders.open_checkout(&number, &form.t).await?;
     let mut errors = FormErrors::default();
     let country = match form.country.trim() {
         "" => None,
@@ -211,7 +191,7 @@ pub async fn billing(state: web::Data<WebState>, number: web::Path<String>, form
         errors.country.get_or_insert_with(|| "The name has at most 200 characters and the address 500.".into());
     }
     if errors.country.is_some() || errors.vat_number.is_some() {
-        return page(&state, &order, &form.t, Some(&form), errors, None, StatusCode::BAD_REQUEST);
+        return Ok(page(&state, &order, &form.t, Some(&form), errors, None, StatusCode::BAD_REQUEST));
     }
     let keep = |value: &str| Some(value.trim().to_owned()).filter(|value| !value.is_empty());
     let billing = Billing { name: keep(&form.name), address: keep(&form.address), country, vat_number: keep(&form.vat_number) };
@@ -221,53 +201,45 @@ pub async fn billing(state: web::Data<WebState>, number: web::Path<String>, form
                 && order.vat.treatment != VatTreatment::ReverseCharge
                 && order.billing.country.as_ref().is_some_and(orders::in_eu))
             .then(|| "The VAT number did not pass its check for this country, so VAT is charged.".to_owned());
-            page(&state, &order, &form.t, None, FormErrors::default(), notice, StatusCode::OK)
+            Ok(page(&state, &order, &form.t, None, FormErrors::default(), notice, StatusCode::OK))
         }
-        Err(OrderError::NotPending(_)) => page(
-            &state,
-            &order,
-            &form.t,
-            None,
-            FormErrors::default(),
-            Some("This order can no longer be changed.".into()),
-            StatusCode::CONFLICT,
-        ),
-        Err(err) => failed(&state, err),
+        Err(OrderError::NotPending(_)) => {
+            let notice = Some("This order can no longer be changed.".into());
+            Ok(page(&state, &order, &form.t, None, FormErrors::default(), notice, StatusCode::CONFLICT))
+        }
+        Err(err) => Err(err.into()),
     }
 }
 
 /// `POST /checkout/{number}/pay`: hands over to the provider's payment page.
-pub async fn pay(state: web::Data<WebState>, number: web::Path<String>, form: web::Form<TokenQuery>) -> HttpResponse {
+pub async fn pay(state: web::Data<WebState>, number: web::Path<String>, form: web::Form<TokenQuery>) -> Result<HttpResponse, PageError> {
     let back = format!("{}/checkout/{}?t={}", state.site_url, number, crate::percent_encode(&form.t));
     let urls = ReturnUrls { success: back.clone(), cancel: back, checkout_token: form.t.clone() };
-    match state.app.commerce.orders.begin_payment(&number, &form.t, &urls).await {
-        Ok(session) => HttpResponse::SeeOther().insert_header(("Location", session.url)).finish(),
-        Err(OrderError::Invalid(errors)) => match state.app.commerce.orders.open_checkout(&number, &form.t).await {
-            Ok(order) => {
-                let country =
-                    errors.iter().find(|error| error.field == "billing_country").map(|error| format!("Country {}.", error.message));
-                page(&state, &order, &form.t, None, FormErrors { country, vat_number: None }, None, StatusCode::BAD_REQUEST)
-            }
-            Err(err) => failed(&state, err),
-        },
-        Err(OrderError::NotPending(_)) => match state.app.commerce.orders.open_checkout(&number, &form.t).await {
-            Ok(order) => page(&state, &order, &form.t, None, FormErrors::default(), None, StatusCode::CONFLICT),
-            Err(err) => failed(&state, err),
-        },
-        Err(err) => failed(&state, err),
+    let orders = &state.app.commerce.orders;
+    match orders.begin_payment(&number, &form.t, &urls).await {
+        Ok(session) => Ok(HttpResponse::SeeOther().insert_header(("Location", session.url)).finish()),
+        Err(OrderError::Invalid(errors)) => {
+            let order = orders.open_checkout(&number, &form.t).await?;
+            let country = errors.iter().find(|error| error.field == "billing_country").map(|error| format!("Country {}.", error.message));
+            Ok(page(&state, &order, &form.t, None, FormErrors { country, vat_number: None }, None, StatusCode::BAD_REQUEST))
+        }
+        Err(OrderError::NotPending(_)) => {
+            let order = orders.open_checkout(&number, &form.t).await?;
+            Ok(page(&state, &order, &form.t, None, FormErrors::default(), None, StatusCode::CONFLICT))
+        }
+        Err(err) => Err(err.into()),
     }
 }
 
 /// `POST /checkout/{number}/cancel`: the buyer gives the order up before paying.
-pub async fn cancel(state: web::Data<WebState>, number: web::Path<String>, form: web::Form<TokenQuery>) -> HttpResponse {
-    match state.app.commerce.orders.cancel(&number, &form.t).await {
-        Ok(order) => page(&state, &order, &form.t, None, FormErrors::default(), None, StatusCode::OK),
-        Err(OrderError::NotPending(_)) => match state.app.commerce.orders.open_checkout(&number, &form.t).await {
-            Ok(order) => page(&state, &order, &form.t, None, FormErrors::default(), None, StatusCode::CONFLICT),
-            Err(err) => failed(&state, err),
-        },
-        Err(err) => failed(&state, err),
-    }
+pub async fn cancel(state: web::Data<WebState>, number: web::Path<String>, form: web::Form<TokenQuery>) -> Result<HttpResponse, PageError> {
+    let orders = &state.app.commerce.orders;
+    let (order, status) = match orders.cancel(&number, &form.t).await {
+        Ok(order) => (order, StatusCode::OK),
+        Err(OrderError::NotPending(_)) => (orders.open_checkout(&number, &form.t).await?, StatusCode::CONFLICT),
+        Err(err) => return Err(err.into()),
+    };
+    Ok(page(&state, &order, &form.t, None, FormErrors::default(), None, status))
 }
 
 #[derive(Debug, Deserialize)]
@@ -308,26 +280,24 @@ pub async fn test_payment_page(
     state: web::Data<WebState>,
     session: web::Path<String>,
     query: web::Query<TestPaymentQuery>,
-) -> HttpResponse {
+) -> Result<HttpResponse, PageError> {
     if state.app.commerce.orders.provider_name() != "test" {
-        return not_found(&state);
+        return Err(no_such_order());
     }
-    match state.app.commerce.orders.open_checkout(&query.order, &query.t).await {
-        Ok(order) if order.provider_session.as_deref() == Some(session.as_str()) => {
-            let back = return_to(&state, &query.return_to);
-            let page = TestPaymentPage {
-                site_name: &state.app.site.name,
-                number: order.number.as_str(),
-                session: &session,
-                token: &query.t,
-                total: order.totals.total.to_string(),
-                return_to: &back,
-            };
-            html(StatusCode::OK, &page)
-        }
-        Ok(_) => not_found(&state),
-        Err(err) => failed(&state, err),
+    let order = state.app.commerce.orders.open_checkout(&query.order, &query.t).await?;
+    if order.provider_session.as_deref() != Some(session.as_str()) {
+        return Err(no_such_order());
     }
+    let back = return_to(&state, &query.return_to);
+    let page = TestPaymentPage {
+        site_name: &state.app.site.name,
+        number: order.number.as_str(),
+        session: &session,
+        token: &query.t,
+        total: order.totals.total.to_string(),
+        return_to: &back,
+    };
+    Ok(html(StatusCode::OK, &page))
 }
 
 /// `POST /payments/test/{session}`: **Pay** or **Decline**, through the webhook path.
@@ -336,42 +306,12 @@ pub async fn test_payment(
     session: web::Path<String>,
     request: HttpRequest,
     form: web::Form<TestPaymentForm>,
-) -> HttpResponse {
+) -> Result<HttpResponse, PageError> {
     if state.app.commerce.orders.provider_name() != "test" {
-        return not_found(&state);
+        return Err(no_such_order());
     }
     let pay = form.action == "pay";
-    match state.app.commerce.orders.simulate_payment(&form.order, &form.t, &session, pay).await {
-        Ok(_) => {
-            crate::known_writer(&request);
-            HttpResponse::SeeOther().insert_header(("Location", return_to(&state, &form.return_to))).finish()
-        }
-        Err(err) => failed(&state, err),
-    }
-}
-
-/// `POST /webhooks/payments/{provider}`: the signature is checked over the raw body; a bad one
-/// is 400 and changes nothing.
-pub async fn webhook(state: web::Data<WebState>, provider: web::Path<String>, request: HttpRequest, body: web::Bytes) -> HttpResponse {
-    let signature = request.headers().get("Stripe-Signature").and_then(|value| value.to_str().ok());
-    let problem = |status: StatusCode, detail: String| {
-        HttpResponse::build(status).content_type("application/problem+json").json(serde_json::json!({
-            "type": "about:blank", "title": status.canonical_reason().unwrap_or("Error"), "status": status.as_u16(), "detail": detail,
-        }))
-    };
-    match state.app.commerce.orders.receive_webhook(&provider, signature, &body).await {
-        Ok(outcome) => {
-            crate::known_writer(&request);
-            HttpResponse::Ok().json(serde_json::json!({ "received": true, "outcome": format!("{outcome:?}") }))
-        }
-        Err(WebhookReceiveError::UnknownProvider) => problem(StatusCode::NOT_FOUND, "no such payment provider here".into()),
-        Err(WebhookReceiveError::Refused(err)) => {
-            tracing::warn!(provider = %provider, error = %err, "a payment webhook was refused");
-            problem(StatusCode::BAD_REQUEST, err.to_string())
-        }
-        Err(WebhookReceiveError::Failed(err)) => {
-            tracing::error!(provider = %provider, error = %err, "a payment webhook could not be settled; the provider will send it again");
-            problem(StatusCode::INTERNAL_SERVER_ERROR, "the event could not be recorded; send it again".into())
-        }
-    }
+    state.app.commerce.orders.simulate_payment(&form.order, &form.t, &session, pay).await?;
+    crate::known_writer(&request);
+    Ok(HttpResponse::SeeOther().insert_header(("Location", return_to(&state, &form.return_to))).finish())
 }

@@ -7,7 +7,7 @@
 //! there once confirmed. The path is checked as sign-in's `next` is (`safe_next`) on the way
 //! into the cookie and again on the way out.
 
-use crate::{WebState, message, safe_next, session};
+use crate::{PageError, SignedInPost, WebState, message, safe_next};
 use accounts::ConfirmationError;
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::http::StatusCode;
@@ -76,22 +76,18 @@ pub async fn confirm_page(state: web::Data<WebState>, request: HttpRequest, quer
     crate::html(StatusCode::OK, &ConfirmPage { site_name: &state.app.site.name, token: &query.token, next: &next })
 }
 
-pub async fn confirm(state: web::Data<WebState>, form: web::Form<TokenForm>) -> HttpResponse {
+pub async fn confirm(state: web::Data<WebState>, form: web::Form<TokenForm>) -> Result<HttpResponse, PageError> {
     match state.app.accounts.confirmation.confirm(&form.token).await {
-        Ok(user) => crate::html(
+        Ok(user) => Ok(crate::html(
             StatusCode::OK,
             &ConfirmedPage { site_name: &state.app.site.name, email: user.email.as_str(), next: onward(&form.next) },
-        ),
-        Err(ConfirmationError::InvalidLink) => message(
-            &state,
+        )),
+        Err(ConfirmationError::InvalidLink) => Err(PageError::new(
             StatusCode::BAD_REQUEST,
             "This link does not work",
             "It was used already, it expired (links work for 48 hours), or it was copied incompletely. Sign in and ask for a new one.",
-        ),
-        Err(err) => {
-            tracing::error!(error = %err, "an e-mail address could not be confirmed");
-            message(&state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try the link again in a moment.")
-        }
+        )),
+        Err(err) => Err(PageError::failed("an e-mail address could not be confirmed", &err)),
     }
 }
 
@@ -104,19 +100,22 @@ pub struct ResendForm {
     next: String,
 }
 
-pub async fn resend(state: web::Data<WebState>, request: HttpRequest, form: web::Form<ResendForm>) -> HttpResponse {
-    let Some(session) = session(&state, &request).await else {
-        return HttpResponse::SeeOther().insert_header(("Location", "/signin")).finish();
-    };
-    if !crate::signed_form_ok(&state, &request, &session, &form.csrf) {
-        return message(&state, StatusCode::FORBIDDEN, "Not sent", "The form expired; go back, reload the page and try again.");
+impl crate::PostedForm for ResendForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
     }
+}
+
+pub async fn resend(
+    state: web::Data<WebState>,
+    SignedInPost { session, form, .. }: SignedInPost<ResendForm>,
+) -> Result<HttpResponse, PageError> {
     let back = onward(&form.next);
     if session.user.email_confirmed() {
-        return match back {
+        return Ok(match back {
             Some(next) => HttpResponse::SeeOther().insert_header(("Location", next.to_owned())).finish(),
             None => message(&state, StatusCode::OK, "Already confirmed", "Your e-mail address is confirmed already."),
-        };
+        });
     }
     match state.app.accounts.confirmation.send(&session.user).await {
         Ok(()) => {
@@ -127,17 +126,17 @@ pub async fn resend(state: web::Data<WebState>, request: HttpRequest, form: web:
                 &format!("We sent a new link to {}. It works once, for 48 hours.", session.user.email),
             );
             remember_next(&state, &mut answer, back.unwrap_or_default());
-            answer
+            Ok(answer)
         }
-        Err(ConfirmationError::TooMany) => message(
-            &state,
+        Err(ConfirmationError::TooMany) => Err(PageError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "Links sent already",
             "We sent you three links in the last hour. Use the newest one, or ask again in an hour.",
-        ),
+        )),
         Err(err) => {
             tracing::warn!(error = %err, "a confirmation link could not be sent");
-            message(&state, StatusCode::SERVICE_UNAVAILABLE, "Not sent", "The e-mail could not be sent; please try again in a moment.")
+            let detail = "The e-mail could not be sent; please try again in a moment.";
+            Err(PageError::new(StatusCode::SERVICE_UNAVAILABLE, "Not sent", detail))
         }
     }
 }

@@ -4,8 +4,7 @@
 //! bio) with a POST carrying the session's CSRF token. The link works once, for 14 days; a used,
 //! expired or unknown link says so.
 
-use crate::SignedInPost;
-use crate::{WebState, message, percent_encode, session};
+use crate::{PageError, SignedInPost, WebState, message, percent_encode, session};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -55,14 +54,14 @@ impl crate::PostedForm for FounderForm {
     }
 }
 
-fn unusable(state: &WebState, why: InviteState) -> HttpResponse {
+fn unusable(why: InviteState) -> PageError {
     let text = match why {
         InviteState::Accepted => {
             "This invitation was accepted already: its link works once. Ask the person who invited you for a new one if you need it."
         }
         _ => "This invitation has expired: its link works for 14 days. Ask the person who invited you for a new one.",
     };
-    message(state, StatusCode::GONE, "This invitation cannot be used", text)
+    PageError::new(StatusCode::GONE, "This invitation cannot be used", text)
 }
 
 async fn render(
@@ -71,24 +70,14 @@ async fn render(
     token: &str,
     status: StatusCode,
     sent: Option<(FounderForm, Vec<FieldError>)>,
-) -> HttpResponse {
-    let invite = match state.app.drafts.invitation(token).await {
-        Ok(Some(invite)) => invite,
-        Ok(None) => {
-            return message(
-                state,
-                StatusCode::NOT_FOUND,
-                "No such invitation",
-                "This invitation link is not valid: it may have been copied incompletely.",
-            );
-        }
-        Err(err) => {
-            tracing::error!(error = %err, "an invitation could not be read");
-            return message(state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.");
-        }
+) -> Result<HttpResponse, PageError> {
+    let invite = state.app.drafts.invitation(token).await.map_err(|err| PageError::failed("an invitation could not be read", &err))?;
+    let Some(invite) = invite else {
+        let detail = "This invitation link is not valid: it may have been copied incompletely.";
+        return Err(PageError::new(StatusCode::NOT_FOUND, "No such invitation", detail));
     };
     if invite.state != InviteState::Open {
-        return unusable(state, invite.state);
+        return Err(unusable(invite.state));
     }
     let session = session(state, request).await;
     // Only the invited address may accept: anyone else signed in is told which address to use.
@@ -109,10 +98,10 @@ async fn render(
         bio: form.bio,
         errors,
     };
-    crate::html(status, &page)
+    Ok(crate::html(status, &page))
 }
 
-pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
+pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, PageError> {
     render(&state, &request, &path, StatusCode::OK, None).await
 }
 
@@ -120,8 +109,8 @@ pub async fn accept(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<String>,
-    SignedInPost { session, form }: SignedInPost<FounderForm>,
-) -> HttpResponse {
+    SignedInPost { session, form, .. }: SignedInPost<FounderForm>,
+) -> Result<HttpResponse, PageError> {
     let founder = DraftFounder { name: form.name.clone(), title: Some(form.title.clone()), bio: Some(form.bio.clone()) };
     match state.app.drafts.accept_invitation(&path, session.user.id, session.user.email.as_str(), founder).await {
         Ok(accepted) => {
@@ -130,19 +119,16 @@ pub async fn accept(
             } else {
                 format!("You are now a founder on the draft of {}; you appear on its listing once it is published.", accepted.product)
             };
-            message(&state, StatusCode::OK, "Your founder profile is added", &text)
+            Ok(message(&state, StatusCode::OK, "Your founder profile is added", &text))
         }
-        Err(DraftError::Invalid(errors)) if errors.iter().any(|error| error.field == "token") => unusable(&state, InviteState::Accepted),
+        Err(DraftError::Invalid(errors)) if errors.iter().any(|error| error.field == "token") => Err(unusable(InviteState::Accepted)),
         Err(DraftError::Invalid(errors)) if errors.iter().any(|error| error.field == "email") => {
             let why = errors.iter().find(|error| error.field == "email").map(|error| error.message.clone()).unwrap_or_default();
-            message(&state, StatusCode::FORBIDDEN, "Sign in with the invited address", &format!("{}.", capitalised(&why)))
+            Err(PageError::new(StatusCode::FORBIDDEN, "Sign in with the invited address", format!("{}.", capitalised(&why))))
         }
         Err(DraftError::Invalid(errors)) => render(&state, &request, &path, StatusCode::BAD_REQUEST, Some((form, errors))).await,
-        Err(DraftError::NotFound) => message(&state, StatusCode::NOT_FOUND, "No such invitation", "This invitation link is not valid."),
-        Err(err) => {
-            tracing::error!(error = %err, "an invitation could not be accepted");
-            message(&state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.")
-        }
+        Err(DraftError::NotFound) => Err(PageError::new(StatusCode::NOT_FOUND, "No such invitation", "This invitation link is not valid.")),
+        Err(err) => Err(PageError::failed("an invitation could not be accepted", &err)),
     }
 }
 

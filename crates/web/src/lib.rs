@@ -5,21 +5,27 @@ mod admin;
 mod checkout;
 mod claims;
 mod confirm;
+mod guard;
 mod invites;
 mod limits;
 mod markdown;
 mod mine;
 mod oauth;
+mod page_error;
 mod pages;
+mod payment_webhooks;
 mod reset;
 mod site;
 mod submit;
 
 pub use site::{not_found, unknown_address, wants_html};
 
+pub(crate) use guard::{PostedForm, SignedInPost};
+pub(crate) use page_error::PageError;
+
 use actix_web::cookie::{Cookie, SameSite};
 use actix_web::middleware::from_fn;
-use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, web};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use askama::Template;
 
 /// What the pages and the authorization server need.
@@ -85,60 +91,11 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             )
             // Providers sign their webhooks; the signature is checked before anything is read or
             // written, and a provider's retries must not be refused by a per-address quota.
-            .service(web::resource("/webhooks/payments/{provider}").route(web::post().to(checkout::webhook)))
+            .service(web::resource("/webhooks/payments/{provider}").route(web::post().to(payment_webhooks::webhook)))
             .configure(submit::configure)
             .configure(admin::configure)
             .configure(site::configure);
     }
-}
-
-/// A form posted from this site's own pages: it carries the session's CSRF token.
-pub(crate) trait PostedForm: serde::de::DeserializeOwned + 'static {
-    fn csrf(&self) -> &str;
-}
-
-impl PostedForm for CsrfForm {
-    fn csrf(&self) -> &str {
-        &self.csrf
-    }
-}
-
-/// A form whose fields are read as pairs (several values for one name).
-impl PostedForm for Vec<(String, String)> {
-    fn csrf(&self) -> &str {
-        self.iter().find(|(key, _)| key == "csrf").map_or("", |(_, value)| value.as_str())
-    }
-}
-
-/// A signed-in person's form post from this site, with the session's CSRF token
-/// (`account::checked_back`). Without a session it answers with the way to sign in, coming back
-/// to the submission's page for `/submit` addresses and to the account page for the others; a
-/// stale form changes nothing and says so (403).
-pub(crate) struct SignedInPost<T> {
-    pub session: accounts::signin::Session,
-    pub form: T,
-}
-
-impl<T: PostedForm> FromRequest for SignedInPost<T> {
-    type Error = actix_web::Error;
-    type Future = futures_util::future::LocalBoxFuture<'static, Result<Self, Self::Error>>;
-
-    fn from_request(request: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
-        let form = web::Form::<T>::from_request(request, payload);
-        let request = request.clone();
-        Box::pin(async move {
-            let form = form.await?.into_inner();
-            let state = request.app_data::<web::Data<WebState>>().cloned().ok_or_else(|| page_error(HttpResponse::NotFound().finish()))?;
-            let back = if request.path().starts_with("/submit") { submit::draft_back(&request) } else { "/account".to_owned() };
-            let session = account::checked_back(&state, &request, form.csrf(), &back).await.map_err(page_error)?;
-            Ok(SignedInPost { session, form })
-        })
-    }
-}
-
-/// A page as an error, for extractors and `?` in handlers: actix answers with the page itself.
-pub(crate) fn page_error(page: HttpResponse) -> actix_web::Error {
-    actix_web::error::InternalError::from_response("answered with a page", page).into()
 }
 
 /// The session cookie's name.
@@ -179,12 +136,6 @@ pub(crate) fn client_of(request: &HttpRequest) -> std::net::IpAddr {
 /// Marks `request` as one whose success may have changed public reads (`http_edge::KnownWriter`).
 fn known_writer(request: &HttpRequest) {
     request.extensions_mut().insert(http_edge::KnownWriter);
-}
-
-/// Whether a signed-in form post may change something: it carries the session's CSRF token and
-/// comes from this site's own pages (`Sec-Fetch-Site`, else `Origin`).
-fn signed_form_ok(state: &WebState, request: &HttpRequest, session: &accounts::signin::Session, csrf: &str) -> bool {
-    site::same_site(state, request) && !csrf.is_empty() && csrf == session.csrf_token
 }
 
 /// An HTML page whose forms post only to this site.

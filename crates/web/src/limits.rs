@@ -3,13 +3,13 @@
 //! `sign_in`, client registrations against `oauth_register`, other form posts and token requests
 //! against `write`, pages and metadata against `read_anonymous`.
 
-use crate::{WebState, message};
+use crate::{PageError, WebState};
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::Method;
 use actix_web::http::header::RETRY_AFTER;
-use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
-use actix_web::{HttpMessage, HttpResponse, web};
+use actix_web::{HttpMessage, HttpRequest, HttpResponse, web};
 use ops::{OpError, RateClass};
 
 /// What a request to the site counts against.
@@ -25,20 +25,19 @@ fn class_of(method: &Method, path: &str) -> RateClass {
 
 /// The answer to a request over its budget: problem+json for the OAuth endpoints (machines read
 /// them), a page for people.
-fn refused(state: &WebState, path: &str, retry_after: u32) -> HttpResponse {
-    let mut response = if path.starts_with("/oauth/") || path.starts_with("/.well-known/") {
-        HttpResponse::TooManyRequests()
+fn refused(state: &WebState, request: &HttpRequest, path: &str, class: RateClass, retry_after: u32) -> HttpResponse {
+    if path.starts_with("/oauth/") || path.starts_with("/.well-known/") {
+        let mut response = HttpResponse::TooManyRequests()
             .content_type("application/problem+json")
-            .json(ops::Problem::of(&OpError::RateLimited { retry_after }))
-    } else {
-        let text = format!("Too many attempts from your network. Please wait {retry_after} seconds, then try again.");
-        message(state, StatusCode::TOO_MANY_REQUESTS, "Please wait a moment", &text)
-    };
-    response.headers_mut().insert(RETRY_AFTER, retry_after.into());
-    response
+            .json(ops::Problem::of(&OpError::RateLimited { retry_after }));
+        response.headers_mut().insert(RETRY_AFTER, retry_after.into());
+        return response;
+    }
+    crate::page_error::answer(state, request, &PageError::too_many(Some(class), retry_after))
 }
 
-/// The middleware on every page and OAuth endpoint.
+/// The middleware on every page and OAuth endpoint; it also renders a handler's refusal as its
+/// page (`page_error::rendered`).
 pub async fn limit(request: ServiceRequest, next: Next<impl MessageBody + 'static>) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let Some(state) = request.app_data::<web::Data<WebState>>().cloned() else {
         return next.call(request).await.map(ServiceResponse::map_into_boxed_body);
@@ -50,14 +49,14 @@ pub async fn limit(request: ServiceRequest, next: Next<impl MessageBody + 'stati
     let class = class_of(request.method(), &route);
     match state.edge.limits.check(class, None, client).await {
         Ok(rate) => {
-            let mut response = next.call(request).await?.map_into_boxed_body();
+            let mut response = crate::page_error::rendered(&state, next.call(request).await?.map_into_boxed_body());
             if let Some(rate) = rate {
                 response.response_mut().extensions_mut().insert(rate);
             }
             Ok(response)
         }
         Err(limited) => {
-            let mut response = refused(&state, &route, limited.0.retry_after.unwrap_or(1));
+            let mut response = refused(&state, request.request(), &route, class, limited.0.retry_after.unwrap_or(1));
             response.extensions_mut().insert(limited.0);
             Ok(request.into_response(response))
         }

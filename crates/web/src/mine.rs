@@ -5,11 +5,9 @@
 //! `post_listing_update`, `list_my_drafts`, `list_my_orders`) as the person, so the bounds,
 //! errors and history are the API's; someone else's listing is 404.
 
-use crate::account::checked;
+use crate::guard::{as_person, signed_in};
 use crate::site::{run, run_with_body};
-use crate::{WebState, message, session, words};
-use accounts::signin::Session;
-use accounts::{Credential, Principal, Scopes};
+use crate::{PageError, SignedInPost, WebState, words};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
@@ -20,13 +18,6 @@ use ops::operations::owner::{GetMyListing, ListMyListings, PostListingUpdate, Up
 use ops::wire::MyListingView;
 use ops::{Caller, OpError};
 use serde_json::{Value, json};
-
-/// The caller the account pages run operations as: the signed-in person, with every scope.
-pub(crate) fn as_person(session: &Session, request: &HttpRequest) -> Caller {
-    let client = crate::client_of(request);
-    let principal = Principal { user: session.user.clone(), credential: Credential::SiteSession, scopes: Scopes::all() };
-    Caller { principal: Some(principal), client: Some(client) }
-}
 
 /// One of the person's listings as `/account` lists it.
 pub(crate) struct ListingRow {
@@ -197,16 +188,17 @@ struct Sent {
     update_errors: Vec<FieldError>,
 }
 
-async fn render(state: &WebState, request: &HttpRequest, id: i64, status: StatusCode, notice: Option<String>, sent: Sent) -> HttpResponse {
-    let Some(session) = session(state, request).await else {
-        let next = crate::percent_encode(request.path());
-        return HttpResponse::SeeOther().insert_header(("Location", format!("/signin?next={next}"))).finish();
-    };
+async fn render(
+    state: &WebState,
+    request: &HttpRequest,
+    id: i64,
+    status: StatusCode,
+    notice: Option<String>,
+    sent: Sent,
+) -> Result<HttpResponse, PageError> {
+    let session = signed_in(state, request).await?;
     let caller = as_person(&session, request);
-    let listing = match run(GetMyListing, state, &caller, &[("listing_id", &id.to_string())], &[]).await {
-        Ok(listing) => listing,
-        Err(error) => return refused(state, error),
-    };
+    let listing = run(GetMyListing, state, &caller, &[("listing_id", &id.to_string())], &[]).await?;
     let values = current(&listing);
     let fields = EDITED
         .iter()
@@ -237,26 +229,10 @@ async fn render(state: &WebState, request: &HttpRequest, id: i64, status: Status
         update_body: sent.update.1,
         update_errors: sent.update_errors,
     };
-    crate::html(status, &page)
+    Ok(crate::html(status, &page))
 }
 
-fn refused(state: &WebState, error: OpError) -> HttpResponse {
-    match error {
-        OpError::NotFound(_) => message(state, StatusCode::NOT_FOUND, "No such listing", "You own no listing with this number."),
-        OpError::RateLimited { retry_after } => message(
-            state,
-            StatusCode::TOO_MANY_REQUESTS,
-            "Please wait a moment",
-            &format!("You have changed a lot in a short time. Please wait {retry_after} seconds, then try again."),
-        ),
-        other => {
-            tracing::error!(error = %other, "an account page's operation failed");
-            message(state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.")
-        }
-    }
-}
-
-pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::Path<i64>) -> HttpResponse {
+pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::Path<i64>) -> Result<HttpResponse, PageError> {
     let notice = match request.query_string() {
         "saved=1" => Some("Your changes are saved and public.".to_owned()),
         "unchanged=1" => Some("Nothing changed: the values were already these.".to_owned()),
@@ -264,13 +240,6 @@ pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::P
         _ => None,
     };
     render(&state, &request, path.into_inner(), StatusCode::OK, notice, Sent::default()).await
-}
-
-/// The person a form post of these pages acts as: signed in, the form's CSRF token, this site.
-async fn signed_in(state: &WebState, request: &HttpRequest, form: &[(String, String)]) -> Result<Caller, HttpResponse> {
-    let csrf = form.iter().find(|(key, _)| key == "csrf").map_or("", |(_, value)| value.as_str());
-    let session = checked(state, request, csrf).await?;
-    Ok(as_person(&session, request))
 }
 
 /// The `update_my_listing` body of the form: every edited field, blank ones cleared.
@@ -294,23 +263,20 @@ pub async fn edit(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<i64>,
-    form: web::Form<Vec<(String, String)>>,
-) -> HttpResponse {
+    SignedInPost { session, form, .. }: SignedInPost<Vec<(String, String)>>,
+) -> Result<HttpResponse, PageError> {
     let id = path.into_inner();
-    let caller = match signed_in(&state, &request, &form).await {
-        Ok(caller) => caller,
-        Err(answer) => return answer,
-    };
+    let caller = as_person(&session, &request);
     match run_with_body(UpdateMyListing, &state, &caller, &[("listing_id", &id.to_string())], edit_body(&form)).await {
         Ok(updated) => {
             let outcome = if updated.version.is_some() { "saved=1" } else { "unchanged=1" };
-            HttpResponse::SeeOther().insert_header(("Location", format!("/account/listings/{id}?{outcome}"))).finish()
+            Ok(HttpResponse::SeeOther().insert_header(("Location", format!("/account/listings/{id}?{outcome}"))).finish())
         }
         Err(OpError::Validation(errors)) => {
-            let sent = Sent { fields: form.into_inner(), field_errors: errors, ..Sent::default() };
+            let sent = Sent { fields: form, field_errors: errors, ..Sent::default() };
             render(&state, &request, id, StatusCode::BAD_REQUEST, None, sent).await
         }
-        Err(error) => refused(&state, error),
+        Err(error) => Err(error.into()),
     }
 }
 
@@ -318,21 +284,18 @@ pub async fn post_update(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<i64>,
-    form: web::Form<Vec<(String, String)>>,
-) -> HttpResponse {
+    SignedInPost { session, form, .. }: SignedInPost<Vec<(String, String)>>,
+) -> Result<HttpResponse, PageError> {
     let id = path.into_inner();
     let value = |name: &str| form.iter().find(|(key, _)| key == name).map_or(String::new(), |(_, value)| value.clone());
-    let caller = match signed_in(&state, &request, &form).await {
-        Ok(caller) => caller,
-        Err(answer) => return answer,
-    };
+    let caller = as_person(&session, &request);
     let body = json!({ "title": value("title").trim(), "body": value("body").trim() });
     match run_with_body(PostListingUpdate, &state, &caller, &[("listing_id", &id.to_string())], body).await {
-        Ok(_) => HttpResponse::SeeOther().insert_header(("Location", format!("/account/listings/{id}?posted=1"))).finish(),
+        Ok(_) => Ok(HttpResponse::SeeOther().insert_header(("Location", format!("/account/listings/{id}?posted=1"))).finish()),
         Err(OpError::Validation(errors)) => {
             let sent = Sent { update: (value("title"), value("body")), update_errors: errors, ..Sent::default() };
             render(&state, &request, id, StatusCode::BAD_REQUEST, None, sent).await
         }
-        Err(error) => refused(&state, error),
+        Err(error) => Err(error.into()),
     }
 }

@@ -3,7 +3,7 @@
 //! confirmed is asked to confirm instead of deciding (`accounts::oauth::may_authorize`), with a
 //! link that leads back to the same consent page.
 
-use crate::{WebState, html, message, percent_encode};
+use crate::{PageError, WebState, html, percent_encode};
 use accounts::Scope;
 use accounts::oauth::{AuthorizationRequest, ClientRegistration, OAuthError, granted_scopes};
 use actix_web::http::StatusCode;
@@ -213,7 +213,7 @@ pub async fn authorize_page(state: web::Data<WebState>, request: HttpRequest) ->
     crate::html_posting_to(StatusCode::OK, &page, Some(&authorization.redirect_uri))
 }
 
-pub async fn authorize_decision(state: web::Data<WebState>, request: HttpRequest, body: web::Bytes) -> HttpResponse {
+pub async fn authorize_decision(state: web::Data<WebState>, request: HttpRequest, body: web::Bytes) -> Result<HttpResponse, PageError> {
     let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(&body).unwrap_or_default();
     let mut params = HashMap::new();
     let mut allowed = Vec::new();
@@ -230,33 +230,21 @@ pub async fn authorize_decision(state: web::Data<WebState>, request: HttpRequest
         }
     }
     let Some(session) = crate::session(&state, &request).await else {
-        return message(
-            &state,
-            StatusCode::UNAUTHORIZED,
-            "Please sign in again",
-            "Your session ended; open the application's sign-in link again.",
-        );
+        let detail = "Your session ended; open the application's sign-in link again.";
+        return Err(PageError::new(StatusCode::UNAUTHORIZED, "Please sign in again", detail));
     };
-    if csrf.is_empty() || csrf != session.csrf_token {
-        return message(
-            &state,
-            StatusCode::FORBIDDEN,
-            "Not allowed",
-            "The form expired or did not come from this site; open the sign-in link again.",
-        );
-    }
-    let authorization = match checked(&state, &params).await {
-        Ok(authorization) => authorization,
-        Err(response) => return response,
-    };
+    // The consent's own form, from this site: signing in again starts at the app's link.
+    crate::guard::own_form(&state, &request, &session, &csrf, "/account")?;
+    let authorization = checked(&state, &params).await?;
     if decision != "allow" {
-        return error_redirect(&state, &authorization.redirect_uri, &OAuthError::new("access_denied", "the person denied access"), &params);
+        let denied = OAuthError::new("access_denied", "the person denied access");
+        return Ok(error_redirect(&state, &authorization.redirect_uri, &denied, &params));
     }
     // `approve` refuses such an account too; the page says what to do instead.
     if accounts::oauth::may_authorize(&session.user).is_err() {
         let carried: Vec<(&str, &str)> = CARRIED.iter().filter_map(|key| params.get(*key).map(|value| (*key, value.as_str()))).collect();
         let query = serde_urlencoded::to_string(&carried).unwrap_or_default();
-        return confirm_first(&state, &session, &authorization, &format!("/oauth/authorize?{query}"));
+        return Ok(confirm_first(&state, &session, &authorization, &format!("/oauth/authorize?{query}")));
     }
     match state.app.accounts.oauth.approve(&session.user, &authorization, granted_scopes(&allowed)).await {
         Ok(code) => {
@@ -264,12 +252,12 @@ pub async fn authorize_decision(state: web::Data<WebState>, request: HttpRequest
             if let Some(value) = &authorization.state {
                 pairs.push(("state", value));
             }
-            redirect_to(&authorization.redirect_uri, &pairs)
+            Ok(redirect_to(&authorization.redirect_uri, &pairs))
         }
         Err(error) if error.error == "invalid_scope" => {
-            message(&state, StatusCode::BAD_REQUEST, "Choose what to allow", "Tick at least one permission, or choose Deny.")
+            Err(PageError::new(StatusCode::BAD_REQUEST, "Choose what to allow", "Tick at least one permission, or choose Deny."))
         }
-        Err(error) => error_redirect(&state, &authorization.redirect_uri, &error, &params),
+        Err(error) => Ok(error_redirect(&state, &authorization.redirect_uri, &error, &params)),
     }
 }
 

@@ -3,7 +3,7 @@
 //! "check your inbox" whether or not the address has an account (sign-in says "wrong address or
 //! password" alike), and signs nobody in: a new account signs in afterwards, with its password.
 
-use crate::{CSRF_COOKIE, SESSION_COOKIE, WebState, cookie, html, message, percent_encode, random_token, safe_next};
+use crate::{CSRF_COOKIE, SESSION_COOKIE, SignedInPost, WebState, cookie, html, percent_encode, random_token, safe_next};
 use accounts::{Registered, SignInError};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -184,13 +184,13 @@ pub struct SignOutForm {
     csrf: String,
 }
 
-pub async fn signout(state: web::Data<WebState>, request: HttpRequest, form: web::Form<SignOutForm>) -> HttpResponse {
-    let Some(session) = crate::session(&state, &request).await else {
-        return HttpResponse::SeeOther().insert_header(("Location", "/signin")).finish();
-    };
-    if session.csrf_token != form.csrf {
-        return message(&state, StatusCode::FORBIDDEN, "Not signed out", "The form expired; please try again.");
+impl crate::PostedForm for SignOutForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
     }
+}
+
+pub async fn signout(state: web::Data<WebState>, SignedInPost { session, .. }: SignedInPost<SignOutForm>) -> HttpResponse {
     let _ = state.app.accounts.signin.sign_out(&session.token).await;
     let mut response = HttpResponse::SeeOther().insert_header(("Location", "/signin")).finish();
     let mut gone = cookie(&state, SESSION_COOKIE, String::new());

@@ -3,7 +3,7 @@
 //! password. A password that breaks the rule is shown beside its field and the link still
 //! works.
 
-use crate::{CSRF_COOKIE, WebState, cookie, html, message, random_token};
+use crate::{CSRF_COOKIE, PageError, WebState, cookie, html, message, random_token};
 use accounts::{ResetError, SignInError};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -91,9 +91,9 @@ pub async fn password_page(state: web::Data<WebState>, query: web::Query<Passwor
     html(StatusCode::OK, &PasswordPage { site_name: &state.app.site.name, token: &query.token, error: None })
 }
 
-pub async fn password(state: web::Data<WebState>, form: web::Form<PasswordForm>) -> HttpResponse {
+pub async fn password(state: web::Data<WebState>, form: web::Form<PasswordForm>) -> Result<HttpResponse, PageError> {
     match state.app.accounts.reset.reset(&form.token, &form.password).await {
-        Ok(user) => message(
+        Ok(user) => Ok(message(
             &state,
             StatusCode::OK,
             "Your password is set",
@@ -102,19 +102,15 @@ pub async fn password(state: web::Data<WebState>, form: web::Form<PasswordForm>)
                  ended; create new keys and connect your apps again where you need them.",
                 user.email
             ),
-        ),
-        Err(ResetError::InvalidLink) => message(
-            &state,
+        )),
+        Err(ResetError::InvalidLink) => Err(PageError::new(
             StatusCode::BAD_REQUEST,
             "This link does not work",
             "It was used already, it expired (links work for one hour), or it was copied incompletely. Ask for a new one.",
-        ),
+        )),
         Err(ResetError::Password(SignInError::Invalid(text))) => {
-            html(StatusCode::BAD_REQUEST, &PasswordPage { site_name: &state.app.site.name, token: &form.token, error: Some(text) })
+            Ok(html(StatusCode::BAD_REQUEST, &PasswordPage { site_name: &state.app.site.name, token: &form.token, error: Some(text) }))
         }
-        Err(ResetError::Password(err)) => {
-            tracing::error!(error = %err, "a password could not be set");
-            message(&state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try the link again in a moment.")
-        }
+        Err(ResetError::Password(err)) => Err(PageError::failed("a password could not be set", &err)),
     }
 }

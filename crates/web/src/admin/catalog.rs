@@ -4,13 +4,21 @@
 use super::notice::{Notice, done};
 use super::pages::{failed, list, log};
 use super::{Action, Admin, AdminPost, FreeForm, Input, ListQuery, Row, has, page_of};
-use crate::{WebState, message};
+use crate::guard::as_person;
+use crate::site::run;
+use crate::{PageError, WebState};
 use accounts::signin::Session;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use kernel::{Cents, CountryCode};
+use ops::operations::catalog::{ListProducts, ProductView};
 use orders::{VatRate, VatRateEntry};
 use serde::Deserialize;
+
+/// The price list as the API shows it (`list_products`).
+async fn products(state: &WebState, request: &HttpRequest, session: &Session) -> Result<Vec<ProductView>, PageError> {
+    Ok(run(ListProducts, state, &as_person(session, request), &[], &[]).await?.items)
+}
 
 async fn prices_page(
     state: &web::Data<WebState>,
@@ -18,20 +26,15 @@ async fn prices_page(
     session: &Session,
     query: &ListQuery,
     problem: Option<(String, String)>,
-) -> HttpResponse {
-    let offers = match state.app.commerce.catalog.price_list().await {
-        Ok(offers) => offers,
-        Err(err) => return failed(state, &err),
-    };
-    let (shown, pager) =
-        page_of(offers, query, "/admin/prices", |offer| has(&offer.product.code, &query.q) || has(&offer.product.name, &query.q));
+) -> Result<HttpResponse, PageError> {
+    let products = products(state, request, session).await?;
+    let (shown, pager) = page_of(products, query, "/admin/prices", |product| has(&product.code, &query.q) || has(&product.name, &query.q));
     let rows = shown
         .into_iter()
-        .map(|offer| {
-            let product = offer.product;
+        .map(|product| {
             let error = problem.as_ref().filter(|(code, _)| *code == product.code).map(|(_, message)| message.clone());
             Row {
-                cells: vec![product.code.clone(), product.name.clone(), product.price.to_string()],
+                cells: vec![product.code.clone(), product.name.clone(), Cents::new(product.price_cents).to_string()],
                 actions: vec![Action {
                     post: true,
                     url: format!("/admin/prices/{}", product.code),
@@ -41,7 +44,7 @@ async fn prices_page(
                         id: format!("price-{}", product.code),
                         name: "cents",
                         label: format!("New price of {} (US cents, before VAT)", product.name),
-                        value: product.price.get().to_string(),
+                        value: product.price_cents.to_string(),
                         error,
                     }),
                 }],
@@ -50,10 +53,15 @@ async fn prices_page(
         .collect();
     let status = if problem.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     let intro = "The next quote uses a new price; orders made before keep theirs.";
-    list(state, request, session, "Prices", intro, vec!["Code", "Product", "Price"], rows, Some(query), Some(pager), None, status)
+    Ok(list(state, request, session, "Prices", intro, vec!["Code", "Product", "Price"], rows, Some(query), Some(pager), None, status))
 }
 
-pub async fn prices(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
+pub async fn prices(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    query: web::Query<ListQuery>,
+    Admin(session): Admin,
+) -> Result<HttpResponse, PageError> {
     prices_page(&state, &request, &session, &query, None).await
 }
 
@@ -76,7 +84,7 @@ pub async fn set_price(
     request: HttpRequest,
     path: web::Path<String>,
     AdminPost { session, form }: AdminPost<PriceForm>,
-) -> HttpResponse {
+) -> Result<HttpResponse, PageError> {
     let code = path.into_inner();
     let cents = match form.cents.trim().parse::<i64>() {
         Ok(cents @ 0..=100_000_000) => Cents::new(cents),
@@ -85,25 +93,20 @@ pub async fn set_price(
             return prices_page(&state, &request, &session, &ListQuery::default(), Some(problem)).await;
         }
     };
-    let before =
-        state.app.commerce.catalog.price_list().await.ok().and_then(|offers| offers.into_iter().find(|offer| offer.product.code == code));
-    let Some(before) = before else {
-        return message(&state, StatusCode::NOT_FOUND, "No such product", "There is no product with this code.");
+    let before = products(&state, &request, &session).await?.into_iter().find(|product| product.code == code);
+    let Some(before) = before.map(|product| Cents::new(product.price_cents)) else {
+        return Err(PageError::new(StatusCode::NOT_FOUND, "No such product", "There is no product with this code."));
     };
-    if before.product.price == cents {
-        return done("/admin/prices", Notice::PriceUnchanged, None);
+    if before == cents {
+        return Ok(done("/admin/prices", Notice::PriceUnchanged, None));
     }
     match state.app.commerce.catalog.set_price(&code, cents).await {
         Ok(true) => {
-            if let Err(answer) =
-                log(&state, &session, "price.set", &format!("product {code}"), &format!("{} -> {cents}", before.product.price)).await
-            {
-                return answer;
-            }
-            done("/admin/prices", Notice::PriceSet, None)
+            log(&state, &session, "price.set", &format!("product {code}"), &format!("{before} -> {cents}")).await?;
+            Ok(done("/admin/prices", Notice::PriceSet, None))
         }
-        Ok(false) => message(&state, StatusCode::NOT_FOUND, "No such product", "There is no product with this code."),
-        Err(err) => failed(&state, &err),
+        Ok(false) => Err(PageError::new(StatusCode::NOT_FOUND, "No such product", "There is no product with this code.")),
+        Err(err) => Err(failed(&err)),
     }
 }
 
@@ -113,10 +116,10 @@ async fn vat_page(
     session: &Session,
     query: &ListQuery,
     sent: Option<(&VatForm, Vec<(&'static str, String)>)>,
-) -> HttpResponse {
+) -> Result<HttpResponse, PageError> {
     let rates = match state.app.commerce.orders.vat_rates().await {
         Ok(rates) => rates,
-        Err(err) => return failed(state, &err),
+        Err(err) => return Err(failed(&err)),
     };
     let (shown, pager) = page_of(rates, query, "/admin/vat-rates", |entry| has(entry.country.as_str(), &query.q));
     let rows = shown
@@ -159,7 +162,19 @@ async fn vat_page(
     };
     let status = if sent.is_some() { StatusCode::BAD_REQUEST } else { StatusCode::OK };
     let intro = "A new rate applies from its date on; quotes before it keep the old one.";
-    list(state, request, session, "VAT rates", intro, vec!["Country", "Rate", "From"], rows, Some(query), Some(pager), Some(form), status)
+    Ok(list(
+        state,
+        request,
+        session,
+        "VAT rates",
+        intro,
+        vec!["Country", "Rate", "From"],
+        rows,
+        Some(query),
+        Some(pager),
+        Some(form),
+        status,
+    ))
 }
 
 pub async fn vat_rates(
@@ -167,7 +182,7 @@ pub async fn vat_rates(
     request: HttpRequest,
     query: web::Query<ListQuery>,
     Admin(session): Admin,
-) -> HttpResponse {
+) -> Result<HttpResponse, PageError> {
     vat_page(&state, &request, &session, &query, None).await
 }
 
@@ -193,7 +208,7 @@ pub async fn set_vat_rate(
     state: web::Data<WebState>,
     request: HttpRequest,
     AdminPost { session, form }: AdminPost<VatForm>,
-) -> HttpResponse {
+) -> Result<HttpResponse, PageError> {
     let mut errors: Vec<(&'static str, String)> = Vec::new();
     let country = CountryCode::parse(form.country.trim()).map_err(|err| errors.push(("country", err.0.to_string()))).ok();
     let rate = VatRate::parse_percent(form.percent.trim()).or_else(|| {
@@ -208,10 +223,8 @@ pub async fn set_vat_rate(
     };
     let entry = VatRateEntry { country: country.clone(), rate, valid_from };
     if let Err(err) = state.app.commerce.orders.set_vat_rate(&entry).await {
-        return failed(&state, &err);
+        return Err(failed(&err));
     }
-    if let Err(answer) = log(&state, &session, "vat_rate.set", &format!("country {country}"), &format!("{rate} from {valid_from}")).await {
-        return answer;
-    }
-    done("/admin/vat-rates", Notice::VatRateSaved, None)
+    log(&state, &session, "vat_rate.set", &format!("country {country}"), &format!("{rate} from {valid_from}")).await?;
+    Ok(done("/admin/vat-rates", Notice::VatRateSaved, None))
 }

@@ -5,17 +5,23 @@
 use super::notice::{Notice, done};
 use super::pages::{day, failed, list, log, page_request};
 use super::{Action, Admin, AdminPost, ListQuery, Row};
+use crate::PageError;
 use crate::site::Pager;
-use crate::{CsrfForm, WebState, message};
+use crate::{CsrfForm, WebState};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use claims::{CheckOutcome, ClaimMethod, ClaimStatus};
 use kernel::ClaimId;
 
-pub async fn claims(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
+pub async fn claims(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    query: web::Query<ListQuery>,
+    Admin(session): Admin,
+) -> Result<HttpResponse, PageError> {
     let found = match state.app.claims.for_team(Some(&query.q), page_request(&query)).await {
         Ok(found) => found,
-        Err(err) => return failed(&state, &err),
+        Err(err) => return Err(failed(&err)),
     };
     let pager = Pager::new("/admin/claims", &[("q", query.q.clone())], found.page, found.per_page, found.total);
     let rows = found
@@ -59,7 +65,7 @@ pub async fn claims(state: web::Data<WebState>, request: HttpRequest, query: web
     let intro = "A verified claim makes its claimant an owner and earns the Verified badge. Verified DNS, meta and file \
                  proofs are checked again monthly; a proof that is gone is shown here and e-mailed to the site team, and \
                  the owner keeps the listing until you decide.";
-    list(
+    Ok(list(
         &state,
         &request,
         &session,
@@ -71,23 +77,27 @@ pub async fn claims(state: web::Data<WebState>, request: HttpRequest, query: web
         Some(pager),
         None,
         StatusCode::OK,
-    )
+    ))
 }
 
-pub async fn recheck(state: web::Data<WebState>, path: web::Path<i64>, AdminPost { session, .. }: AdminPost<CsrfForm>) -> HttpResponse {
+pub async fn recheck(
+    state: web::Data<WebState>,
+    path: web::Path<i64>,
+    AdminPost { session, .. }: AdminPost<CsrfForm>,
+) -> Result<HttpResponse, PageError> {
     let id = path.into_inner();
     let outcome = match state.app.claims.recheck(ClaimId::new(id)).await {
         Ok(Some(outcome)) => outcome,
-        Ok(None) => return message(&state, StatusCode::NOT_FOUND, "No such claim", "No verified DNS, meta or file claim has this number."),
-        Err(err) => return failed(&state, &err),
+        Ok(None) => {
+            return Err(PageError::new(StatusCode::NOT_FOUND, "No such claim", "No verified DNS, meta or file claim has this number."));
+        }
+        Err(err) => return Err(failed(&err)),
     };
     let (said, notice) = match outcome {
         CheckOutcome::Verified => ("the proof is still there", Notice::ClaimStillProven),
         CheckOutcome::NotFound => ("the proof is gone", Notice::ClaimProofGone),
         CheckOutcome::CouldNotCheck => ("the site or its DNS did not answer; nothing was recorded", Notice::ClaimNotChecked),
     };
-    if let Err(answer) = log(&state, &session, "claim.recheck", &format!("claim {id}"), said).await {
-        return answer;
-    }
-    done("/admin/claims", notice, Some(id))
+    log(&state, &session, "claim.recheck", &format!("claim {id}"), said).await?;
+    Ok(done("/admin/claims", notice, Some(id)))
 }

@@ -12,7 +12,7 @@ mod notice;
 mod pages;
 
 use crate::site::{Meta, Pager};
-use crate::{WebState, session};
+use crate::{PageError, WebState, session};
 use accounts::signin::Session;
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, web};
@@ -76,11 +76,11 @@ async fn gate(
 pub(crate) struct Admin(pub Session);
 
 impl FromRequest for Admin {
-    type Error = actix_web::Error;
+    type Error = PageError;
     type Future = std::future::Ready<Result<Self, Self::Error>>;
 
     fn from_request(request: &HttpRequest, _: &mut Payload) -> Self::Future {
-        std::future::ready(request.extensions().get::<Admin>().cloned().ok_or_else(|| crate::page_error(HttpResponse::NotFound().finish())))
+        std::future::ready(request.extensions().get::<Admin>().cloned().ok_or_else(|| HttpResponse::NotFound().finish().into()))
     }
 }
 
@@ -92,7 +92,7 @@ pub(crate) struct AdminPost<T> {
 }
 
 impl<T: crate::PostedForm> FromRequest for AdminPost<T> {
-    type Error = actix_web::Error;
+    type Error = PageError;
     type Future = futures_util::future::LocalBoxFuture<'static, Result<Self, Self::Error>>;
 
     fn from_request(request: &HttpRequest, payload: &mut Payload) -> Self::Future {
@@ -101,17 +101,9 @@ impl<T: crate::PostedForm> FromRequest for AdminPost<T> {
         let request = request.clone();
         Box::pin(async move {
             let Admin(session) = admin?;
-            let form = form.await?.into_inner();
-            let state =
-                request.app_data::<web::Data<WebState>>().cloned().ok_or_else(|| crate::page_error(HttpResponse::NotFound().finish()))?;
-            if !crate::signed_form_ok(&state, &request, &session, form.csrf()) {
-                return Err(crate::page_error(crate::message(
-                    &state,
-                    actix_web::http::StatusCode::FORBIDDEN,
-                    "Nothing changed",
-                    "The form expired or came from another site; go back, reload the page and try again.",
-                )));
-            }
+            let form = form.await.map_err(HttpResponse::from_error)?.into_inner();
+            let state = request.app_data::<web::Data<WebState>>().cloned().ok_or_else(|| HttpResponse::NotFound().finish())?;
+            crate::guard::own_form(&state, &request, &session, form.csrf(), request.path())?;
             Ok(AdminPost { session, form })
         })
     }

@@ -4,15 +4,21 @@
 use super::notice::{Notice, done};
 use super::pages::{day, failed, list, log, yes_or_no};
 use super::{Action, Admin, AdminPost, ListQuery, Row, has, page_of};
-use crate::{CsrfForm, WebState, message};
+use crate::PageError;
+use crate::{CsrfForm, WebState};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use orders::OrderStatus;
 
-pub async fn votes(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
+pub async fn votes(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    query: web::Query<ListQuery>,
+    Admin(session): Admin,
+) -> Result<HttpResponse, PageError> {
     let flagged = match state.app.listings.votes.suspicious(30, 5, time::Duration::minutes(10)).await {
         Ok(flagged) => flagged,
-        Err(err) => return failed(&state, &err),
+        Err(err) => return Err(failed(&err)),
     };
     let (shown, pager) = page_of(flagged, &query, "/admin/votes", |vote| {
         has(vote.listing.as_str(), &query.q) || has(vote.network.as_deref().unwrap_or(""), &query.q)
@@ -49,7 +55,7 @@ pub async fn votes(state: web::Data<WebState>, request: HttpRequest, query: web:
         })
         .collect();
     let intro = "Uncounted votes, bursts from one network and accounts made together, last 30 days.";
-    list(
+    Ok(list(
         &state,
         &request,
         &session,
@@ -61,24 +67,22 @@ pub async fn votes(state: web::Data<WebState>, request: HttpRequest, query: web:
         Some(pager),
         None,
         StatusCode::OK,
-    )
+    ))
 }
 
 pub async fn discount_vote(
     state: web::Data<WebState>,
     path: web::Path<i64>,
     AdminPost { session, .. }: AdminPost<CsrfForm>,
-) -> HttpResponse {
+) -> Result<HttpResponse, PageError> {
     let id = path.into_inner();
     match state.app.listings.votes.discount(id).await {
         Ok(true) => {
-            if let Err(answer) = log(&state, &session, "vote.discount", &format!("vote {id}"), "counted -> discounted").await {
-                return answer;
-            }
-            done("/admin/votes", Notice::VoteDiscounted, Some(id))
+            log(&state, &session, "vote.discount", &format!("vote {id}"), "counted -> discounted").await?;
+            Ok(done("/admin/votes", Notice::VoteDiscounted, Some(id)))
         }
-        Ok(false) => message(&state, StatusCode::NOT_FOUND, "No such vote", "No counted vote has this number."),
-        Err(err) => failed(&state, &err),
+        Ok(false) => Err(PageError::new(StatusCode::NOT_FOUND, "No such vote", "No counted vote has this number.")),
+        Err(err) => Err(failed(&err)),
     }
 }
 
@@ -87,14 +91,14 @@ pub async fn reviews(
     request: HttpRequest,
     query: web::Query<ListQuery>,
     Admin(session): Admin,
-) -> HttpResponse {
+) -> Result<HttpResponse, PageError> {
     // Bursts from one network first (as the votes page's rule: 5 accounts within 10 minutes, the
     // last 30 days), then the newest reviews.
     let (recent, bursts) =
         tokio::join!(state.app.listings.reviews.recent(1000), state.app.listings.reviews.bursts(30, 5, time::Duration::minutes(10)));
     let (recent, bursts) = match (recent, bursts) {
         (Ok(recent), Ok(bursts)) => (recent, bursts),
-        (Err(err), _) | (_, Err(err)) => return failed(&state, &err),
+        (Err(err), _) | (_, Err(err)) => return Err(failed(&err)),
     };
     let in_bursts: std::collections::HashSet<i64> = bursts.iter().map(|record| record.review.id).collect();
     let listed: Vec<_> = bursts
@@ -144,7 +148,7 @@ pub async fn reviews(
     let intro = "Bursts from one network first (5 or more accounts reviewing within 10 minutes, last 30 days), then the newest \
                  reviews. A hidden review leaves the page and the rating; its author still sees it, marked. A new account's review \
                  counts once the account is old enough.";
-    list(
+    Ok(list(
         &state,
         &request,
         &session,
@@ -156,7 +160,7 @@ pub async fn reviews(
         Some(pager),
         None,
         StatusCode::OK,
-    )
+    ))
 }
 
 pub async fn moderate_review(
@@ -164,31 +168,36 @@ pub async fn moderate_review(
     request: HttpRequest,
     path: web::Path<(i64, String)>,
     AdminPost { session, .. }: AdminPost<CsrfForm>,
-) -> HttpResponse {
+) -> Result<HttpResponse, PageError> {
     let (id, choice) = path.into_inner();
-    let Some(hide) = yes_or_no(&choice, "hide", "show") else { return crate::site::not_found(state, request).await };
+    let Some(hide) = yes_or_no(&choice, "hide", "show") else { return Ok(crate::site::not_found(state, request).await) };
     match state.app.listings.reviews.set_hidden(id, hide).await {
-        Ok(Some(false)) => done("/admin/reviews", if hide { Notice::ReviewAlreadyHidden } else { Notice::ReviewAlreadyShown }, Some(id)),
+        Ok(Some(false)) => {
+            Ok(done("/admin/reviews", if hide { Notice::ReviewAlreadyHidden } else { Notice::ReviewAlreadyShown }, Some(id)))
+        }
         Ok(Some(true)) => {
             let (action, detail) = if hide { ("review.hide", "shown -> hidden") } else { ("review.show", "hidden -> shown") };
-            if let Err(answer) = log(&state, &session, action, &format!("review {id}"), detail).await {
-                return answer;
-            }
-            done("/admin/reviews", if hide { Notice::ReviewHidden } else { Notice::ReviewShown }, Some(id))
+            log(&state, &session, action, &format!("review {id}"), detail).await?;
+            Ok(done("/admin/reviews", if hide { Notice::ReviewHidden } else { Notice::ReviewShown }, Some(id)))
         }
-        Ok(None) => message(&state, StatusCode::NOT_FOUND, "No such review", "No review has this number."),
-        Err(err) => failed(&state, &err),
+        Ok(None) => Err(PageError::new(StatusCode::NOT_FOUND, "No such review", "No review has this number.")),
+        Err(err) => Err(failed(&err)),
     }
 }
 
 // --- Orders and tasks -------------------------------------------------------------------------
 
-pub async fn orders(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
+pub async fn orders(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    query: web::Query<ListQuery>,
+    Admin(session): Admin,
+) -> Result<HttpResponse, PageError> {
     let (tasks, review) =
         tokio::join!(state.app.commerce.orders.tasks(false), state.app.commerce.orders.all(Some(OrderStatus::NeedsReview), 1000));
     let (tasks, review) = match (tasks, review) {
         (Ok(tasks), Ok(review)) => (tasks, review),
-        (Err(err), _) | (_, Err(err)) => return failed(&state, &err),
+        (Err(err), _) | (_, Err(err)) => return Err(failed(&err)),
     };
     let mut rows: Vec<Row> = review
         .into_iter()
@@ -227,7 +236,7 @@ pub async fn orders(state: web::Data<WebState>, request: HttpRequest, query: web
     }));
     let (shown, pager) = page_of(rows, &query, "/admin/orders", |row| row.cells.iter().any(|cell| has(cell, &query.q)));
     let intro = "Orders whose payment did not match, then the work paid lines ask of the site team, open first.";
-    list(
+    Ok(list(
         &state,
         &request,
         &session,
@@ -239,22 +248,23 @@ pub async fn orders(state: web::Data<WebState>, request: HttpRequest, query: web
         Some(pager),
         None,
         StatusCode::OK,
-    )
+    ))
 }
 
-pub async fn finish_task(state: web::Data<WebState>, path: web::Path<i64>, AdminPost { session, .. }: AdminPost<CsrfForm>) -> HttpResponse {
+pub async fn finish_task(
+    state: web::Data<WebState>,
+    path: web::Path<i64>,
+    AdminPost { session, .. }: AdminPost<CsrfForm>,
+) -> Result<HttpResponse, PageError> {
     let id = path.into_inner();
     match state.app.commerce.orders.finish_task(id).await {
-        Ok((_, false)) => done("/admin/orders", Notice::TaskAlreadyDone, Some(id)),
+        Ok((_, false)) => Ok(done("/admin/orders", Notice::TaskAlreadyDone, Some(id))),
         Ok((task, true)) => {
             let target = format!("task {} of order {}", task.id, task.order_number);
-            if let Err(answer) = log(&state, &session, "task.done", &target, &format!("{}: open -> done, line fulfilled", task.kind)).await
-            {
-                return answer;
-            }
-            done("/admin/orders", Notice::TaskDone, Some(id))
+            log(&state, &session, "task.done", &target, &format!("{}: open -> done, line fulfilled", task.kind)).await?;
+            Ok(done("/admin/orders", Notice::TaskDone, Some(id)))
         }
-        Err(orders::OrderError::NotFound) => message(&state, StatusCode::NOT_FOUND, "No such task", "No task has this number."),
-        Err(err) => failed(&state, &err),
+        Err(orders::OrderError::NotFound) => Err(PageError::new(StatusCode::NOT_FOUND, "No such task", "No task has this number.")),
+        Err(err) => Err(failed(&err)),
     }
 }

@@ -5,8 +5,9 @@
 
 use super::notice::{Notice, done};
 use super::{Action, Admin, AdminPost, FreeForm, ListPage, ListQuery, Row, has, page_of};
+use crate::PageError;
 use crate::site::{Meta, Pager, page};
-use crate::{CsrfForm, WebState, message};
+use crate::{CsrfForm, WebState};
 use accounts::signin::Session;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -17,14 +18,13 @@ pub(super) fn day(at: time::OffsetDateTime) -> String {
     format!("{} {:02}:{:02}", at.date(), at.hour(), at.minute())
 }
 
-pub(super) fn failed(state: &WebState, err: &dyn std::fmt::Display) -> HttpResponse {
-    tracing::error!(error = %err, "an admin page failed");
-    message(state, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.")
+pub(super) fn failed(err: &dyn std::fmt::Display) -> PageError {
+    PageError::failed("an admin page failed", err)
 }
 
 /// Writes an admin action to the audit log; a failure to log is an error the admin sees.
-pub(super) async fn log(state: &WebState, session: &Session, action: &str, target: &str, detail: &str) -> Result<(), HttpResponse> {
-    state.app.accounts.admin.record(&session.user, action, target, detail).await.map_err(|err| failed(state, &err))
+pub(super) async fn log(state: &WebState, session: &Session, action: &str, target: &str, detail: &str) -> Result<(), PageError> {
+    state.app.accounts.admin.record(&session.user, action, target, detail).await.map_err(|err| failed(&err))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -61,7 +61,7 @@ pub(super) fn list(
     page(request, status, &list)
 }
 
-pub async fn index(state: web::Data<WebState>, request: HttpRequest, Admin(session): Admin) -> HttpResponse {
+pub async fn index(state: web::Data<WebState>, request: HttpRequest, Admin(session): Admin) -> Result<HttpResponse, PageError> {
     let sections = [
         ("/admin/prices", "Prices", "what each product costs before VAT"),
         ("/admin/vat-rates", "VAT rates", "the rate of each country from a date on"),
@@ -80,7 +80,7 @@ pub async fn index(state: web::Data<WebState>, request: HttpRequest, Admin(sessi
             actions: vec![Action { post: false, url: (*url).to_owned(), label: (*name).to_owned(), aria: (*name).to_owned(), input: None }],
         })
         .collect();
-    list(
+    Ok(list(
         &state,
         &request,
         &session,
@@ -92,15 +92,20 @@ pub async fn index(state: web::Data<WebState>, request: HttpRequest, Admin(sessi
         None,
         None,
         StatusCode::OK,
-    )
+    ))
 }
 
 // --- Owner edits ----------------------------------------------------------------------------
 
-pub async fn edits(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
+pub async fn edits(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    query: web::Query<ListQuery>,
+    Admin(session): Admin,
+) -> Result<HttpResponse, PageError> {
     let versions = match state.app.listings.owners.versions(None, 1000).await {
         Ok(versions) => versions,
-        Err(err) => return failed(&state, &err),
+        Err(err) => return Err(failed(&err)),
     };
     let matches = |version: &listings::ListingVersion| {
         has(&version.listing_id.to_string(), &query.q)
@@ -137,7 +142,7 @@ pub async fn edits(state: web::Data<WebState>, request: HttpRequest, query: web:
         })
         .collect();
     let intro = "Owners' edits publish at once; each is kept with the copy before and after.";
-    list(
+    Ok(list(
         &state,
         &request,
         &session,
@@ -149,7 +154,7 @@ pub async fn edits(state: web::Data<WebState>, request: HttpRequest, query: web:
         Some(pager),
         None,
         StatusCode::OK,
-    )
+    ))
 }
 
 // --- Accounts and the audit log ---------------------------------------------------------------
@@ -163,11 +168,16 @@ pub(super) fn page_request(query: &ListQuery) -> PageRequest {
     PageRequest::new(query.page.unwrap_or(1).clamp(1, PageRequest::MAX_PAGE), super::PER_PAGE).unwrap_or_default()
 }
 
-pub async fn users(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
+pub async fn users(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    query: web::Query<ListQuery>,
+    Admin(session): Admin,
+) -> Result<HttpResponse, PageError> {
     let request_page = page_request(&query);
     let found = match state.app.accounts.admin.users(Some(&query.q), request_page).await {
         Ok(found) => found,
-        Err(err) => return failed(&state, &err),
+        Err(err) => return Err(failed(&err)),
     };
     let pager = Pager::new("/admin/users", &[("q", query.q.clone())], found.page, found.per_page, found.total);
     let rows = found
@@ -205,7 +215,7 @@ pub async fn users(state: web::Data<WebState>, request: HttpRequest, query: web:
         })
         .collect();
     let intro = "A blocked account is refused everywhere: its sessions, API keys and OAuth tokens stop working at once.";
-    list(
+    Ok(list(
         &state,
         &request,
         &session,
@@ -217,7 +227,7 @@ pub async fn users(state: web::Data<WebState>, request: HttpRequest, query: web:
         Some(pager),
         None,
         StatusCode::OK,
-    )
+    ))
 }
 
 pub async fn block_user(
@@ -225,20 +235,27 @@ pub async fn block_user(
     request: HttpRequest,
     path: web::Path<(i64, String)>,
     AdminPost { session, .. }: AdminPost<CsrfForm>,
-) -> HttpResponse {
+) -> Result<HttpResponse, PageError> {
     let (id, choice) = path.into_inner();
-    let Some(blocked) = yes_or_no(&choice, "block", "unblock") else { return crate::site::not_found(state, request).await };
+    let Some(blocked) = yes_or_no(&choice, "block", "unblock") else { return Ok(crate::site::not_found(state, request).await) };
     match state.app.accounts.admin.set_blocked(&session.user, UserId::new(id), blocked).await {
-        Ok(true) => done("/admin/users", if blocked { Notice::AccountBlocked } else { Notice::AccountUnblocked }, Some(id)),
-        Ok(false) => message(&state, StatusCode::NOT_FOUND, "Nothing changed", "No other account has this number, or it was so already."),
-        Err(err) => failed(&state, &err),
+        Ok(true) => Ok(done("/admin/users", if blocked { Notice::AccountBlocked } else { Notice::AccountUnblocked }, Some(id))),
+        Ok(false) => {
+            Err(PageError::new(StatusCode::NOT_FOUND, "Nothing changed", "No other account has this number, or it was so already."))
+        }
+        Err(err) => Err(failed(&err)),
     }
 }
 
-pub async fn audit(state: web::Data<WebState>, request: HttpRequest, query: web::Query<ListQuery>, Admin(session): Admin) -> HttpResponse {
+pub async fn audit(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    query: web::Query<ListQuery>,
+    Admin(session): Admin,
+) -> Result<HttpResponse, PageError> {
     let found = match state.app.accounts.admin.audit(Some(&query.q), page_request(&query)).await {
         Ok(found) => found,
-        Err(err) => return failed(&state, &err),
+        Err(err) => return Err(failed(&err)),
     };
     let pager = Pager::new("/admin/audit", &[("q", query.q.clone())], found.page, found.per_page, found.total);
     let rows = found
@@ -246,7 +263,7 @@ pub async fn audit(state: web::Data<WebState>, request: HttpRequest, query: web:
         .into_iter()
         .map(|entry| Row { cells: vec![day(entry.at), entry.actor_email, entry.action, entry.target, entry.detail], actions: Vec::new() })
         .collect();
-    list(
+    Ok(list(
         &state,
         &request,
         &session,
@@ -258,5 +275,5 @@ pub async fn audit(state: web::Data<WebState>, request: HttpRequest, query: web:
         Some(pager),
         None,
         StatusCode::OK,
-    )
+    ))
 }

@@ -1,6 +1,7 @@
 //! Browsing the directory: the home page, the launch feeds and weeks, the categories and search.
 
-use super::{Card, Meta, Pager, VoteButtons, caller, page, plural, refusal, run, vote_buttons};
+use super::{Card, Meta, Pager, VoteButtons, caller, page, plural, run, vote_buttons};
+use crate::PageError;
 use crate::WebState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -80,7 +81,7 @@ struct HomePage<'a> {
     vote: VoteButtons,
 }
 
-pub async fn home(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+pub async fn home(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let who = caller(&request);
     let section = |name: &'static str, per_page: u32| {
         run(ListLaunches, &state, &who, &[], &[("section", name.to_owned()), ("per_page", per_page.to_string())])
@@ -93,7 +94,7 @@ pub async fn home(state: web::Data<WebState>, request: HttpRequest) -> HttpRespo
     );
     let (this_week, trending, upcoming, winners) = match (this_week, trending, upcoming, winners) {
         (Ok(a), Ok(b), Ok(c), Ok(d)) => (a, b, c, d),
-        (Err(error), ..) | (_, Err(error), ..) | (_, _, Err(error), _) | (.., Err(error)) => return refusal(&state, &request, error),
+        (Err(error), ..) | (_, Err(error), ..) | (_, _, Err(error), _) | (.., Err(error)) => return Err(PageError::from(error)),
     };
     let name = &state.app.site.name;
     let meta = Meta::new(
@@ -122,7 +123,7 @@ pub async fn home(state: web::Data<WebState>, request: HttpRequest) -> HttpRespo
         &mut [&mut home.this_week.cards, &mut home.trending.cards, &mut home.upcoming.cards, &mut home.winners],
     )
     .await;
-    page(&request, StatusCode::OK, &home)
+    Ok(page(&request, StatusCode::OK, &home))
 }
 
 #[derive(Template)]
@@ -139,7 +140,7 @@ struct LaunchesPage<'a> {
     vote: VoteButtons,
 }
 
-pub async fn launches(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+pub async fn launches(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let who = caller(&request);
     let query = params(&request, &["section", "page", "per_page"]);
     let chosen = param(&query, "section");
@@ -160,7 +161,7 @@ pub async fn launches(state: web::Data<WebState>, request: HttpRequest) -> HttpR
                     cards: feed_cards(feed),
                     empty: "Nothing here yet.",
                 }),
-                Err(error) => return refusal(&state, &request, error),
+                Err(error) => return Err(PageError::from(error)),
             }
         }
         let meta = Meta::new(
@@ -172,20 +173,16 @@ pub async fn launches(state: web::Data<WebState>, request: HttpRequest) -> HttpR
         let mut lists: Vec<&mut Vec<Card>> = shown.iter_mut().map(|section| &mut section.cards).collect();
         let vote = vote_buttons(&state, &request, &mut lists).await;
         let launches = LaunchesPage { site_name: &state.app.site.name, meta, sections: &SECTIONS, current: "", shown, pager: None, vote };
-        return page(&request, StatusCode::OK, &launches);
+        return Ok(page(&request, StatusCode::OK, &launches));
     }
     let Some((name, title)) = SECTIONS.iter().find(|(name, _)| *name == chosen) else {
         let known: Vec<&str> = SECTIONS.iter().map(|(name, _)| *name).collect();
-        return refusal(
-            &state,
-            &request,
-            ops::OpError::Validation(vec![FieldError::new("section", format!("must be one of {}", known.join(", ")))]),
-        );
+        return Err(PageError::from(ops::OpError::Validation(vec![FieldError::new(
+            "section",
+            format!("must be one of {}", known.join(", ")),
+        )])));
     };
-    let feed = match run(ListLaunches, &state, &who, &[], &query).await {
-        Ok(feed) => feed,
-        Err(error) => return refusal(&state, &request, error),
-    };
+    let feed = run(ListLaunches, &state, &who, &[], &query).await?;
     let pager = Pager::new(
         "/launches",
         &[("section", (*name).to_owned()), ("per_page", param(&query, "per_page").to_owned())],
@@ -204,7 +201,7 @@ pub async fn launches(state: web::Data<WebState>, request: HttpRequest) -> HttpR
     let vote = vote_buttons(&state, &request, &mut [&mut shown[0].cards]).await;
     let launches =
         LaunchesPage { site_name: &state.app.site.name, meta, sections: &SECTIONS, current: name, shown, pager: Some(pager), vote };
-    page(&request, StatusCode::OK, &launches)
+    Ok(page(&request, StatusCode::OK, &launches))
 }
 
 #[derive(Template)]
@@ -221,11 +218,8 @@ struct WeekPage<'a> {
     vote: VoteButtons,
 }
 
-pub async fn week(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
-    let view = match run(GetLaunchWeek, &state, &caller(&request), &[("week", path.as_str())], &[]).await {
-        Ok(view) => view,
-        Err(error) => return refusal(&state, &request, error),
-    };
+pub async fn week(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, PageError> {
+    let view = run(GetLaunchWeek, &state, &caller(&request), &[("week", path.as_str())], &[]).await?;
     let phase = match view.phase {
         Phase::Past => "past",
         Phase::Current => "current",
@@ -261,7 +255,7 @@ pub async fn week(state: web::Data<WebState>, request: HttpRequest, path: web::P
         next: view.next_week.map(|w| w.to_string()),
         vote,
     };
-    page(&request, StatusCode::OK, &week_page)
+    Ok(page(&request, StatusCode::OK, &week_page))
 }
 
 #[derive(Template)]
@@ -272,10 +266,10 @@ struct CategoriesPage<'a> {
     tree: Vec<CategoryNode>,
 }
 
-pub async fn categories(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+pub async fn categories(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let tree = match run(ListCategories, &state, &caller(&request), &[], &[]).await {
         Ok(tree) => tree.items,
-        Err(error) => return refusal(&state, &request, error),
+        Err(error) => return Err(PageError::from(error)),
     };
     let meta = Meta::new(
         &state,
@@ -283,7 +277,7 @@ pub async fn categories(state: web::Data<WebState>, request: HttpRequest) -> Htt
         "Categories",
         "Every category of the directory with its subcategories and how many live products each has.",
     );
-    page(&request, StatusCode::OK, &CategoriesPage { site_name: &state.app.site.name, meta, tree })
+    Ok(page(&request, StatusCode::OK, &CategoriesPage { site_name: &state.app.site.name, meta, tree }))
 }
 
 #[derive(Template)]
@@ -297,12 +291,9 @@ struct CategoryPage<'a> {
     vote: VoteButtons,
 }
 
-pub async fn category(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
+pub async fn category(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, PageError> {
     let query = params(&request, &["page", "per_page"]);
-    let mut detail = match run(GetCategory, &state, &caller(&request), &[("slug", path.as_str())], &query).await {
-        Ok(detail) => detail,
-        Err(error) => return refusal(&state, &request, error),
-    };
+    let mut detail = run(GetCategory, &state, &caller(&request), &[("slug", path.as_str())], &query).await?;
     let base = format!("/categories/{}", detail.category.slug);
     let start = (detail.page.saturating_sub(1)) * detail.per_page;
     let mut cards = std::mem::take(&mut detail.items)
@@ -318,7 +309,7 @@ pub async fn category(state: web::Data<WebState>, request: HttpRequest, path: we
     };
     let meta = Meta::new(&state, &base, format!("{}: products", detail.category.name), description).paged(&state, &pager);
     let vote = vote_buttons(&state, &request, &mut [&mut cards]).await;
-    page(&request, StatusCode::OK, &CategoryPage { site_name: &state.app.site.name, meta, detail, cards, pager, vote })
+    Ok(page(&request, StatusCode::OK, &CategoryPage { site_name: &state.app.site.name, meta, detail, cards, pager, vote }))
 }
 
 /// A choice in a select list.
@@ -372,7 +363,7 @@ fn flatten(nodes: &[CategoryNode], depth: usize, chosen: &str, out: &mut Vec<Cho
 
 const FILTERS: [&str; 10] = ["q", "category", "stage", "country", "pricing_model", "domain", "status", "sort", "page", "per_page"];
 
-pub async fn search(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+pub async fn search(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let who = caller(&request);
     let query = params(&request, &FILTERS);
     let searched = query.iter().any(|(_, value)| !value.is_empty());
@@ -382,13 +373,13 @@ pub async fn search(state: web::Data<WebState>, request: HttpRequest) -> HttpRes
     );
     let tree = match tree {
         Ok(tree) => tree.items,
-        Err(error) => return refusal(&state, &request, error),
+        Err(error) => return Err(PageError::from(error)),
     };
     let (status, errors, results) = match results {
         None => (StatusCode::OK, Vec::new(), None),
         Some(Ok(results)) => (StatusCode::OK, Vec::new(), Some(results)),
         Some(Err(ops::OpError::Validation(errors))) => (StatusCode::BAD_REQUEST, errors, None),
-        Some(Err(error)) => return refusal(&state, &request, error),
+        Some(Err(error)) => return Err(PageError::from(error)),
     };
     let chosen = |name| param(&query, name).to_owned();
     let mut categories = vec![Choice { value: String::new(), label: "Any category".into(), selected: chosen("category").is_empty() }];
@@ -446,5 +437,5 @@ pub async fn search(state: web::Data<WebState>, request: HttpRequest) -> HttpRes
         cards,
         pager,
     };
-    page(&request, status, &search_page)
+    Ok(page(&request, status, &search_page))
 }

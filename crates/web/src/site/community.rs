@@ -6,10 +6,11 @@
 //! beside its field, and nothing is saved.
 
 use super::listing::{ReviewDraft, render};
-use super::voting::{ButtonForm, refused};
-use crate::{WebState, safe_next, session};
+use super::voting::ButtonForm;
+use crate::guard::admit;
+use crate::{PageError, SignedInPost, WebState};
 use actix_web::http::StatusCode;
-use actix_web::http::header::{LOCATION, RETRY_AFTER};
+use actix_web::http::header::LOCATION;
 use actix_web::{HttpRequest, HttpResponse, web};
 use kernel::Slug;
 use listings::{Member, ReviewError, ReviewText};
@@ -29,61 +30,19 @@ pub struct ReviewForm {
     action: String,
 }
 
-/// The checks every form here starts with: signed in, the form's own token from this site, a
-/// listing address, and within the `review` limit (and, for a review, `review_network`). `Err`
-/// is the answer to send instead.
-async fn admitted(
-    state: &WebState,
-    request: &HttpRequest,
-    csrf: &str,
-    slug: &str,
-    back: &str,
-    per_network: bool,
-) -> Result<(accounts::signin::Session, Slug), HttpResponse> {
-    let Some(session) = session(state, request).await else {
-        let next = crate::percent_encode(back);
-        return Err(HttpResponse::SeeOther().insert_header((LOCATION, format!("/signin?next={next}"))).finish());
-    };
-    if !crate::signed_form_ok(state, request, &session, csrf) {
-        let detail = "The form expired or came from another site. Go back, reload the page and try again.".to_owned();
-        return Err(refused(state, request, StatusCode::FORBIDDEN, "Not saved", detail, None, back));
+impl crate::PostedForm for ReviewForm {
+    fn csrf(&self) -> &str {
+        &self.csrf
     }
-    let Ok(slug) = Slug::parse(slug) else {
-        return Err(refused(
-            state,
-            request,
-            StatusCode::NOT_FOUND,
-            "No such listing",
-            "There is no listing at this address.".into(),
-            None,
-            back,
-        ));
-    };
-    let client = crate::client_of(request);
-    // Per account first, then (a review) per network, as votes are counted.
-    let mut classes = vec![(RateClass::Review, Some(session.user.id))];
-    if per_network {
-        classes.push((RateClass::ReviewNetwork, None));
-    }
-    for (class, principal) in classes {
-        if let Err(limited) = state.edge.limits.check(class, principal, client).await {
-            let wait = limited.0.retry_after.unwrap_or(60);
-            let detail = match class {
-                RateClass::ReviewNetwork => {
-                    format!("Many reviews came from your network in a short time. Please wait {wait} seconds, then try again.")
-                }
-                _ => format!("You have changed a lot in a short time. Please wait {wait} seconds, then try again."),
-            };
-            let mut response = refused(state, request, StatusCode::TOO_MANY_REQUESTS, "Please wait a moment", detail, None, back);
-            response.headers_mut().insert(RETRY_AFTER, wait.into());
-            return Err(response);
-        }
-    }
-    Ok((session, slug))
 }
 
-/// The client address the request came from (the peer, or behind a trusted proxy the address it
-/// names).
+/// The listing of the form's address, or the refusal that there is none.
+fn listing_slug(slug: &str, back: &str) -> Result<Slug, PageError> {
+    Slug::parse(slug)
+        .map_err(|_| PageError::new(StatusCode::NOT_FOUND, "No such listing", "There is no listing at this address.").back_to(back))
+}
+
+/// The person as reviews and follows know them, with the client network the request came from.
 fn member(session: &accounts::signin::Session, request: &HttpRequest) -> Member {
     Member {
         user: session.user.id,
@@ -92,67 +51,50 @@ fn member(session: &accounts::signin::Session, request: &HttpRequest) -> Member 
     }
 }
 
-fn failed(state: &WebState, request: &HttpRequest, error: ReviewError, session: &accounts::signin::Session, back: &str) -> HttpResponse {
+/// A review's or follow's refusal, on a page leading back to `back`.
+fn refused(error: ReviewError, session: &accounts::signin::Session, back: &str) -> PageError {
     match error {
-        ReviewError::NotConfirmed => {
-            let detail = format!(
-                "Following sends you e-mail, so it needs a confirmed address. Open the link we e-mailed to {} when you signed up, or ask for a new one below.",
-                session.user.email
-            );
-            refused(
-                state,
-                request,
-                StatusCode::FORBIDDEN,
-                "Confirm your e-mail address first",
-                detail,
-                Some(session.csrf_token.clone()),
-                back,
-            )
-        }
-        ReviewError::NotLive | ReviewError::Invalid(_) => {
-            refused(state, request, StatusCode::NOT_FOUND, "Not open", "Only live listings take reviews and followers.".into(), None, back)
-        }
-        ReviewError::Repo(err) => {
-            tracing::error!(error = %err, "a review or follow could not be saved");
-            let detail = "Please try again in a moment.".into();
-            refused(state, request, StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", detail, None, back)
-        }
+        ReviewError::NotConfirmed => PageError::confirm_first(session, "Following sends you e-mail, so it needs a confirmed address."),
+        other => PageError::from(other),
     }
+    .back_to(back)
 }
 
 pub async fn follow(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<String>,
-    form: web::Form<ButtonForm>,
-) -> HttpResponse {
-    let back = safe_next(&form.back).to_owned();
-    let (session, slug) = match admitted(&state, &request, &form.csrf, &path, &back, false).await {
-        Ok(admitted) => admitted,
-        Err(answer) => return answer,
-    };
-    match state.app.listings.reviews.set_following(member(&session, &request), &slug, form.action != "unfollow").await {
-        Ok(()) => HttpResponse::SeeOther().insert_header((LOCATION, back)).finish(),
-        Err(error) => failed(&state, &request, error, &session, &back),
-    }
+    SignedInPost { session, form, back }: SignedInPost<ButtonForm>,
+) -> Result<HttpResponse, PageError> {
+    let slug = listing_slug(&path, &back)?;
+    admit(&state, &request, &session, &[RateClass::Review]).await.map_err(|refused| refused.back_to(&back))?;
+    let following = form.action != "unfollow";
+    state
+        .app
+        .listings
+        .reviews
+        .set_following(member(&session, &request), &slug, following)
+        .await
+        .map_err(|error| refused(error, &session, &back))?;
+    Ok(HttpResponse::SeeOther().insert_header((LOCATION, back)).finish())
 }
 
 pub async fn review(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<String>,
-    form: web::Form<ReviewForm>,
-) -> HttpResponse {
+    SignedInPost { session, form, .. }: SignedInPost<ReviewForm>,
+) -> Result<HttpResponse, PageError> {
     let back = format!("/listings/{}#reviews", path.as_str());
-    let (session, slug) = match admitted(&state, &request, &form.csrf, &path, &back, true).await {
-        Ok(admitted) => admitted,
-        Err(answer) => return answer,
-    };
+    let slug = listing_slug(&path, &back)?;
+    // Per account first, then per network, as votes are counted.
+    admit(&state, &request, &session, &[RateClass::Review, RateClass::ReviewNetwork]).await.map_err(|refused| refused.back_to(&back))?;
+    let reviews = &state.app.listings.reviews;
     let outcome = if form.action == "delete" {
-        state.app.listings.reviews.delete(member(&session, &request), &slug).await.map(|_| ())
+        reviews.delete(member(&session, &request), &slug).await.map(|_| ())
     } else {
         match ReviewText::parse(&form.rating, &form.body) {
-            Ok(text) => state.app.listings.reviews.save(member(&session, &request), &slug, &text).await.map(|_| ()),
+            Ok(text) => reviews.save(member(&session, &request), &slug, &text).await.map(|_| ()),
             Err(ReviewError::Invalid(problems)) => {
                 // Back on the listing's page with what was sent and each problem beside its field.
                 let mut draft = ReviewDraft { rating: form.rating.clone(), body: form.body.clone(), ..Default::default() };
@@ -167,8 +109,6 @@ pub async fn review(
             Err(other) => Err(other),
         }
     };
-    match outcome {
-        Ok(()) => HttpResponse::SeeOther().insert_header((LOCATION, back)).finish(),
-        Err(error) => failed(&state, &request, error, &session, &back),
-    }
+    outcome.map_err(|error| refused(error, &session, &back))?;
+    Ok(HttpResponse::SeeOther().insert_header((LOCATION, back)).finish())
 }

@@ -2,8 +2,8 @@
 //! (split at 50,000 addresses), and Atom feeds of launches and of the blog.
 
 use super::browse::SECTIONS;
-use super::{caller, refusal, respond, run};
-use crate::WebState;
+use super::{caller, respond, run};
+use crate::{PageError, WebState};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use kernel::markup::escape as xml;
@@ -24,22 +24,15 @@ pub async fn robots(state: web::Data<WebState>, request: HttpRequest) -> HttpRes
     respond(&request, StatusCode::OK, "text/plain; charset=utf-8", body)
 }
 
-fn sitemap_failed(state: &WebState, request: &HttpRequest, error: kernel::RepoError) -> HttpResponse {
-    refusal(state, request, OpError::from(error))
-}
-
-pub async fn sitemap_index(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
-    let files = match state.app.listings.sitemap.files().await {
-        Ok(files) => files,
-        Err(error) => return sitemap_failed(&state, &request, error),
-    };
+pub async fn sitemap_index(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
+    let files = state.app.listings.sitemap.files().await.map_err(OpError::from)?;
     let mut body = String::from(r#"<?xml version="1.0" encoding="UTF-8"?>"#);
     body.push_str("\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
     for file in files {
         let _ = writeln!(body, "<sitemap><loc>{}</loc></sitemap>", xml(&format!("{}/sitemaps/{}.xml", state.site_url, file.name())));
     }
     body.push_str("</sitemapindex>\n");
-    respond(&request, StatusCode::OK, "application/xml; charset=utf-8", body)
+    Ok(respond(&request, StatusCode::OK, "application/xml; charset=utf-8", body))
 }
 
 /// One `<url>` of a sitemap.
@@ -97,17 +90,15 @@ async fn pages(state: &WebState, request: &HttpRequest, body: &mut String) -> Re
     Ok(())
 }
 
-pub async fn sitemap(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
-    let not_found = |state: &WebState| refusal(state, &request, OpError::NotFound(format!("there is no sitemap {path}")));
-    let Some(file) = path.strip_suffix(".xml").and_then(SitemapFile::parse) else { return not_found(&state) };
+pub async fn sitemap(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, PageError> {
+    let not_found = || PageError::not_found(format!("there is no sitemap {path}"));
+    let Some(file) = path.strip_suffix(".xml").and_then(SitemapFile::parse) else { return Err(not_found()) };
     let mut body = String::from(r#"<?xml version="1.0" encoding="UTF-8"?>"#);
     body.push_str("\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n");
     let site = &state.site_url;
     match file {
         SitemapFile::Pages => {
-            if let Err(error) = pages(&state, &request, &mut body).await {
-                return refusal(&state, &request, error);
-            }
+            pages(&state, &request, &mut body).await?;
         }
         SitemapFile::Listings(number) => match state.app.listings.sitemap.listings(number).await {
             Ok(Some(listings)) => {
@@ -116,8 +107,8 @@ pub async fn sitemap(state: web::Data<WebState>, request: HttpRequest, path: web
                     url(&mut body, &format!("{site}/listings/{}", listing.slug), modified.as_deref());
                 }
             }
-            Ok(None) => return not_found(&state),
-            Err(error) => return sitemap_failed(&state, &request, error),
+            Ok(None) => return Err(not_found()),
+            Err(error) => return Err(OpError::from(error).into()),
         },
         SitemapFile::Founders(number) => match state.app.listings.sitemap.founders(number).await {
             Ok(Some(founders)) => {
@@ -125,12 +116,12 @@ pub async fn sitemap(state: web::Data<WebState>, request: HttpRequest, path: web
                     url(&mut body, &format!("{site}/founders/{slug}"), None);
                 }
             }
-            Ok(None) => return not_found(&state),
-            Err(error) => return sitemap_failed(&state, &request, error),
+            Ok(None) => return Err(not_found()),
+            Err(error) => return Err(OpError::from(error).into()),
         },
     }
     body.push_str("</urlset>\n");
-    respond(&request, StatusCode::OK, "application/xml; charset=utf-8", body)
+    Ok(respond(&request, StatusCode::OK, "application/xml; charset=utf-8", body))
 }
 
 /// An Atom entry.
@@ -169,12 +160,9 @@ fn atom(state: &WebState, request: &HttpRequest, title: &str, path: &str, page: 
 }
 
 /// The latest launches, newest first.
-pub async fn launches_feed(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+pub async fn launches_feed(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let query = [("section", "recent".to_owned()), ("per_page", "50".to_owned())];
-    let feed = match run(ListLaunches, &state, &caller(&request), &[], &query).await {
-        Ok(feed) => feed,
-        Err(error) => return refusal(&state, &request, error),
-    };
+    let feed = run(ListLaunches, &state, &caller(&request), &[], &query).await?;
     let entries = feed
         .items
         .into_iter()
@@ -189,15 +177,12 @@ pub async fn launches_feed(state: web::Data<WebState>, request: HttpRequest) -> 
             })
         })
         .collect();
-    atom(&state, &request, "launches", "/launches/feed.atom", "/launches?section=recent", entries)
+    Ok(atom(&state, &request, "launches", "/launches/feed.atom", "/launches?section=recent", entries))
 }
 
 /// The latest blog posts.
-pub async fn blog_feed(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
-    let posts = match run(ListBlogPosts, &state, &caller(&request), &[], &[("per_page", "20".to_owned())]).await {
-        Ok(posts) => posts,
-        Err(error) => return refusal(&state, &request, error),
-    };
+pub async fn blog_feed(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
+    let posts = run(ListBlogPosts, &state, &caller(&request), &[], &[("per_page", "20".to_owned())]).await?;
     let entries = posts
         .items
         .into_iter()
@@ -209,5 +194,5 @@ pub async fn blog_feed(state: web::Data<WebState>, request: HttpRequest) -> Http
             author: Some(post.author_name),
         })
         .collect();
-    atom(&state, &request, "blog", "/blog/feed.atom", "/blog", entries)
+    Ok(atom(&state, &request, "blog", "/blog/feed.atom", "/blog", entries))
 }

@@ -1,7 +1,8 @@
 //! A listing's page: the full profile `get_listing` returns, its badges with their embed code,
 //! its alternatives, and JSON-LD for search engines.
 
-use super::{Card, Meta, VoteButtons, caller, page, refusal, run, vote_buttons_for};
+use super::{Card, Meta, VoteButtons, caller, page, run, vote_buttons_for};
+use crate::PageError;
 use crate::WebState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -148,7 +149,7 @@ fn json_ld(listing: &ListingView) -> String {
     script_json(&data)
 }
 
-pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
+pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, PageError> {
     render(&state, &request, &path, None, StatusCode::OK).await
 }
 
@@ -159,7 +160,7 @@ pub(crate) async fn render(
     slug: &str,
     draft: Option<ReviewDraft>,
     http_status: StatusCode,
-) -> HttpResponse {
+) -> Result<HttpResponse, PageError> {
     let who = caller(request);
     let session = crate::session(state, request).await;
     let slug = [("slug", slug)];
@@ -170,7 +171,7 @@ pub(crate) async fn render(
     );
     let (listing, badges, alternatives) = match (listing, badges, alternatives) {
         (Ok(listing), Ok(badges), Ok(alternatives)) => (listing, badges, alternatives),
-        (Err(error), ..) | (_, Err(error), _) | (.., Err(error)) => return refusal(state, request, error),
+        (Err(error), ..) | (_, Err(error), _) | (.., Err(error)) => return Err(PageError::from(error)),
     };
     let viewer = session.as_ref().map(|session| session.user.id);
     let reviews = match state.app.listings.reviews.of_listing(&listing.slug, viewer).await {
@@ -245,5 +246,5 @@ pub(crate) async fn render(
         rating,
         domain_trend,
     };
-    page(request, http_status, &listing_page)
+    Ok(page(request, http_status, &listing_page))
 }

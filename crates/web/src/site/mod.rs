@@ -10,9 +10,7 @@ mod listing;
 mod people;
 mod voting;
 
-pub(crate) use voting::same_site;
-
-use crate::WebState;
+use crate::{PageError, WebState};
 use actix_web::http::StatusCode;
 use actix_web::http::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
 use actix_web::middleware::from_fn;
@@ -20,7 +18,6 @@ use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use http_edge::KeptBody;
-use kernel::FieldError;
 use listings::ListingSummary;
 use ops::{Caller, OpError, Operation};
 
@@ -395,51 +392,6 @@ fn asset(request: &HttpRequest, tag: &str, content_type: &str, body: &'static st
     if fresh { response.finish() } else { response.content_type(content_type.to_owned()).body(body) }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use actix_web::test::TestRequest;
-
-    #[test]
-    fn gzip_is_used_when_accepted_and_not_when_refused() {
-        let with = |value: &str| takes_gzip(&TestRequest::default().insert_header(("Accept-Encoding", value)).to_http_request());
-        assert!(with("gzip, deflate, br"));
-        assert!(with("br;q=1.0, gzip;q=0.8"));
-        assert!(!with("gzip;q=0"));
-        assert!(!with("br, deflate"));
-        assert!(!takes_gzip(&TestRequest::default().to_http_request()));
-    }
-}
-
-#[derive(Template)]
-#[template(path = "site/problem.html")]
-struct ProblemPage<'a> {
-    site_name: &'a str,
-    meta: Meta,
-    heading: &'a str,
-    detail: String,
-    errors: Vec<FieldError>,
-}
-
-/// The page for an operation's refusal: 404 for what does not exist, 400 naming the fields.
-pub(crate) fn refusal(state: &WebState, request: &HttpRequest, error: OpError) -> HttpResponse {
-    let (status, heading, detail, errors) = match error {
-        OpError::NotFound(detail) => (StatusCode::NOT_FOUND, "Page not found", detail, Vec::new()),
-        OpError::Validation(errors) => (StatusCode::BAD_REQUEST, "Please check the address", String::new(), errors),
-        OpError::RateLimited { retry_after } => (
-            StatusCode::TOO_MANY_REQUESTS,
-            "Please wait a moment",
-            format!("Too many requests from your network. Please wait {retry_after} seconds, then try again."),
-            Vec::new(),
-        ),
-        other => {
-            tracing::error!(error = %other, path = request.path(), "a page's operation failed");
-            (StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong", "Please try again in a moment.".to_owned(), Vec::new())
-        }
-    };
-    let meta = Meta::new(state, request.path(), heading, detail.clone());
-    page(request, status, &ProblemPage { site_name: &state.app.site.name, meta, heading, detail, errors })
-}
 
 /// Whether a request for an unknown address comes from a browser (which gets the page for
 /// people) rather than an API client (which gets problem+json).
@@ -463,5 +415,21 @@ pub async fn unknown_address(state: web::Data<WebState>, request: HttpRequest) -
 
 /// The 404 page for people.
 pub async fn not_found(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
-    refusal(&state, &request, OpError::NotFound(format!("There is no page at {}.", request.path())))
+    crate::page_error::answer(&state, &request, &PageError::not_found(format!("There is no page at {}.", request.path())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::test::TestRequest;
+
+    #[test]
+    fn gzip_is_used_when_accepted_and_not_when_refused() {
+        let with = |value: &str| takes_gzip(&TestRequest::default().insert_header(("Accept-Encoding", value)).to_http_request());
+        assert!(with("gzip, deflate, br"));
+        assert!(with("br;q=1.0, gzip;q=0.8"));
+        assert!(!with("gzip;q=0"));
+        assert!(!with("br, deflate"));
+        assert!(!takes_gzip(&TestRequest::default().to_http_request()));
+    }
 }

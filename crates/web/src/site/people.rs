@@ -1,7 +1,8 @@
 //! Leaderboards and awards, founders, the blog, and the pages about submitting and the API.
 
 use super::browse::{all_but_page, param, params};
-use super::{Card, Meta, Pager, VoteButtons, caller, page, plural, refusal, run, vote_buttons};
+use super::{Card, Meta, Pager, VoteButtons, caller, page, plural, run, vote_buttons};
+use crate::PageError;
 use crate::WebState;
 use crate::markdown::{to_safe_html, to_safe_html_below_title};
 use actix_web::http::StatusCode;
@@ -43,7 +44,7 @@ struct LeaderboardsPage<'a> {
     boards: Vec<BoardLink>,
 }
 
-pub async fn leaderboards(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+pub async fn leaderboards(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let boards = Board::ALL
         .iter()
         .map(|board| {
@@ -57,7 +58,7 @@ pub async fn leaderboards(state: web::Data<WebState>, request: HttpRequest) -> H
         "Leaderboards",
         "Five separate rankings: community votes this week and of all time, Domain Rating, revenue, and the paid billboard.",
     );
-    page(&request, StatusCode::OK, &LeaderboardsPage { site_name: &state.app.site.name, meta, boards })
+    Ok(page(&request, StatusCode::OK, &LeaderboardsPage { site_name: &state.app.site.name, meta, boards }))
 }
 
 fn metric_text(metric: &MetricView) -> String {
@@ -92,14 +93,11 @@ struct LeaderboardPage<'a> {
     vote: VoteButtons,
 }
 
-pub async fn leaderboard(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
+pub async fn leaderboard(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, PageError> {
     let query = params(&request, &["week", "page", "per_page"]);
-    let view = match run(GetLeaderboard, &state, &caller(&request), &[("board", path.as_str())], &query).await {
-        Ok(view) => view,
-        Err(error) => return refusal(&state, &request, error),
-    };
+    let view = run(GetLeaderboard, &state, &caller(&request), &[("board", path.as_str())], &query).await?;
     let Some(board) = Board::parse(view.board) else {
-        return refusal(&state, &request, ops::OpError::NotFound("no such leaderboard".into()));
+        return Err(PageError::from(ops::OpError::NotFound("no such leaderboard".into())));
     };
     let (title, about) = board_words(board);
     let base = format!("/leaderboards/{}", view.board);
@@ -128,7 +126,7 @@ pub async fn leaderboard(state: web::Data<WebState>, request: HttpRequest, path:
         pager,
         vote,
     };
-    page(&request, StatusCode::OK, &board_page)
+    Ok(page(&request, StatusCode::OK, &board_page))
 }
 
 #[derive(Template)]
@@ -141,12 +139,9 @@ struct AwardsPage<'a> {
     vote: VoteButtons,
 }
 
-pub async fn awards(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+pub async fn awards(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let query = params(&request, &["listing", "page", "per_page"]);
-    let list = match run(ListAwards, &state, &caller(&request), &[], &query).await {
-        Ok(list) => list,
-        Err(error) => return refusal(&state, &request, error),
-    };
+    let list = run(ListAwards, &state, &caller(&request), &[], &query).await?;
     let pager = Pager::new("/awards", &all_but_page(&query), list.page, list.per_page, list.total);
     let meta = Meta::new(
         &state,
@@ -168,7 +163,7 @@ pub async fn awards(state: web::Data<WebState>, request: HttpRequest) -> HttpRes
         })
         .collect();
     let vote = vote_buttons(&state, &request, &mut [&mut cards]).await;
-    page(&request, StatusCode::OK, &AwardsPage { site_name: &state.app.site.name, meta, cards, pager, vote })
+    Ok(page(&request, StatusCode::OK, &AwardsPage { site_name: &state.app.site.name, meta, cards, pager, vote }))
 }
 
 #[derive(Template)]
@@ -182,22 +177,19 @@ struct FoundersPage<'a> {
     pager: Pager,
 }
 
-pub async fn founders(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+pub async fn founders(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let query = params(&request, &["q", "country", "page", "per_page"]);
-    let list = match run(ListFounders, &state, &caller(&request), &[], &query).await {
-        Ok(list) => list,
-        Err(error) => return refusal(&state, &request, error),
-    };
+    let list = run(ListFounders, &state, &caller(&request), &[], &query).await?;
     let pager = Pager::new("/founders", &all_but_page(&query), list.page, list.per_page, list.total);
     let meta =
         Meta::new(&state, "/founders", "Founders", "The people who make the products in the directory, with the companies they founded.")
             .paged(&state, &pager);
     let q = param(&query, "q").to_owned();
-    page(
+    Ok(page(
         &request,
         StatusCode::OK,
         &FoundersPage { site_name: &state.app.site.name, meta, q, founders: list.items, total: list.total, pager },
-    )
+    ))
 }
 
 #[derive(Template)]
@@ -210,11 +202,8 @@ struct FounderPage<'a> {
     vote: VoteButtons,
 }
 
-pub async fn founder(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
-    let founder = match run(GetFounder, &state, &caller(&request), &[("slug", path.as_str())], &[]).await {
-        Ok(founder) => founder,
-        Err(error) => return refusal(&state, &request, error),
-    };
+pub async fn founder(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, PageError> {
+    let founder = run(GetFounder, &state, &caller(&request), &[("slug", path.as_str())], &[]).await?;
     let description = founder.bio.clone().unwrap_or_else(|| match &founder.title {
         Some(title) => format!("{}, {title}.", founder.name),
         None => format!("{} and the products they founded.", founder.name),
@@ -223,7 +212,7 @@ pub async fn founder(state: web::Data<WebState>, request: HttpRequest, path: web
     meta.og_type = "profile";
     let mut companies = founder.companies.iter().map(Card::of).collect();
     let vote = vote_buttons(&state, &request, &mut [&mut companies]).await;
-    page(&request, StatusCode::OK, &FounderPage { site_name: &state.app.site.name, meta, founder, companies, vote })
+    Ok(page(&request, StatusCode::OK, &FounderPage { site_name: &state.app.site.name, meta, founder, companies, vote }))
 }
 
 #[derive(Template)]
@@ -236,17 +225,14 @@ struct BlogPage<'a> {
     pager: Pager,
 }
 
-pub async fn blog(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+pub async fn blog(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let query = params(&request, &["q", "page", "per_page"]);
-    let list = match run(ListBlogPosts, &state, &caller(&request), &[], &query).await {
-        Ok(list) => list,
-        Err(error) => return refusal(&state, &request, error),
-    };
+    let list = run(ListBlogPosts, &state, &caller(&request), &[], &query).await?;
     let pager = Pager::new("/blog", &all_but_page(&query), list.page, list.per_page, list.total);
     let meta =
         Meta::new(&state, "/blog", "Blog", format!("News, guides and founder stories from {}.", state.app.site.name)).paged(&state, &pager);
     let q = param(&query, "q").to_owned();
-    page(&request, StatusCode::OK, &BlogPage { site_name: &state.app.site.name, meta, q, posts: list.items, pager })
+    Ok(page(&request, StatusCode::OK, &BlogPage { site_name: &state.app.site.name, meta, q, posts: list.items, pager }))
 }
 
 #[derive(Template)]
@@ -259,11 +245,8 @@ struct BlogPostPage<'a> {
     faqs: Vec<kernel::Faq>,
 }
 
-pub async fn blog_post(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
-    let view = match run(GetBlogPost, &state, &caller(&request), &[("slug", path.as_str())], &[]).await {
-        Ok(view) => view,
-        Err(error) => return refusal(&state, &request, error),
-    };
+pub async fn blog_post(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, PageError> {
+    let view = run(GetBlogPost, &state, &caller(&request), &[("slug", path.as_str())], &[]).await?;
     let mut meta = Meta::new(&state, &format!("/blog/{}", view.post.slug), view.post.title.clone(), view.post.summary.clone());
     meta.og_type = "article";
     let json_ld = serde_json::json!({
@@ -278,7 +261,7 @@ pub async fn blog_post(state: web::Data<WebState>, request: HttpRequest, path: w
     });
     meta.json_ld = Some(super::listing::script_json(&json_ld));
     let body = to_safe_html_below_title(&view.body_markdown);
-    page(&request, StatusCode::OK, &BlogPostPage { site_name: &state.app.site.name, meta, post: view.post, body, faqs: view.faqs })
+    Ok(page(&request, StatusCode::OK, &BlogPostPage { site_name: &state.app.site.name, meta, post: view.post, body, faqs: view.faqs }))
 }
 
 #[derive(Template)]
@@ -294,7 +277,7 @@ struct DocsPage<'a> {
 /// The API conventions (`docs/api.md`), rendered once: the text is part of the binary.
 static API_DOCS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| to_safe_html(include_str!("../../../../docs/api.md")));
 
-pub async fn api_docs(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
+pub async fn api_docs(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let meta = Meta::new(
         &state,
         "/docs/api",
@@ -308,5 +291,5 @@ pub async fn api_docs(state: web::Data<WebState>, request: HttpRequest) -> HttpR
         mcp: format!("{}/mcp", state.site_url),
         body: API_DOCS.clone(),
     };
-    page(&request, StatusCode::OK, &docs)
+    Ok(page(&request, StatusCode::OK, &docs))
 }

@@ -4,10 +4,10 @@
 //! links, the story and milestones as plain text, one item a line. Saving sends `update_draft`
 //! only what changed, so untouched drafted values keep their state and quotes.
 
-use super::{draft_of, errors_under, in_progress, progress_message, refused, see_other};
-use crate::SignedInPost;
+use super::{draft_of, errors_under, in_progress, progress_message, see_other};
 use crate::WebState;
 use crate::site::{Meta, page, run_with_body};
+use crate::{PageError, SignedInPost};
 use accounts::signin::Session;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -406,23 +406,20 @@ pub async fn edit(
     state: web::Data<WebState>,
     request: HttpRequest,
     path: web::Path<String>,
-    SignedInPost { session, form }: SignedInPost<Vec<(String, String)>>,
-) -> HttpResponse {
-    let caller = crate::mine::as_person(&session, &request);
-    let draft = match draft_of(&state, &caller, &path).await {
-        Ok(draft) => draft,
-        Err(error) => return refused(&state, &request, error),
-    };
+    SignedInPost { session, form, .. }: SignedInPost<Vec<(String, String)>>,
+) -> Result<HttpResponse, PageError> {
+    let caller = crate::guard::as_person(&session, &request);
+    let draft = draft_of(&state, &caller, &path).await?;
     let body = changes(&draft, &form);
     if body.is_empty() {
-        return see_other(&format!("/submit/drafts/{}?saved=1", draft.id));
+        return Ok(see_other(&format!("/submit/drafts/{}?saved=1", draft.id)));
     }
     match run_with_body(UpdateDraft, &state, &caller, &[("id", &draft.id)], Value::Object(body)).await {
-        Ok(updated) => see_other(&format!("/submit/drafts/{}?saved=1", updated.id)),
+        Ok(updated) => Ok(see_other(&format!("/submit/drafts/{}?saved=1", updated.id))),
         Err(OpError::Validation(errors)) => {
             let sent = Sent { values: form, errors };
-            editor_page(&state, &request, &session, draft, StatusCode::BAD_REQUEST, None, sent)
+            Ok(editor_page(&state, &request, &session, draft, StatusCode::BAD_REQUEST, None, sent))
         }
-        Err(error) => refused(&state, &request, error),
+        Err(error) => Err(error.into()),
     }
 }

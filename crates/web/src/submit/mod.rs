@@ -9,9 +9,9 @@
 mod editor;
 mod launch;
 
-use crate::SignedInPost;
-use crate::mine::as_person;
+use crate::guard::as_person;
 use crate::site::{Meta, page, run, run_with_body};
+use crate::{PageError, SignedInPost};
 use crate::{WebState, session, words};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -114,39 +114,26 @@ impl crate::PostedForm for StartForm {
 pub async fn start(
     state: web::Data<WebState>,
     request: HttpRequest,
-    SignedInPost { session, form }: SignedInPost<StartForm>,
-) -> HttpResponse {
+    SignedInPost { session, form, .. }: SignedInPost<StartForm>,
+) -> Result<HttpResponse, PageError> {
     let caller = as_person(&session, &request);
     match run_with_body(SubmitListing, &state, &caller, &[], serde_json::json!({"url": form.url.trim()})).await {
-        Ok(draft) => see_other(&format!("/submit/drafts/{}", draft.id)),
+        Ok(draft) => Ok(see_other(&format!("/submit/drafts/{}", draft.id))),
         Err(OpError::Validation(errors)) => {
             let message = crate::error_of(&errors, "url").or_else(|| errors.first().map(|error| error.message.as_str()));
-            render_start(&state, &request, StatusCode::BAD_REQUEST, &form.url, message.map(str::to_owned)).await
+            Ok(render_start(&state, &request, StatusCode::BAD_REQUEST, &form.url, message.map(str::to_owned)).await)
         }
-        Err(error) => refused(&state, &request, error),
+        Err(error) => Err(error.into()),
     }
-}
-
-/// The draft's page of a post under `/submit/drafts/<id>/...`, where signing in comes back to.
-pub(crate) fn draft_back(request: &HttpRequest) -> String {
-    request.path().split('/').take(4).collect::<Vec<_>>().join("/")
 }
 
 fn see_other(location: &str) -> HttpResponse {
     HttpResponse::SeeOther().insert_header(("Location", location.to_owned())).finish()
 }
 
-/// Someone else's draft, a bad id or a refusal: the site's refusal page.
-fn refused(state: &WebState, request: &HttpRequest, error: OpError) -> HttpResponse {
-    crate::site::refusal(state, request, error)
-}
-
-/// The signed-in person and their caller, or the sign-in page (coming back here).
-async fn person(state: &WebState, request: &HttpRequest) -> Result<(accounts::signin::Session, Caller), HttpResponse> {
-    let Some(session) = session(state, request).await else {
-        let next = crate::percent_encode(request.path());
-        return Err(see_other(&format!("/signin?next={next}")));
-    };
+/// The signed-in person and their caller, or the way to sign in (coming back here).
+async fn person(state: &WebState, request: &HttpRequest) -> Result<(accounts::signin::Session, Caller), PageError> {
+    let session = crate::guard::signed_in(state, request).await?;
     let caller = as_person(&session, request);
     Ok((session, caller))
 }
@@ -186,39 +173,28 @@ struct ProgressPage<'a> {
     message: String,
 }
 
-pub async fn draft_page(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
-    let (session, caller) = match person(&state, &request).await {
-        Ok(person) => person,
-        Err(answer) => return answer,
-    };
-    let draft = match draft_of(&state, &caller, &path).await {
-        Ok(draft) => draft,
-        Err(error) => return refused(&state, &request, error),
-    };
+pub async fn draft_page(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, PageError> {
+    let (session, caller) = person(&state, &request).await?;
+    let draft = draft_of(&state, &caller, &path).await?;
     if matches!(draft.status, DraftStatus::Crawling | DraftStatus::Drafting | DraftStatus::Failed) {
         let meta = Meta::new(&state, request.path(), "Your draft", "Your product's draft.");
         let message = progress_message(&draft);
-        return page(&request, StatusCode::OK, &ProgressPage { site_name: &state.app.site.name, meta, draft, message });
+        return Ok(page(&request, StatusCode::OK, &ProgressPage { site_name: &state.app.site.name, meta, draft, message }));
     }
     let notice = match request.query_string() {
         "saved=1" => Some("Your changes are saved.".to_owned()),
         _ => None,
     };
-    editor_page(&state, &request, &session, draft, StatusCode::OK, notice, editor::Sent::default())
+    Ok(editor_page(&state, &request, &session, draft, StatusCode::OK, notice, editor::Sent::default()))
 }
 
 /// `/submit/drafts/<id>/status`: what the progress page's script polls.
-pub async fn status(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> HttpResponse {
-    let (_, caller) = match person(&state, &request).await {
-        Ok(person) => person,
-        Err(answer) => return answer,
-    };
-    match draft_of(&state, &caller, &path).await {
-        Ok(draft) => HttpResponse::Ok()
-            .insert_header(("Cache-Control", "no-store"))
-            .json(serde_json::json!({"status": draft.status, "done": !in_progress(&draft), "message": progress_message(&draft)})),
-        Err(error) => refused(&state, &request, error),
-    }
+pub async fn status(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, PageError> {
+    let (_, caller) = person(&state, &request).await?;
+    let draft = draft_of(&state, &caller, &path).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(serde_json::json!({"status": draft.status, "done": !in_progress(&draft), "message": progress_message(&draft)})))
 }
 
 /// The errors of `prefix` (`faqs`, `founders[1].name`, `fields.tagline`) in one line.
