@@ -93,3 +93,65 @@ pub struct CommerceServices {
     /// Quotes, orders, payments and fulfilment.
     pub orders: orders::OrdersService,
 }
+
+/// The services of one area of the application, as an operation of that area sees them.
+pub trait Area: Send + Sync + 'static {
+    fn of(app: &App) -> &Self;
+}
+
+/// What an operation runs in: the site's public facts (for the addresses it answers with) and
+/// the services of its own area, not the whole `App`. It reads as the area's services
+/// (`listings.badges`), and `site` beside them.
+pub struct Context<'a, A: ?Sized> {
+    pub site: &'a SiteConfig,
+    area: &'a A,
+}
+
+impl<'a, A: Area> Context<'a, A> {
+    pub fn of(app: &'a App) -> Self {
+        Self { site: &app.site, area: A::of(app) }
+    }
+}
+
+impl<A: ?Sized> Clone for Context<'_, A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<A: ?Sized> Copy for Context<'_, A> {}
+
+impl<A: ?Sized> std::ops::Deref for Context<'_, A> {
+    type Target = A;
+
+    fn deref(&self) -> &A {
+        self.area
+    }
+}
+
+/// `Area` for each field of `App` an operation may work in.
+macro_rules! areas {
+    ($($area:ty => $field:ident),* $(,)?) => {
+        $(impl Area for $area {
+            fn of(app: &App) -> &Self {
+                &app.$field
+            }
+        })*
+    };
+}
+
+areas!(
+    AccountServices => accounts,
+    ListingServices => listings,
+    ContentServices => content,
+    CommerceServices => commerce,
+    claims::ClaimsService => claims,
+    drafts::DraftsService => drafts,
+);
+
+/// The whole application, for the one operation that reports on every area (`get_site_info`).
+impl Area for App {
+    fn of(app: &App) -> &Self {
+        app
+    }
+}

@@ -66,22 +66,28 @@ pub(crate) fn parse_part<T: InputPart>(value: Value, errors: &mut Vec<FieldError
 
 fn parse_checked_part<T: InputPart>(value: Value, errors: &mut Vec<FieldError>) -> Option<T> {
     match serde_path_to_error::deserialize::<_, T>(value) {
-        Ok(parsed) => {
-            if let Err(report) = parsed.validate() {
-                for (path, error) in report.iter() {
-                    let field = path.to_string();
-                    errors.push(FieldError::new(if field.is_empty() { "body".to_owned() } else { field }, error.message().to_owned()));
-                }
-                None
-            } else {
-                Some(parsed)
-            }
-        }
+        Ok(parsed) => check_part(&parsed, errors).then_some(parsed),
         Err(error) => {
             errors.push(describe_serde_error(&error));
             None
         }
     }
+}
+
+/// Checks a part's rules (`garde`), naming each field that breaks one; `true` when it holds.
+pub(crate) fn check_part<T: InputPart>(part: &T, errors: &mut Vec<FieldError>) -> bool {
+    let Err(report) = part.validate() else { return true };
+    for (path, error) in report.iter() {
+        let field = path.to_string();
+        errors.push(FieldError::new(if field.is_empty() { "body".to_owned() } else { field }, error.message().to_owned()));
+    }
+    false
+}
+
+/// A request body given as JSON, parsed and checked as every transport's is.
+pub fn parse_body<T: InputPart>(body: Value) -> Result<T, crate::OpError> {
+    let mut errors = Vec::new();
+    parse_part(body, &mut errors).ok_or(crate::OpError::Validation(errors))
 }
 
 fn describe_serde_error(error: &serde_path_to_error::Error<serde_json::Error>) -> FieldError {
@@ -145,6 +151,18 @@ mod tests {
         let mut errors = Vec::new();
         assert!(parse_part::<T>(value, &mut errors).is_none());
         errors
+    }
+
+    #[test]
+    fn a_typed_part_is_held_to_the_rules_of_a_parsed_one() {
+        let mut errors = Vec::new();
+        assert!(check_part(&Pagination::first(20), &mut errors));
+        assert!(errors.is_empty());
+        assert!(!check_part(&Pagination { page: 0, per_page: 101 }, &mut errors));
+        let fields: Vec<&str> = errors.iter().map(|error| error.field.as_str()).collect();
+        assert_eq!(fields, ["page", "per_page"]);
+        let parsed: Result<Pagination, _> = parse_body(json!({"per_page": 0}));
+        assert!(matches!(parsed, Err(crate::OpError::Validation(errors)) if errors[0].field == "per_page"));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! The operation registry: every API operation declared once, with everything REST, OpenAPI
 //! and MCP need to know about it.
 
-use crate::input::{InputPart, RawInput, parse_part};
-use crate::{App, Caller, OpError, RateClass};
+use crate::input::{InputPart, RawInput, check_part, parse_part};
+use crate::{App, Area, Caller, Context, OpError, RateClass};
 use accounts::Scope;
 use async_trait::async_trait;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
@@ -99,15 +99,22 @@ pub trait Operation: Send + Sync + 'static {
     type Query: InputPart;
     type Body: InputPart;
     type Output: Serialize + JsonSchema + Send;
+    /// The area of the application the operation works in (`Context`).
+    type Area: Area;
 
     const SPEC: OperationSpec;
 
     /// Runs the use case. Scope and input validation have already passed.
-    async fn run(&self, app: &App, caller: &Caller, input: Input<Self::Path, Self::Query, Self::Body>) -> Result<Self::Output, OpError>;
+    async fn run(
+        &self,
+        area: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<Self::Path, Self::Query, Self::Body>,
+    ) -> Result<Self::Output, OpError>;
 
     /// What a public read does besides answering, when its answer comes from the answer cache
     /// instead of `run` (`get_listing` counts a view).
-    fn answered_from_cache(&self, _app: &App, _caller: &Caller, _input: &RawInput) {}
+    fn answered_from_cache(&self, _area: Context<'_, Self::Area>, _caller: &Caller, _input: &RawInput) {}
 
     /// What of a successful answer `Idempotency-Key` keeps for replays. An answer that carries a
     /// secret (a checkout link's token) keeps it out, since secrets are stored hashed only.
@@ -116,7 +123,7 @@ pub trait Operation: Send + Sync + 'static {
     }
 
     /// A replay's answer from what was kept; an operation that kept a secret out issues a new one.
-    async fn replay(&self, _app: &App, _caller: &Caller, stored: Value) -> Result<Value, OpError> {
+    async fn replay(&self, _area: Context<'_, Self::Area>, _caller: &Caller, stored: Value) -> Result<Value, OpError> {
         Ok(stored)
     }
 }
@@ -192,7 +199,24 @@ pub async fn run_typed<T: Operation>(op: &T, app: &App, caller: &Caller, raw: Ra
     let (Some(path), Some(query), Some(body), true) = (path, query, body, errors.is_empty()) else {
         return Err(OpError::Validation(errors));
     };
-    op.run(app, caller, Input { path, query, body }).await
+    op.run(Context::of(app), caller, Input { path, query, body }).await
+}
+
+/// Runs an operation on input its caller holds typed already (a page's own ids and choices),
+/// with the same scope check and validation as `run_typed` but no round through text.
+pub async fn run_input<T: Operation>(
+    op: &T,
+    app: &App,
+    caller: &Caller,
+    input: Input<T::Path, T::Query, T::Body>,
+) -> Result<T::Output, OpError> {
+    authorize(&T::SPEC, caller)?;
+    let mut errors = Vec::new();
+    let checked = [check_part(&input.path, &mut errors), check_part(&input.query, &mut errors), check_part(&input.body, &mut errors)];
+    if checked.contains(&false) {
+        return Err(OpError::Validation(errors));
+    }
+    op.run(Context::of(app), caller, input).await
 }
 
 #[async_trait]
@@ -216,7 +240,7 @@ impl<T: Operation> DynOperation for T {
     }
 
     fn answered_from_cache(&self, app: &App, caller: &Caller, input: &RawInput) {
-        Operation::answered_from_cache(self, app, caller, input);
+        Operation::answered_from_cache(self, Context::of(app), caller, input);
     }
 
     fn answer_to_store(&self, body: &Value) -> Value {
@@ -224,7 +248,7 @@ impl<T: Operation> DynOperation for T {
     }
 
     async fn replay(&self, app: &App, caller: &Caller, stored: Value) -> Result<Value, OpError> {
-        Operation::replay(self, app, caller, stored).await
+        Operation::replay(self, Context::of(app), caller, stored).await
     }
 }
 

@@ -6,7 +6,7 @@
 //! errors and history are the API's; someone else's listing is 404.
 
 use crate::guard::{as_person, signed_in};
-use crate::site::{run, run_with_body};
+use crate::site::run_with;
 use crate::{PageError, SignedInPost, WebState, words};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -15,8 +15,8 @@ use kernel::FieldError;
 use ops::operations::drafts::ListMyDrafts;
 use ops::operations::orders::ListMyOrders;
 use ops::operations::owner::{GetMyListing, ListMyListings, PostListingUpdate, UpdateMyListing};
-use ops::wire::MyListingView;
-use ops::{Caller, OpError};
+use ops::wire::{ListingPath, MyListingView};
+use ops::{Caller, NoInput, OpError, Pagination};
 use serde_json::{Value, json};
 
 /// One of the person's listings as `/account` lists it.
@@ -53,11 +53,11 @@ pub(crate) struct Owned {
 }
 
 pub(crate) async fn owned(state: &WebState, caller: &Caller) -> Result<Owned, OpError> {
-    let page = [("per_page", "50".to_owned())];
+    let page = Pagination::first(50);
     let (listings, drafts, orders) = tokio::join!(
-        run(ListMyListings, state, caller, &[], &page),
-        run(ListMyDrafts, state, caller, &[], &page),
-        run(ListMyOrders, state, caller, &[], &page),
+        run_with(ListMyListings, state, caller, NoInput {}, page, NoInput {}),
+        run_with(ListMyDrafts, state, caller, NoInput {}, page, NoInput {}),
+        run_with(ListMyOrders, state, caller, NoInput {}, page, NoInput {}),
     );
     Ok(Owned {
         listings: listings?
@@ -198,7 +198,7 @@ async fn render(
 ) -> Result<HttpResponse, PageError> {
     let session = signed_in(state, request).await?;
     let caller = as_person(&session, request);
-    let listing = run(GetMyListing, state, &caller, &[("listing_id", &id.to_string())], &[]).await?;
+    let listing = run_with(GetMyListing, state, &caller, ListingPath { listing_id: id }, NoInput {}, NoInput {}).await?;
     let values = current(&listing);
     let fields = EDITED
         .iter()
@@ -267,7 +267,8 @@ pub async fn edit(
 ) -> Result<HttpResponse, PageError> {
     let id = path.into_inner();
     let caller = as_person(&session, &request);
-    match run_with_body(UpdateMyListing, &state, &caller, &[("listing_id", &id.to_string())], edit_body(&form)).await {
+    let path = ListingPath { listing_id: id };
+    match async { run_with(UpdateMyListing, &state, &caller, path, NoInput {}, ops::parse_body(edit_body(&form))?).await }.await {
         Ok(updated) => {
             let outcome = if updated.version.is_some() { "saved=1" } else { "unchanged=1" };
             Ok(HttpResponse::SeeOther().insert_header(("Location", format!("/account/listings/{id}?{outcome}"))).finish())
@@ -290,7 +291,8 @@ pub async fn post_update(
     let value = |name: &str| form.iter().find(|(key, _)| key == name).map_or(String::new(), |(_, value)| value.clone());
     let caller = as_person(&session, &request);
     let body = json!({ "title": value("title").trim(), "body": value("body").trim() });
-    match run_with_body(PostListingUpdate, &state, &caller, &[("listing_id", &id.to_string())], body).await {
+    let path = ListingPath { listing_id: id };
+    match async { run_with(PostListingUpdate, &state, &caller, path, NoInput {}, ops::parse_body(body)?).await }.await {
         Ok(_) => Ok(HttpResponse::SeeOther().insert_header(("Location", format!("/account/listings/{id}?posted=1"))).finish()),
         Err(OpError::Validation(errors)) => {
             let sent = Sent { update: (value("title"), value("body")), update_errors: errors, ..Sent::default() };

@@ -2,7 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec, registry};
 use crate::wire::rfc3339;
-use crate::{App, Caller, NoInput, OpError};
+use crate::{AccountServices, Caller, Context, NoInput, OpError};
 use accounts::{Credential, Scope};
 use async_trait::async_trait;
 use schemars::JsonSchema;
@@ -60,6 +60,7 @@ impl Operation for GetAccount {
     type Query = NoInput;
     type Body = NoInput;
     type Output = AccountView;
+    type Area = AccountServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_account",
@@ -71,7 +72,7 @@ impl Operation for GetAccount {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, _: &App, caller: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<AccountView, OpError> {
+    async fn run(&self, _: Context<'_, Self::Area>, caller: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<AccountView, OpError> {
         // The registry let this run only with a principal that has account:read.
         let principal = caller.signed_in()?;
         let allowed_operations = registry()

@@ -2,7 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::ListingSlug;
-use crate::{App, Caller, InputPart, OpError};
+use crate::{Caller, Context, InputPart, ListingServices, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::markup::escape;
@@ -130,6 +130,7 @@ impl Operation for GetBadges {
     type Query = BadgeQuery;
     type Body = crate::NoInput;
     type Output = BadgeList;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_badges",
@@ -145,13 +146,18 @@ impl Operation for GetBadges {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<ListingSlug, BadgeQuery, crate::NoInput>) -> Result<BadgeList, OpError> {
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<ListingSlug, BadgeQuery, crate::NoInput>,
+    ) -> Result<BadgeList, OpError> {
         let (listing, earned) =
-            app.listings.badges.earned(&input.path.slug).await.map_err(|err| OpError::from_badges(err, &input.path.slug))?;
+            listings.badges.earned(&input.path.slug).await.map_err(|err| OpError::from_badges(err, &input.path.slug))?;
         let query = input.query;
         let style = query.style();
         let (width, height) = style.dimensions();
-        let site = &app.site;
+        let site = &listings.site;
         let link = format!("{}/listings/{}", site.site_url, listing.slug);
         let items = earned
             .into_iter()

@@ -2,7 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::{paged_query, rfc3339};
-use crate::{App, Caller, InputPart, NoInput, OpError};
+use crate::{Caller, ContentServices, Context, InputPart, NoInput, OpError};
 use async_trait::async_trait;
 use content::BlogPostSummary;
 use garde::Validate;
@@ -46,9 +46,9 @@ pub struct BlogPostList {
     pub total: u64,
 }
 
-fn item(app: &App, post: BlogPostSummary) -> BlogPostItem {
+fn item(content: Context<'_, ContentServices>, post: BlogPostSummary) -> BlogPostItem {
     BlogPostItem {
-        url: format!("{}/blog/{}", app.site.site_url, post.slug),
+        url: format!("{}/blog/{}", content.site.site_url, post.slug),
         slug: post.slug,
         title: post.title,
         summary: post.summary,
@@ -64,6 +64,7 @@ impl Operation for ListBlogPosts {
     type Query = BlogQuery;
     type Body = NoInput;
     type Output = BlogPostList;
+    type Area = ContentServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_blog_posts",
@@ -75,15 +76,20 @@ impl Operation for ListBlogPosts {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, BlogQuery, NoInput>) -> Result<BlogPostList, OpError> {
+    async fn run(
+        &self,
+        content: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<NoInput, BlogQuery, NoInput>,
+    ) -> Result<BlogPostList, OpError> {
         let page = input.query.page_request();
         let q = input.query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
-        let posts = app.content.blog.list(q, page).await?;
+        let posts = content.blog.list(q, page).await?;
         Ok(BlogPostList {
             page: posts.page,
             per_page: posts.per_page,
             total: posts.total,
-            items: posts.items.into_iter().map(|post| item(app, post)).collect(),
+            items: posts.items.into_iter().map(|post| item(content, post)).collect(),
         })
     }
 }
@@ -119,6 +125,7 @@ impl Operation for GetBlogPost {
     type Query = NoInput;
     type Body = NoInput;
     type Output = BlogPostView;
+    type Area = ContentServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_blog_post",
@@ -130,10 +137,15 @@ impl Operation for GetBlogPost {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<BlogSlug, NoInput, NoInput>) -> Result<BlogPostView, OpError> {
-        let post = app.content.blog.get(&input.path.slug).await.map_err(|err| OpError::from_blog_post(err, &input.path.slug))?;
+    async fn run(
+        &self,
+        content: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<BlogSlug, NoInput, NoInput>,
+    ) -> Result<BlogPostView, OpError> {
+        let post = content.blog.get(&input.path.slug).await.map_err(|err| OpError::from_blog_post(err, &input.path.slug))?;
         Ok(BlogPostView {
-            post: item(app, post.summary),
+            post: item(content, post.summary),
             body_markdown: post.body_markdown,
             faqs: post.faqs,
             updated_at: rfc3339(post.updated_at),

@@ -1,7 +1,7 @@
 //! `list_products`: the price list, from the database.
 
 use crate::registry::{Input, Operation, OperationSpec};
-use crate::{App, Caller, NoInput, OpError};
+use crate::{Caller, CommerceServices, Context, NoInput, OpError};
 use async_trait::async_trait;
 use kernel::Week;
 use orders::WeekRule;
@@ -46,6 +46,7 @@ impl Operation for ListProducts {
     type Query = NoInput;
     type Body = NoInput;
     type Output = ProductList;
+    type Area = CommerceServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_products",
@@ -58,8 +59,13 @@ impl Operation for ListProducts {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<ProductList, OpError> {
-        let offers = app.commerce.catalog.price_list().await?;
+    async fn run(
+        &self,
+        commerce: Context<'_, Self::Area>,
+        _: &Caller,
+        _: Input<NoInput, NoInput, NoInput>,
+    ) -> Result<ProductList, OpError> {
+        let offers = commerce.catalog.price_list().await?;
         let items = offers
             .into_iter()
             .map(|offer| ProductView {

@@ -2,7 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::Pagination;
-use crate::{App, Caller, InputPart, NoInput, OpError};
+use crate::{Caller, Context, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::Slug;
@@ -41,6 +41,7 @@ impl Operation for ListCategories {
     type Query = ListCategoriesQuery;
     type Body = NoInput;
     type Output = CategoryTree;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_categories",
@@ -52,8 +53,13 @@ impl Operation for ListCategories {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, ListCategoriesQuery, NoInput>) -> Result<CategoryTree, OpError> {
-        let items = app.listings.directory.category_tree(input.query.include_empty).await?;
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<NoInput, ListCategoriesQuery, NoInput>,
+    ) -> Result<CategoryTree, OpError> {
+        let items = listings.directory.category_tree(input.query.include_empty).await?;
         Ok(CategoryTree { items })
     }
 }
@@ -101,6 +107,7 @@ impl Operation for GetCategory {
     type Query = Pagination;
     type Body = NoInput;
     type Output = CategoryDetail;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_category",
@@ -113,14 +120,15 @@ impl Operation for GetCategory {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<CategorySlug, Pagination, NoInput>) -> Result<CategoryDetail, OpError> {
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<CategorySlug, Pagination, NoInput>,
+    ) -> Result<CategoryDetail, OpError> {
         let slug = &input.path.slug;
-        let page = app
-            .listings
-            .directory
-            .category_page(slug, input.query.page_request())
-            .await
-            .map_err(|err| OpError::from_category(err, slug))?;
+        let page =
+            listings.directory.category_page(slug, input.query.page_request()).await.map_err(|err| OpError::from_category(err, slug))?;
         Ok(CategoryDetail {
             category: CategoryInfo {
                 slug: page.category.slug,

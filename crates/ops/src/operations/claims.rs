@@ -4,7 +4,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::{Pagination, rfc3339};
-use crate::{App, Caller, HttpMethod, InputPart, NoInput, OpError, RateClass};
+use crate::{Caller, Context, HttpMethod, InputPart, NoInput, OpError, RateClass};
 use accounts::Scope;
 use async_trait::async_trait;
 use claims::{CheckRecord, Claim, ClaimMethod, ClaimStatus, Publish};
@@ -139,8 +139,8 @@ pub struct ClaimView {
 }
 
 impl ClaimView {
-    fn of(claim: &Claim, app: &App) -> Self {
-        let instructions = app.claims.instructions(claim);
+    fn of(claim: &Claim, claims: Context<'_, claims::ClaimsService>) -> Self {
+        let instructions = claims.instructions(claim);
         let publish = match instructions.publish {
             Publish::DnsTxt { name, value } => PublishView::DnsTxt { name, value },
             Publish::MetaTag { name, content } => PublishView::MetaTag {
@@ -196,6 +196,7 @@ impl Operation for ClaimListing {
     type Query = NoInput;
     type Body = ClaimBody;
     type Output = ClaimView;
+    type Area = claims::ClaimsService;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "claim_listing",
@@ -211,12 +212,17 @@ impl Operation for ClaimListing {
         ..CLAIMS_WRITE
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, NoInput, ClaimBody>) -> Result<ClaimView, OpError> {
+    async fn run(
+        &self,
+        claims: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<NoInput, NoInput, ClaimBody>,
+    ) -> Result<ClaimView, OpError> {
         let principal = caller.signed_in()?;
         let body = &input.body;
         // The claimant's display name stays out: the e-mailed link goes to a third party.
-        let claim = app.claims.claim(principal.user.id, &body.slug, body.method.method(), body.email.as_deref()).await?;
-        Ok(ClaimView::of(&claim, app))
+        let claim = claims.claim(principal.user.id, &body.slug, body.method.method(), body.email.as_deref()).await?;
+        Ok(ClaimView::of(&claim, claims))
     }
 }
 
@@ -228,6 +234,7 @@ impl Operation for ListMyClaims {
     type Query = Pagination;
     type Body = NoInput;
     type Output = Paged<ClaimView>;
+    type Area = claims::ClaimsService;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_my_claims",
@@ -239,9 +246,14 @@ impl Operation for ListMyClaims {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, Pagination, NoInput>) -> Result<Paged<ClaimView>, OpError> {
-        let page = app.claims.mine(caller.user_id()?, input.query.page_request()).await?;
-        Ok(page.map(|claim| ClaimView::of(&claim, app)))
+    async fn run(
+        &self,
+        claims: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<NoInput, Pagination, NoInput>,
+    ) -> Result<Paged<ClaimView>, OpError> {
+        let page = claims.mine(caller.user_id()?, input.query.page_request()).await?;
+        Ok(page.map(|claim| ClaimView::of(&claim, claims)))
     }
 }
 
@@ -253,6 +265,7 @@ impl Operation for VerifyClaim {
     type Query = NoInput;
     type Body = NoInput;
     type Output = ClaimView;
+    type Area = claims::ClaimsService;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "verify_claim",
@@ -267,9 +280,14 @@ impl Operation for VerifyClaim {
         ..CLAIMS_WRITE
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<ClaimPath, NoInput, NoInput>) -> Result<ClaimView, OpError> {
+    async fn run(
+        &self,
+        claims: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<ClaimPath, NoInput, NoInput>,
+    ) -> Result<ClaimView, OpError> {
         let principal = caller.signed_in()?;
-        let claim = app.claims.verify(principal.user.id, ClaimId::new(input.path.claim_id)).await?;
-        Ok(ClaimView::of(&claim, app))
+        let claim = claims.verify(principal.user.id, ClaimId::new(input.path.claim_id)).await?;
+        Ok(ClaimView::of(&claim, claims))
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::ListingSlug;
-use crate::{App, Caller, InputPart, NoInput, OpError};
+use crate::{Caller, Context, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::Slug;
@@ -36,6 +36,7 @@ impl Operation for GetAlternatives {
     type Query = NoInput;
     type Body = NoInput;
     type Output = AlternativeList;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_alternatives",
@@ -48,9 +49,14 @@ impl Operation for GetAlternatives {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<ListingSlug, NoInput, NoInput>) -> Result<AlternativeList, OpError> {
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<ListingSlug, NoInput, NoInput>,
+    ) -> Result<AlternativeList, OpError> {
         let (listing, alternatives) =
-            app.listings.compare.alternatives(&input.path.slug).await.map_err(|err| OpError::from_alternatives(err, &input.path.slug))?;
+            listings.compare.alternatives(&input.path.slug).await.map_err(|err| OpError::from_alternatives(err, &input.path.slug))?;
         Ok(AlternativeList {
             listing,
             items: alternatives.into_iter().map(|alt| AlternativeView { listing: alt.listing, approved: alt.approved }).collect(),
@@ -114,6 +120,7 @@ impl Operation for CompareListings {
     type Query = CompareQuery;
     type Body = NoInput;
     type Output = ComparisonView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "compare_listings",
@@ -127,8 +134,13 @@ impl Operation for CompareListings {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, CompareQuery, NoInput>) -> Result<ComparisonView, OpError> {
-        let comparison = app.listings.compare.compare(&input.query.a, &input.query.b).await?;
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<NoInput, CompareQuery, NoInput>,
+    ) -> Result<ComparisonView, OpError> {
+        let comparison = listings.compare.compare(&input.query.a, &input.query.b).await?;
         Ok(ComparisonView {
             a: comparison.a,
             b: comparison.b,

@@ -1,7 +1,7 @@
 //! `list_interview_questions`.
 
 use crate::registry::{Input, Operation, OperationSpec};
-use crate::{App, Caller, NoInput, OpError};
+use crate::{Caller, ContentServices, Context, NoInput, OpError};
 use async_trait::async_trait;
 use content::InterviewQuestion;
 use schemars::JsonSchema;
@@ -21,6 +21,7 @@ impl Operation for ListInterviewQuestions {
     type Query = NoInput;
     type Body = NoInput;
     type Output = InterviewQuestions;
+    type Area = ContentServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_interview_questions",
@@ -31,7 +32,12 @@ impl Operation for ListInterviewQuestions {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<InterviewQuestions, OpError> {
-        Ok(InterviewQuestions { items: app.content.interview_questions.list_active().await? })
+    async fn run(
+        &self,
+        content: Context<'_, Self::Area>,
+        _: &Caller,
+        _: Input<NoInput, NoInput, NoInput>,
+    ) -> Result<InterviewQuestions, OpError> {
+        Ok(InterviewQuestions { items: content.interview_questions.list_active().await? })
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::{DraftPath, DraftView, Pagination, UpdateDraftBody, rfc3339};
-use crate::{App, Caller, HttpMethod, NoInput, OpError, RateClass};
+use crate::{Caller, Context, HttpMethod, NoInput, OpError, RateClass};
 use accounts::Scope;
 use async_trait::async_trait;
 use drafts::FieldName;
@@ -81,6 +81,7 @@ impl Operation for SubmitListing {
     type Query = NoInput;
     type Body = SubmitListingBody;
     type Output = DraftView;
+    type Area = drafts::DraftsService;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "submit_listing",
@@ -93,8 +94,13 @@ impl Operation for SubmitListing {
         ..DRAFTS_WRITE
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, NoInput, SubmitListingBody>) -> Result<DraftView, OpError> {
-        let draft = app.drafts.submit(caller.user_id()?, &input.body.url).await?;
+    async fn run(
+        &self,
+        drafts: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<NoInput, NoInput, SubmitListingBody>,
+    ) -> Result<DraftView, OpError> {
+        let draft = drafts.submit(caller.user_id()?, &input.body.url).await?;
         Ok(DraftView::from(&draft))
     }
 }
@@ -107,6 +113,7 @@ impl Operation for ListMyDrafts {
     type Query = Pagination;
     type Body = NoInput;
     type Output = Paged<DraftSummary>;
+    type Area = drafts::DraftsService;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_my_drafts",
@@ -116,8 +123,13 @@ impl Operation for ListMyDrafts {
         ..DRAFTS_READ
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, Pagination, NoInput>) -> Result<Paged<DraftSummary>, OpError> {
-        let page = app.drafts.list(caller.user_id()?, input.query.page_request()).await?;
+    async fn run(
+        &self,
+        drafts: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<NoInput, Pagination, NoInput>,
+    ) -> Result<Paged<DraftSummary>, OpError> {
+        let page = drafts.list(caller.user_id()?, input.query.page_request()).await?;
         Ok(page.map(|draft| {
             let completeness = draft.completeness();
             DraftSummary {
@@ -144,6 +156,7 @@ impl Operation for GetDraft {
     type Query = NoInput;
     type Body = NoInput;
     type Output = DraftView;
+    type Area = drafts::DraftsService;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_draft",
@@ -154,8 +167,13 @@ impl Operation for GetDraft {
         ..DRAFTS_READ
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<DraftPath, NoInput, NoInput>) -> Result<DraftView, OpError> {
-        let draft = app.drafts.get(caller.user_id()?, input.path.id()?).await?;
+    async fn run(
+        &self,
+        drafts: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<DraftPath, NoInput, NoInput>,
+    ) -> Result<DraftView, OpError> {
+        let draft = drafts.get(caller.user_id()?, input.path.id()?).await?;
         Ok(DraftView::from(&draft))
     }
 }
@@ -168,6 +186,7 @@ impl Operation for UpdateDraft {
     type Query = NoInput;
     type Body = UpdateDraftBody;
     type Output = DraftView;
+    type Area = drafts::DraftsService;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "update_draft",
@@ -179,10 +198,15 @@ impl Operation for UpdateDraft {
         ..DRAFTS_WRITE
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<DraftPath, NoInput, UpdateDraftBody>) -> Result<DraftView, OpError> {
+    async fn run(
+        &self,
+        drafts: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<DraftPath, NoInput, UpdateDraftBody>,
+    ) -> Result<DraftView, OpError> {
         let id = input.path.id()?;
         let edit = input.body.into_edit()?;
-        let draft = app.drafts.update(caller.user_id()?, id, edit).await?;
+        let draft = drafts.update(caller.user_id()?, id, edit).await?;
         Ok(DraftView::from(&draft))
     }
 }
@@ -206,6 +230,7 @@ impl Operation for InviteCofounder {
     type Query = NoInput;
     type Body = InviteBody;
     type Output = InvitationView;
+    type Area = drafts::DraftsService;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "invite_cofounder",
@@ -217,7 +242,12 @@ impl Operation for InviteCofounder {
         ..DRAFTS_WRITE
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<DraftPath, NoInput, InviteBody>) -> Result<InvitationView, OpError> {
+    async fn run(
+        &self,
+        drafts: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<DraftPath, NoInput, InviteBody>,
+    ) -> Result<InvitationView, OpError> {
         let id = input.path.id()?;
         let email = Email::parse(&input.body.email).map_err(|err| OpError::field("email", err.0))?;
         let principal = caller.signed_in()?;
@@ -226,7 +256,7 @@ impl Operation for InviteCofounder {
         } else {
             principal.user.display_name.clone()
         };
-        let invitation = app.drafts.invite(principal.user.id, id, email, &inviter).await?;
+        let invitation = drafts.invite(principal.user.id, id, email, &inviter).await?;
         Ok(InvitationView {
             draft_id: id.to_string(),
             email: invitation.email.to_string(),
@@ -253,6 +283,7 @@ impl Operation for SubmitDraft {
     type Query = NoInput;
     type Body = NoInput;
     type Output = SubmittedView;
+    type Area = drafts::DraftsService;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "submit_draft",
@@ -263,8 +294,13 @@ impl Operation for SubmitDraft {
         ..DRAFTS_WRITE
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<DraftPath, NoInput, NoInput>) -> Result<SubmittedView, OpError> {
-        let (draft, listing) = app.drafts.submit_draft(caller.user_id()?, input.path.id()?).await?;
+    async fn run(
+        &self,
+        drafts: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<DraftPath, NoInput, NoInput>,
+    ) -> Result<SubmittedView, OpError> {
+        let (draft, listing) = drafts.submit_draft(caller.user_id()?, input.path.id()?).await?;
         Ok(SubmittedView { listing_id: listing.get(), listing_status: "draft", draft: DraftView::from(&draft) })
     }
 }

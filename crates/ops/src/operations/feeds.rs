@@ -2,7 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::{paged_query, rfc3339};
-use crate::{App, Caller, NoInput, OpError};
+use crate::{Caller, Context, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::Week;
@@ -116,6 +116,7 @@ impl Operation for ListLaunches {
     type Query = LaunchesQuery;
     type Body = NoInput;
     type Output = FeedView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_launches",
@@ -128,10 +129,15 @@ impl Operation for ListLaunches {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, LaunchesQuery, NoInput>) -> Result<FeedView, OpError> {
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<NoInput, LaunchesQuery, NoInput>,
+    ) -> Result<FeedView, OpError> {
         let query = input.query;
         let page = query.page_request();
-        let feed = app.listings.feeds.section(query.section.section(), page).await?;
+        let feed = listings.feeds.section(query.section.section(), page).await?;
         let start = page.offset() as u32;
         Ok(FeedView {
             section: query.section,

@@ -2,7 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::{self, InterviewAnswerView, paged_query, rfc3339};
-use crate::{App, Caller, InputPart, NoInput, OpError};
+use crate::{Caller, Context, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::{CountryCode, Slug};
@@ -57,6 +57,7 @@ impl Operation for ListFounders {
     type Query = FoundersQuery;
     type Body = NoInput;
     type Output = FounderList;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_founders",
@@ -68,11 +69,16 @@ impl Operation for ListFounders {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, FoundersQuery, NoInput>) -> Result<FounderList, OpError> {
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<NoInput, FoundersQuery, NoInput>,
+    ) -> Result<FounderList, OpError> {
         let query = input.query;
         let page = query.page_request();
         let name = query.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
-        let founders = app.listings.founders.list(name, query.country.as_ref(), page).await?;
+        let founders = listings.founders.list(name, query.country.as_ref(), page).await?;
         Ok(FounderList {
             page: founders.page,
             per_page: founders.per_page,
@@ -81,7 +87,7 @@ impl Operation for ListFounders {
                 .items
                 .into_iter()
                 .map(|f| FounderItem {
-                    url: format!("{}/founders/{}", app.site.site_url, f.slug),
+                    url: format!("{}/founders/{}", listings.site.site_url, f.slug),
                     slug: f.slug,
                     name: f.name,
                     title: f.title,
@@ -144,6 +150,7 @@ impl Operation for GetFounder {
     type Query = NoInput;
     type Body = NoInput;
     type Output = FounderView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_founder",
@@ -156,10 +163,15 @@ impl Operation for GetFounder {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<FounderSlug, NoInput, NoInput>) -> Result<FounderView, OpError> {
-        let profile = app.listings.founders.profile(&input.path.slug).await.map_err(|err| OpError::from_founder(err, &input.path.slug))?;
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<FounderSlug, NoInput, NoInput>,
+    ) -> Result<FounderView, OpError> {
+        let profile = listings.founders.profile(&input.path.slug).await.map_err(|err| OpError::from_founder(err, &input.path.slug))?;
         Ok(FounderView {
-            url: format!("{}/founders/{}", app.site.site_url, profile.slug),
+            url: format!("{}/founders/{}", listings.site.site_url, profile.slug),
             slug: profile.slug,
             name: profile.name,
             title: profile.title,

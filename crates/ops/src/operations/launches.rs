@@ -2,7 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::rfc3339;
-use crate::{App, Caller, InputPart, NoInput, OpError};
+use crate::{Caller, Context, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::Week;
@@ -95,6 +95,7 @@ impl Operation for GetLaunchWeek {
     type Query = NoInput;
     type Body = NoInput;
     type Output = LaunchWeekView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_launch_week",
@@ -109,8 +110,13 @@ impl Operation for GetLaunchWeek {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<WeekPath, NoInput, NoInput>) -> Result<LaunchWeekView, OpError> {
-        let week = app.listings.calendar.week(input.path.week.0).await?;
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<WeekPath, NoInput, NoInput>,
+    ) -> Result<LaunchWeekView, OpError> {
+        let week = listings.calendar.week(input.path.week.0).await?;
         Ok(LaunchWeekView {
             week: week.week,
             phase: match week.phase {
@@ -120,7 +126,7 @@ impl Operation for GetLaunchWeek {
             },
             starts_at: rfc3339(week.starts_at),
             ends_at: rfc3339(week.ends_at),
-            launch_timezone: app.site.launch_timezone.clone(),
+            launch_timezone: listings.site.launch_timezone.clone(),
             items: week
                 .launches
                 .into_iter()

@@ -2,7 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::{ListingSlug, ListingView};
-use crate::{App, Caller, NoInput, OpError, RawInput};
+use crate::{Caller, Context, ListingServices, NoInput, OpError, RawInput};
 use async_trait::async_trait;
 
 pub struct GetListing;
@@ -13,6 +13,7 @@ impl Operation for GetListing {
     type Query = NoInput;
     type Body = NoInput;
     type Output = ListingView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_listing",
@@ -28,20 +29,24 @@ impl Operation for GetListing {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<ListingSlug, NoInput, NoInput>) -> Result<ListingView, OpError> {
-        let profile = app
-            .listings
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<ListingSlug, NoInput, NoInput>,
+    ) -> Result<ListingView, OpError> {
+        let profile = listings
             .profiles
             .profile(&input.path.slug, caller.viewer().as_deref())
             .await
             .map_err(|err| OpError::from_profile(err, &input.path.slug))?;
-        Ok(ListingView::of(profile, app))
+        Ok(ListingView::of(profile, listings))
     }
 
-    fn answered_from_cache(&self, app: &App, caller: &Caller, input: &RawInput) {
+    fn answered_from_cache(&self, listings: Context<'_, Self::Area>, caller: &Caller, input: &RawInput) {
         let slug = input.path.get("slug").and_then(|slug| slug.as_str()).and_then(|slug| kernel::Slug::parse(slug).ok());
         if let Some(slug) = slug {
-            app.listings.profiles.count_view(&slug, caller.viewer().as_deref());
+            listings.profiles.count_view(&slug, caller.viewer().as_deref());
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::{Pagination, rfc3339};
-use crate::{App, Caller, HttpMethod, InputPart, NoInput, OpError, RateClass};
+use crate::{Caller, CommerceServices, Context, HttpMethod, InputPart, NoInput, OpError, RateClass};
 use accounts::Scope;
 use async_trait::async_trait;
 use garde::Validate;
@@ -167,13 +167,13 @@ pub struct VatView {
 }
 
 impl VatView {
-    fn of(vat: &orders::VatSummary, app: &App) -> Self {
+    fn of(vat: &orders::VatSummary, commerce: Context<'_, CommerceServices>) -> Self {
         Self {
             rate_percent: vat.rate.percent(),
             treatment: vat.treatment,
             reverse_charge: vat.treatment == VatTreatment::ReverseCharge,
             vat_number_check: vat.check,
-            seller_country: app.commerce.orders.seller_country().to_string(),
+            seller_country: commerce.orders.seller_country().to_string(),
         }
     }
 }
@@ -201,7 +201,7 @@ fn totals(amounts: Amounts) -> (i64, i64, i64) {
 }
 
 impl QuoteView {
-    fn of(quote: &Quote, app: &App) -> Self {
+    fn of(quote: &Quote, commerce: Context<'_, CommerceServices>) -> Self {
         let (subtotal_cents, vat_cents, total_cents) = totals(quote.totals);
         Self {
             items: quote.lines.iter().map(LineView::of).collect(),
@@ -213,7 +213,7 @@ impl QuoteView {
             reverse_charge: quote.vat.treatment == VatTreatment::ReverseCharge,
             vat_number_check: quote.vat.check,
             vat_number_valid: quote.vat_number_valid,
-            vat: VatView::of(&quote.vat, app),
+            vat: VatView::of(&quote.vat, commerce),
         }
     }
 }
@@ -254,7 +254,7 @@ pub struct OrderView {
 }
 
 impl OrderView {
-    fn of(order: &Order, app: &App) -> Self {
+    fn of(order: &Order, commerce: Context<'_, CommerceServices>) -> Self {
         let (subtotal_cents, vat_cents, total_cents) = totals(order.totals);
         let line = |line: &OrderLine| OrderLineView {
             line: LineView::of(&line.line),
@@ -270,7 +270,7 @@ impl OrderView {
             subtotal_cents,
             vat_cents,
             total_cents,
-            vat: VatView::of(&order.vat, app),
+            vat: VatView::of(&order.vat, commerce),
             billing_country: order.billing.country.as_ref().map(ToString::to_string),
             lines: order.lines.iter().map(line).collect(),
             created_at: rfc3339(order.created_at),
@@ -292,8 +292,8 @@ pub struct CheckoutView {
 }
 
 /// The checkout page of an order with its token.
-fn checkout_url(app: &App, number: &str, token: &str) -> String {
-    format!("{}/checkout/{number}?t={token}", app.site.site_url)
+fn checkout_url(commerce: Context<'_, CommerceServices>, number: &str, token: &str) -> String {
+    format!("{}/checkout/{number}?t={token}", commerce.site.site_url)
 }
 
 /// What the order operations share.
@@ -315,6 +315,7 @@ impl Operation for QuoteOrder {
     type Query = NoInput;
     type Body = OrderRequestBody;
     type Output = QuoteView;
+    type Area = CommerceServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "quote_order",
@@ -328,9 +329,14 @@ impl Operation for QuoteOrder {
         ..ORDERS_WRITE
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, NoInput, OrderRequestBody>) -> Result<QuoteView, OpError> {
-        let quote = app.commerce.orders.quote(caller.user_id()?, &input.body.request()).await?;
-        Ok(QuoteView::of(&quote, app))
+    async fn run(
+        &self,
+        commerce: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<NoInput, NoInput, OrderRequestBody>,
+    ) -> Result<QuoteView, OpError> {
+        let quote = commerce.orders.quote(caller.user_id()?, &input.body.request()).await?;
+        Ok(QuoteView::of(&quote, commerce))
     }
 }
 
@@ -342,6 +348,7 @@ impl Operation for CreateCheckout {
     type Query = NoInput;
     type Body = OrderRequestBody;
     type Output = CheckoutView;
+    type Area = CommerceServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "create_checkout",
@@ -369,26 +376,31 @@ impl Operation for CreateCheckout {
 
     /// A replay issues a new token for the same order (the link of the first answer stops
     /// working): the order is never made twice, and no token is kept unhashed.
-    async fn replay(&self, app: &App, caller: &Caller, mut stored: Value) -> Result<Value, OpError> {
+    async fn replay(&self, commerce: Context<'_, Self::Area>, caller: &Caller, mut stored: Value) -> Result<Value, OpError> {
         let number = stored["order"]["number"]
             .as_str()
             .ok_or_else(|| OpError::internal(kernel::RepoError::Backend("a stored checkout has no order number".into())))?
             .to_owned();
-        let token = app.commerce.orders.renew_checkout_token(caller.user_id()?, &number).await?;
-        stored["checkout_url"] = Value::String(checkout_url(app, &number, &token));
+        let token = commerce.orders.renew_checkout_token(caller.user_id()?, &number).await?;
+        stored["checkout_url"] = Value::String(checkout_url(commerce, &number, &token));
         Ok(stored)
     }
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, NoInput, OrderRequestBody>) -> Result<CheckoutView, OpError> {
-        let (order, token) = app.commerce.orders.checkout(caller.user_id()?, &input.body.request()).await?;
+    async fn run(
+        &self,
+        commerce: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<NoInput, NoInput, OrderRequestBody>,
+    ) -> Result<CheckoutView, OpError> {
+        let (order, token) = commerce.orders.checkout(caller.user_id()?, &input.body.request()).await?;
         Ok(CheckoutView {
-            checkout_url: checkout_url(app, order.number.as_str(), &token),
+            checkout_url: checkout_url(commerce, order.number.as_str(), &token),
             next_step: format!(
                 "Give checkout_url to the person: they pay on that page before {}. Then get_order {} shows the order paid, and each line fulfilled.",
                 rfc3339(order.expires_at),
                 order.number
             ),
-            order: OrderView::of(&order, app),
+            order: OrderView::of(&order, commerce),
         })
     }
 }
@@ -401,6 +413,7 @@ impl Operation for ListMyOrders {
     type Query = Pagination;
     type Body = NoInput;
     type Output = Paged<OrderView>;
+    type Area = CommerceServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_my_orders",
@@ -410,9 +423,14 @@ impl Operation for ListMyOrders {
         ..ORDERS_READ
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, Pagination, NoInput>) -> Result<Paged<OrderView>, OpError> {
-        let page = app.commerce.orders.list(caller.user_id()?, input.query.page_request()).await?;
-        Ok(page.map(|order| OrderView::of(&order, app)))
+    async fn run(
+        &self,
+        commerce: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<NoInput, Pagination, NoInput>,
+    ) -> Result<Paged<OrderView>, OpError> {
+        let page = commerce.orders.list(caller.user_id()?, input.query.page_request()).await?;
+        Ok(page.map(|order| OrderView::of(&order, commerce)))
     }
 }
 
@@ -424,6 +442,7 @@ impl Operation for GetOrder {
     type Query = NoInput;
     type Body = NoInput;
     type Output = OrderView;
+    type Area = CommerceServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_order",
@@ -435,8 +454,13 @@ impl Operation for GetOrder {
         ..ORDERS_READ
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<OrderPath, NoInput, NoInput>) -> Result<OrderView, OpError> {
-        let order = app.commerce.orders.get(caller.user_id()?, &input.path.number).await?;
-        Ok(OrderView::of(&order, app))
+    async fn run(
+        &self,
+        commerce: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<OrderPath, NoInput, NoInput>,
+    ) -> Result<OrderView, OpError> {
+        let order = commerce.orders.get(caller.user_id()?, &input.path.number).await?;
+        Ok(OrderView::of(&order, commerce))
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::paged_query;
-use crate::{App, Caller, InputPart, NoInput, OpError};
+use crate::{Caller, Context, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::{Slug, Week};
@@ -130,6 +130,7 @@ impl Operation for GetLeaderboard {
     type Query = BoardQuery;
     type Body = NoInput;
     type Output = LeaderboardView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_leaderboard",
@@ -145,7 +146,12 @@ impl Operation for GetLeaderboard {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<BoardPath, BoardQuery, NoInput>) -> Result<LeaderboardView, OpError> {
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<BoardPath, BoardQuery, NoInput>,
+    ) -> Result<LeaderboardView, OpError> {
         let board = Board::parse(input.path.board.as_str()).ok_or_else(|| {
             let known: Vec<&str> = Board::ALL.iter().map(|b| b.as_str()).collect();
             OpError::NotFound(format!("no leaderboard is called {}; the boards are {}", input.path.board, known.join(", ")))
@@ -158,7 +164,7 @@ impl Operation for GetLeaderboard {
             },
         };
         let page = input.query.page_request();
-        let leaderboard = app.listings.leaderboards.board(board, week, page).await?;
+        let leaderboard = listings.leaderboards.board(board, week, page).await?;
         let paid = board.is_paid();
         let disclosure = paid.then_some(BILLBOARD_DISCLOSURE);
         Ok(LeaderboardView {
@@ -221,6 +227,7 @@ impl Operation for ListAwards {
     type Query = AwardsQuery;
     type Body = NoInput;
     type Output = AwardList;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_awards",
@@ -233,9 +240,14 @@ impl Operation for ListAwards {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, AwardsQuery, NoInput>) -> Result<AwardList, OpError> {
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<NoInput, AwardsQuery, NoInput>,
+    ) -> Result<AwardList, OpError> {
         let page = input.query.page_request();
-        let awards = app.listings.awards.list(input.query.listing.as_ref(), page).await?;
+        let awards = listings.awards.list(input.query.listing.as_ref(), page).await?;
         Ok(AwardList {
             page: awards.page,
             per_page: awards.per_page,

@@ -2,7 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::paged_query;
-use crate::{App, Caller, NoInput, OpError};
+use crate::{Caller, Context, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::{CountryCode, Slug};
@@ -81,6 +81,7 @@ impl Operation for SearchListings {
     type Query = SearchQuery;
     type Body = NoInput;
     type Output = SearchResults;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "search_listings",
@@ -95,7 +96,12 @@ impl Operation for SearchListings {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, input: Input<NoInput, SearchQuery, NoInput>) -> Result<SearchResults, OpError> {
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        _: &Caller,
+        input: Input<NoInput, SearchQuery, NoInput>,
+    ) -> Result<SearchResults, OpError> {
         let query = input.query;
         let page = query.page_request();
         let request = SearchRequest {
@@ -116,7 +122,7 @@ impl Operation for SearchListings {
             },
             page,
         };
-        let results = app.listings.search.search(&request).await?;
+        let results = listings.search.search(&request).await?;
         Ok(SearchResults { page: results.page, per_page: results.per_page, total: results.total, items: results.items })
     }
 }

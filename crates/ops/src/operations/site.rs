@@ -1,7 +1,7 @@
 //! `get_site_info`: what this site is and where everything lives.
 
 use crate::registry::{Input, Operation, OperationSpec};
-use crate::{App, Caller, NoInput, OpError};
+use crate::{App, Caller, Context, NoInput, OpError};
 use async_trait::async_trait;
 use listings::SiteCounts;
 use schemars::JsonSchema;
@@ -50,6 +50,7 @@ impl Operation for GetSiteInfo {
     type Query = NoInput;
     type Body = NoInput;
     type Output = SiteInfo;
+    type Area = App;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_site_info",
@@ -61,7 +62,7 @@ impl Operation for GetSiteInfo {
         ..OperationSpec::READ
     };
 
-    async fn run(&self, app: &App, _: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<SiteInfo, OpError> {
+    async fn run(&self, app: Context<'_, Self::Area>, _: &Caller, _: Input<NoInput, NoInput, NoInput>) -> Result<SiteInfo, OpError> {
         let counts = app.listings.directory.counts().await?;
         let site = &app.site;
         let page = |path: &str| format!("{}{path}", site.site_url);

@@ -3,7 +3,7 @@
 
 use super::dates::rfc3339;
 use super::sections::{MilestoneView, StoryView};
-use crate::App;
+use crate::{Context, ListingServices};
 use kernel::{Faq, Slug, Week};
 use listings::{Link, ListingStatus};
 use schemars::JsonSchema;
@@ -153,8 +153,8 @@ pub struct PricingView {
 
 impl ListingView {
     /// The public profile as `get_listing` shows it (also part of `get_my_listing`).
-    pub fn of(p: listings::ListingProfile, app: &App) -> Self {
-        let site = &app.site.site_url;
+    pub fn of(p: listings::ListingProfile, listings: Context<'_, ListingServices>) -> Self {
+        let site = &listings.site.site_url;
         Self {
             page_url: format!("{site}/listings/{}", p.summary.slug),
             slug: p.summary.slug,

@@ -3,7 +3,7 @@
 
 use super::dates::rfc3339;
 use super::listing::ListingView;
-use crate::{App, OpError};
+use crate::{Context, ListingServices, OpError};
 use listings::OwnedListing;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -36,7 +36,7 @@ pub struct OwnedListingView {
 }
 
 impl OwnedListingView {
-    pub fn of(listing: &OwnedListing, app: &App) -> Self {
+    pub fn of(listing: &OwnedListing, listings: Context<'_, ListingServices>) -> Self {
         let public = !matches!(listing.status, listings::ListingStatus::Draft | listings::ListingStatus::Archived);
         Self {
             id: listing.id.get(),
@@ -49,7 +49,7 @@ impl OwnedListingView {
             launch_week: listing.launch_week.map(|week| week.to_string()),
             launched_at: listing.launched_at.map(rfc3339),
             unlocked_sections: listing.unlocked_sections.clone(),
-            public_url: public.then(|| format!("{}/listings/{}", app.site.site_url, listing.slug)),
+            public_url: public.then(|| format!("{}/listings/{}", listings.site.site_url, listing.slug)),
             badge_check: listing.badge_check.as_ref().map(|check| BadgeCheckView {
                 result: check.result.clone(),
                 detail: check.detail.clone(),
@@ -93,9 +93,9 @@ pub struct MyListingView {
 
 impl MyListingView {
     /// The owner's fields plus the profile as the public sees it (counting no view).
-    pub async fn of(listing: OwnedListing, app: &App) -> Result<Self, OpError> {
+    pub async fn of(listing: OwnedListing, listings: Context<'_, ListingServices>) -> Result<Self, OpError> {
         let slug = kernel::Slug::parse(&listing.slug).map_err(OpError::corrupt)?;
-        let profile = app.listings.profiles.owner_profile(&slug).await?;
-        Ok(Self { owned: OwnedListingView::of(&listing, app), profile: ListingView::of(profile, app) })
+        let profile = listings.profiles.owner_profile(&slug).await?;
+        Ok(Self { owned: OwnedListingView::of(&listing, listings), profile: ListingView::of(profile, listings) })
     }
 }

@@ -49,6 +49,13 @@ paged_query! {
     pub struct Pagination {}
 }
 
+impl Pagination {
+    /// The first `per_page` items.
+    pub fn first(per_page: u32) -> Self {
+        Self { page: 1, per_page }
+    }
+}
+
 pub(crate) fn first_page() -> u32 {
     1
 }

@@ -1,6 +1,6 @@
 //! Browsing the directory: the home page, the launch feeds and weeks, the categories and search.
 
-use super::{Card, Meta, Pager, VoteButtons, caller, page, plural, run, vote_buttons};
+use super::{Card, Meta, Pager, VoteButtons, caller, page, plural, run, run_with, vote_buttons};
 use crate::PageError;
 use crate::WebState;
 use actix_web::http::StatusCode;
@@ -8,10 +8,11 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use kernel::FieldError;
 use listings::CategoryNode;
+use ops::NoInput;
 use ops::operations::categories::{GetCategory, ListCategories};
 use ops::operations::feeds::{FeedMetricView, FeedView, ListLaunches};
 use ops::operations::launches::{GetLaunchWeek, Phase};
-use ops::operations::rankings::ListAwards;
+use ops::operations::rankings::{AwardsQuery, ListAwards};
 use ops::operations::search::SearchListings;
 
 /// The eight sections of the launches feed: the API's name and the heading people read.
@@ -90,7 +91,7 @@ pub async fn home(state: web::Data<WebState>, request: HttpRequest) -> Result<Ht
         section("this-week", 10),
         section("trending", 5),
         section("upcoming", 5),
-        run(ListAwards, &state, &who, &[], &[("per_page", "3".to_owned())]),
+        run_with(ListAwards, &state, &who, NoInput {}, AwardsQuery { listing: None, page: 1, per_page: 3 }, NoInput {}),
     );
     let (this_week, trending, upcoming, winners) = match (this_week, trending, upcoming, winners) {
         (Ok(a), Ok(b), Ok(c), Ok(d)) => (a, b, c, d),

@@ -2,16 +2,16 @@
 //! (split at 50,000 addresses), and Atom feeds of launches and of the blog.
 
 use super::browse::SECTIONS;
-use super::{caller, respond, run};
+use super::{caller, respond, run, run_with};
 use crate::{PageError, WebState};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use kernel::markup::escape as xml;
 use listings::{Board, CategoryNode, SitemapFile};
-use ops::OpError;
-use ops::operations::blog::ListBlogPosts;
+use ops::operations::blog::{BlogQuery, ListBlogPosts};
 use ops::operations::categories::ListCategories;
 use ops::operations::feeds::{FeedMetricView, ListLaunches};
+use ops::{NoInput, OpError};
 use std::fmt::Write;
 
 pub async fn robots(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
@@ -78,7 +78,7 @@ async fn pages(state: &WebState, request: &HttpRequest, body: &mut String) -> Re
     }
     let mut page = 1u32;
     loop {
-        let posts = run(ListBlogPosts, state, &who, &[], &[("page", page.to_string()), ("per_page", "100".into())]).await?;
+        let posts = run_with(ListBlogPosts, state, &who, NoInput {}, BlogQuery { q: None, page, per_page: 100 }, NoInput {}).await?;
         for post in &posts.items {
             url(body, &post.url, Some(&post.published_at));
         }
@@ -182,7 +182,8 @@ pub async fn launches_feed(state: web::Data<WebState>, request: HttpRequest) -> 
 
 /// The latest blog posts.
 pub async fn blog_feed(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
-    let posts = run(ListBlogPosts, &state, &caller(&request), &[], &[("per_page", "20".to_owned())]).await?;
+    let latest = BlogQuery { q: None, page: 1, per_page: 20 };
+    let posts = run_with(ListBlogPosts, &state, &caller(&request), NoInput {}, latest, NoInput {}).await?;
     let entries = posts
         .items
         .into_iter()

@@ -153,7 +153,12 @@ impl Besides {
             Self::CountView => {
                 let slug = request.match_info().get("slug").unwrap_or_default().to_owned();
                 if let Ok(input) = ops::params::raw_input(&ops::operations::listing::GetListing, vec![("slug".into(), slug)], Vec::new()) {
-                    ops::Operation::answered_from_cache(&ops::operations::listing::GetListing, &state.app, &caller(request), &input);
+                    ops::Operation::answered_from_cache(
+                        &ops::operations::listing::GetListing,
+                        ops::Context::of(&state.app),
+                        &caller(request),
+                        &input,
+                    );
                 }
             }
         }

@@ -251,18 +251,17 @@ pub(crate) fn run<'a, T: Operation>(
     async move { ops::run_typed(&op, &state.app, caller, raw?).await }
 }
 
-/// [`run`] with a JSON body, for the forms of the account pages.
-pub(crate) async fn run_with_body<T: Operation>(
+/// Runs an operation on values the page holds typed already (an id it read, a page size it
+/// chose, a body it built: `ops::parse_body`), checked as the API checks them (`ops::run_input`).
+pub(crate) async fn run_with<T: Operation>(
     op: T,
     state: &WebState,
     caller: &Caller,
-    path: &[(&str, &str)],
-    body: serde_json::Value,
+    path: T::Path,
+    query: T::Query,
+    body: T::Body,
 ) -> Result<T::Output, OpError> {
-    let path = path.iter().map(|(name, value)| ((*name).to_owned(), (*value).to_owned())).collect();
-    let mut raw = ops::params::raw_input(&op, path, Vec::new())?;
-    raw.body = Some(body);
-    ops::run_typed(&op, &state.app, caller, raw).await
+    ops::run_input(&op, &state.app, caller, ops::Input { path, query, body }).await
 }
 
 /// The header's account link, as `base.html` writes it.
@@ -391,7 +390,6 @@ fn asset(request: &HttpRequest, tag: &str, content_type: &str, body: &'static st
     response.insert_header((ETAG, tag)).insert_header((CACHE_CONTROL, "public, max-age=3600"));
     if fresh { response.finish() } else { response.content_type(content_type.to_owned()).body(body) }
 }
-
 
 /// Whether a request for an unknown address comes from a browser (which gets the page for
 /// people) rather than an API client (which gets problem+json).

@@ -6,7 +6,7 @@
 
 use super::{draft_of, errors_under, in_progress, progress_message, see_other};
 use crate::WebState;
-use crate::site::{Meta, page, run_with_body};
+use crate::site::{Meta, page, run_with};
 use crate::{PageError, SignedInPost};
 use accounts::signin::Session;
 use actix_web::http::StatusCode;
@@ -14,9 +14,9 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use drafts::{FieldKind, FieldName, FieldState, FieldValue};
 use kernel::FieldError;
-use ops::OpError;
 use ops::operations::drafts::UpdateDraft;
-use ops::wire::DraftView;
+use ops::wire::{DraftPath, DraftView};
+use ops::{NoInput, OpError};
 use serde_json::{Map, Value, json};
 
 /// What the form was sent with, and what was wrong, to show them again.
@@ -414,7 +414,8 @@ pub async fn edit(
     if body.is_empty() {
         return Ok(see_other(&format!("/submit/drafts/{}?saved=1", draft.id)));
     }
-    match run_with_body(UpdateDraft, &state, &caller, &[("id", &draft.id)], Value::Object(body)).await {
+    let path = DraftPath { id: draft.id.clone() };
+    match async { run_with(UpdateDraft, &state, &caller, path, NoInput {}, ops::parse_body(Value::Object(body))?).await }.await {
         Ok(updated) => Ok(see_other(&format!("/submit/drafts/{}?saved=1", updated.id))),
         Err(OpError::Validation(errors)) => {
             let sent = Sent { values: form, errors };

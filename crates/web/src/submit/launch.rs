@@ -6,18 +6,19 @@
 use super::editor::{Sent, editor_page};
 use super::{draft_of, person, see_other};
 use crate::guard::as_person;
-use crate::site::{Meta, page, run, run_with_body};
+use crate::site::{Meta, page, run, run_with};
 use crate::{CsrfForm, PageError, SignedInPost, WebState};
 use accounts::signin::Session;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
-use ops::OpError;
 use ops::operations::badges::{BadgeView, GetBadges};
 use ops::operations::drafts::SubmitDraft;
 use ops::operations::orders::CreateCheckout;
 use ops::operations::owner::{ChooseFreeListing, GetMyListing};
 use ops::wire::MyListingView;
+use ops::wire::{DraftPath, ListingPath};
+use ops::{NoInput, OpError};
 
 pub async fn submit_draft(
     state: web::Data<WebState>,
@@ -26,7 +27,7 @@ pub async fn submit_draft(
     SignedInPost { session, .. }: SignedInPost<CsrfForm>,
 ) -> Result<HttpResponse, PageError> {
     let caller = as_person(&session, &request);
-    match run(SubmitDraft, &state, &caller, &[("id", path.as_str())], &[]).await {
+    match run_with(SubmitDraft, &state, &caller, DraftPath { id: path.to_string() }, NoInput {}, NoInput {}).await {
         Ok(submitted) => Ok(see_other(&format!("/submit/drafts/{}/launch", submitted.draft.id))),
         Err(OpError::Validation(errors)) => {
             // What the listing still needs, beside its field in the editor.
@@ -55,7 +56,7 @@ async fn render(state: &WebState, request: &HttpRequest, id: &str, next_step: Op
     let (session, caller) = person(state, request).await?;
     let draft = draft_of(state, &caller, id).await?;
     let Some(listing_id) = draft.listing_id else { return Ok(see_other(&format!("/submit/drafts/{}", draft.id))) };
-    let listing = run(GetMyListing, state, &caller, &[("listing_id", &listing_id.to_string())], &[]).await?;
+    let listing = run_with(GetMyListing, state, &caller, ListingPath { listing_id }, NoInput {}, NoInput {}).await?;
     let queued = listing.owned.status == "awaiting_badge";
     let badges = if queued {
         match run(GetBadges, state, &caller, &[("slug", &listing.owned.slug)], &[]).await {
@@ -94,7 +95,7 @@ pub async fn choose_free(
     SignedInPost { session, .. }: SignedInPost<CsrfForm>,
 ) -> Result<HttpResponse, PageError> {
     let (caller, listing) = listing_of(&state, &request, &session, &path).await?;
-    let queued = run(ChooseFreeListing, &state, &caller, &[("listing_id", &listing.to_string())], &[]).await?;
+    let queued = run_with(ChooseFreeListing, &state, &caller, ListingPath { listing_id: listing }, NoInput {}, NoInput {}).await?;
     render(&state, &request, &path, Some(queued.next_step)).await
 }
 
@@ -106,7 +107,7 @@ pub async fn choose_paid(
 ) -> Result<HttpResponse, PageError> {
     let (caller, listing) = listing_of(&state, &request, &session, &path).await?;
     let items = serde_json::json!({"items": [{"product": "launch", "listing_id": listing}]});
-    let created = run_with_body(CreateCheckout, &state, &caller, &[], items).await?;
+    let created = run_with(CreateCheckout, &state, &caller, NoInput {}, NoInput {}, ops::parse_body(items)?).await?;
     // The checkout page is on this site: go to its path, whatever address the site has.
     let path = created.checkout_url.find("/checkout/").map_or(created.checkout_url.as_str(), |at| &created.checkout_url[at..]);
     Ok(see_other(path))

@@ -10,7 +10,7 @@ mod editor;
 mod launch;
 
 use crate::guard::as_person;
-use crate::site::{Meta, page, run, run_with_body};
+use crate::site::{Meta, page, run_with};
 use crate::{PageError, SignedInPost};
 use crate::{WebState, session, words};
 use actix_web::http::StatusCode;
@@ -19,8 +19,8 @@ use askama::Template;
 use drafts::DraftStatus;
 use kernel::FieldError;
 use ops::operations::drafts::{GetDraft, ListMyDrafts, SubmitListing};
-use ops::wire::DraftView;
-use ops::{Caller, OpError};
+use ops::wire::{DraftPath, DraftView};
+use ops::{Caller, NoInput, OpError, Pagination};
 
 pub(crate) use editor::{edit, editor_page};
 pub(crate) use launch::{choose_free, choose_paid, launch_page, submit_draft};
@@ -63,7 +63,7 @@ async fn render_start(state: &WebState, request: &HttpRequest, status: StatusCod
     let mut drafts = Vec::new();
     if let Some(session) = &session {
         let caller = as_person(session, request);
-        match run(ListMyDrafts, state, &caller, &[], &[("per_page", "20".to_owned())]).await {
+        match run_with(ListMyDrafts, state, &caller, NoInput {}, Pagination::first(20), NoInput {}).await {
             Ok(page) => {
                 drafts = page
                     .items
@@ -117,7 +117,8 @@ pub async fn start(
     SignedInPost { session, form, .. }: SignedInPost<StartForm>,
 ) -> Result<HttpResponse, PageError> {
     let caller = as_person(&session, &request);
-    match run_with_body(SubmitListing, &state, &caller, &[], serde_json::json!({"url": form.url.trim()})).await {
+    let body = serde_json::json!({"url": form.url.trim()});
+    match async { run_with(SubmitListing, &state, &caller, NoInput {}, NoInput {}, ops::parse_body(body)?).await }.await {
         Ok(draft) => Ok(see_other(&format!("/submit/drafts/{}", draft.id))),
         Err(OpError::Validation(errors)) => {
             let message = crate::error_of(&errors, "url").or_else(|| errors.first().map(|error| error.message.as_str()));
@@ -139,7 +140,7 @@ async fn person(state: &WebState, request: &HttpRequest) -> Result<(accounts::si
 }
 
 pub(crate) async fn draft_of(state: &WebState, caller: &Caller, id: &str) -> Result<DraftView, OpError> {
-    run(GetDraft, state, caller, &[("id", id)], &[]).await
+    run_with(GetDraft, state, caller, DraftPath { id: id.to_owned() }, NoInput {}, NoInput {}).await
 }
 
 /// Whether the draft is still being read or drafted (the page polls).

@@ -4,7 +4,7 @@
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::spec_presets::OWNER_WRITE;
 use crate::wire::{FaqInput, ListingPath, MyListingView, rfc3339, socials_schema};
-use crate::{App, Caller, HttpMethod, InputPart, NoInput, OpError};
+use crate::{Caller, Context, HttpMethod, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use schemars::JsonSchema;
@@ -112,6 +112,7 @@ impl Operation for UpdateMyListing {
     type Query = NoInput;
     type Body = UpdateMyListingBody;
     type Output = UpdatedListingView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "update_my_listing",
@@ -124,21 +125,21 @@ impl Operation for UpdateMyListing {
 
     async fn run(
         &self,
-        app: &App,
+        listings: Context<'_, Self::Area>,
         caller: &Caller,
         input: Input<ListingPath, NoInput, UpdateMyListingBody>,
     ) -> Result<UpdatedListingView, OpError> {
         let edit = input.body.into_edit()?;
-        let (listing, version) = app.listings.owners.update(caller.user_id()?, input.path.id(), &edit).await?;
+        let (listing, version) = listings.owners.update(caller.user_id()?, input.path.id(), &edit).await?;
         if version.is_some() && listing.status == listings::ListingStatus::Live {
             // Searchable at once on this server; the others read the change within a second.
-            if let Err(err) = app.listings.search.sync().await {
+            if let Err(err) = listings.search.sync().await {
                 tracing::warn!(error = %err, "could not index an edited listing now; the periodic sync will");
             }
         }
         Ok(UpdatedListingView {
             version: version.map(|v| VersionView { id: v.id, changed: v.changed, created_at: rfc3339(v.created_at) }),
-            listing: MyListingView::of(listing, app).await?,
+            listing: MyListingView::of(listing, listings).await?,
         })
     }
 }

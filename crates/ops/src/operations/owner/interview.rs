@@ -4,7 +4,7 @@
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::spec_presets::OWNER_WRITE;
 use crate::wire::InterviewAnswerView;
-use crate::{App, Caller, HttpMethod, InputPart, NoInput, OpError};
+use crate::{Caller, Context, HttpMethod, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use schemars::JsonSchema;
@@ -59,6 +59,7 @@ impl Operation for AnswerInterview {
     type Query = NoInput;
     type Body = AnswerInterviewBody;
     type Output = InterviewView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "answer_interview",
@@ -71,15 +72,20 @@ impl Operation for AnswerInterview {
         ..OWNER_WRITE
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<NoInput, NoInput, AnswerInterviewBody>) -> Result<InterviewView, OpError> {
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<NoInput, NoInput, AnswerInterviewBody>,
+    ) -> Result<InterviewView, OpError> {
         let answers = input.body.answers.into_iter().map(|a| (a.question_id, a.answer)).collect();
-        let (answers, founders) = app.listings.interviews.answer(caller.user_id()?, answers).await?;
+        let (answers, founders) = listings.interviews.answer(caller.user_id()?, answers).await?;
         Ok(InterviewView {
             answers: answers.into_iter().map(InterviewAnswerView::from).collect(),
             shown_on: founders
                 .into_iter()
                 .map(|f| ShownOnView {
-                    url: format!("{}/founders/{}", app.site.site_url, f.slug),
+                    url: format!("{}/founders/{}", listings.site.site_url, f.slug),
                     founder_slug: f.slug.to_string(),
                     public: f.public,
                 })

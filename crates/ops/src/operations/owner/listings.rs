@@ -4,7 +4,7 @@
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::spec_presets::{OWNER_READ, OWNER_WRITE};
 use crate::wire::{ListingPath, MyListingView, OwnedListingView, Pagination};
-use crate::{App, Caller, NoInput, OpError};
+use crate::{Caller, Context, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use kernel::Paged;
 use listings::FreeQueueOutcome;
@@ -19,6 +19,7 @@ impl Operation for ListMyListings {
     type Query = Pagination;
     type Body = NoInput;
     type Output = Paged<OwnedListingView>;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "list_my_listings",
@@ -30,12 +31,12 @@ impl Operation for ListMyListings {
 
     async fn run(
         &self,
-        app: &App,
+        listings: Context<'_, Self::Area>,
         caller: &Caller,
         input: Input<NoInput, Pagination, NoInput>,
     ) -> Result<Paged<OwnedListingView>, OpError> {
-        let page = app.listings.owners.list(caller.user_id()?, input.query.page_request()).await?;
-        Ok(page.map(|listing| OwnedListingView::of(&listing, app)))
+        let page = listings.owners.list(caller.user_id()?, input.query.page_request()).await?;
+        Ok(page.map(|listing| OwnedListingView::of(&listing, listings)))
     }
 }
 
@@ -47,6 +48,7 @@ impl Operation for GetMyListing {
     type Query = NoInput;
     type Body = NoInput;
     type Output = MyListingView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "get_my_listing",
@@ -57,9 +59,14 @@ impl Operation for GetMyListing {
         ..OWNER_READ
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, NoInput>) -> Result<MyListingView, OpError> {
-        let listing = app.listings.owners.get(caller.user_id()?, input.path.id()).await?;
-        MyListingView::of(listing, app).await
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<ListingPath, NoInput, NoInput>,
+    ) -> Result<MyListingView, OpError> {
+        let listing = listings.owners.get(caller.user_id()?, input.path.id()).await?;
+        MyListingView::of(listing, listings).await
     }
 }
 
@@ -83,6 +90,7 @@ impl Operation for ChooseFreeListing {
     type Query = NoInput;
     type Body = NoInput;
     type Output = FreeQueueView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "choose_free_listing",
@@ -92,13 +100,18 @@ impl Operation for ChooseFreeListing {
         ..OWNER_WRITE
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, NoInput>) -> Result<FreeQueueView, OpError> {
-        let (listing, outcome) = app.listings.owners.choose_free(caller.user_id()?, input.path.id()).await?;
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<ListingPath, NoInput, NoInput>,
+    ) -> Result<FreeQueueView, OpError> {
+        let (listing, outcome) = listings.owners.choose_free(caller.user_id()?, input.path.id()).await?;
         let (outcome, week) = match outcome {
             FreeQueueOutcome::Queued(week) => {
                 // Look for the badge now rather than at the next sweep; if this fails, the
                 // sweep checks it within minutes anyway.
-                if let Err(err) = app.listings.lifecycle.check_soon(listing.id).await {
+                if let Err(err) = listings.lifecycle.check_soon(listing.id).await {
                     tracing::warn!(error = %err, "could not enqueue the first badge check; the sweep will");
                 }
                 ("queued", week)
@@ -112,7 +125,7 @@ impl Operation for ChooseFreeListing {
                 "Add the Launchdir badge (get_badges) to the homepage of {}; the listing is scheduled once the badge is seen and goes live in the week of {week}.",
                 listing.url
             ),
-            listing: OwnedListingView::of(&listing, app),
+            listing: OwnedListingView::of(&listing, listings),
         })
     }
 }

@@ -3,7 +3,7 @@
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::spec_presets::OWNER_WRITE;
 use crate::wire::{ListingPath, MilestoneInput};
-use crate::{App, Caller, HttpMethod, InputPart, NoInput, OpError};
+use crate::{Caller, Context, HttpMethod, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::ListingId;
@@ -44,6 +44,7 @@ impl Operation for AddMilestone {
     type Query = NoInput;
     type Body = MilestoneInput;
     type Output = MilestoneView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "add_milestone",
@@ -54,9 +55,14 @@ impl Operation for AddMilestone {
         ..OWNER_WRITE
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, MilestoneInput>) -> Result<MilestoneView, OpError> {
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<ListingPath, NoInput, MilestoneInput>,
+    ) -> Result<MilestoneView, OpError> {
         let milestone = input.body.to_milestone()?;
-        let (id, shown) = app.listings.owners.add_milestone(caller.user_id()?, input.path.id(), milestone).await?;
+        let (id, shown) = listings.owners.add_milestone(caller.user_id()?, input.path.id(), milestone).await?;
         let body = input.body;
         Ok(MilestoneView {
             id,
@@ -85,6 +91,7 @@ impl Operation for DeleteMilestone {
     type Query = NoInput;
     type Body = NoInput;
     type Output = DeletedView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "delete_milestone",
@@ -96,9 +103,14 @@ impl Operation for DeleteMilestone {
         ..OWNER_WRITE
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<MilestonePath, NoInput, NoInput>) -> Result<DeletedView, OpError> {
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<MilestonePath, NoInput, NoInput>,
+    ) -> Result<DeletedView, OpError> {
         let path = input.path;
-        app.listings
+        listings
             .owners
             .delete_milestone(caller.user_id()?, ListingId::new(path.listing_id), path.milestone_id)
             .await

@@ -3,7 +3,7 @@
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::spec_presets::OWNER_WRITE;
 use crate::wire::{ListingPath, OwnedStoryInput};
-use crate::{App, Caller, HttpMethod, NoInput, OpError};
+use crate::{Caller, Context, HttpMethod, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -26,6 +26,7 @@ impl Operation for SetFounderStory {
     type Query = NoInput;
     type Body = OwnedStoryInput;
     type Output = StoryView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "set_founder_story",
@@ -36,8 +37,13 @@ impl Operation for SetFounderStory {
         ..OWNER_WRITE
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, OwnedStoryInput>) -> Result<StoryView, OpError> {
-        let (listing, published) = app.listings.owners.set_story(caller.user_id()?, input.path.id(), input.body.0).await?;
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<ListingPath, NoInput, OwnedStoryInput>,
+    ) -> Result<StoryView, OpError> {
+        let (listing, published) = listings.owners.set_story(caller.user_id()?, input.path.id(), input.body.0).await?;
         Ok(StoryView {
             listing_id: input.path.listing_id,
             published,

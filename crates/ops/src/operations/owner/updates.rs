@@ -3,7 +3,7 @@
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::spec_presets::OWNER_WRITE;
 use crate::wire::{ListingPath, rfc3339};
-use crate::{App, Caller, InputPart, NoInput, OpError};
+use crate::{Caller, Context, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use schemars::JsonSchema;
@@ -43,6 +43,7 @@ impl Operation for PostListingUpdate {
     type Query = NoInput;
     type Body = UpdateInput;
     type Output = UpdateView;
+    type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
         id: "post_listing_update",
@@ -53,9 +54,14 @@ impl Operation for PostListingUpdate {
         ..OWNER_WRITE
     };
 
-    async fn run(&self, app: &App, caller: &Caller, input: Input<ListingPath, NoInput, UpdateInput>) -> Result<UpdateView, OpError> {
+    async fn run(
+        &self,
+        listings: Context<'_, Self::Area>,
+        caller: &Caller,
+        input: Input<ListingPath, NoInput, UpdateInput>,
+    ) -> Result<UpdateView, OpError> {
         let body = input.body;
-        let (id, at) = app.listings.owners.post_update(caller.user_id()?, input.path.id(), &body.title, &body.body).await?;
+        let (id, at) = listings.owners.post_update(caller.user_id()?, input.path.id(), &body.title, &body.body).await?;
         Ok(UpdateView {
             id,
             listing_id: input.path.listing_id,
