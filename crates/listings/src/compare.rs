@@ -156,10 +156,10 @@ impl CompareService {
             return Err(CompareError::Same);
         }
         let now = self.clock.now();
-        let made_by = self.reviews.counted_if_made_by(now);
+        let genuine = self.reviews.genuine_at(now);
         let live = |profile: Option<ListingProfile>| profile.filter(|p| p.summary.status == ListingStatus::Live);
-        let pa = live(self.profiles.profile(a, now, made_by, 0).await?).ok_or(CompareError::Unknown { field: "a" })?;
-        let pb = live(self.profiles.profile(b, now, made_by, 0).await?).ok_or(CompareError::Unknown { field: "b" })?;
+        let pa = live(self.profiles.profile(a, now, genuine, 0).await?).ok_or(CompareError::Unknown { field: "a" })?;
+        let pb = live(self.profiles.profile(b, now, genuine, 0).await?).ok_or(CompareError::Unknown { field: "b" })?;
         let rows = facts(&pa).into_iter().zip(facts(&pb)).map(|((key, label, a), (_, _, b))| Row { key, label, a, b }).collect();
         Ok(Comparison { a: pa.summary, b: pb.summary, rows })
     }

@@ -52,8 +52,8 @@ pub use profile::{
 pub use purchases::{LaunchOutcome, PAID_SECTIONS, PurchaseFacts, PurchaseRepository, PurchaseService};
 pub use rankings::{Board, BoardEntry, Leaderboard, LeaderboardError, LeaderboardService, Metric, RankingRepository};
 pub use reviews::{
-    FieldProblem, ListingReviews, Member, Review, ReviewError, ReviewPolicy, ReviewRecord, ReviewRepository, ReviewService, ReviewText,
-    Saved,
+    FieldProblem, GenuineReviews, ListingReviews, Member, Review, ReviewError, ReviewFacts, ReviewPolicy, ReviewRecord, ReviewRepository,
+    ReviewService, ReviewText, ReviewerFacts, Saved,
 };
 pub use search::{
     DbOrder, IndexOrder, IndexSearch, SEARCH_SYNC_PERIOD, SearchChanges, SearchDoc, SearchError, SearchIndex, SearchRequest, SearchService,

@@ -18,6 +18,10 @@ pub enum ListingStatus {
 }
 
 impl ListingStatus {
+    /// The statuses in which people vote on, review and follow a listing: live only. The
+    /// domain's rule; stores look a listing up among these.
+    pub const OPEN_TO_PEOPLE: [ListingStatus; 1] = [ListingStatus::Live];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Draft => "draft",

@@ -169,13 +169,12 @@ pub struct ListingProfile {
 pub trait ProfileRepository: Send + Sync {
     /// The profile of the listing with this slug, whatever its status; paid-only sections are
     /// filled only where unlocked (and the story only when published by `now`). The rating
-    /// counts a review only when its author's account was made by `reviewers_made_by`
-    /// ([`crate::ReviewPolicy::counted_if_made_by`] of `now`).
+    /// counts the reviews `genuine` holds for ([`crate::ReviewPolicy::genuine_at`] `now`).
     async fn profile(
         &self,
         slug: &Slug,
         now: OffsetDateTime,
-        reviewers_made_by: OffsetDateTime,
+        genuine: crate::GenuineReviews,
         latest_updates: usize,
     ) -> Result<Option<ListingProfile>, RepoError>;
 
@@ -284,7 +283,7 @@ impl ProfileService {
 
     /// The profile at `now`, its rating from the reviews that count at `now`.
     async fn read(&self, slug: &Slug, now: OffsetDateTime) -> Result<Option<ListingProfile>, RepoError> {
-        self.profiles.profile(slug, now, self.reviews.counted_if_made_by(now), LATEST_UPDATES).await
+        self.profiles.profile(slug, now, self.reviews.genuine_at(now), LATEST_UPDATES).await
     }
 
     /// The public profile of a live, scheduled or badge-pending listing; counts a view of a
@@ -360,10 +359,10 @@ mod tests {
             &self,
             _: &Slug,
             now: OffsetDateTime,
-            reviewers_made_by: OffsetDateTime,
+            genuine: crate::GenuineReviews,
             _: usize,
         ) -> Result<Option<ListingProfile>, RepoError> {
-            self.asked.lock().unwrap().push((now, reviewers_made_by));
+            self.asked.lock().unwrap().push((now, genuine.reviewers_made_by));
             Ok(None)
         }
         async fn add_views(&self, _: &[(ListingId, u64)]) -> Result<(), RepoError> {

@@ -30,12 +30,47 @@ pub struct ReviewPolicy {
 }
 
 impl ReviewPolicy {
-    /// The latest instant an account may have been made at for its reviews to count at `now`
-    /// (an account exactly `min_account_age` old counts, as a vote does). Every read of the
-    /// rating or of a review's mark asks with the time of the read, so a young account's review
-    /// starts counting once the account is old enough, without any write.
-    pub fn counted_if_made_by(&self, now: OffsetDateTime) -> OffsetDateTime {
-        now - self.min_account_age
+    /// Which reviews are genuine at `now`: an account exactly `min_account_age` old counts, as
+    /// a vote does. Every read of the rating or of a review's mark asks with the time of the
+    /// read, so a young account's review starts counting once the account is old enough,
+    /// without any write.
+    pub fn genuine_at(&self, now: OffsetDateTime) -> GenuineReviews {
+        GenuineReviews { reviewers_made_by: now - self.min_account_age }
+    }
+}
+
+/// The rule of which reviews are genuine: counted in a listing's rating and marked so. The
+/// domain decides it; a store implements it, in a query for the rating and with
+/// [`GenuineReviews::holds`] for a review it has read. A review is genuine when it is not
+/// hidden, its author does not own the listing, and the author's account has a confirmed
+/// address, is not blocked and was made by `reviewers_made_by`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GenuineReviews {
+    pub reviewers_made_by: OffsetDateTime,
+}
+
+/// What [`GenuineReviews`] asks of a review.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReviewFacts {
+    pub hidden: bool,
+    pub by_an_owner: bool,
+    /// `None` when the author's account is gone.
+    pub author: Option<ReviewerFacts>,
+}
+
+/// What [`GenuineReviews`] asks of a review's author.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReviewerFacts {
+    pub email_confirmed: bool,
+    pub blocked: bool,
+    pub created_at: OffsetDateTime,
+}
+
+impl GenuineReviews {
+    pub fn holds(&self, review: &ReviewFacts) -> bool {
+        !review.hidden
+            && !review.by_an_owner
+            && review.author.is_some_and(|author| author.email_confirmed && !author.blocked && author.created_at <= self.reviewers_made_by)
     }
 }
 
@@ -117,8 +152,8 @@ pub enum Saved {
     Edited,
 }
 
-/// Reads that mark reviews genuine take `made_by` ([`ReviewPolicy::counted_if_made_by`] at the
-/// time of the read): a review counts only if its author's account was made at or before it.
+/// Reads that mark reviews genuine take the rule ([`ReviewPolicy::genuine_at`] the time of the
+/// read) and apply it as [`GenuineReviews`] says.
 #[async_trait]
 pub trait ReviewRepository: Send + Sync {
     /// Writes `user`'s review of the live listing `listing`, sent from the client network
@@ -140,13 +175,13 @@ pub trait ReviewRepository: Send + Sync {
         listing: &Slug,
         viewer: Option<UserId>,
         shown: u64,
-        made_by: OffsetDateTime,
+        genuine: GenuineReviews,
     ) -> Result<ListingReviews, RepoError>;
     /// The newest reviews of any listing, hidden ones included, with their listing's slug.
-    async fn recent(&self, limit: u64, made_by: OffsetDateTime) -> Result<Vec<(Slug, Review)>, RepoError>;
+    async fn recent(&self, limit: u64, genuine: GenuineReviews) -> Result<Vec<(Slug, Review)>, RepoError>;
     /// The reviews first written since `since`, hidden ones included, newest first (a bounded
     /// scan: a list for the site team, not an export); [`flag_bursts`] judges them.
-    async fn written_since(&self, since: OffsetDateTime, made_by: OffsetDateTime) -> Result<Vec<ReviewRecord>, RepoError>;
+    async fn written_since(&self, since: OffsetDateTime, genuine: GenuineReviews) -> Result<Vec<ReviewRecord>, RepoError>;
     /// Hides a review from everyone but its author (and from the rating), or shows it again:
     /// whether that changed it (`false`: it was so already), `None` when there is no such review.
     async fn set_hidden(&self, review: i64, hidden: bool) -> Result<Option<bool>, RepoError>;
@@ -195,8 +230,8 @@ impl ReviewService {
     }
 
     /// Reviews count now when their author's account was made by this instant.
-    fn made_by(&self) -> OffsetDateTime {
-        self.policy.counted_if_made_by(self.clock.now())
+    fn genuine(&self) -> GenuineReviews {
+        self.policy.genuine_at(self.clock.now())
     }
 
     /// Writes or edits `member`'s review. Anyone signed in may write one; it counts toward the
@@ -210,19 +245,19 @@ impl ReviewService {
     }
 
     pub async fn of_listing(&self, listing: &Slug, viewer: Option<UserId>) -> Result<ListingReviews, RepoError> {
-        self.repo.of_listing(listing, viewer, REVIEWS_SHOWN, self.made_by()).await
+        self.repo.of_listing(listing, viewer, REVIEWS_SHOWN, self.genuine()).await
     }
 
     /// The newest reviews, for the site team.
     pub async fn recent(&self, limit: u64) -> Result<Vec<(Slug, Review)>, RepoError> {
-        self.repo.recent(limit, self.made_by()).await
+        self.repo.recent(limit, self.genuine()).await
     }
 
     /// The reviews of the last `days` days written from a network from which `burst` or more
     /// accounts wrote reviews within `window`, newest first, for the site team.
     pub async fn bursts(&self, days: i64, burst: u32, window: Duration) -> Result<Vec<ReviewRecord>, RepoError> {
         let now = self.clock.now();
-        let written = self.repo.written_since(now - Duration::days(days), self.policy.counted_if_made_by(now)).await?;
+        let written = self.repo.written_since(now - Duration::days(days), self.policy.genuine_at(now)).await?;
         Ok(flag_bursts(written, burst, window))
     }
 
@@ -266,9 +301,8 @@ mod tests {
 
     const NOW: OffsetDateTime = datetime!(2026-11-25 12:00 UTC);
 
-    /// Keeps what the service asks: the networks saves came from and the `made_by` of reads.
-    /// Its reviews are marked as the store marks them: genuine when the author's account was
-    /// made by `made_by`.
+    /// Keeps what the service asks: the networks saves came from and the rule of each read. Its
+    /// reviews are marked as the store marks them, by the rule (`GenuineReviews::holds`).
     #[derive(Default)]
     struct Reviews {
         /// `(author, account made at)` of the one review on `live`.
@@ -301,17 +335,23 @@ mod tests {
         async fn delete(&self, _: &Slug, _: UserId) -> Result<bool, RepoError> {
             Ok(false)
         }
-        async fn of_listing(&self, _: &Slug, _: Option<UserId>, _: u64, made_by: OffsetDateTime) -> Result<ListingReviews, RepoError> {
-            self.asked.lock().unwrap().push(made_by);
-            let shown = self.author.lock().unwrap().iter().map(|(_, made)| review(1, NOW, *made <= made_by)).collect::<Vec<_>>();
+        async fn of_listing(&self, _: &Slug, _: Option<UserId>, _: u64, genuine: GenuineReviews) -> Result<ListingReviews, RepoError> {
+            self.asked.lock().unwrap().push(genuine.reviewers_made_by);
+            let facts = |made: OffsetDateTime| ReviewFacts {
+                hidden: false,
+                by_an_owner: false,
+                author: Some(ReviewerFacts { email_confirmed: true, blocked: false, created_at: made }),
+            };
+            let shown =
+                self.author.lock().unwrap().iter().map(|(_, made)| review(1, NOW, genuine.holds(&facts(*made)))).collect::<Vec<_>>();
             Ok(ListingReviews { total: shown.len() as u64, shown, ..Default::default() })
         }
-        async fn recent(&self, _: u64, made_by: OffsetDateTime) -> Result<Vec<(Slug, Review)>, RepoError> {
-            self.asked.lock().unwrap().push(made_by);
+        async fn recent(&self, _: u64, genuine: GenuineReviews) -> Result<Vec<(Slug, Review)>, RepoError> {
+            self.asked.lock().unwrap().push(genuine.reviewers_made_by);
             Ok(Vec::new())
         }
-        async fn written_since(&self, since: OffsetDateTime, made_by: OffsetDateTime) -> Result<Vec<ReviewRecord>, RepoError> {
-            self.asked.lock().unwrap().push(made_by);
+        async fn written_since(&self, since: OffsetDateTime, genuine: GenuineReviews) -> Result<Vec<ReviewRecord>, RepoError> {
+            self.asked.lock().unwrap().push(genuine.reviewers_made_by);
             Ok(self.written.lock().unwrap().iter().filter(|record| record.review.written_at >= since).cloned().collect())
         }
         async fn set_hidden(&self, _: i64, _: bool) -> Result<Option<bool>, RepoError> {
@@ -341,10 +381,28 @@ mod tests {
     #[test]
     fn an_account_exactly_old_enough_counts_as_for_votes() {
         let policy = ReviewPolicy { min_account_age: Duration::hours(24) };
-        assert_eq!(policy.counted_if_made_by(NOW), NOW - Duration::hours(24));
+        assert_eq!(policy.genuine_at(NOW).reviewers_made_by, NOW - Duration::hours(24));
         let made = NOW - Duration::hours(24);
-        assert!(made <= policy.counted_if_made_by(NOW), "24 hours old: counts");
-        assert!(made > policy.counted_if_made_by(NOW - Duration::seconds(1)), "a second younger: not yet");
+        let by = |created_at| ReviewFacts {
+            hidden: false,
+            by_an_owner: false,
+            author: Some(ReviewerFacts { email_confirmed: true, blocked: false, created_at }),
+        };
+        assert!(policy.genuine_at(NOW).holds(&by(made)), "24 hours old: counts");
+        assert!(!policy.genuine_at(NOW - Duration::seconds(1)).holds(&by(made)), "a second younger: not yet");
+    }
+
+    #[test]
+    fn hidden_reviews_owners_reviews_and_unconfirmed_blocked_or_gone_authors_are_not_genuine() {
+        let rule = ReviewPolicy { min_account_age: Duration::ZERO }.genuine_at(NOW);
+        let author = ReviewerFacts { email_confirmed: true, blocked: false, created_at: NOW - Duration::days(30) };
+        let fine = ReviewFacts { hidden: false, by_an_owner: false, author: Some(author) };
+        assert!(rule.holds(&fine));
+        assert!(!rule.holds(&ReviewFacts { hidden: true, ..fine }));
+        assert!(!rule.holds(&ReviewFacts { by_an_owner: true, ..fine }));
+        assert!(!rule.holds(&ReviewFacts { author: None, ..fine }));
+        assert!(!rule.holds(&ReviewFacts { author: Some(ReviewerFacts { email_confirmed: false, ..author }), ..fine }));
+        assert!(!rule.holds(&ReviewFacts { author: Some(ReviewerFacts { blocked: true, ..author }), ..fine }));
     }
 
     #[tokio::test]

@@ -4,7 +4,6 @@ mod db;
 mod entity;
 mod repos;
 pub mod seed;
-mod seed_content;
 mod shared;
 #[cfg(feature = "testing")]
 pub mod testing;

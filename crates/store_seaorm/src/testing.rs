@@ -233,6 +233,16 @@ pub mod fixtures {
             .expect("block");
     }
 
+    /// Takes back an account's confirmation of its address.
+    pub async fn unconfirm(db: &DatabaseConnection, user_id: i64) {
+        user::Entity::update_many()
+            .col_expr(user::Column::EmailConfirmedAt, Expr::value(Option::<OffsetDateTime>::None))
+            .filter(user::Column::Id.eq(user_id))
+            .exec(db)
+            .await
+            .expect("unconfirm");
+    }
+
     /// Makes an account as old as `made_at` says (accounts are made now).
     pub async fn account_made(db: &DatabaseConnection, user_id: i64, made_at: OffsetDateTime) {
         user::Entity::update_many()

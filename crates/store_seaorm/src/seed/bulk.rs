@@ -6,7 +6,7 @@ use super::{COUNTRIES, FIRST_NAMES, LAST_NAMES, NEW_CATEGORIES, PRICING, PROMISE
 use crate::entity::{
     billboard_contribution, category, founder, listing, listing_category, listing_follow, listing_founder, listing_metric, user, vote,
 };
-use crate::seed_content::{contributions_of, metrics_of};
+use super::content::{contributions_of, metrics_of};
 use crate::shared::votes::utc_week;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set,

@@ -1,5 +1,6 @@
 //! What more than one repository reads or writes of votes: a vote's UTC week, a listing's vote
-//! momentum, the live listing a vote or review is for, and withdrawing an account's votes.
+//! momentum, the listing a vote, review or follow is for (`listings::ListingStatus::OPEN_TO_PEOPLE`
+//! says which take them), and withdrawing an account's votes.
 
 use crate::entity::{listing, vote};
 use crate::repo_err;
@@ -42,10 +43,11 @@ pub(crate) async fn momentum(db: &impl ConnectionTrait, listing_id: i64) -> Resu
     })
 }
 
-pub(crate) async fn live_listing(db: &impl ConnectionTrait, slug: &Slug) -> Result<Option<listing::Model>, RepoError> {
+/// The listing at `slug` when people may vote on, review and follow it.
+pub(crate) async fn open_listing(db: &impl ConnectionTrait, slug: &Slug) -> Result<Option<listing::Model>, RepoError> {
     listing::Entity::find()
         .filter(listing::Column::Slug.eq(slug.as_str()))
-        .filter(listing::Column::Status.eq("live"))
+        .filter(listing::Column::Status.is_in(listings::ListingStatus::OPEN_TO_PEOPLE.map(listings::ListingStatus::as_str)))
         .one(db)
         .await
         .map_err(repo_err)

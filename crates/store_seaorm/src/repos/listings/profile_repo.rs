@@ -9,8 +9,8 @@ use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{Faq, ListingId, RepoError, Slug};
 use listings::{
-    CommunityRating, CompanyRef, DomainRating, FounderCard, Link, ListingCategory, ListingProfile, ListingUpdate, Media, Milestone,
-    ProfileRepository, Unlocked,
+    CommunityRating, CompanyRef, DomainRating, FounderCard, GenuineReviews, Link, ListingCategory, ListingProfile, ListingUpdate, Media,
+    Milestone, ProfileRepository, Unlocked,
 };
 use sea_orm::sea_query::{Expr, ExprTrait, Query};
 use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, TransactionTrait};
@@ -31,7 +31,7 @@ impl ProfileRepository for SeaStore {
         &self,
         slug: &Slug,
         now: OffsetDateTime,
-        reviewers_made_by: OffsetDateTime,
+        genuine: GenuineReviews,
         latest_updates: usize,
     ) -> Result<Option<ListingProfile>, RepoError> {
         let db = &self.db;
@@ -88,10 +88,11 @@ impl ProfileRepository for SeaStore {
             .map(|u| ListingUpdate { title: u.title, body: u.body, posted_at: u.created_at })
             .collect();
 
-        // Genuine reviews: a person with a confirmed e-mail address, not blocked, whose account
-        // was made by `reviewers_made_by` (old enough at the time of this read, so a young
-        // account's review starts counting by itself), not the owner, not hidden.
-        let mut genuine = review::Entity::find()
+        // The rating counts the reviews `GenuineReviews` holds for, each of its conditions in
+        // the query: not hidden, by a confirmed and unblocked author whose account was made by
+        // `reviewers_made_by` (old enough at the time of this read, so a young account's review
+        // starts counting by itself), not by an owner.
+        let mut counted = review::Entity::find()
             .select_only()
             .column(review::Column::Rating)
             .column_as(Expr::col(review::Column::Id).count(), "reviews")
@@ -106,16 +107,16 @@ impl ProfileRepository for SeaStore {
                     .and_where(Expr::col((user::Entity, user::Column::Id)).equals((review::Entity, review::Column::UserId)))
                     .and_where(Expr::col((user::Entity, user::Column::Blocked)).eq(false))
                     .and_where(Expr::col((user::Entity, user::Column::EmailConfirmedAt)).is_not_null())
-                    .and_where(Expr::col((user::Entity, user::Column::CreatedAt)).lte(utc(reviewers_made_by)))
+                    .and_where(Expr::col((user::Entity, user::Column::CreatedAt)).lte(utc(genuine.reviewers_made_by)))
                     .to_owned(),
             ))
             .group_by(review::Column::Rating);
         let owners = crate::shared::ownership::owners_of(db, std::slice::from_ref(&row)).await?.remove(&row.id).unwrap_or_default();
         if !owners.is_empty() {
-            genuine = genuine.filter(review::Column::UserId.is_not_in(owners));
+            counted = counted.filter(review::Column::UserId.is_not_in(owners));
         }
         let mut distribution = [0u64; 5];
-        for (rating, count) in genuine.into_tuple::<(i16, i64)>().all(db).await.map_err(repo_err)? {
+        for (rating, count) in counted.into_tuple::<(i16, i64)>().all(db).await.map_err(repo_err)? {
             if (1..=5).contains(&rating) {
                 distribution[(rating - 1) as usize] = u64::try_from(count).unwrap_or(0);
             }

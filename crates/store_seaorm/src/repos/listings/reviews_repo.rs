@@ -1,16 +1,16 @@
 //! `ReviewRepository` over SeaORM: one review per person per listing (`uq_reviews_listing_user`),
 //! written or edited in one statement each, and follows (`listing_follows`' key makes a second
-//! follow change nothing). Which reviews are genuine is decided here as in `profile_repo`'s
-//! rating: a confirmed, unblocked reviewer whose account was made by the read's `made_by` (old
-//! enough now), who does not own the listing, and not hidden. Each review keeps the client
-//! network it was first written from, for the site team's list of bursts.
+//! follow change nothing). Which reviews are genuine is the domain's rule
+//! (`listings::GenuineReviews`), applied here to each review read with its author's facts, as
+//! `profile_repo`'s rating applies it in its query. Each review keeps the client network it was
+//! first written from, for the site team's list of bursts.
 
 use crate::entity::{listing, listing_follow, review, user};
-use crate::shared::votes::live_listing;
+use crate::shared::votes::open_listing;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{RepoError, Slug, UserId};
-use listings::{ListingReviews, Review, ReviewRecord, ReviewRepository, ReviewText, Saved};
+use listings::{GenuineReviews, ListingReviews, Review, ReviewFacts, ReviewRecord, ReviewRepository, ReviewText, ReviewerFacts, Saved};
 use sea_orm::sea_query::Expr;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait, TryInsertResult,
@@ -21,10 +21,16 @@ use time::OffsetDateTime;
 /// The most reviews `written_since` reads: a list for the site team, not an export.
 const BURST_SCAN: u64 = 10_000;
 
-fn to_review(row: review::Model, author: Option<&user::Model>, owners: &[i64], made_by: OffsetDateTime) -> Review {
-    let genuine = !row.hidden
-        && !owners.contains(&row.user_id)
-        && author.is_some_and(|author| !author.blocked && author.email_confirmed_at.is_some() && author.created_at <= made_by);
+fn to_review(row: review::Model, author: Option<&user::Model>, owners: &[i64], rule: GenuineReviews) -> Review {
+    let genuine = rule.holds(&ReviewFacts {
+        hidden: row.hidden,
+        by_an_owner: owners.contains(&row.user_id),
+        author: author.map(|author| ReviewerFacts {
+            email_confirmed: author.email_confirmed_at.is_some(),
+            blocked: author.blocked,
+            created_at: author.created_at,
+        }),
+    });
     Review {
         id: row.id,
         author: author.map_or_else(|| "A former member".to_owned(), |author| author.display_name.clone()),
@@ -54,7 +60,7 @@ async fn authors_of(db: &impl ConnectionTrait, ids: impl Iterator<Item = i64>) -
 async fn records_of(
     db: &impl ConnectionTrait,
     rows: Vec<(review::Model, Option<listing::Model>)>,
-    made_by: OffsetDateTime,
+    rule: GenuineReviews,
 ) -> Result<Vec<ReviewRecord>, RepoError> {
     let authors = authors_of(db, rows.iter().map(|(row, _)| row.user_id)).await?;
     let mut listings: HashMap<i64, listing::Model> = HashMap::new();
@@ -76,7 +82,7 @@ async fn records_of(
             listing: Slug::parse(&listing.slug).map_err(RepoError::backend)?,
             user,
             network,
-            review: to_review(row, author, owners, made_by),
+            review: to_review(row, author, owners, rule),
         });
     }
     Ok(records)
@@ -92,7 +98,7 @@ impl ReviewRepository for SeaStore {
         at: OffsetDateTime,
         network: &str,
     ) -> Result<Option<Saved>, RepoError> {
-        let Some(listing) = live_listing(&self.db, slug).await? else { return Ok(None) };
+        let Some(listing) = open_listing(&self.db, slug).await? else { return Ok(None) };
         let row = review::ActiveModel {
             listing_id: Set(listing.id),
             user_id: Set(user.get()),
@@ -126,7 +132,7 @@ impl ReviewRepository for SeaStore {
     }
 
     async fn delete(&self, slug: &Slug, user: UserId) -> Result<bool, RepoError> {
-        let Some(listing) = live_listing(&self.db, slug).await? else { return Ok(false) };
+        let Some(listing) = open_listing(&self.db, slug).await? else { return Ok(false) };
         let gone = review::Entity::delete_many()
             .filter(review::Column::ListingId.eq(listing.id))
             .filter(review::Column::UserId.eq(user.get()))
@@ -136,13 +142,7 @@ impl ReviewRepository for SeaStore {
         Ok(gone.rows_affected > 0)
     }
 
-    async fn of_listing(
-        &self,
-        slug: &Slug,
-        viewer: Option<UserId>,
-        shown: u64,
-        made_by: OffsetDateTime,
-    ) -> Result<ListingReviews, RepoError> {
+    async fn of_listing(&self, slug: &Slug, viewer: Option<UserId>, shown: u64, rule: GenuineReviews) -> Result<ListingReviews, RepoError> {
         let Some(listing) =
             listing::Entity::find().filter(listing::Column::Slug.eq(slug.as_str())).one(&self.db).await.map_err(repo_err)?
         else {
@@ -180,7 +180,7 @@ impl ReviewRepository for SeaStore {
         let mut reviews = ListingReviews { total, following, ..Default::default() };
         for row in rows {
             let author = authors.get(&row.user_id);
-            let review = to_review(row, author, &owners, made_by);
+            let review = to_review(row, author, &owners, rule);
             if Some(review.id) == mine_id {
                 reviews.mine = Some(review.clone());
             }
@@ -191,7 +191,7 @@ impl ReviewRepository for SeaStore {
         Ok(reviews)
     }
 
-    async fn recent(&self, limit: u64, made_by: OffsetDateTime) -> Result<Vec<(Slug, Review)>, RepoError> {
+    async fn recent(&self, limit: u64, rule: GenuineReviews) -> Result<Vec<(Slug, Review)>, RepoError> {
         let rows: Vec<(review::Model, Option<listing::Model>)> = review::Entity::find()
             .find_also_related(listing::Entity)
             .order_by_desc(review::Column::CreatedAt)
@@ -200,11 +200,11 @@ impl ReviewRepository for SeaStore {
             .all(&self.db)
             .await
             .map_err(repo_err)?;
-        let records = records_of(&self.db, rows, made_by).await?;
+        let records = records_of(&self.db, rows, rule).await?;
         Ok(records.into_iter().map(|record| (record.listing, record.review)).collect())
     }
 
-    async fn written_since(&self, since: OffsetDateTime, made_by: OffsetDateTime) -> Result<Vec<ReviewRecord>, RepoError> {
+    async fn written_since(&self, since: OffsetDateTime, rule: GenuineReviews) -> Result<Vec<ReviewRecord>, RepoError> {
         let rows: Vec<(review::Model, Option<listing::Model>)> = review::Entity::find()
             .find_also_related(listing::Entity)
             .filter(review::Column::CreatedAt.gte(utc(since)))
@@ -214,7 +214,7 @@ impl ReviewRepository for SeaStore {
             .all(&self.db)
             .await
             .map_err(repo_err)?;
-        records_of(&self.db, rows, made_by).await
+        records_of(&self.db, rows, rule).await
     }
 
     async fn set_hidden(&self, review_id: i64, hidden: bool) -> Result<Option<bool>, RepoError> {
@@ -233,7 +233,7 @@ impl ReviewRepository for SeaStore {
     }
 
     async fn set_following(&self, slug: &Slug, user: UserId, follow: bool, at: OffsetDateTime) -> Result<Option<()>, RepoError> {
-        let Some(listing) = live_listing(&self.db, slug).await? else { return Ok(None) };
+        let Some(listing) = open_listing(&self.db, slug).await? else { return Ok(None) };
         let txn = self.db.begin().await.map_err(repo_err)?;
         if follow {
             crate::shared::follows::follow(&txn, listing.id, user.get(), at).await?;

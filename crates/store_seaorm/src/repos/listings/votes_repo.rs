@@ -2,7 +2,7 @@
 //! the unique key on (listing, user) makes a double click or two tabs one vote.
 
 use crate::entity::{listing, user, vote};
-use crate::shared::votes::{add_to_count, live_listing};
+use crate::shared::votes::{add_to_count, open_listing};
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{RepoError, Slug, UserId};
@@ -42,7 +42,7 @@ impl VoteRepository for SeaStore {
     async fn cast(&self, slug: &Slug, new: NewVote) -> Result<Option<VoteState>, RepoError> {
         // Read before the transaction, which then opens with a write: SQLite cannot turn a
         // reading transaction into a writing one while another writer waits.
-        let Some(listing) = live_listing(&self.db, slug).await? else { return Ok(None) };
+        let Some(listing) = open_listing(&self.db, slug).await? else { return Ok(None) };
         let txn = self.db.begin().await.map_err(repo_err)?;
         let row = vote::ActiveModel {
             listing_id: Set(listing.id),
@@ -87,7 +87,7 @@ impl VoteRepository for SeaStore {
     }
 
     async fn withdraw(&self, slug: &Slug, user: UserId) -> Result<Option<VoteState>, RepoError> {
-        let Some(listing) = live_listing(&self.db, slug).await? else { return Ok(None) };
+        let Some(listing) = open_listing(&self.db, slug).await? else { return Ok(None) };
         let txn = self.db.begin().await.map_err(repo_err)?;
         let mine =
             || vote::Entity::delete_many().filter(vote::Column::ListingId.eq(listing.id)).filter(vote::Column::UserId.eq(user.get()));

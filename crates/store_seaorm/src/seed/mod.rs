@@ -15,6 +15,7 @@ use std::collections::{HashMap, HashSet};
 use time::{Duration, OffsetDateTime};
 
 mod bulk;
+mod content;
 pub use bulk::bulk_listings;
 
 /// What a seed run wrote.
@@ -57,11 +58,11 @@ pub async fn demo(db: &DatabaseConnection, now: OffsetDateTime) -> Result<SeedRe
     seed_questions(&txn, &mut report).await?;
     let voters = seed_voters(&txn, now, &mut report).await?;
     seed_listings(&txn, now, &category_ids, &voters, &mut report).await?;
-    report.blog_posts = crate::seed_content::seed_blog(&txn, now).await?;
-    report.stories = crate::seed_content::seed_stories(&txn, now).await?;
-    (report.metrics, report.contributions) = crate::seed_content::seed_rankings(&txn, now).await?;
-    report.profiles = crate::seed_content::seed_profiles(&txn, now).await?;
-    report.alternatives = crate::seed_content::seed_alternatives(&txn).await?;
+    report.blog_posts = content::seed_blog(&txn, now).await?;
+    report.stories = content::seed_stories(&txn, now).await?;
+    (report.metrics, report.contributions) = content::seed_rankings(&txn, now).await?;
+    report.profiles = content::seed_profiles(&txn, now).await?;
+    report.alternatives = content::seed_alternatives(&txn).await?;
     txn.commit().await?;
     Ok(report)
 }
