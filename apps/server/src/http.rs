@@ -59,6 +59,10 @@ pub fn serve(
             .configure(pages.clone())
             .default_service(web::to(not_found))
     })
+    // Answers written in pieces (an MCP answer's event stream: priming event, result, end) go
+    // out at once instead of waiting on Nagle for the client's delayed ACK (40 ms a call on a
+    // kept-alive connection).
+    .tcp_nodelay(true)
     .listen(listener)?
     .shutdown_timeout(10);
     if let Some(workers) = settings.http_workers {

@@ -2,11 +2,11 @@
 //! votes over years of weeks, follows, founders, Domain Ratings, revenue and billboard
 //! places), written in one transaction.
 
+use super::content::{contributions_of, metrics_of};
 use super::{COUNTRIES, FIRST_NAMES, LAST_NAMES, NEW_CATEGORIES, PRICING, PROMISES, Rng, STAGES, TITLES};
 use crate::entity::{
     billboard_contribution, category, founder, listing, listing_category, listing_follow, listing_founder, listing_metric, user, vote,
 };
-use super::content::{contributions_of, metrics_of};
 use crate::shared::votes::utc_week;
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set,
