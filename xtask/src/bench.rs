@@ -426,6 +426,38 @@ fn p50_ms(latency: &str) -> f64 {
 /// (`get_site_info`, 8 connections) is loaded alone and then while 8 other connections post
 /// wrong passwords from ever new addresses, round by round; reports the read's median latency
 /// both ways (median of the rounds) and the sign-ins answered per second.
+/// `bench --mcp [--compare OTHER]`: what `tools/call` costs against its REST twin for three kinds
+/// of client (a kept-alive plain HTTP client, a new connection per call, the official MCP Python
+/// SDK), in both protocol eras, on the release build with the demo data, rate limits and the
+/// answer cache off (`tests/mcp_client/bench_clients.py`). With `--compare`, the same against
+/// another build, one server at a time.
+pub fn mcp_clients(root: &Path, other: Option<&Path>) -> anyhow::Result<()> {
+    crate::run(cargo().args(["build", "--release", "-p", "launchdir"]))?;
+    let python = crate::conformance::python_sdk(root)?;
+    let script = root.join("tests/mcp_client/bench_clients.py");
+    let this = root.join("target/release/launchdir");
+    let mut builds = vec![(this.as_path(), "this build")];
+    if let Some(other) = other {
+        builds.push((other, "the other build"));
+    }
+    for (binary, label) in builds {
+        let scratch = std::env::temp_dir().join(format!("launchdir-bench-mcp-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&scratch);
+        let (server, _) = start(binary, &scratch.join("data"))?;
+        let status = Command::new(&python)
+            .arg(&script)
+            .arg(format!("http://127.0.0.1:{}", server.port))
+            .arg(format!("{label} ({})", binary.display()))
+            .status()?;
+        drop(server);
+        let _ = std::fs::remove_dir_all(&scratch);
+        if !status.success() {
+            bail!("the MCP client bench failed against {}", binary.display());
+        }
+    }
+    Ok(())
+}
+
 pub fn sign_in_spray(root: &Path) -> anyhow::Result<()> {
     crate::run(cargo().args(["build", "--release", "-p", "launchdir"]))?;
     let binary = root.join("target/release/launchdir");

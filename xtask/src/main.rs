@@ -24,7 +24,9 @@
 //!   `bench --compare BINARY`: the public reads of this build against another build, in one run;
 //!   `bench --sign-in`: a plain read's median latency alone and during a spray of wrong passwords;
 //!   `bench --orders`: `quote_order` and `get_order` latency beside `get_site_info`, one client;
-//!   `bench --votes`: votes a second on the site beside `get_listing` and `/healthz`.
+//!   `bench --votes`: votes a second on the site beside `get_listing` and `/healthz`;
+//!   `bench --mcp [--compare BINARY]`: `tools/call` against its REST twin for a kept-alive
+//!   plain HTTP client, a new connection per call and the official MCP Python SDK.
 
 mod bench;
 mod conformance;
@@ -54,8 +56,11 @@ fn main() -> anyhow::Result<()> {
         Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check"), Built::NotYet),
         Some("conformance") => conformance::run_suite(&root, Built::NotYet),
         Some("contract") => contract::run_contract(&root, Built::NotYet),
-        // tools/call get_site_info against GET /api/v1/site, in one run.
-        Some("bench") if args.iter().any(|a| a == "--mcp") => measurement("measure_tool_call_against_rest"),
+        // tools/call against its REST twin for three kinds of client, in one run.
+        Some("bench") if args.iter().any(|a| a == "--mcp") => {
+            let other = args.iter().position(|a| a == "--compare").and_then(|i| args.get(i + 1)).map(PathBuf::from);
+            bench::mcp_clients(&root, other.as_deref())
+        }
         // Submission by URL on the fixture websites, over the HTTP API.
         Some("bench") if args.iter().any(|a| a == "--drafts") => measurement("measure_drafting_on_the_fixtures"),
         // quote_order and get_order beside get_site_info, one client, in one run.
@@ -91,7 +96,7 @@ fn main() -> anyhow::Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | prepare [--sqlite-only] [--ci] | tidy | openapi [--check] | bench [--bulk N] [--sqlite-only | --postgres-only | --limits | --pages | --compare BINARY] | bench --drafts | bench --mcp | bench --orders | bench --votes | bench --claims | bench --sign-in | conformance | contract>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | prepare [--sqlite-only] [--ci] | tidy | openapi [--check] | bench [--bulk N] [--sqlite-only | --postgres-only | --limits | --pages | --compare BINARY] | bench --drafts | bench --mcp [--compare BINARY] | bench --orders | bench --votes | bench --claims | bench --sign-in | conformance | contract>"
             );
             bail!("unknown command")
         }

@@ -234,7 +234,26 @@ pub async fn guard(
     if let Some(rate) = admission.rate {
         response.response_mut().extensions_mut().insert(rate);
     }
-    Ok(response)
+    in_one_piece(response).await
+}
+
+/// A legacy session answers a POST with an event stream of a few small events (a priming event,
+/// the answer) that ends once the answer is out; our tools send nothing before their answer. Sent
+/// as the pieces come, each is a write of its own; kept until the stream ends, the answer goes in
+/// one write with its length, as a JSON answer does, and no client waits for a piece.
+async fn in_one_piece(response: ServiceResponse<BoxBody>) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let streamed = response
+        .headers()
+        .get(actix_web::http::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("text/event-stream"));
+    if !streamed || response.request().method() != actix_web::http::Method::POST {
+        return Ok(response);
+    }
+    let (request, response) = response.into_parts();
+    let (head, body) = response.into_parts();
+    let whole = actix_web::body::to_bytes(body).await.map_err(|error| actix_web::error::ErrorInternalServerError(error.to_string()))?;
+    Ok(ServiceResponse::new(request, head.set_body(whole).map_into_boxed_body()))
 }
 
 #[cfg(test)]
