@@ -216,19 +216,18 @@ pub async fn pay(state: web::Data<WebState>, number: web::Path<String>, form: we
     let back = format!("{}/checkout/{}?t={}", state.site_url, number, crate::percent_encode(&form.t));
     let urls = ReturnUrls { success: back.clone(), cancel: back, checkout_token: form.t.clone() };
     let orders = &state.app.commerce.orders;
-    match orders.begin_payment(&number, &form.t, &urls).await {
-        Ok(session) => Ok(HttpResponse::SeeOther().insert_header(("Location", session.url)).finish()),
+    // Refused: the checkout page again, with what stands in the way.
+    let (errors, status) = match orders.begin_payment(&number, &form.t, &urls).await {
+        Ok(session) => return Ok(HttpResponse::SeeOther().insert_header(("Location", session.url)).finish()),
         Err(OrderError::Invalid(errors)) => {
-            let order = orders.open_checkout(&number, &form.t).await?;
             let country = errors.iter().find(|error| error.field == "billing_country").map(|error| format!("Country {}.", error.message));
-            Ok(page(&state, &order, &form.t, None, FormErrors { country, vat_number: None }, None, StatusCode::BAD_REQUEST))
+            (FormErrors { country, vat_number: None }, StatusCode::BAD_REQUEST)
         }
-        Err(OrderError::NotPending(_)) => {
-            let order = orders.open_checkout(&number, &form.t).await?;
-            Ok(page(&state, &order, &form.t, None, FormErrors::default(), None, StatusCode::CONFLICT))
-        }
-        Err(err) => Err(err.into()),
-    }
+        Err(OrderError::NotPending(_)) => (FormErrors::default(), StatusCode::CONFLICT),
+        Err(err) => return Err(err.into()),
+    };
+    let order = orders.open_checkout(&number, &form.t).await?;
+    Ok(page(&state, &order, &form.t, None, errors, None, status))
 }
 
 /// `POST /checkout/{number}/cancel`: the buyer gives the order up before paying.

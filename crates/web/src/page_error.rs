@@ -9,7 +9,6 @@ use crate::site::{Meta, page};
 use actix_web::body::BoxBody;
 use actix_web::dev::ServiceResponse;
 use actix_web::http::StatusCode;
-use actix_web::http::header::RETRY_AFTER;
 use actix_web::{HttpRequest, HttpResponse, ResponseError};
 use askama::Template;
 use kernel::FieldError;
@@ -272,11 +271,11 @@ pub(crate) fn rendered(state: &WebState, response: ServiceResponse<BoxBody>) -> 
     response.into_response(page)
 }
 
-fn with_wait(mut response: HttpResponse, retry_after: Option<u32>) -> HttpResponse {
-    if let Some(seconds) = retry_after {
-        response.headers_mut().insert(RETRY_AFTER, seconds.into());
+fn with_wait(response: HttpResponse, retry_after: Option<u32>) -> HttpResponse {
+    match retry_after {
+        Some(seconds) => crate::with_retry_after(response, seconds.into()),
+        None => response,
     }
-    response
 }
 
 #[cfg(test)]
@@ -297,7 +296,7 @@ mod tests {
             limited.to_string(),
             "Please wait a moment: Many reviews came from your network in a short time. Please wait 30 seconds, then try again."
         );
-        assert_eq!(limited.error_response().headers().get(RETRY_AFTER).unwrap(), "30");
+        assert_eq!(limited.error_response().headers().get(actix_web::http::header::RETRY_AFTER).unwrap(), "30");
     }
 
     #[test]

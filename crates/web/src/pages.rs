@@ -102,7 +102,8 @@ pub async fn signup_page(state: web::Data<WebState>, request: HttpRequest, query
     signup_form(&state, StatusCode::OK, form_csrf(&request), &empty, safe_next(&query.next), None)
 }
 
-fn signed_in(state: &WebState, session: accounts::signin::Session, next: &str) -> HttpResponse {
+/// The answer to a sign-in that worked: the session cookie, and on to `next`.
+fn session_started(state: &WebState, session: accounts::signin::Session, next: &str) -> HttpResponse {
     let mut response = HttpResponse::SeeOther().insert_header(("Location", next.to_owned())).finish();
     let _ = response.add_cookie(&cookie(state, SESSION_COOKIE, session.token));
     response
@@ -132,7 +133,7 @@ pub async fn signin(state: web::Data<WebState>, request: HttpRequest, form: web:
     }
     let client = crate::client_of(&request);
     match state.app.accounts.signin.sign_in(client, &form.email, &form.password).await {
-        Ok(session) => signed_in(&state, session, &next),
+        Ok(session) => session_started(&state, session, &next),
         Err(error) => {
             let page = signin_form(&state, status_of(&error), form_csrf(&request), &next, &form.email, Some(error.to_string()));
             match error {

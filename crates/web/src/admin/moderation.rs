@@ -2,7 +2,7 @@
 //! show), orders needing review and the site team's tasks (done).
 
 use super::notice::{Notice, done};
-use super::pages::{day, failed, list, log, yes_or_no};
+use super::pages::{day, failed, list, log, row_choice};
 use super::{Action, Admin, AdminPost, ListQuery, Row, has, page_of};
 use crate::PageError;
 use crate::{CsrfForm, WebState};
@@ -165,12 +165,10 @@ pub async fn reviews(
 
 pub async fn moderate_review(
     state: web::Data<WebState>,
-    request: HttpRequest,
     path: web::Path<(i64, String)>,
     AdminPost { session, .. }: AdminPost<CsrfForm>,
 ) -> Result<HttpResponse, PageError> {
-    let (id, choice) = path.into_inner();
-    let Some(hide) = yes_or_no(&choice, "hide", "show") else { return Ok(crate::site::not_found(state, request).await) };
+    let (id, hide) = row_choice(path, "hide", "show")?;
     match state.app.listings.reviews.set_hidden(id, hide).await {
         Ok(Some(false)) => {
             Ok(done("/admin/reviews", if hide { Notice::ReviewAlreadyHidden } else { Notice::ReviewAlreadyShown }, Some(id)))

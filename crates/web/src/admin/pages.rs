@@ -159,9 +159,15 @@ pub async fn edits(
 
 // --- Accounts and the audit log ---------------------------------------------------------------
 
-/// One of two words of a path (`hide` or `show`) as yes or no; `None` for anything else.
-pub(super) fn yes_or_no(word: &str, yes: &str, no: &str) -> Option<bool> {
-    (word == yes || word == no).then_some(word == yes)
+/// The row and the choice of a `/{id}/{choice}` address: one of two words (`hide` or `show`) as
+/// yes or no; any other word names no page.
+pub(super) fn row_choice(path: web::Path<(i64, String)>, yes: &str, no: &str) -> Result<(i64, bool), PageError> {
+    let (id, word) = path.into_inner();
+    if word == yes || word == no {
+        Ok((id, word == yes))
+    } else {
+        Err(PageError::not_found(format!("There is nothing to {word} here: the choices are {yes} and {no}.")))
+    }
 }
 
 pub(super) fn page_request(query: &ListQuery) -> PageRequest {
@@ -232,12 +238,10 @@ pub async fn users(
 
 pub async fn block_user(
     state: web::Data<WebState>,
-    request: HttpRequest,
     path: web::Path<(i64, String)>,
     AdminPost { session, .. }: AdminPost<CsrfForm>,
 ) -> Result<HttpResponse, PageError> {
-    let (id, choice) = path.into_inner();
-    let Some(blocked) = yes_or_no(&choice, "block", "unblock") else { return Ok(crate::site::not_found(state, request).await) };
+    let (id, blocked) = row_choice(path, "block", "unblock")?;
     match state.app.accounts.admin.set_blocked(&session.user, UserId::new(id), blocked).await {
         Ok(true) => Ok(done("/admin/users", if blocked { Notice::AccountBlocked } else { Notice::AccountUnblocked }, Some(id))),
         Ok(false) => {
