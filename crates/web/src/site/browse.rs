@@ -10,22 +10,28 @@ use kernel::FieldError;
 use listings::CategoryNode;
 use ops::NoInput;
 use ops::operations::categories::{GetCategory, ListCategories};
-use ops::operations::feeds::{FeedMetricView, FeedView, ListLaunches};
+use ops::operations::feeds::{FeedMetricView, FeedView, LaunchesQuery, ListLaunches, SectionParam};
 use ops::operations::launches::{GetLaunchWeek, Phase};
 use ops::operations::rankings::{AwardsQuery, ListAwards};
 use ops::operations::search::SearchListings;
 
-/// The eight sections of the launches feed: the API's name and the heading people read.
-pub(crate) const SECTIONS: [(&str, &str); 8] = [
-    ("today", "Launching today"),
-    ("this-week", "This week"),
-    ("trending", "Trending"),
-    ("most-voted", "Most voted"),
-    ("recent", "Recently launched"),
-    ("most-viewed", "Most viewed"),
-    ("most-followed", "Most followed"),
-    ("upcoming", "Upcoming"),
+/// The eight sections of the launches feed: the operation's value, its name in addresses and
+/// the heading people read.
+pub(crate) const SECTIONS: [(SectionParam, &str, &str); 8] = [
+    (SectionParam::Today, "today", "Launching today"),
+    (SectionParam::ThisWeek, "this-week", "This week"),
+    (SectionParam::Trending, "trending", "Trending"),
+    (SectionParam::MostVoted, "most-voted", "Most voted"),
+    (SectionParam::Recent, "recent", "Recently launched"),
+    (SectionParam::MostViewed, "most-viewed", "Most viewed"),
+    (SectionParam::MostFollowed, "most-followed", "Most followed"),
+    (SectionParam::Upcoming, "upcoming", "Upcoming"),
 ];
+
+/// The first `per_page` launches of a section, as the page asks for them (`list_launches`).
+fn first_of(section: SectionParam, per_page: u32) -> LaunchesQuery {
+    LaunchesQuery { section, page: 1, per_page }
+}
 
 /// The query parameters of a page the operation knows, as sent; anything else (a campaign tag)
 /// is left out rather than refused, since people share links with such tails.
@@ -84,13 +90,12 @@ struct HomePage<'a> {
 
 pub async fn home(state: web::Data<WebState>, request: HttpRequest) -> Result<HttpResponse, PageError> {
     let who = caller(&request);
-    let section = |name: &'static str, per_page: u32| {
-        run(ListLaunches, &state, &who, &[], &[("section", name.to_owned()), ("per_page", per_page.to_string())])
-    };
+    let section =
+        |section: SectionParam, per_page: u32| run_with(ListLaunches, &state, &who, NoInput {}, first_of(section, per_page), NoInput {});
     let (this_week, trending, upcoming, winners) = tokio::join!(
-        section("this-week", 10),
-        section("trending", 5),
-        section("upcoming", 5),
+        section(SectionParam::ThisWeek, 10),
+        section(SectionParam::Trending, 5),
+        section(SectionParam::Upcoming, 5),
         run_with(ListAwards, &state, &who, NoInput {}, AwardsQuery { listing: None, page: 1, per_page: 3 }, NoInput {}),
     );
     let (this_week, trending, upcoming, winners) = match (this_week, trending, upcoming, winners) {
@@ -133,7 +138,7 @@ struct LaunchesPage<'a> {
     site_name: &'a str,
     meta: Meta,
     /// Every section's name and heading, for the section links.
-    sections: &'static [(&'static str, &'static str)],
+    sections: &'static [(SectionParam, &'static str, &'static str)],
     /// The section shown on its own, if one was chosen.
     current: &'static str,
     shown: Vec<Section>,
@@ -148,13 +153,11 @@ pub async fn launches(state: web::Data<WebState>, request: HttpRequest) -> Resul
     if chosen.is_empty() {
         // The overview: every section's first five, in one round.
         let feeds = futures_util::future::join_all(
-            SECTIONS
-                .iter()
-                .map(|(name, _)| run(ListLaunches, &state, &who, &[], &[("section", (*name).to_owned()), ("per_page", "5".into())])),
+            SECTIONS.iter().map(|(section, _, _)| run_with(ListLaunches, &state, &who, NoInput {}, first_of(*section, 5), NoInput {})),
         )
         .await;
         let mut shown = Vec::new();
-        for ((name, title), feed) in SECTIONS.iter().zip(feeds) {
+        for ((_, name, title), feed) in SECTIONS.iter().zip(feeds) {
             match feed {
                 Ok(feed) => shown.push(Section {
                     title,
@@ -176,8 +179,8 @@ pub async fn launches(state: web::Data<WebState>, request: HttpRequest) -> Resul
         let launches = LaunchesPage { site_name: &state.app.site.name, meta, sections: &SECTIONS, current: "", shown, pager: None, vote };
         return Ok(page(&request, StatusCode::OK, &launches));
     }
-    let Some((name, title)) = SECTIONS.iter().find(|(name, _)| *name == chosen) else {
-        let known: Vec<&str> = SECTIONS.iter().map(|(name, _)| *name).collect();
+    let Some((_, name, title)) = SECTIONS.iter().find(|(_, name, _)| *name == chosen) else {
+        let known: Vec<&str> = SECTIONS.iter().map(|(_, name, _)| *name).collect();
         return Err(PageError::from(ops::OpError::Validation(vec![FieldError::new(
             "section",
             format!("must be one of {}", known.join(", ")),

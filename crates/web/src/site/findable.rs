@@ -61,7 +61,7 @@ async fn pages(state: &WebState, request: &HttpRequest, body: &mut String) -> Re
     for path in ["/", "/launches", "/categories", "/leaderboards", "/awards", "/founders", "/blog", "/submit", "/docs/api"] {
         url(body, &format!("{site}{path}"), None);
     }
-    for (section, _) in SECTIONS {
+    for (_, section, _) in SECTIONS {
         url(body, &format!("{site}/launches?section={section}"), None);
     }
     for board in Board::ALL {
