@@ -207,11 +207,7 @@ pub struct DisconnectForm {
     client_id: String,
 }
 
-impl crate::PostedForm for DisconnectForm {
-    fn csrf(&self) -> &str {
-        &self.csrf
-    }
-}
+crate::guard::token_in_csrf_field!(DisconnectForm);
 
 pub async fn disconnect_app(
     state: web::Data<WebState>,
@@ -234,11 +230,7 @@ pub struct PasswordForm {
     new_password: String,
 }
 
-impl crate::PostedForm for PasswordForm {
-    fn csrf(&self) -> &str {
-        &self.csrf
-    }
-}
+crate::guard::token_in_csrf_field!(PasswordForm);
 
 /// Sets a new password: every session ends, this one too, every API key and connected app too
 /// (`accounts::AccessRevocation`, which e-mails the address), and the person signs in again.
@@ -281,11 +273,7 @@ pub struct CloseForm {
     password: String,
 }
 
-impl crate::PostedForm for CloseForm {
-    fn csrf(&self) -> &str {
-        &self.csrf
-    }
-}
+crate::guard::token_in_csrf_field!(CloseForm);
 
 /// Closes the account after its password is given again.
 pub async fn close(

@@ -100,11 +100,7 @@ pub struct ResendForm {
     next: String,
 }
 
-impl crate::PostedForm for ResendForm {
-    fn csrf(&self) -> &str {
-        &self.csrf
-    }
-}
+crate::guard::token_in_csrf_field!(ResendForm);
 
 pub async fn resend(
     state: web::Data<WebState>,

@@ -21,11 +21,19 @@ pub(crate) trait PostedForm: serde::de::DeserializeOwned + 'static {
     }
 }
 
-impl PostedForm for crate::CsrfForm {
-    fn csrf(&self) -> &str {
-        &self.csrf
-    }
+/// `PostedForm` for form types whose token is their `csrf` field.
+macro_rules! token_in_csrf_field {
+    ($($form:ty),+) => {
+        $(impl crate::PostedForm for $form {
+            fn csrf(&self) -> &str {
+                &self.csrf
+            }
+        })+
+    };
 }
+pub(crate) use token_in_csrf_field;
+
+token_in_csrf_field!(crate::CsrfForm);
 
 /// A form whose fields are read as pairs (several values for one name).
 impl PostedForm for Vec<(String, String)> {

@@ -48,11 +48,7 @@ pub struct FounderForm {
     bio: String,
 }
 
-impl crate::PostedForm for FounderForm {
-    fn csrf(&self) -> &str {
-        &self.csrf
-    }
-}
+crate::guard::token_in_csrf_field!(FounderForm);
 
 fn unusable(why: InviteState) -> PageError {
     let text = match why {

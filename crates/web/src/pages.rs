@@ -185,11 +185,7 @@ pub struct SignOutForm {
     csrf: String,
 }
 
-impl crate::PostedForm for SignOutForm {
-    fn csrf(&self) -> &str {
-        &self.csrf
-    }
-}
+crate::guard::token_in_csrf_field!(SignOutForm);
 
 pub async fn signout(state: web::Data<WebState>, SignedInPost { session, .. }: SignedInPost<SignOutForm>) -> HttpResponse {
     let _ = state.app.accounts.signin.sign_out(&session.token).await;

@@ -158,6 +158,9 @@ async fn every_admin_change_is_checked_made_through_its_domain_and_logged_with_w
     assert_eq!(app.get_with_token("/api/v1/me", &key).await.status, 403);
     assert_eq!(send(app, &admin, &format!("/admin/users/{}/unblock", customer.id), &[]).await.status(), 303);
     assert_eq!(app.get_with_token("/api/v1/me", &key).await.status, 200);
+    // A choice the button does not offer names no page, and changes nothing.
+    assert_eq!(send(app, &admin, &format!("/admin/users/{}/ban", customer.id), &[]).await.status(), 404);
+    assert_eq!(app.get_with_token("/api/v1/me", &key).await.status, 200);
     let users = get(app, Some(&admin), &format!("/admin/users?q={}", &customer_email[..12])).await.text().await.unwrap();
     assert!(users.contains(&customer_email) && !users.contains(&admin_email), "the search finds the account, and only it");
 

@@ -467,6 +467,22 @@ async fn pkce_redirect_uris_and_consent_are_enforced() {
     form[0].1 = "forged".into();
     let pairs: Vec<(&str, &str)> = form.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     assert_eq!(browser.post_form(&app.url("/oauth/authorize"), &pairs).await.0, 403);
+    // So is the right token sent from another site's page: no code, no redirect.
+    let (_, _, page) = browser.get(&authorize_url(&app, &client_id, &pkce, "account:read", MCP_RESOURCE)).await;
+    let form = consent_form(&page, "allow", &["account:read"]);
+    let cross_site = browser
+        .client
+        .post(app.url("/oauth/authorize"))
+        .header("Cookie", browser.cookie_header())
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Sec-Fetch-Site", "cross-site")
+        .body(serde_urlencoded::to_string(&form).unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cross_site.status(), 403);
+    assert!(cross_site.headers().get(LOCATION).is_none());
+    assert!(cross_site.text().await.unwrap().contains("The form expired or came from another site"));
 }
 
 #[tokio::test]

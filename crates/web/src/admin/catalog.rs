@@ -73,11 +73,7 @@ pub struct PriceForm {
     cents: String,
 }
 
-impl crate::PostedForm for PriceForm {
-    fn csrf(&self) -> &str {
-        &self.csrf
-    }
-}
+crate::guard::token_in_csrf_field!(PriceForm);
 
 pub async fn set_price(
     state: web::Data<WebState>,
@@ -198,11 +194,7 @@ pub struct VatForm {
     from: String,
 }
 
-impl crate::PostedForm for VatForm {
-    fn csrf(&self) -> &str {
-        &self.csrf
-    }
-}
+crate::guard::token_in_csrf_field!(VatForm);
 
 pub async fn set_vat_rate(
     state: web::Data<WebState>,

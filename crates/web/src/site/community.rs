@@ -30,11 +30,7 @@ pub struct ReviewForm {
     action: String,
 }
 
-impl crate::PostedForm for ReviewForm {
-    fn csrf(&self) -> &str {
-        &self.csrf
-    }
-}
+crate::guard::token_in_csrf_field!(ReviewForm);
 
 /// The listing of the form's address, or the refusal that there is none.
 fn listing_slug(slug: &str, back: &str) -> Result<Slug, PageError> {

@@ -105,11 +105,7 @@ pub struct StartForm {
     url: String,
 }
 
-impl crate::PostedForm for StartForm {
-    fn csrf(&self) -> &str {
-        &self.csrf
-    }
-}
+crate::guard::token_in_csrf_field!(StartForm);
 
 pub async fn start(
     state: web::Data<WebState>,
