@@ -80,7 +80,10 @@ impl PageError {
             Some(RateClass::Vote) => "You have voted a lot in a short time.",
             Some(RateClass::VoteNetwork) => "Many votes came from your network in a short time.",
             Some(RateClass::ReviewNetwork) => "Many reviews came from your network in a short time.",
-            Some(RateClass::Review | RateClass::Write | RateClass::Read) => "You have changed a lot in a short time.",
+            Some(RateClass::Review | RateClass::Write) => "You have changed a lot in a short time.",
+            Some(RateClass::Read | RateClass::ReadAnonymous) => "Too many requests from your network.",
+            // An operation a page ran, counted against its own class.
+            None => "Too many requests in a short time.",
             _ => "Too many attempts from your network.",
         };
         let detail = format!("{what} Please wait {retry_after} seconds, then try again.");
@@ -296,6 +299,11 @@ mod tests {
             limited.to_string(),
             "Please wait a moment: Many reviews came from your network in a short time. Please wait 30 seconds, then try again."
         );
+        assert_eq!(
+            PageError::too_many(Some(RateClass::Read), 5).to_string(),
+            "Please wait a moment: Too many requests from your network. Please wait 5 seconds, then try again."
+        );
+        assert!(PageError::too_many(Some(RateClass::SignIn), 5).to_string().contains("Too many attempts"));
         assert_eq!(limited.error_response().headers().get(actix_web::http::header::RETRY_AFTER).unwrap(), "30");
     }
 
