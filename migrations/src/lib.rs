@@ -27,6 +27,7 @@ mod m20261203_000021_drop_facet_counts;
 mod m20261204_000022_kept_board_totals;
 mod m20261205_000023_create_claim_emails;
 mod m20261206_000024_add_review_networks;
+mod m20261207_000025_listing_documents;
 mod triggers;
 
 pub struct Migrator;
@@ -59,6 +60,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261204_000022_kept_board_totals::Migration),
             Box::new(m20261205_000023_create_claim_emails::Migration),
             Box::new(m20261206_000024_add_review_networks::Migration),
+            Box::new(m20261207_000025_listing_documents::Migration),
         ]
     }
 }

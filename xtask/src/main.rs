@@ -20,6 +20,9 @@
 //!   connections as a share of `/healthz`'s, errors, memory; `bench --drafts`:
 //!   submission by URL on the fixture websites (time to ready, recall, invented values);
 //!   `bench --limits`: what the rate limiter costs (limits off, in memory, in Redis);
+//!   `bench --long-tail [--binary B] [--data DIR]`: each public read and page loaded with one
+//!   address over and over and with a different address every request, the answer cache off
+//!   (also a part of the plain `bench`); `--data` keeps the seeded SQLite directory for reuse;
 //!   `bench --pages`: every kind of page's req/s beside its API operation's and `/healthz`'s;
 //!   `bench --compare BINARY`: the public reads of this build against another build, in one run;
 //!   `bench --sign-in`: a plain read's median latency alone and during a spray of wrong passwords;
@@ -31,6 +34,7 @@
 mod bench;
 mod conformance;
 mod contract;
+mod long_tail;
 mod machine;
 mod scale;
 mod suite;
@@ -86,6 +90,18 @@ fn main() -> anyhow::Result<()> {
                 None if args.iter().any(|a| a == "--limits") => bench::limits(&root, bulk),
                 // Every kind of page beside its API operation and /healthz, in one run.
                 None if args.iter().any(|a| a == "--pages") => bench::pages(&root, bulk),
+                // One address over and over, and a different one every request with the cache off.
+                None if args.iter().any(|a| a == "--long-tail") => {
+                    let value_of = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).map(PathBuf::from);
+                    scale::run_long_tail(
+                        &root,
+                        bulk,
+                        !args.iter().any(|a| a == "--postgres-only"),
+                        !args.iter().any(|a| a == "--sqlite-only"),
+                        value_of("--binary").as_deref(),
+                        value_of("--data").as_deref(),
+                    )
+                }
                 None => {
                     bench::footprint(&root)?;
                     let postgres_only = args.iter().any(|a| a == "--postgres-only");
@@ -96,7 +112,7 @@ fn main() -> anyhow::Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | prepare [--sqlite-only] [--ci] | tidy | openapi [--check] | bench [--bulk N] [--sqlite-only | --postgres-only | --limits | --pages | --compare BINARY] | bench --drafts | bench --mcp [--compare BINARY] | bench --orders | bench --votes | bench --claims | bench --sign-in | conformance | contract>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | prepare [--sqlite-only] [--ci] | tidy | openapi [--check] | bench [--bulk N] [--sqlite-only | --postgres-only | --limits | --pages | --compare BINARY | --long-tail [--binary B] [--data DIR]] | bench --drafts | bench --mcp [--compare BINARY] | bench --orders | bench --votes | bench --claims | bench --sign-in | conformance | contract>"
             );
             bail!("unknown command")
         }

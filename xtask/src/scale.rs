@@ -91,22 +91,22 @@ struct Figures {
 
 /// What wrk printed: req/s, the latency percentiles and how many answers were errors.
 #[derive(Clone)]
-struct Wrk {
-    requests_per_second: f64,
-    p50: String,
-    p99: String,
-    requests: u64,
-    errors: u64,
+pub(crate) struct Wrk {
+    pub(crate) requests_per_second: f64,
+    pub(crate) p50: String,
+    pub(crate) p99: String,
+    pub(crate) requests: u64,
+    pub(crate) errors: u64,
 }
 
 /// Where the load generator runs: on cores the server does not have when there are enough.
-struct Cores {
-    server: Option<String>,
+pub(crate) struct Cores {
+    pub(crate) server: Option<String>,
     load: Option<String>,
 }
 
 impl Cores {
-    fn detect() -> Self {
+    pub(crate) fn detect() -> Self {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         if cores >= 4 {
             Self { server: Some("0,1".into()), load: Some(format!("2-{}", cores - 1)) }
@@ -115,7 +115,7 @@ impl Cores {
         }
     }
 
-    fn note(&self) -> String {
+    pub(crate) fn note(&self) -> String {
         match (&self.server, &self.load) {
             (Some(server), Some(load)) => format!("server pinned to cores {server} with taskset, wrk on cores {load}"),
             _ => format!(
@@ -139,9 +139,27 @@ impl Cores {
 
 /// One wrk run; `gzip` sends `Accept-Encoding: gzip`.
 fn wrk(cores: &Cores, port: u16, path: &str, gzip: bool, threads: u32, connections: u32, seconds: u32) -> anyhow::Result<Wrk> {
+    wrk_with(cores, port, path, gzip, threads, connections, seconds, None)
+}
+
+/// One wrk run, with `script` (Lua) choosing each request when given.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn wrk_with(
+    cores: &Cores,
+    port: u16,
+    path: &str,
+    gzip: bool,
+    threads: u32,
+    connections: u32,
+    seconds: u32,
+    script: Option<&Path>,
+) -> anyhow::Result<Wrk> {
     let mut command = cores.wrk();
     if gzip {
         command.args(["-H", "Accept-Encoding: gzip"]);
+    }
+    if let Some(script) = script {
+        command.arg("-s").arg(script);
     }
     let output = command
         .args([format!("-t{threads}"), format!("-c{connections}"), format!("-d{seconds}s"), "--timeout".into(), "5s".into()])
@@ -242,20 +260,27 @@ fn first_slug(port: u16, path: &str) -> anyhow::Result<String> {
 }
 
 /// The database a run uses.
-enum Backend {
+pub(crate) enum Backend {
     Sqlite,
     Postgres { server: String, database: String },
 }
 
 impl Backend {
-    fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             Self::Sqlite => "SQLite (embedded)",
             Self::Postgres { .. } => "PostgreSQL",
         }
     }
 
-    fn settings(&self) -> Vec<(String, String)> {
+    pub(crate) fn short_name(&self) -> &'static str {
+        match self {
+            Self::Sqlite => "sqlite",
+            Self::Postgres { .. } => "postgres",
+        }
+    }
+
+    pub(crate) fn settings(&self) -> Vec<(String, String)> {
         let mut settings = vec![("LAUNCHDIR_RATE_LIMITS_ENABLED".to_owned(), "false".to_owned())];
         if let Self::Postgres { server, database } = self {
             settings.push(("LAUNCHDIR_DATABASE_URL".into(), format!("{server}/{database}")));
@@ -265,7 +290,7 @@ impl Backend {
         settings
     }
 
-    fn prepare(&self) -> anyhow::Result<()> {
+    pub(crate) fn prepare(&self) -> anyhow::Result<()> {
         if let Self::Postgres { server, database } = self {
             let status = Command::new("psql")
                 .args([
@@ -285,14 +310,14 @@ impl Backend {
         Ok(())
     }
 
-    fn clean_up(&self) {
+    pub(crate) fn clean_up(&self) {
         if let Self::Postgres { server, database } = self {
             let _ = Command::new("psql").args([server.as_str(), "-q", "-c", &format!("DROP DATABASE IF EXISTS {database}")]).status();
         }
     }
 }
 
-fn seed(binary: &Path, data_dir: &Path, settings: &[(String, String)], bulk: usize) -> anyhow::Result<f64> {
+pub(crate) fn seed(binary: &Path, data_dir: &Path, settings: &[(String, String)], bulk: usize) -> anyhow::Result<f64> {
     std::fs::create_dir_all(data_dir)?;
     // The first start migrates and seeds the demo directory.
     drop(start_server(binary, data_dir, settings, None)?);
@@ -314,11 +339,9 @@ fn seed(binary: &Path, data_dir: &Path, settings: &[(String, String)], bulk: usi
 fn measure(binary: &Path, scratch: &Path, backend: &Backend, bulk: usize, cores: &Cores) -> anyhow::Result<()> {
     backend.prepare()?;
     let settings = backend.settings();
-    let data_dir = scratch.join(match backend {
-        Backend::Sqlite => "sqlite",
-        Backend::Postgres { .. } => "postgres",
-    });
+    let data_dir = scratch.join(backend.short_name());
     let seed_seconds = seed(binary, &data_dir, &settings, bulk)?;
+    std::fs::write(data_dir.join("seeded"), bulk.to_string())?;
     // A first start to let the server bring what it keeps on disk up to date, then the start
     // that is measured: what an operator's restart costs.
     drop(start_server(binary, &data_dir, &settings, cores.server.as_deref())?);
@@ -355,7 +378,6 @@ fn measure(binary: &Path, scratch: &Path, backend: &Backend, bulk: usize, cores:
         figure.uncached = wrk(cores, server.port, path, sent_with_gzip(name), 1, 1, ONE_CLIENT_SECONDS).ok();
     }
     drop(server);
-    backend.clean_up();
 
     let ceiling = median(healthz.iter().map(|h| h.requests_per_second).collect());
     println!("### {}, {} listings", backend.name(), bulk + 320);
@@ -399,6 +421,10 @@ fn measure(binary: &Path, scratch: &Path, backend: &Backend, bulk: usize, cores:
         cores.note()
     );
     println!();
+    // The same directory's long tail, in the same run.
+    let run = crate::long_tail::Run { binary, scratch, bulk, cores };
+    crate::long_tail::measure(&run, backend, Some(data_dir))?;
+    backend.clean_up();
     Ok(())
 }
 
@@ -409,11 +435,9 @@ fn resolve(server: &Server) -> anyhow::Result<Vec<(String, String)>> {
     Ok(READS.iter().map(|(name, path)| ((*name).to_owned(), path.replace("{founder}", &founder).replace("{post}", &post))).collect())
 }
 
-pub fn run(root: &Path, bulk: usize, sqlite: bool, postgres: bool) -> anyhow::Result<()> {
-    crate::run(crate::cargo().args(["build", "--release", "-p", "launchdir"]))?;
-    let binary = root.join("target/release/launchdir");
-    let scratch = std::env::temp_dir().join(format!("launchdir-bench-scale-{}", std::process::id()));
-    let cores = Cores::detect();
+/// The databases a run measures: SQLite, PostgreSQL at `LAUNCHDIR_BENCH_POSTGRES` (default
+/// `postgres://postgres@127.0.0.1:5432`, in a database made for the run), or both.
+fn backends(sqlite: bool, postgres: bool) -> Vec<Backend> {
     let mut backends = Vec::new();
     if sqlite {
         backends.push(Backend::Sqlite);
@@ -422,6 +446,47 @@ pub fn run(root: &Path, bulk: usize, sqlite: bool, postgres: bool) -> anyhow::Re
         let server = std::env::var("LAUNCHDIR_BENCH_POSTGRES").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432".into());
         backends.push(Backend::Postgres { server, database: format!("launchdir_bench_{}", std::process::id()) });
     }
+    backends
+}
+
+/// `bench --long-tail`: only the long-tail table, of `binary` when given (else this release
+/// build), over the directory kept in `data_dir` when given (seeded there on first use, SQLite).
+pub fn run_long_tail(
+    root: &Path,
+    bulk: usize,
+    sqlite: bool,
+    postgres: bool,
+    binary: Option<&Path>,
+    data_dir: Option<&Path>,
+) -> anyhow::Result<()> {
+    let binary = match binary {
+        Some(binary) => binary.to_owned(),
+        None => {
+            crate::run(crate::cargo().args(["build", "--release", "-p", "launchdir"]))?;
+            root.join("target/release/launchdir")
+        }
+    };
+    let scratch = std::env::temp_dir().join(format!("launchdir-bench-tail-{}", std::process::id()));
+    let cores = Cores::detect();
+    let run = crate::long_tail::Run { binary: &binary, scratch: &scratch, bulk, cores: &cores };
+    let backends = backends(sqlite, postgres);
+    let outcome = backends.iter().try_for_each(|backend| {
+        let kept = data_dir.filter(|_| matches!(backend, Backend::Sqlite)).map(Path::to_path_buf);
+        crate::long_tail::measure(&run, backend, kept)
+    });
+    for backend in &backends {
+        backend.clean_up();
+    }
+    std::fs::remove_dir_all(&scratch).ok();
+    outcome
+}
+
+pub fn run(root: &Path, bulk: usize, sqlite: bool, postgres: bool) -> anyhow::Result<()> {
+    crate::run(crate::cargo().args(["build", "--release", "-p", "launchdir"]))?;
+    let binary = root.join("target/release/launchdir");
+    let scratch = std::env::temp_dir().join(format!("launchdir-bench-scale-{}", std::process::id()));
+    let cores = Cores::detect();
+    let backends = backends(sqlite, postgres);
     let outcome = backends.iter().try_for_each(|backend| measure(&binary, &scratch, backend, bulk, &cores));
     for backend in &backends {
         backend.clean_up();

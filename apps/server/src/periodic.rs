@@ -1,6 +1,6 @@
 //! What every server does in the background while it runs: enqueue the periodic jobs, read
-//! listing changes into its search index, read the directory's counts and score trending (so no
-//! request does). Counted page views are written by `bookkeeping`.
+//! listing changes into its search index, make changed listings' profiles ready, read the
+//! directory's counts and score trending (so no request does). Counted page views are written by `bookkeeping`.
 
 use kernel::Clock;
 use std::sync::Arc;
@@ -39,6 +39,24 @@ pub(crate) async fn sync_search(search: listings::SearchService) {
         tokio::time::sleep(listings::SEARCH_SYNC_PERIOD).await;
         if let Err(err) = search.sync().await {
             tracing::warn!(error = %err, "could not update the search index; will try again");
+        }
+    }
+}
+
+/// How often `prepare_profiles` looks for listings whose profile changed.
+const PROFILES_WATCH: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// Makes ready the profiles of listings that changed (their kept documents), so `get_listing`
+/// and the listing page read each in one statement; until then a read takes the parts one by
+/// one, so nothing waits for this. A migrated or bulk-loaded directory is worked through in
+/// batches beside the requests.
+pub(crate) async fn prepare_profiles(profiles: listings::ProfileService) {
+    loop {
+        tokio::time::sleep(PROFILES_WATCH).await;
+        match profiles.prepare_profiles().await {
+            Ok(0) => {}
+            Ok(prepared) => tracing::debug!(prepared, "made listing profiles ready"),
+            Err(err) => tracing::warn!(error = %err, "could not make listing profiles ready; will try again"),
         }
     }
 }

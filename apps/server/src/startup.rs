@@ -88,6 +88,7 @@ impl Application {
         }
         let mut jobs = vec![
             tokio::spawn(crate::periodic::sync_search(services.app.listings.search.clone())),
+            tokio::spawn(crate::periodic::prepare_profiles(services.app.listings.profiles.clone())),
             tokio::spawn(crate::periodic::refresh_counts(services.app.listings.directory.shared_shape().clone())),
             tokio::spawn(crate::periodic::refresh_trending(services.app.listings.feeds.trending().clone())),
             tokio::spawn(crate::periodic::refresh_recent_weeks(services.app.listings.calendar.clone())),

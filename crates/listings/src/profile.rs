@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use time::{Date, Duration, OffsetDateTime};
 
 /// A category of a listing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ListingCategory {
     pub slug: Slug,
     pub name: String,
@@ -18,7 +18,7 @@ pub struct ListingCategory {
 }
 
 /// A founder as a listing shows them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FounderCard {
     pub slug: Slug,
     pub name: String,
@@ -26,7 +26,7 @@ pub struct FounderCard {
 }
 
 /// A what's-new post of the owners.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ListingUpdate {
     pub title: String,
     pub body: String,
@@ -34,7 +34,7 @@ pub struct ListingUpdate {
 }
 
 /// A dated achievement (a paid-only section).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Milestone {
     pub date: Date,
     pub title: String,
@@ -68,7 +68,7 @@ impl Milestone {
 }
 
 /// An image or video (a paid-only section).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Media {
     pub kind: String,
     pub url: String,
@@ -96,7 +96,7 @@ pub struct CommunityRating {
 }
 
 /// How a listing's counted votes came in over time; no voter is named.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct VoteMomentum {
     /// Counted votes per launch week they were cast in, newest week first, at most
     /// [`MOMENTUM_WEEKS`] weeks.
@@ -110,7 +110,7 @@ pub struct VoteMomentum {
 pub const MOMENTUM_WEEKS: usize = 52;
 
 /// Domain Rating with its previous reading.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DomainRating {
     pub value: i32,
     pub previous: Option<i32>,
@@ -180,6 +180,11 @@ pub trait ProfileRepository: Send + Sync {
 
     /// Adds counted views to listings' `views` in one batch.
     async fn add_views(&self, views: &[(ListingId, u64)]) -> Result<(), RepoError>;
+
+    /// Makes ready, one batch at a time, the profiles of listings that changed since theirs
+    /// was last made ready (so `profile` reads each in one go); how many were waiting in this
+    /// batch, 0 when none are. A profile read before it is ready is read part by part, never stale.
+    async fn prepare_profiles(&self) -> Result<usize, RepoError>;
 }
 
 /// One view per viewer per listing in this long (views drive the most-viewed sort, so a client
@@ -326,6 +331,18 @@ impl ProfileService {
         Self { profiles, ..self.clone() }
     }
 
+    /// Makes ready the profiles of listings that changed, a batch at a time, until none wait;
+    /// how many were made ready.
+    pub async fn prepare_profiles(&self) -> Result<usize, RepoError> {
+        let mut prepared = 0;
+        loop {
+            match self.profiles.prepare_profiles().await? {
+                0 => return Ok(prepared),
+                batch => prepared += batch,
+            }
+        }
+    }
+
     /// Writes the views counted since the last flush, in one batch. On failure the counts are
     /// put back, so a later flush writes them.
     pub async fn flush_views(&self) -> Result<usize, RepoError> {
@@ -367,6 +384,9 @@ mod tests {
         }
         async fn add_views(&self, _: &[(ListingId, u64)]) -> Result<(), RepoError> {
             Ok(())
+        }
+        async fn prepare_profiles(&self) -> Result<usize, RepoError> {
+            Ok(0)
         }
     }
 

@@ -59,7 +59,7 @@ pub struct ReviewFacts {
 }
 
 /// What [`GenuineReviews`] asks of a review's author.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ReviewerFacts {
     pub email_confirmed: bool,
     pub blocked: bool,

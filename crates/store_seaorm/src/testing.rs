@@ -106,7 +106,7 @@ impl Drop for TestDatabase {
 
 /// Rows for tests that need an exact situation rather than the demo directory.
 pub mod fixtures {
-    use crate::entity::{founder, interview_question, listing, listing_founder, review, user, vote};
+    use crate::entity::{founder, interview_question, listing, listing_document, listing_founder, review, user, vote};
     use sea_orm::sea_query::Expr;
     use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
     use time::OffsetDateTime;
@@ -277,6 +277,12 @@ pub mod fixtures {
             .exec(db)
             .await
             .expect("edit tagline");
+    }
+
+    /// Whether the listing's kept document (migration 25) is built at its current revision.
+    pub async fn document_is_current(db: &DatabaseConnection, listing_id: i64) -> bool {
+        let kept = listing_document::Entity::find_by_id(listing_id).one(db).await.expect("read document");
+        kept.is_some_and(|kept| kept.built_revision == Some(kept.revision) && kept.body.is_some())
     }
 
     /// Sets a listing's page views.

@@ -23,6 +23,8 @@ pub mod listing;
 pub mod listing_alternative;
 pub mod listing_category;
 pub mod listing_change;
+pub mod listing_document;
+pub mod listing_document_due;
 pub mod listing_follow;
 pub mod listing_founder;
 pub mod listing_media;

@@ -2,6 +2,7 @@
 //! helpers (live listings, pages, case-insensitive matching, UTC times, errors) here, and by
 //! topic in the submodules.
 
+pub(crate) mod documents;
 pub(crate) mod follows;
 pub(crate) mod launches;
 pub(crate) mod ownership;
@@ -113,4 +114,16 @@ pub(crate) fn repo_err(err: sea_orm::DbErr) -> kernel::RepoError {
         Some(sea_orm::SqlErr::UniqueConstraintViolation(detail)) => kernel::RepoError::Duplicate(detail),
         _ => kernel::RepoError::backend(err),
     }
+}
+
+/// A read-only transaction whose statements all see one moment: PostgreSQL's `REPEATABLE READ`
+/// (its default, `READ COMMITTED`, gives each statement its own); an SQLite read transaction
+/// already does (its snapshot is taken at the first read).
+pub(crate) async fn snapshot(db: &DatabaseConnection) -> Result<sea_orm::DatabaseTransaction, kernel::RepoError> {
+    use sea_orm::{AccessMode, DatabaseBackend, IsolationLevel, TransactionTrait};
+    let begun = match db.get_database_backend() {
+        DatabaseBackend::Postgres => db.begin_with_config(Some(IsolationLevel::RepeatableRead), Some(AccessMode::ReadOnly)).await,
+        _ => db.begin().await,
+    };
+    begun.map_err(repo_err)
 }

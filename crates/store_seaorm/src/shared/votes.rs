@@ -1,46 +1,17 @@
-//! What more than one repository reads or writes of votes: a vote's UTC week, a listing's vote
-//! momentum, the listing a vote, review or follow is for (`listings::ListingStatus::OPEN_TO_PEOPLE`
-//! says which take them), and withdrawing an account's votes.
+//! What more than one repository reads or writes of votes: a vote's UTC week, the listing a
+//! vote, review or follow is for (`listings::ListingStatus::OPEN_TO_PEOPLE` says which take
+//! them), and withdrawing an account's votes.
 
 use crate::entity::{listing, vote};
 use crate::repo_err;
 use kernel::{RepoError, Slug, UserId, Week};
-use listings::{MOMENTUM_WEEKS, VoteMomentum};
 use sea_orm::sea_query::{Expr, ExprTrait};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 use time::{Date, OffsetDateTime, UtcOffset};
 
 /// The launch week of a vote the seeds write (they use the default launch time zone, UTC).
 pub(crate) fn utc_week(at: OffsetDateTime) -> Date {
     Week::at(at, UtcOffset::UTC).monday()
-}
-
-/// A listing's counted votes per launch week, first and last, from `idx_votes_listing_momentum`
-/// (its own counted votes only: the cost is the listing's, not the directory's).
-pub(crate) async fn momentum(db: &impl ConnectionTrait, listing_id: i64) -> Result<VoteMomentum, RepoError> {
-    let weeks: Vec<(Date, i64, OffsetDateTime, OffsetDateTime)> = vote::Entity::find()
-        .select_only()
-        .column(vote::Column::LaunchWeek)
-        .column_as(Expr::col(vote::Column::Id).count(), "votes")
-        .column_as(Expr::col(vote::Column::CreatedAt).min(), "first")
-        .column_as(Expr::col(vote::Column::CreatedAt).max(), "last")
-        .filter(vote::Column::ListingId.eq(listing_id))
-        .filter(vote::Column::Counted.eq(true))
-        .group_by(vote::Column::LaunchWeek)
-        .order_by_desc(vote::Column::LaunchWeek)
-        .into_tuple()
-        .all(db)
-        .await
-        .map_err(repo_err)?;
-    Ok(VoteMomentum {
-        first_vote_at: weeks.iter().map(|(_, _, first, _)| *first).min(),
-        last_vote_at: weeks.iter().map(|(_, _, _, last)| *last).max(),
-        by_week: weeks
-            .iter()
-            .take(MOMENTUM_WEEKS)
-            .map(|(monday, votes, _, _)| (Week::containing(*monday), u64::try_from(*votes).unwrap_or(0)))
-            .collect(),
-    })
 }
 
 /// The listing at `slug` when people may vote on, review and follow it.

@@ -9,5 +9,6 @@ mod jobs;
 mod migrations;
 mod pool;
 mod pragmas;
+mod profiles;
 mod reviews;
 mod search_feed;

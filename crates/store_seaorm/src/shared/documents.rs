@@ -1,0 +1,434 @@
+//! Kept listing documents (migration 25): what a listing's profile reads from other tables,
+//! built for many listings in one batch of queries and stored as one JSON document per listing,
+//! with the revision it was built at. The rules of a profile (which reviews count at `now`, which
+//! paid sections show, a story only once published) are applied when the document is read, so
+//! a document holds facts and stays true until one of its tables changes, which moves the
+//! listing's revision on (triggers) and makes it due again.
+
+use crate::entity::{
+    category, founder, listing, listing_category, listing_document, listing_document_due, listing_founder, listing_media, listing_metric,
+    listing_milestone, listing_owner, listing_story, listing_update, review, user, vote,
+};
+use crate::repo_err;
+use crate::shared::rows::to_summary;
+use kernel::{Faq, RepoError, Slug, Week};
+use listings::{
+    CommunityRating, CompanyRef, DomainRating, FounderCard, GenuineReviews, LATEST_UPDATES, Link, ListingCategory, ListingProfile,
+    ListingUpdate, MOMENTUM_WEEKS, Media, Milestone, ReviewFacts, ReviewerFacts, Unlocked, VoteMomentum,
+};
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict, Query};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, JoinType, QueryFilter, QueryOrder, QuerySelect};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use time::{Date, OffsetDateTime};
+
+/// Everything a listing's profile reads beside its own row.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub(crate) struct ListingDocument {
+    /// Each linked category with its id (the row names its primary by id).
+    categories: Vec<(i64, ListingCategory)>,
+    founders: Vec<FounderCard>,
+    /// Newest first, at most `LATEST_UPDATES`.
+    updates: Vec<ListingUpdate>,
+    reviews: Vec<KeptReview>,
+    /// Owners by claim (the submitter is on the row).
+    claim_owners: Vec<i64>,
+    domain_rating: Option<DomainRating>,
+    momentum: VoteMomentum,
+    story: Option<KeptStory>,
+    milestones: Vec<Milestone>,
+    media: Vec<Media>,
+}
+
+/// A review's rating and the facts `GenuineReviews` decides on, but whether its author owns the
+/// listing (the row's owner may change without touching the document).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct KeptReview {
+    rating: i16,
+    user_id: i64,
+    hidden: bool,
+    /// `None` when the author's account is gone.
+    author: Option<ReviewerFacts>,
+}
+
+/// A review read with its author (left joined: `None`s when the account is gone): listing, rating,
+/// author, hidden, blocked, e-mail confirmed at, account made at.
+type ReviewRow = (i64, i16, i64, bool, Option<bool>, Option<OffsetDateTime>, Option<OffsetDateTime>);
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct KeptStory {
+    story: kernel::Story,
+    published_at: Option<OffsetDateTime>,
+}
+
+/// The documents of `rows`, by listing id: ten queries whatever the number of listings. Run it
+/// inside one snapshot (a transaction) so a document never mixes two moments.
+pub(crate) async fn build(db: &impl ConnectionTrait, rows: &[listing::Model]) -> Result<HashMap<i64, ListingDocument>, RepoError> {
+    let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
+    let mut documents: HashMap<i64, ListingDocument> = ids.iter().map(|id| (*id, ListingDocument::default())).collect();
+    if ids.is_empty() {
+        return Ok(documents);
+    }
+    // Categories: the primary first, then the others by name.
+    let links =
+        listing_category::Entity::find().filter(listing_category::Column::ListingId.is_in(ids.clone())).all(db).await.map_err(repo_err)?;
+    let category_rows: HashMap<i64, category::Model> = category::Entity::find()
+        .filter(category::Column::Id.is_in(links.iter().map(|link| link.category_id)))
+        .all(db)
+        .await
+        .map_err(repo_err)?
+        .into_iter()
+        .map(|row| (row.id, row))
+        .collect();
+    for link in &links {
+        let (Some(doc), Some(row)) = (documents.get_mut(&link.listing_id), category_rows.get(&link.category_id)) else { continue };
+        let Ok(slug) = Slug::parse(&row.slug) else { continue };
+        doc.categories.push((row.id, ListingCategory { slug, name: row.name.clone(), primary: link.is_primary }));
+    }
+
+    let founder_links = listing_founder::Entity::find()
+        .filter(listing_founder::Column::ListingId.is_in(ids.clone()))
+        .order_by_asc(listing_founder::Column::ListingId)
+        .order_by_asc(listing_founder::Column::Position)
+        .all(db)
+        .await
+        .map_err(repo_err)?;
+    let founder_rows: HashMap<i64, founder::Model> = founder::Entity::find()
+        .filter(founder::Column::Id.is_in(founder_links.iter().map(|link| link.founder_id)))
+        .all(db)
+        .await
+        .map_err(repo_err)?
+        .into_iter()
+        .map(|row| (row.id, row))
+        .collect();
+    for link in &founder_links {
+        let (Some(doc), Some(row)) = (documents.get_mut(&link.listing_id), founder_rows.get(&link.founder_id)) else { continue };
+        let Ok(slug) = Slug::parse(&row.slug) else { continue };
+        doc.founders.push(FounderCard { slug, name: row.name.clone(), title: row.title.clone() });
+    }
+
+    // Updates newest first; a listing keeps its newest `LATEST_UPDATES`.
+    let updates = listing_update::Entity::find()
+        .filter(listing_update::Column::ListingId.is_in(ids.clone()))
+        .order_by_asc(listing_update::Column::ListingId)
+        .order_by_desc(listing_update::Column::CreatedAt)
+        .order_by_desc(listing_update::Column::Id)
+        .all(db)
+        .await
+        .map_err(repo_err)?;
+    for update in updates {
+        let Some(doc) = documents.get_mut(&update.listing_id) else { continue };
+        if doc.updates.len() < LATEST_UPDATES {
+            doc.updates.push(ListingUpdate { title: update.title, body: update.body, posted_at: update.created_at });
+        }
+    }
+
+    // Reviews with what decides whether they count.
+    let reviews: Vec<ReviewRow> = review::Entity::find()
+        .select_only()
+        .column(review::Column::ListingId)
+        .column(review::Column::Rating)
+        .column(review::Column::UserId)
+        .column(review::Column::Hidden)
+        .column_as(Expr::col((user::Entity, user::Column::Blocked)), "blocked")
+        .column_as(Expr::col((user::Entity, user::Column::EmailConfirmedAt)), "confirmed_at")
+        .column_as(Expr::col((user::Entity, user::Column::CreatedAt)), "made_at")
+        .join(JoinType::LeftJoin, review::Entity::belongs_to(user::Entity).from(review::Column::UserId).to(user::Column::Id).into())
+        .filter(review::Column::ListingId.is_in(ids.clone()))
+        .into_tuple()
+        .all(db)
+        .await
+        .map_err(repo_err)?;
+    for (listing_id, rating, user_id, hidden, blocked, confirmed_at, made_at) in reviews {
+        let Some(doc) = documents.get_mut(&listing_id) else { continue };
+        let author = match (blocked, made_at) {
+            (Some(blocked), Some(created_at)) => {
+                Some(ReviewerFacts { email_confirmed: confirmed_at.is_some(), blocked, created_at })
+            }
+            _ => None,
+        };
+        doc.reviews.push(KeptReview { rating, user_id, hidden, author });
+    }
+
+    for owner in
+        listing_owner::Entity::find().filter(listing_owner::Column::ListingId.is_in(ids.clone())).all(db).await.map_err(repo_err)?
+    {
+        if let Some(doc) = documents.get_mut(&owner.listing_id) {
+            doc.claim_owners.push(owner.user_id);
+        }
+    }
+
+    for metrics in
+        listing_metric::Entity::find().filter(listing_metric::Column::ListingId.is_in(ids.clone())).all(db).await.map_err(repo_err)?
+    {
+        if let Some(doc) = documents.get_mut(&metrics.listing_id) {
+            doc.domain_rating = metrics.domain_rating.map(|value| DomainRating {
+                value,
+                previous: metrics.domain_rating_previous,
+                checked_at: metrics.domain_rating_checked_at,
+            });
+        }
+    }
+
+    // Counted votes per launch week, newest week first (`idx_votes_listing_momentum`).
+    let weeks: Vec<(i64, Date, i64, OffsetDateTime, OffsetDateTime)> = vote::Entity::find()
+        .select_only()
+        .column(vote::Column::ListingId)
+        .column(vote::Column::LaunchWeek)
+        .column_as(Expr::col(vote::Column::Id).count(), "votes")
+        .column_as(Expr::col(vote::Column::CreatedAt).min(), "first")
+        .column_as(Expr::col(vote::Column::CreatedAt).max(), "last")
+        .filter(vote::Column::ListingId.is_in(ids.clone()))
+        .filter(vote::Column::Counted.eq(true))
+        .group_by(vote::Column::ListingId)
+        .group_by(vote::Column::LaunchWeek)
+        .order_by_asc(vote::Column::ListingId)
+        .order_by_desc(vote::Column::LaunchWeek)
+        .into_tuple()
+        .all(db)
+        .await
+        .map_err(repo_err)?;
+    for (listing_id, monday, votes, first, last) in weeks {
+        let Some(doc) = documents.get_mut(&listing_id) else { continue };
+        let momentum = &mut doc.momentum;
+        momentum.first_vote_at = Some(momentum.first_vote_at.map_or(first, |seen| Ord::min(seen, first)));
+        momentum.last_vote_at = Some(momentum.last_vote_at.map_or(last, |seen| Ord::max(seen, last)));
+        if momentum.by_week.len() < MOMENTUM_WEEKS {
+            momentum.by_week.push((Week::containing(monday), u64::try_from(votes).unwrap_or(0)));
+        }
+    }
+
+    for story in
+        listing_story::Entity::find().filter(listing_story::Column::ListingId.is_in(ids.clone())).all(db).await.map_err(repo_err)?
+    {
+        if let Some(doc) = documents.get_mut(&story.listing_id) {
+            let published_at = story.published_at;
+            doc.story = Some(KeptStory { story: story.story(), published_at });
+        }
+    }
+
+    let milestones = listing_milestone::Entity::find()
+        .filter(listing_milestone::Column::ListingId.is_in(ids.clone()))
+        .order_by_asc(listing_milestone::Column::ListingId)
+        .order_by_desc(listing_milestone::Column::Date)
+        .order_by_desc(listing_milestone::Column::Id)
+        .all(db)
+        .await
+        .map_err(repo_err)?;
+    for m in milestones {
+        if let Some(doc) = documents.get_mut(&m.listing_id) {
+            doc.milestones.push(Milestone { date: m.date, title: m.title, description: m.description, url: m.url });
+        }
+    }
+
+    let media = listing_media::Entity::find()
+        .filter(listing_media::Column::ListingId.is_in(ids))
+        .order_by_asc(listing_media::Column::ListingId)
+        .order_by_asc(listing_media::Column::Position)
+        .order_by_asc(listing_media::Column::Id)
+        .all(db)
+        .await
+        .map_err(repo_err)?;
+    for m in media {
+        if let Some(doc) = documents.get_mut(&m.listing_id) {
+            doc.media.push(Media { kind: m.kind, url: m.url, caption: m.caption });
+        }
+    }
+
+    for doc in documents.values_mut() {
+        doc.categories.sort_by(|(_, a), (_, b)| b.primary.cmp(&a.primary).then(a.name.cmp(&b.name)));
+    }
+    Ok(documents)
+}
+
+fn from_json<T: DeserializeOwned + Default>(value: Option<serde_json::Value>) -> Result<T, RepoError> {
+    match value {
+        None | Some(serde_json::Value::Null) => Ok(T::default()),
+        Some(value) => serde_json::from_value(value).map_err(RepoError::backend),
+    }
+}
+
+/// The profile of `row` from its document, as it reads at `now`: the rating counts the reviews
+/// `genuine` holds for, and paid-only sections show only where unlocked.
+pub(crate) fn profile(
+    row: listing::Model,
+    doc: ListingDocument,
+    now: OffsetDateTime,
+    genuine: GenuineReviews,
+    latest_updates: usize,
+) -> Result<ListingProfile, RepoError> {
+    let owners: Vec<i64> = row.owner_user_id.into_iter().chain(doc.claim_owners.iter().copied()).collect();
+    let mut distribution = [0u64; 5];
+    for review in &doc.reviews {
+        let facts = ReviewFacts { hidden: review.hidden, by_an_owner: owners.contains(&review.user_id), author: review.author };
+        if genuine.holds(&facts) && (1..=5).contains(&review.rating) {
+            distribution[(review.rating - 1) as usize] += 1;
+        }
+    }
+    let count: u64 = distribution.iter().sum();
+    let sum: u64 = distribution.iter().enumerate().map(|(i, n)| (i as u64 + 1) * n).sum();
+    let rating = CommunityRating { average: (count > 0).then(|| (sum as f64 / count as f64 * 100.0).round() / 100.0), count, distribution };
+
+    let unlocked_names: Vec<String> = from_json(row.unlocked_sections.clone())?;
+    let unlocked = Unlocked {
+        story: unlocked_names.iter().any(|s| s == "story"),
+        milestones: unlocked_names.iter().any(|s| s == "milestones"),
+        media: unlocked_names.iter().any(|s| s == "media"),
+    };
+    let slug = Slug::parse(&row.slug).map_err(RepoError::backend)?;
+    let story = doc
+        .story
+        .filter(|kept| unlocked.story && kept.published_at.is_some_and(|at| at <= now))
+        .map(|kept| (kept.story, CompanyRef { slug, name: row.name.clone() }));
+    let slugs: HashMap<i64, Slug> = doc.categories.iter().map(|(id, category)| (*id, category.slug.clone())).collect();
+    let features: Vec<String> = from_json(row.features.clone())?;
+    let usps: Vec<String> = from_json(row.usps.clone())?;
+    let keywords: Vec<String> = from_json(row.keywords.clone())?;
+    let faqs: Vec<Faq> = from_json(row.faqs.clone())?;
+    let socials: BTreeMap<String, String> = from_json(row.socials.clone())?;
+    let links: Vec<Link> = from_json(row.links.clone())?;
+    let not_found_on_website: Vec<String> = from_json(row.not_found_on_website.clone())?;
+    Ok(ListingProfile {
+        short_description: row.short_description.clone(),
+        headline: row.headline.clone(),
+        long_summary: row.summary.clone(),
+        description: row.description.clone(),
+        stage: row.stage.clone(),
+        country: row.country.clone(),
+        city: row.city.clone(),
+        founded_year: row.founded_year,
+        pricing_model: row.pricing_model.clone(),
+        pricing_summary: row.pricing_summary.clone(),
+        demo_video_url: row.demo_video_url.clone(),
+        launched_at: row.launched_at,
+        views: u64::try_from(row.views_count).unwrap_or(0),
+        followers: u64::try_from(row.follows_count).unwrap_or(0),
+        features,
+        usps,
+        keywords,
+        faqs,
+        socials,
+        links,
+        categories: doc.categories.into_iter().map(|(_, category)| category).collect(),
+        founders: doc.founders,
+        latest_updates: doc.updates.into_iter().take(latest_updates).collect(),
+        rating,
+        momentum: doc.momentum,
+        domain_rating: doc.domain_rating,
+        not_found_on_website,
+        unlocked,
+        story,
+        milestones: if unlocked.milestones { doc.milestones } else { Vec::new() },
+        media: if unlocked.media { doc.media } else { Vec::new() },
+        summary: to_summary(row, &slugs)?,
+    })
+}
+
+/// A stored document, when it was built at the listing's current revision and still reads.
+pub(crate) fn current(kept: Option<listing_document::Model>) -> Option<ListingDocument> {
+    let kept = kept.filter(|kept| kept.built_revision == Some(kept.revision))?;
+    match serde_json::from_str(kept.body.as_deref()?) {
+        Ok(document) => Some(document),
+        Err(err) => {
+            // Written by another version of this code: read the parts; it is built again once
+            // one of them changes.
+            tracing::debug!(listing = kept.listing_id, error = %err, "a kept listing document does not read; reading its parts");
+            None
+        }
+    }
+}
+
+/// How many due listings one round of `build_due` takes.
+pub(crate) const DUE_BATCH: u64 = 200;
+
+/// Builds the documents of up to `DUE_BATCH` due listings: reads them and their revisions in
+/// one snapshot, then stores each document only if its listing's revision is still the one it
+/// was read at (the row lock of that revision orders this against a writer's trigger), and takes
+/// it off the due list in the same case. A listing whose revision moved on stays due for the next
+/// round; one deleted meanwhile loses its document and its place. Returns how many were due.
+pub(crate) async fn build_due(db: &sea_orm::DatabaseConnection) -> Result<usize, RepoError> {
+    use sea_orm::TransactionTrait;
+    let due: Vec<i64> = listing_document_due::Entity::find()
+        .select_only()
+        .column(listing_document_due::Column::ListingId)
+        .order_by_asc(listing_document_due::Column::ListingId)
+        .limit(DUE_BATCH)
+        .into_tuple()
+        .all(db)
+        .await
+        .map_err(repo_err)?;
+    if due.is_empty() {
+        return Ok(0);
+    }
+    let snapshot = crate::shared::snapshot(db).await?;
+    let rows = listing::Entity::find().filter(listing::Column::Id.is_in(due.clone())).all(&snapshot).await.map_err(repo_err)?;
+    let revisions: HashMap<i64, i64> = listing_document::Entity::find()
+        .select_only()
+        .column(listing_document::Column::ListingId)
+        .column(listing_document::Column::Revision)
+        .filter(listing_document::Column::ListingId.is_in(due.clone()))
+        .into_tuple::<(i64, i64)>()
+        .all(&snapshot)
+        .await
+        .map_err(repo_err)?
+        .into_iter()
+        .collect();
+    let documents = build(&snapshot, &rows).await?;
+    snapshot.commit().await.map_err(repo_err)?;
+
+    let txn = db.begin().await.map_err(repo_err)?;
+    for row in &rows {
+        let Some(document) = documents.get(&row.id) else { continue };
+        let revision = revisions.get(&row.id).copied().unwrap_or(0);
+        let body = serde_json::to_string(document).map_err(RepoError::backend)?;
+        let store = Query::insert()
+            .into_table(listing_document::Entity)
+            .columns([
+                listing_document::Column::ListingId,
+                listing_document::Column::Revision,
+                listing_document::Column::BuiltRevision,
+                listing_document::Column::Body,
+            ])
+            .values_panic([row.id.into(), revision.into(), revision.into(), body.into()])
+            .on_conflict(
+                OnConflict::column(listing_document::Column::ListingId)
+                    .update_columns([listing_document::Column::BuiltRevision, listing_document::Column::Body])
+                    .action_and_where(Expr::col((listing_document::Entity, listing_document::Column::Revision)).eq(revision))
+                    .to_owned(),
+            )
+            .to_owned();
+        txn.execute(&store).await.map_err(repo_err)?;
+        listing_document_due::Entity::delete_many()
+            .filter(listing_document_due::Column::ListingId.eq(row.id))
+            .filter(
+                listing_document_due::Column::ListingId.in_subquery(
+                    Query::select()
+                        .column(listing_document::Column::ListingId)
+                        .from(listing_document::Entity)
+                        .and_where(listing_document::Column::ListingId.eq(row.id))
+                        .and_where(listing_document::Column::Revision.eq(revision))
+                        .to_owned(),
+                ),
+            )
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?;
+    }
+    // Listings deleted since they were due: nothing to build, nothing to keep.
+    let gone: Vec<i64> = due.iter().copied().filter(|id| !rows.iter().any(|row| row.id == *id)).collect();
+    if !gone.is_empty() {
+        listing_document::Entity::delete_many()
+            .filter(listing_document::Column::ListingId.is_in(gone.clone()))
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?;
+        listing_document_due::Entity::delete_many()
+            .filter(listing_document_due::Column::ListingId.is_in(gone))
+            .exec(&txn)
+            .await
+            .map_err(repo_err)?;
+    }
+    txn.commit().await.map_err(repo_err)?;
+    Ok(due.len())
+}
