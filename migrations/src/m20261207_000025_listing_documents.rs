@@ -1,11 +1,12 @@
 //! A listing's public profile is kept ready: `listing_documents` holds, per listing, everything
-//! its profile reads from other tables (categories, founders, latest updates, the reviews and
-//! their authors' facts, owners by claim, Domain Rating, votes per week, story, milestones,
-//! media) as one JSON document (`body`), built at `built_revision`. Triggers on those tables move
-//! the listing's `revision` on in the writing transaction (so no writer can forget it) and put
-//! the listing in `listing_documents_due`, which a background task drains by building
-//! documents. A reader uses a document only when it was built at the current revision, read in
-//! the one statement that also reads the listing's row; otherwise it reads the parts as before.
+//! its profile shows but the counters (the row's profile columns, and from other tables its
+//! categories, founders, latest updates, the reviews and their authors' facts, owners by claim,
+//! Domain Rating, votes per week, story, milestones, media) as one JSON document (`body`), built
+//! at `built_revision`. Triggers on those columns and tables move the listing's `revision` on in
+//! the writing transaction (so no writer can forget it) and put the listing in
+//! `listing_documents_due`, which a background task drains by building documents. A reader uses
+//! a document only when it was built at the current revision, read in the one statement that
+//! also reads the listing's counters; otherwise it reads the parts as before.
 //! The revision lives here and not on `listings`, so a write to a part never touches the listing's
 //! row (on PostgreSQL, the parts deleted with a listing could not). Every listing starts due.
 
@@ -103,6 +104,18 @@ fn triggers() -> Vec<Trigger> {
         "listing_media"
     );
     triggers.extend([
+        // The row's profile columns are kept in the document too (its counters are not: votes,
+        // views and follows are read beside it).
+        Trigger {
+            name: "listings_touch_document",
+            when_fired: "AFTER UPDATE OF slug, name, url, status, tagline, logo_url, primary_category_id, launch_week, launched_at, \
+                         owner_user_id, short_description, headline, summary, description, stage, country, city, founded_year, \
+                         pricing_model, pricing_summary, demo_video_url, features, usps, keywords, faqs, socials, links, \
+                         not_found_on_website, unlocked_sections",
+            table: "listings",
+            only_if: None,
+            body: touch(touch_listing!("NEW.id")),
+        },
         // A new listing has no document yet.
         Trigger {
             name: "listings_document_due",

@@ -118,7 +118,7 @@ pub struct DomainRating {
 }
 
 /// Which paid-only sections a listing has unlocked.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Unlocked {
     pub story: bool,
     pub milestones: bool,

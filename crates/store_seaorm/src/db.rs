@@ -59,6 +59,9 @@ const WARM_CATALOG_CACHES: &str = "DO $$ DECLARE t record; BEGIN \
      BEGIN EXECUTE format('SELECT * FROM %s LIMIT 0', t.name); EXCEPTION WHEN others THEN NULL; END; \
      END LOOP; END $$";
 
+/// How long a pooled connection may idle before it is tried before use.
+const STALE_AFTER: Duration = Duration::from_secs(30);
+
 /// Opens a connection pool. SQLite files are created when missing, in WAL mode with foreign
 /// keys enforced and a busy timeout, so readers never block the writer.
 pub async fn connect(config: &DbConfig) -> Result<DatabaseConnection, DbErr> {
@@ -77,7 +80,15 @@ pub async fn connect(config: &DbConfig) -> Result<DatabaseConnection, DbErr> {
         .connect_lazy(kept_open > 1)
         .connect_timeout(Duration::from_secs(10))
         .acquire_timeout(Duration::from_secs(10))
+        // Not a ping before every query (a round trip to the connection's thread, or to the
+        // server, as dear as a small read): only a connection that idled long enough for a
+        // server, proxy or firewall to have dropped it is tried first. A local SQLite file has
+        // nothing to drop.
+        .test_before_acquire_if_idle_for(STALE_AFTER)
         .sqlx_logging(false);
+    if backend == Backend::Sqlite {
+        options.test_before_acquire(false);
+    }
     match backend {
         Backend::Sqlite => {
             options.map_sqlx_sqlite_opts(|opts| {

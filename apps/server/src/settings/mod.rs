@@ -40,7 +40,8 @@ declare_settings! {
         database_url: Option<String> = None, unset "`sqlite://{data_dir}/launchdir.db`", env "LAUNCHDIR_DATABASE_URL";
         /// PostgreSQL schema (`search_path`) to work in
         database_schema: Option<String> = None, unset "none", env "LAUNCHDIR_DATABASE_SCHEMA";
-        /// pool size for requests and background work; a server opens one more for its own writes (page views, jobs handed back as it stops)
+        /// pool size for requests and background work; a server opens one more for its own writes (page views, jobs handed back as it
+        /// stops); a PostgreSQL connection that idled 30 s or more is tried before it is used, others are not (a try costs a round trip)
         database_max_connections: u32 = 16, env "LAUNCHDIR_DATABASE_MAX_CONNECTIONS";
         /// PostgreSQL: connections the server keeps open, all opened at once before it answers, so no request waits for one to open (over
         /// TLS that takes up to 100 ms); 0 or 1: opened as requests need them

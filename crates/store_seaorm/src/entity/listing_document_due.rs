@@ -1,5 +1,5 @@
-//! Table `listing_documents_due`: listings whose kept document is missing or older than their
-//! `content_revision`, put here by triggers and taken off by the task that builds documents.
+//! Table `listing_documents_due`: listings whose kept document is missing or older than its
+//! listing's revision, put here by triggers and taken off by the task that builds documents.
 
 use sea_orm::entity::prelude::*;
 

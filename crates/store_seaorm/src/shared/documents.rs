@@ -1,6 +1,7 @@
-//! Kept listing documents (migration 25): what a listing's profile reads from other tables,
-//! built for many listings in one batch of queries and stored as one JSON document per listing,
-//! with the revision it was built at. The rules of a profile (which reviews count at `now`, which
+//! Kept listing documents (migration 25): everything a listing's profile shows but its counters
+//! (its row's profile columns and what it reads from other tables), built for many listings in
+//! one batch of queries and stored as one JSON document per listing, with the revision it was
+//! built at. The rules of a profile (which reviews count at `now`, which
 //! paid sections show, a story only once published) are applied when the document is read, so
 //! a document holds facts and stays true until one of its tables changes, which moves the
 //! listing's revision on (triggers) and makes it due again.
@@ -10,11 +11,10 @@ use crate::entity::{
     listing_milestone, listing_owner, listing_story, listing_update, review, user, vote,
 };
 use crate::repo_err;
-use crate::shared::rows::to_summary;
-use kernel::{Faq, RepoError, Slug, Week};
+use kernel::{Faq, ListingId, RepoError, Slug, Week};
 use listings::{
     CommunityRating, CompanyRef, DomainRating, FounderCard, GenuineReviews, LATEST_UPDATES, Link, ListingCategory, ListingProfile,
-    ListingUpdate, MOMENTUM_WEEKS, Media, Milestone, ReviewFacts, ReviewerFacts, Unlocked, VoteMomentum,
+    ListingSummary, ListingUpdate, MOMENTUM_WEEKS, Media, Milestone, ReviewFacts, ReviewerFacts, Unlocked, VoteMomentum,
 };
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict, Query};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, JoinType, QueryFilter, QueryOrder, QuerySelect};
@@ -23,9 +23,11 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use time::{Date, OffsetDateTime};
 
-/// Everything a listing's profile reads beside its own row.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// Everything a listing's profile shows but its counters (votes, views, followers), which are
+/// read beside it from the listing's row: they change too often to rebuild a document for.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct ListingDocument {
+    row: KeptRow,
     /// Each linked category with its id (the row names its primary by id).
     categories: Vec<(i64, ListingCategory)>,
     founders: Vec<FounderCard>,
@@ -39,6 +41,98 @@ pub(crate) struct ListingDocument {
     story: Option<KeptStory>,
     milestones: Vec<Milestone>,
     media: Vec<Media>,
+}
+
+/// The profile's columns of the listing's own row (migration 25's trigger on `listings`
+/// watches exactly these), the JSON ones read into their types once, when built.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct KeptRow {
+    id: i64,
+    slug: Slug,
+    name: String,
+    url: String,
+    status: String,
+    tagline: Option<String>,
+    logo_url: Option<String>,
+    primary_category_id: Option<i64>,
+    launch_week: Option<Date>,
+    launched_at: Option<OffsetDateTime>,
+    owner_user_id: Option<i64>,
+    short_description: Option<String>,
+    headline: Option<String>,
+    summary: Option<String>,
+    description: Option<String>,
+    stage: Option<String>,
+    country: Option<String>,
+    city: Option<String>,
+    founded_year: Option<i32>,
+    pricing_model: Option<String>,
+    pricing_summary: Option<String>,
+    demo_video_url: Option<String>,
+    features: Vec<String>,
+    usps: Vec<String>,
+    keywords: Vec<String>,
+    faqs: Vec<Faq>,
+    socials: BTreeMap<String, String>,
+    links: Vec<Link>,
+    not_found_on_website: Vec<String>,
+    unlocked: Unlocked,
+}
+
+impl KeptRow {
+    fn of(row: &listing::Model) -> Result<Self, RepoError> {
+        let unlocked_names: Vec<String> = from_json(row.unlocked_sections.clone())?;
+        Ok(Self {
+            id: row.id,
+            slug: Slug::parse(&row.slug).map_err(RepoError::backend)?,
+            name: row.name.clone(),
+            url: row.url.clone(),
+            status: row.status.clone(),
+            tagline: row.tagline.clone(),
+            logo_url: row.logo_url.clone(),
+            primary_category_id: row.primary_category_id,
+            launch_week: row.launch_week,
+            launched_at: row.launched_at,
+            owner_user_id: row.owner_user_id,
+            short_description: row.short_description.clone(),
+            headline: row.headline.clone(),
+            summary: row.summary.clone(),
+            description: row.description.clone(),
+            stage: row.stage.clone(),
+            country: row.country.clone(),
+            city: row.city.clone(),
+            founded_year: row.founded_year,
+            pricing_model: row.pricing_model.clone(),
+            pricing_summary: row.pricing_summary.clone(),
+            demo_video_url: row.demo_video_url.clone(),
+            features: from_json(row.features.clone())?,
+            usps: from_json(row.usps.clone())?,
+            keywords: from_json(row.keywords.clone())?,
+            faqs: from_json(row.faqs.clone())?,
+            socials: from_json(row.socials.clone())?,
+            links: from_json(row.links.clone())?,
+            not_found_on_website: from_json(row.not_found_on_website.clone())?,
+            unlocked: Unlocked {
+                story: unlocked_names.iter().any(|s| s == "story"),
+                milestones: unlocked_names.iter().any(|s| s == "milestones"),
+                media: unlocked_names.iter().any(|s| s == "media"),
+            },
+        })
+    }
+}
+
+/// What changes too often to keep in a document, read from the listing's row beside it.
+#[derive(Debug, Clone, Copy, sea_orm::FromQueryResult)]
+pub(crate) struct Counters {
+    pub votes_count: i64,
+    pub views_count: i64,
+    pub follows_count: i64,
+}
+
+impl Counters {
+    pub(crate) fn of(row: &listing::Model) -> Self {
+        Self { votes_count: row.votes_count, views_count: row.views_count, follows_count: row.follows_count }
+    }
 }
 
 /// A review's rating and the facts `GenuineReviews` decides on, but whether its author owns the
@@ -66,7 +160,25 @@ struct KeptStory {
 /// inside one snapshot (a transaction) so a document never mixes two moments.
 pub(crate) async fn build(db: &impl ConnectionTrait, rows: &[listing::Model]) -> Result<HashMap<i64, ListingDocument>, RepoError> {
     let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
-    let mut documents: HashMap<i64, ListingDocument> = ids.iter().map(|id| (*id, ListingDocument::default())).collect();
+    let mut documents = HashMap::with_capacity(rows.len());
+    for row in rows {
+        documents.insert(
+            row.id,
+            ListingDocument {
+                row: KeptRow::of(row)?,
+                categories: Vec::new(),
+                founders: Vec::new(),
+                updates: Vec::new(),
+                reviews: Vec::new(),
+                claim_owners: Vec::new(),
+                domain_rating: None,
+                momentum: VoteMomentum::default(),
+                story: None,
+                milestones: Vec::new(),
+                media: Vec::new(),
+            },
+        );
+    }
     if ids.is_empty() {
         return Ok(documents);
     }
@@ -143,9 +255,7 @@ pub(crate) async fn build(db: &impl ConnectionTrait, rows: &[listing::Model]) ->
     for (listing_id, rating, user_id, hidden, blocked, confirmed_at, made_at) in reviews {
         let Some(doc) = documents.get_mut(&listing_id) else { continue };
         let author = match (blocked, made_at) {
-            (Some(blocked), Some(created_at)) => {
-                Some(ReviewerFacts { email_confirmed: confirmed_at.is_some(), blocked, created_at })
-            }
+            (Some(blocked), Some(created_at)) => Some(ReviewerFacts { email_confirmed: confirmed_at.is_some(), blocked, created_at }),
             _ => None,
         };
         doc.reviews.push(KeptReview { rating, user_id, hidden, author });
@@ -249,15 +359,16 @@ fn from_json<T: DeserializeOwned + Default>(value: Option<serde_json::Value>) ->
     }
 }
 
-/// The profile of `row` from its document, as it reads at `now`: the rating counts the reviews
-/// `genuine` holds for, and paid-only sections show only where unlocked.
+/// The profile of a listing from its document and its counters, as it reads at `now`: the
+/// rating counts the reviews `genuine` holds for, and paid-only sections show only where unlocked.
 pub(crate) fn profile(
-    row: listing::Model,
     doc: ListingDocument,
+    counters: Counters,
     now: OffsetDateTime,
     genuine: GenuineReviews,
     latest_updates: usize,
 ) -> Result<ListingProfile, RepoError> {
+    let row = doc.row;
     let owners: Vec<i64> = row.owner_user_id.into_iter().chain(doc.claim_owners.iter().copied()).collect();
     let mut distribution = [0u64; 5];
     for review in &doc.reviews {
@@ -269,71 +380,70 @@ pub(crate) fn profile(
     let count: u64 = distribution.iter().sum();
     let sum: u64 = distribution.iter().enumerate().map(|(i, n)| (i as u64 + 1) * n).sum();
     let rating = CommunityRating { average: (count > 0).then(|| (sum as f64 / count as f64 * 100.0).round() / 100.0), count, distribution };
-
-    let unlocked_names: Vec<String> = from_json(row.unlocked_sections.clone())?;
-    let unlocked = Unlocked {
-        story: unlocked_names.iter().any(|s| s == "story"),
-        milestones: unlocked_names.iter().any(|s| s == "milestones"),
-        media: unlocked_names.iter().any(|s| s == "media"),
-    };
-    let slug = Slug::parse(&row.slug).map_err(RepoError::backend)?;
+    let unlocked = row.unlocked;
     let story = doc
         .story
         .filter(|kept| unlocked.story && kept.published_at.is_some_and(|at| at <= now))
-        .map(|kept| (kept.story, CompanyRef { slug, name: row.name.clone() }));
-    let slugs: HashMap<i64, Slug> = doc.categories.iter().map(|(id, category)| (*id, category.slug.clone())).collect();
-    let features: Vec<String> = from_json(row.features.clone())?;
-    let usps: Vec<String> = from_json(row.usps.clone())?;
-    let keywords: Vec<String> = from_json(row.keywords.clone())?;
-    let faqs: Vec<Faq> = from_json(row.faqs.clone())?;
-    let socials: BTreeMap<String, String> = from_json(row.socials.clone())?;
-    let links: Vec<Link> = from_json(row.links.clone())?;
-    let not_found_on_website: Vec<String> = from_json(row.not_found_on_website.clone())?;
+        .map(|kept| (kept.story, CompanyRef { slug: row.slug.clone(), name: row.name.clone() }));
+    let primary_category =
+        row.primary_category_id.and_then(|id| doc.categories.iter().find(|(category, _)| *category == id)).map(|(_, c)| c.slug.clone());
     Ok(ListingProfile {
-        short_description: row.short_description.clone(),
-        headline: row.headline.clone(),
-        long_summary: row.summary.clone(),
-        description: row.description.clone(),
-        stage: row.stage.clone(),
-        country: row.country.clone(),
-        city: row.city.clone(),
+        summary: ListingSummary {
+            id: ListingId::new(row.id),
+            slug: row.slug,
+            name: row.name,
+            url: row.url,
+            tagline: row.tagline,
+            logo_url: row.logo_url,
+            votes: u64::try_from(counters.votes_count).unwrap_or(0),
+            primary_category,
+            launch_week: row.launch_week.map(Week::containing),
+            status: crate::listing_status(&row.status)?,
+        },
+        short_description: row.short_description,
+        headline: row.headline,
+        long_summary: row.summary,
+        description: row.description,
+        stage: row.stage,
+        country: row.country,
+        city: row.city,
         founded_year: row.founded_year,
-        pricing_model: row.pricing_model.clone(),
-        pricing_summary: row.pricing_summary.clone(),
-        demo_video_url: row.demo_video_url.clone(),
+        pricing_model: row.pricing_model,
+        pricing_summary: row.pricing_summary,
+        demo_video_url: row.demo_video_url,
         launched_at: row.launched_at,
-        views: u64::try_from(row.views_count).unwrap_or(0),
-        followers: u64::try_from(row.follows_count).unwrap_or(0),
-        features,
-        usps,
-        keywords,
-        faqs,
-        socials,
-        links,
+        views: u64::try_from(counters.views_count).unwrap_or(0),
+        followers: u64::try_from(counters.follows_count).unwrap_or(0),
+        features: row.features,
+        usps: row.usps,
+        keywords: row.keywords,
+        faqs: row.faqs,
+        socials: row.socials,
+        links: row.links,
         categories: doc.categories.into_iter().map(|(_, category)| category).collect(),
         founders: doc.founders,
         latest_updates: doc.updates.into_iter().take(latest_updates).collect(),
         rating,
         momentum: doc.momentum,
         domain_rating: doc.domain_rating,
-        not_found_on_website,
+        not_found_on_website: row.not_found_on_website,
         unlocked,
         story,
         milestones: if unlocked.milestones { doc.milestones } else { Vec::new() },
         media: if unlocked.media { doc.media } else { Vec::new() },
-        summary: to_summary(row, &slugs)?,
     })
 }
 
-/// A stored document, when it was built at the listing's current revision and still reads.
-pub(crate) fn current(kept: Option<listing_document::Model>) -> Option<ListingDocument> {
-    let kept = kept.filter(|kept| kept.built_revision == Some(kept.revision))?;
-    match serde_json::from_str(kept.body.as_deref()?) {
+/// A stored document (`body`, built at `built_revision`), when it was built at its listing's
+/// current `revision` and still reads.
+pub(crate) fn current(listing_id: i64, revision: i64, built_revision: Option<i64>, body: Option<&str>) -> Option<ListingDocument> {
+    let body = body.filter(|_| built_revision == Some(revision))?;
+    match serde_json::from_str(body) {
         Ok(document) => Some(document),
         Err(err) => {
             // Written by another version of this code: read the parts; it is built again once
             // one of them changes.
-            tracing::debug!(listing = kept.listing_id, error = %err, "a kept listing document does not read; reading its parts");
+            tracing::debug!(listing = listing_id, error = %err, "a kept listing document does not read; reading its parts");
             None
         }
     }

@@ -64,7 +64,8 @@ where
 }
 
 /// Runs one page of `query` (already ordered) and counts the whole query: for the small tables
-/// (awards, blog, upcoming launches) and filtered reads without a maintained count.
+/// (awards, blog, upcoming launches) and filtered reads without a maintained count. A page that
+/// is not full and not empty is the last one, so it tells the total without a count.
 pub(crate) async fn fetch_page<E: sea_orm::EntityTrait>(
     db: &DatabaseConnection,
     query: sea_orm::Select<E>,
@@ -74,8 +75,13 @@ where
     E::Model: Send + Sync,
 {
     use sea_orm::{PaginatorTrait, QuerySelect};
-    let total = query.clone().count(db).await.map_err(repo_err)?;
-    let rows = query.offset(page.offset()).limit(u64::from(page.per_page())).all(db).await.map_err(repo_err)?;
+    let rows = query.clone().offset(page.offset()).limit(u64::from(page.per_page())).all(db).await.map_err(repo_err)?;
+    let last_page = !rows.is_empty() || page.offset() == 0;
+    let total = if last_page && rows.len() < page.per_page() as usize {
+        page.offset() + rows.len() as u64
+    } else {
+        query.count(db).await.map_err(repo_err)?
+    };
     Ok((rows, total))
 }
 

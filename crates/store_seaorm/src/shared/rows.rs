@@ -38,6 +38,24 @@ pub(crate) fn to_summary(row: listing::Model, category_slugs: &HashMap<i64, Slug
     })
 }
 
+/// `listings LEFT JOIN categories ON categories.id = listings.primary_category_id`: a listing
+/// read with its primary category (`select_also(category::Entity)`) in one statement.
+pub(crate) fn primary_category() -> sea_orm::RelationDef {
+    use crate::entity::category;
+    use sea_orm::EntityTrait;
+    listing::Entity::belongs_to(category::Entity).from(listing::Column::PrimaryCategoryId).to(category::Column::Id).into()
+}
+
+/// A listing row read with its primary category, as a summary.
+pub(crate) fn summary_with_primary(
+    row: listing::Model,
+    primary: Option<crate::entity::category::Model>,
+) -> Result<ListingSummary, RepoError> {
+    let slugs: HashMap<i64, Slug> =
+        primary.and_then(|category| Some((category.id, Slug::parse(&category.slug).ok()?))).into_iter().collect();
+    to_summary(row, &slugs)
+}
+
 /// The editable copy of a listing row.
 pub(crate) fn copy_of(row: &listing::Model) -> ListingCopy {
     ListingCopy {

@@ -1,7 +1,8 @@
 //! Kept listing documents (`shared::documents`, migration 25): a profile read from its document
 //! is the profile read part by part; every kind of change makes the document stale in its own
-//! transaction, so the next read shows the change whole; and reads racing votes never see a
-//! vote's count without its week, or the other way round.
+//! transaction, so the next read shows the change whole (counters, read beside it, leave it
+//! current); and reads racing votes never see a vote's count without its week, or the other way
+//! round.
 
 use kernel::{Slug, UserId, Week};
 use listings::{GenuineReviews, ListingProfile, NewVote, ProfileRepository, VoteRepository};
@@ -83,12 +84,19 @@ async fn a_kept_document_reads_as_its_parts_and_every_kind_of_change_shows_at_on
     assert_eq!(read(&store, &slug).await.founders.len(), 2);
     store.prepare_profiles().await.unwrap();
 
-    // An owner's edit of the row: the document stays current, the edit shows.
+    // An owner's edit of the row's profile columns makes it stale too; the edit shows.
     fixtures::edit_tagline(db, listing, "Edited just now").await;
-    assert!(fixtures::document_is_current(db, listing).await, "the row is read beside the document");
+    assert!(!fixtures::document_is_current(db, listing).await, "an edit of the row makes it stale");
     let edited = read(&store, &slug).await;
     assert_eq!(edited.summary.tagline.as_deref(), Some("Edited just now"));
     assert_eq!(edited.founders.len(), 2);
+    store.prepare_profiles().await.unwrap();
+    assert_eq!(read(&store, &slug).await, edited);
+
+    // Counted views are a counter, read beside the document: it stays current and they show.
+    fixtures::views(db, listing, 41).await;
+    assert!(fixtures::document_is_current(db, listing).await, "counters do not touch the document");
+    assert_eq!(read(&store, &slug).await.views, 41);
 }
 
 #[tokio::test]

@@ -1,13 +1,13 @@
 //! `CategoryRepository` and `ListingRepository` over SeaORM.
 
 use crate::entity::{category, listing, listing_category};
-use crate::shared::rows::to_summary;
+use crate::shared::rows::{primary_category, summary_with_primary, to_summary};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{CategoryId, PageRequest, Paged, RepoError, Slug};
 use listings::{Category, CategoryRepository, Faq, ListingRepository, ListingSummary, LiveCounts};
 use sea_orm::sea_query::Query;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Statement};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, JoinType, QueryFilter, QueryOrder, QuerySelect, Statement};
 use std::collections::HashMap;
 
 const LIVE: &str = "live";
@@ -122,17 +122,27 @@ impl CategoryRepository for SeaStore {
 #[async_trait]
 impl ListingRepository for SeaStore {
     async fn find_by_slug(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError> {
-        let Some(row) = listing::Entity::find().filter(listing::Column::Slug.eq(slug.as_str())).one(&self.db).await.map_err(repo_err)?
-        else {
-            return Ok(None);
-        };
-        let slugs = self.category_slugs(row.primary_category_id).await?;
-        to_summary(row, &slugs).map(Some)
+        // The row and its primary category's slug in one statement.
+        let found = listing::Entity::find()
+            .filter(listing::Column::Slug.eq(slug.as_str()))
+            .join(JoinType::LeftJoin, primary_category())
+            .select_also(category::Entity)
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?;
+        found.map(|(row, primary)| summary_with_primary(row, primary)).transpose()
     }
 
     async fn marks(&self, id: kernel::ListingId) -> Result<listings::ListingMarks, RepoError> {
-        let row = listing::Entity::find_by_id(id.get()).one(&self.db).await.map_err(repo_err)?;
-        Ok(row.map(|row| listings::ListingMarks { featured_at: row.featured_at, verified_at: row.verified_at }).unwrap_or_default())
+        let marks: Option<(Option<time::OffsetDateTime>, Option<time::OffsetDateTime>)> = listing::Entity::find_by_id(id.get())
+            .select_only()
+            .column(listing::Column::FeaturedAt)
+            .column(listing::Column::VerifiedAt)
+            .into_tuple()
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(marks.map(|(featured_at, verified_at)| listings::ListingMarks { featured_at, verified_at }).unwrap_or_default())
     }
 
     async fn live_in_categories(
@@ -146,30 +156,48 @@ impl ListingRepository for SeaStore {
         // (page end) x (live / total) rows; reading the category's links and sorting them costs
         // `total`. Either way the cost follows the page or the category, never the directory.
         let walk = (page.offset() + u64::from(page.per_page())).saturating_mul(live) < total.saturating_mul(total);
-        let rows = if walk {
+        // Either way only ids are walked or sorted (the rows before the page, and a sort's whole
+        // input, are never read whole); the page's rows are read by id after.
+        let ids: Vec<i64> = if walk {
             // Without OFFSET: SQLite 3.51 miscounts it when a listing carries two of the
-            // categories. The walk reads the rows before the page either way.
+            // categories. The walk reads the ids before the page either way.
             let end = page.offset() + u64::from(page.per_page());
-            let query = listing::Entity::find().filter(listing::Column::Status.eq(LIVE)).filter(crate::listing_in_categories(categories));
-            let mut rows = query
+            let mut ids: Vec<i64> = listing::Entity::find()
+                .select_only()
+                .column(listing::Column::Id)
+                .filter(listing::Column::Status.eq(LIVE))
+                .filter(crate::listing_in_categories(categories))
                 .order_by_desc(listing::Column::VotesCount)
                 .order_by_asc(listing::Column::Id)
                 .limit(end)
+                .into_tuple()
                 .all(&self.db)
                 .await
                 .map_err(repo_err)?;
-            rows.drain(..rows.len().min(page.offset() as usize));
-            rows
+            ids.drain(..ids.len().min(page.offset() as usize));
+            ids
         } else {
             let in_categories = Query::select()
                 .column(listing_category::Column::ListingId)
                 .from(listing_category::Entity)
                 .and_where(listing_category::Column::CategoryId.is_in(categories.iter().map(|id| id.get())))
                 .to_owned();
-            let query =
-                listing::Entity::find().filter(listing::Column::Status.eq(LIVE)).filter(listing::Column::Id.in_subquery(in_categories));
-            crate::page_of(&self.db, query.order_by_desc(listing::Column::VotesCount).order_by_asc(listing::Column::Id), page).await?
+            listing::Entity::find()
+                .select_only()
+                .column(listing::Column::Id)
+                .filter(listing::Column::Status.eq(LIVE))
+                .filter(listing::Column::Id.in_subquery(in_categories))
+                .order_by_desc(listing::Column::VotesCount)
+                .order_by_asc(listing::Column::Id)
+                .offset(page.offset())
+                .limit(u64::from(page.per_page()))
+                .into_tuple()
+                .all(&self.db)
+                .await
+                .map_err(repo_err)?
         };
-        Ok(Paged::new(self.summaries_of(rows).await?, page, total))
+        let mut summaries = self.summaries_by_id(&ids).await?;
+        let items = ids.iter().filter_map(|id| summaries.remove(id)).collect();
+        Ok(Paged::new(items, page, total))
     }
 }

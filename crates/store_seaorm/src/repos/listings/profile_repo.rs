@@ -21,28 +21,35 @@ impl ProfileRepository for SeaStore {
         genuine: GenuineReviews,
         latest_updates: usize,
     ) -> Result<Option<ListingProfile>, RepoError> {
-        // The row and its document in one statement: both of one moment.
-        let found = listing::Entity::find()
+        // The document and the row's counters in one statement: both of one moment.
+        let found = listing_document::Entity::find()
+            .join(JoinType::InnerJoin, listing_of_document())
             .filter(listing::Column::Slug.eq(slug.as_str()))
-            .join_rev(JoinType::LeftJoin, document_of_listing())
-            .select_also(listing_document::Entity)
+            .column_as(listing::Column::VotesCount, "votes_count")
+            .column_as(listing::Column::ViewsCount, "views_count")
+            .column_as(listing::Column::FollowsCount, "follows_count")
+            .into_model::<Kept>()
             .one(&self.db)
             .await
             .map_err(repo_err)?;
-        let Some((row, kept)) = found else {
-            return Ok(None);
-        };
-        if let Some(document) = documents::current(kept) {
-            return documents::profile(row, document, now, genuine, latest_updates).map(Some);
+        if let Some(found) = found
+            && let Some(document) = documents::current(found.listing_id, found.revision, found.built_revision, found.body.as_deref())
+        {
+            let counters =
+                documents::Counters { votes_count: found.votes_count, views_count: found.views_count, follows_count: found.follows_count };
+            return documents::profile(document, counters, now, genuine, latest_updates).map(Some);
         }
         // Not ready (changed moments ago, or never built yet): every part in one snapshot.
         let snapshot = crate::shared::snapshot(&self.db).await?;
-        let Some(row) = listing::Entity::find_by_id(row.id).one(&snapshot).await.map_err(repo_err)? else {
+        let Some(row) = listing::Entity::find().filter(listing::Column::Slug.eq(slug.as_str())).one(&snapshot).await.map_err(repo_err)?
+        else {
             return Ok(None);
         };
-        let document = documents::build(&snapshot, std::slice::from_ref(&row)).await?.remove(&row.id).unwrap_or_default();
+        let counters = documents::Counters::of(&row);
+        let document = documents::build(&snapshot, std::slice::from_ref(&row)).await?.remove(&row.id);
         snapshot.commit().await.map_err(repo_err)?;
-        documents::profile(row, document, now, genuine, latest_updates).map(Some)
+        let document = document.ok_or_else(|| RepoError::Backend("a listing's document was not built".into()))?;
+        documents::profile(document, counters, now, genuine, latest_updates).map(Some)
     }
 
     async fn add_views(&self, views: &[(ListingId, u64)]) -> Result<(), RepoError> {
@@ -66,7 +73,19 @@ impl ProfileRepository for SeaStore {
     }
 }
 
-/// `listings LEFT JOIN listing_documents ON listing_id = listings.id`.
-fn document_of_listing() -> sea_orm::RelationDef {
+/// `listing_documents JOIN listings ON listings.id = listing_id`.
+fn listing_of_document() -> sea_orm::RelationDef {
     listing_document::Entity::belongs_to(listing::Entity).from(listing_document::Column::ListingId).to(listing::Column::Id).into()
+}
+
+/// A kept document with its listing's counters.
+#[derive(Debug, sea_orm::FromQueryResult)]
+struct Kept {
+    listing_id: i64,
+    revision: i64,
+    built_revision: Option<i64>,
+    body: Option<String>,
+    votes_count: i64,
+    views_count: i64,
+    follows_count: i64,
 }

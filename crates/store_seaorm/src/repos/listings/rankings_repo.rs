@@ -1,12 +1,12 @@
 //! `RankingRepository` and `AwardRepository` over SeaORM.
 
-use crate::entity::{award, award_week, billboard_total, directory_count, listing, listing_metric};
-use crate::shared::rows::to_summary;
+use crate::entity::{award, award_week, billboard_total, category, directory_count, listing, listing_metric};
+use crate::shared::rows::{primary_category, summary_with_primary};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Slug, Week};
 use listings::{Award, AwardRepository, ListingSummary, RankingRepository, Winner};
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, JoinType, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait};
 use std::collections::{HashMap, HashSet};
 use time::OffsetDateTime;
 
@@ -28,9 +28,15 @@ impl SeaStore {
         if ids.is_empty() {
             return Ok(HashMap::new());
         }
-        let rows = listing::Entity::find().filter(listing::Column::Id.is_in(ids.iter().copied())).all(&self.db).await.map_err(repo_err)?;
-        let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
-        rows.into_iter().map(|row| Ok((row.id, to_summary(row, &slugs)?))).collect()
+        // The rows and their primary categories in one statement.
+        let rows = listing::Entity::find()
+            .filter(listing::Column::Id.is_in(ids.iter().copied()))
+            .join(JoinType::LeftJoin, primary_category())
+            .select_also(category::Entity)
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        rows.into_iter().map(|(row, primary)| Ok((row.id, summary_with_primary(row, primary)?))).collect()
     }
 
     /// Joins ranked `(listing id, value)` rows to their summaries, keeping the order.
