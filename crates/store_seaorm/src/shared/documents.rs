@@ -156,8 +156,10 @@ struct KeptStory {
     published_at: Option<OffsetDateTime>,
 }
 
-/// The documents of `rows`, by listing id: ten queries whatever the number of listings. Run it
-/// inside one snapshot (a transaction) so a document never mixes two moments.
+/// The documents of `rows`, by listing id: nine queries whatever the number of listings. They
+/// are of one moment when the listings' revisions, read before the rows, have not moved by the
+/// end (every write moves its listing's revision in its own transaction): `build_due` stores a
+/// document only then, and the profile read checks the same way.
 pub(crate) async fn build(db: &impl ConnectionTrait, rows: &[listing::Model]) -> Result<HashMap<i64, ListingDocument>, RepoError> {
     let ids: Vec<i64> = rows.iter().map(|row| row.id).collect();
     let mut documents = HashMap::with_capacity(rows.len());
@@ -182,42 +184,42 @@ pub(crate) async fn build(db: &impl ConnectionTrait, rows: &[listing::Model]) ->
     if ids.is_empty() {
         return Ok(documents);
     }
-    // Categories: the primary first, then the others by name.
-    let links =
-        listing_category::Entity::find().filter(listing_category::Column::ListingId.is_in(ids.clone())).all(db).await.map_err(repo_err)?;
-    let category_rows: HashMap<i64, category::Model> = category::Entity::find()
-        .filter(category::Column::Id.is_in(links.iter().map(|link| link.category_id)))
+    // Categories (the primary first, then the others by name, sorted at the end) and founders,
+    // each link read with what it links to.
+    let categories: Vec<(listing_category::Model, Option<category::Model>)> = listing_category::Entity::find()
+        .filter(listing_category::Column::ListingId.is_in(ids.clone()))
+        .join(
+            JoinType::LeftJoin,
+            listing_category::Entity::belongs_to(category::Entity)
+                .from(listing_category::Column::CategoryId)
+                .to(category::Column::Id)
+                .into(),
+        )
+        .select_also(category::Entity)
         .all(db)
         .await
-        .map_err(repo_err)?
-        .into_iter()
-        .map(|row| (row.id, row))
-        .collect();
-    for link in &links {
-        let (Some(doc), Some(row)) = (documents.get_mut(&link.listing_id), category_rows.get(&link.category_id)) else { continue };
+        .map_err(repo_err)?;
+    for (link, row) in categories {
+        let (Some(doc), Some(row)) = (documents.get_mut(&link.listing_id), row) else { continue };
         let Ok(slug) = Slug::parse(&row.slug) else { continue };
-        doc.categories.push((row.id, ListingCategory { slug, name: row.name.clone(), primary: link.is_primary }));
+        doc.categories.push((row.id, ListingCategory { slug, name: row.name, primary: link.is_primary }));
     }
-
-    let founder_links = listing_founder::Entity::find()
+    let founders: Vec<(listing_founder::Model, Option<founder::Model>)> = listing_founder::Entity::find()
         .filter(listing_founder::Column::ListingId.is_in(ids.clone()))
+        .join(
+            JoinType::LeftJoin,
+            listing_founder::Entity::belongs_to(founder::Entity).from(listing_founder::Column::FounderId).to(founder::Column::Id).into(),
+        )
+        .select_also(founder::Entity)
         .order_by_asc(listing_founder::Column::ListingId)
         .order_by_asc(listing_founder::Column::Position)
         .all(db)
         .await
         .map_err(repo_err)?;
-    let founder_rows: HashMap<i64, founder::Model> = founder::Entity::find()
-        .filter(founder::Column::Id.is_in(founder_links.iter().map(|link| link.founder_id)))
-        .all(db)
-        .await
-        .map_err(repo_err)?
-        .into_iter()
-        .map(|row| (row.id, row))
-        .collect();
-    for link in &founder_links {
-        let (Some(doc), Some(row)) = (documents.get_mut(&link.listing_id), founder_rows.get(&link.founder_id)) else { continue };
+    for (link, row) in founders {
+        let (Some(doc), Some(row)) = (documents.get_mut(&link.listing_id), row) else { continue };
         let Ok(slug) = Slug::parse(&row.slug) else { continue };
-        doc.founders.push(FounderCard { slug, name: row.name.clone(), title: row.title.clone() });
+        doc.founders.push(FounderCard { slug, name: row.name, title: row.title });
     }
 
     // Updates newest first; a listing keeps its newest `LATEST_UPDATES`.
@@ -452,13 +454,11 @@ pub(crate) fn current(listing_id: i64, revision: i64, built_revision: Option<i64
 /// How many due listings one round of `build_due` takes.
 pub(crate) const DUE_BATCH: u64 = 200;
 
-/// Builds the documents of up to `DUE_BATCH` due listings: reads them and their revisions in
-/// one snapshot, then stores each document only if its listing's revision is still the one it
-/// was read at (the row lock of that revision orders this against a writer's trigger), and takes
+/// Builds the documents of up to `DUE_BATCH` due listings: reads their revisions, then them,
+/// then stores each document only if its listing's revision is still the one it was read at (the row lock of that revision orders this against a writer's trigger), and takes
 /// it off the due list in the same case. A listing whose revision moved on stays due for the next
 /// round; one deleted meanwhile loses its document and its place. Returns how many were due.
 pub(crate) async fn build_due(db: &sea_orm::DatabaseConnection) -> Result<usize, RepoError> {
-    use sea_orm::TransactionTrait;
     let due: Vec<i64> = listing_document_due::Entity::find()
         .select_only()
         .column(listing_document_due::Column::ListingId)
@@ -471,74 +471,85 @@ pub(crate) async fn build_due(db: &sea_orm::DatabaseConnection) -> Result<usize,
     if due.is_empty() {
         return Ok(0);
     }
-    let snapshot = crate::shared::snapshot(db).await?;
-    let rows = listing::Entity::find().filter(listing::Column::Id.is_in(due.clone())).all(&snapshot).await.map_err(repo_err)?;
-    let revisions: HashMap<i64, i64> = listing_document::Entity::find()
-        .select_only()
-        .column(listing_document::Column::ListingId)
-        .column(listing_document::Column::Revision)
-        .filter(listing_document::Column::ListingId.is_in(due.clone()))
-        .into_tuple::<(i64, i64)>()
-        .all(&snapshot)
-        .await
-        .map_err(repo_err)?
-        .into_iter()
-        .collect();
-    let documents = build(&snapshot, &rows).await?;
-    snapshot.commit().await.map_err(repo_err)?;
+    // The revisions first: a write committed after this moves its listing's revision on, and
+    // the document read across it is then not stored (below).
+    let revisions = revisions_of(db, &due).await?;
+    let rows = listing::Entity::find().filter(listing::Column::Id.is_in(due.clone())).all(db).await.map_err(repo_err)?;
+    let documents = build(db, &rows).await?;
 
-    let txn = db.begin().await.map_err(repo_err)?;
+    // Two statements, no transaction: a task stopped between them (or between rounds) leaves
+    // nothing open; a document stored but still listed as due is only built once more.
+    let mut store = Query::insert()
+        .into_table(listing_document::Entity)
+        .columns([
+            listing_document::Column::ListingId,
+            listing_document::Column::Revision,
+            listing_document::Column::BuiltRevision,
+            listing_document::Column::Body,
+        ])
+        .on_conflict(
+            OnConflict::column(listing_document::Column::ListingId)
+                .update_columns([listing_document::Column::BuiltRevision, listing_document::Column::Body])
+                .action_and_where(
+                    Expr::col((listing_document::Entity, listing_document::Column::Revision))
+                        .eq(Expr::col((sea_orm::sea_query::Alias::new("excluded"), listing_document::Column::Revision))),
+                )
+                .to_owned(),
+        )
+        .to_owned();
+    let mut stored = 0;
     for row in &rows {
         let Some(document) = documents.get(&row.id) else { continue };
         let revision = revisions.get(&row.id).copied().unwrap_or(0);
         let body = serde_json::to_string(document).map_err(RepoError::backend)?;
-        let store = Query::insert()
-            .into_table(listing_document::Entity)
-            .columns([
-                listing_document::Column::ListingId,
-                listing_document::Column::Revision,
-                listing_document::Column::BuiltRevision,
-                listing_document::Column::Body,
-            ])
-            .values_panic([row.id.into(), revision.into(), revision.into(), body.into()])
-            .on_conflict(
-                OnConflict::column(listing_document::Column::ListingId)
-                    .update_columns([listing_document::Column::BuiltRevision, listing_document::Column::Body])
-                    .action_and_where(Expr::col((listing_document::Entity, listing_document::Column::Revision)).eq(revision))
-                    .to_owned(),
-            )
-            .to_owned();
-        txn.execute(&store).await.map_err(repo_err)?;
-        listing_document_due::Entity::delete_many()
-            .filter(listing_document_due::Column::ListingId.eq(row.id))
-            .filter(
-                listing_document_due::Column::ListingId.in_subquery(
-                    Query::select()
-                        .column(listing_document::Column::ListingId)
-                        .from(listing_document::Entity)
-                        .and_where(listing_document::Column::ListingId.eq(row.id))
-                        .and_where(listing_document::Column::Revision.eq(revision))
-                        .to_owned(),
-                ),
-            )
-            .exec(&txn)
-            .await
-            .map_err(repo_err)?;
+        store.values_panic([row.id.into(), revision.into(), revision.into(), body.into()]);
+        stored += 1;
     }
+    if stored > 0 {
+        db.execute(&store).await.map_err(repo_err)?;
+    }
+    // Off the due list: the listings whose document is now current.
+    listing_document_due::Entity::delete_many()
+        .filter(
+            listing_document_due::Column::ListingId.in_subquery(
+                Query::select()
+                    .column(listing_document::Column::ListingId)
+                    .from(listing_document::Entity)
+                    .and_where(listing_document::Column::ListingId.is_in(due.iter().copied()))
+                    .and_where(Expr::col(listing_document::Column::BuiltRevision).equals(listing_document::Column::Revision))
+                    .to_owned(),
+            ),
+        )
+        .exec(db)
+        .await
+        .map_err(repo_err)?;
     // Listings deleted since they were due: nothing to build, nothing to keep.
     let gone: Vec<i64> = due.iter().copied().filter(|id| !rows.iter().any(|row| row.id == *id)).collect();
     if !gone.is_empty() {
         listing_document::Entity::delete_many()
             .filter(listing_document::Column::ListingId.is_in(gone.clone()))
-            .exec(&txn)
+            .exec(db)
             .await
             .map_err(repo_err)?;
         listing_document_due::Entity::delete_many()
             .filter(listing_document_due::Column::ListingId.is_in(gone))
-            .exec(&txn)
+            .exec(db)
             .await
             .map_err(repo_err)?;
     }
-    txn.commit().await.map_err(repo_err)?;
     Ok(due.len())
+}
+
+/// The current revision of each of `listings` (0 for one no write has touched yet).
+pub(crate) async fn revisions_of(db: &impl ConnectionTrait, listings: &[i64]) -> Result<HashMap<i64, i64>, RepoError> {
+    let kept: Vec<(i64, i64)> = listing_document::Entity::find()
+        .select_only()
+        .column(listing_document::Column::ListingId)
+        .column(listing_document::Column::Revision)
+        .filter(listing_document::Column::ListingId.is_in(listings.iter().copied()))
+        .into_tuple()
+        .all(db)
+        .await
+        .map_err(repo_err)?;
+    Ok(kept.into_iter().collect())
 }

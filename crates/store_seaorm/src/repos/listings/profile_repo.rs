@@ -1,5 +1,5 @@
 //! `ProfileRepository` over SeaORM: one listing's whole profile, read with its kept document in
-//! one statement (or part by part in one snapshot while the document is not ready), the kept
+//! one statement (or part by part, checked by its revision, while the document is not ready), the kept
 //! documents made ready, and batched view counts.
 
 use crate::entity::{listing, listing_document};
@@ -39,7 +39,27 @@ impl ProfileRepository for SeaStore {
                 documents::Counters { votes_count: found.votes_count, views_count: found.views_count, follows_count: found.follows_count };
             return documents::profile(document, counters, now, genuine, latest_updates).map(Some);
         }
-        // Not ready (changed moments ago, or never built yet): every part in one snapshot.
+        // Not ready (changed moments ago, or never built yet): the row and every part, then the
+        // revision again. Every write moves the revision in its own transaction, so an unmoved
+        // revision means no write landed between the parts; a moved one, read again.
+        for _ in 0..READS_BEFORE_A_SNAPSHOT {
+            let Some(row) =
+                listing::Entity::find().filter(listing::Column::Slug.eq(slug.as_str())).one(&self.db).await.map_err(repo_err)?
+            else {
+                return Ok(None);
+            };
+            let ids = [row.id];
+            let before = documents::revisions_of(&self.db, &ids).await?;
+            let row = listing::Entity::find_by_id(row.id).one(&self.db).await.map_err(repo_err)?;
+            let Some(row) = row else { return Ok(None) };
+            let counters = documents::Counters::of(&row);
+            let document = documents::build(&self.db, std::slice::from_ref(&row)).await?.remove(&row.id);
+            if documents::revisions_of(&self.db, &ids).await? == before {
+                let document = document.ok_or_else(|| RepoError::Backend("a listing's document was not built".into()))?;
+                return documents::profile(document, counters, now, genuine, latest_updates).map(Some);
+            }
+        }
+        // Written to without pause: every part in one snapshot.
         let snapshot = crate::shared::snapshot(&self.db).await?;
         let Some(row) = listing::Entity::find().filter(listing::Column::Slug.eq(slug.as_str())).one(&snapshot).await.map_err(repo_err)?
         else {
@@ -72,6 +92,9 @@ impl ProfileRepository for SeaStore {
         documents::build_due(&self.db).await
     }
 }
+
+/// How many times a profile read part by part is tried before it takes a snapshot.
+const READS_BEFORE_A_SNAPSHOT: usize = 3;
 
 /// `listing_documents JOIN listings ON listings.id = listing_id`.
 fn listing_of_document() -> sea_orm::RelationDef {
