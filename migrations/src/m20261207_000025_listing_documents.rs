@@ -9,8 +9,10 @@
 //! also reads the listing's counters; otherwise it reads the parts as before.
 //! The revision lives here and not on `listings`, so a write to a part never touches the listing's
 //! row (on PostgreSQL, the parts deleted with a listing could not). Every listing starts due.
+//! On PostgreSQL the triggers take the counting lock first, as the kept counts' triggers do, so
+//! a writer never holds a document's row while waiting for that lock.
 
-use crate::triggers::{Trigger, touch};
+use crate::triggers::{Trigger, run};
 use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
@@ -70,21 +72,21 @@ macro_rules! parts {
                 when_fired: "AFTER INSERT",
                 table: $table,
                 only_if: None,
-                body: touch(touch_listing!("NEW.listing_id")),
+                body: run(touch_listing!("NEW.listing_id")),
             },
             Trigger {
                 name: concat!($table, "_touch_document_upd"),
                 when_fired: "AFTER UPDATE",
                 table: $table,
                 only_if: None,
-                body: touch(touch_listing!("NEW.listing_id")),
+                body: run(touch_listing!("NEW.listing_id")),
             },
             Trigger {
                 name: concat!($table, "_touch_document_del"),
                 when_fired: "AFTER DELETE",
                 table: $table,
                 only_if: None,
-                body: touch(touch_listing!("OLD.listing_id")),
+                body: run(touch_listing!("OLD.listing_id")),
             },
         )*]
     };
@@ -114,7 +116,7 @@ fn triggers() -> Vec<Trigger> {
                          not_found_on_website, unlocked_sections",
             table: "listings",
             only_if: None,
-            body: touch(touch_listing!("NEW.id")),
+            body: run(touch_listing!("NEW.id")),
         },
         // A new listing has no document yet.
         Trigger {
@@ -122,7 +124,7 @@ fn triggers() -> Vec<Trigger> {
             when_fired: "AFTER INSERT",
             table: "listings",
             only_if: None,
-            body: touch(&["INSERT INTO listing_documents_due (listing_id) VALUES (NEW.id) ON CONFLICT DO NOTHING"]),
+            body: run(&["INSERT INTO listing_documents_due (listing_id) VALUES (NEW.id) ON CONFLICT DO NOTHING"]),
         },
         // Whether a review counts depends on its author's account.
         Trigger {
@@ -130,7 +132,7 @@ fn triggers() -> Vec<Trigger> {
             when_fired: "AFTER UPDATE OF blocked, email_confirmed_at, created_at",
             table: "users",
             only_if: None,
-            body: touch(touch_listings!("FROM reviews WHERE user_id = NEW.id")),
+            body: run(touch_listings!("FROM reviews WHERE user_id = NEW.id")),
         },
         // Profiles show their founders' names, titles and addresses ...
         Trigger {
@@ -138,7 +140,7 @@ fn triggers() -> Vec<Trigger> {
             when_fired: "AFTER UPDATE OF slug, name, title",
             table: "founders",
             only_if: None,
-            body: touch(touch_listings!("FROM listing_founders WHERE founder_id = NEW.id")),
+            body: run(touch_listings!("FROM listing_founders WHERE founder_id = NEW.id")),
         },
         // ... and their categories' names and addresses.
         Trigger {
@@ -146,7 +148,7 @@ fn triggers() -> Vec<Trigger> {
             when_fired: "AFTER UPDATE OF slug, name",
             table: "categories",
             only_if: None,
-            body: touch(touch_listings!("FROM listing_categories WHERE category_id = NEW.id")),
+            body: run(touch_listings!("FROM listing_categories WHERE category_id = NEW.id")),
         },
     ]);
     triggers

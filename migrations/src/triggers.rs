@@ -3,11 +3,8 @@
 
 /// What a trigger does.
 pub(crate) enum Body {
-    /// These statements, in order, one counting transaction at a time on PostgreSQL.
+    /// These statements, in order.
     Run(Vec<String>),
-    /// These statements, in order, without the counting lock: they only mark rows (as the
-    /// listing documents' revisions do), so writers need not wait for each other.
-    Touch(Vec<String>),
     /// Refuses the write with this message.
     Refuse(&'static str),
     /// Refuses the write with this message when the condition holds (PostgreSQL allows no
@@ -46,16 +43,10 @@ pub(crate) fn run(statements: &[&str]) -> Body {
     Body::Run(statements.iter().map(|statement| (*statement).to_owned()).collect())
 }
 
-pub(crate) fn touch(statements: &[&str]) -> Body {
-    Body::Touch(statements.iter().map(|statement| (*statement).to_owned()).collect())
-}
-
 pub(crate) fn sqlite_trigger(trigger: &Trigger) -> String {
     let only_if = trigger.only_if.map(|only_if| format!(" WHEN {only_if}")).unwrap_or_default();
     let body = match &trigger.body {
-        Body::Run(statements) | Body::Touch(statements) => {
-            statements.iter().map(|statement| format!("{statement};")).collect::<Vec<_>>().join(" ")
-        }
+        Body::Run(statements) => statements.iter().map(|statement| format!("{statement};")).collect::<Vec<_>>().join(" "),
         Body::Refuse(message) => format!("SELECT RAISE(ABORT, '{message}');"),
         Body::RefuseIf(condition, message) => format!("SELECT RAISE(ABORT, '{message}') WHERE {condition};"),
     };
@@ -79,7 +70,6 @@ pub(crate) fn postgres_trigger(trigger: &Trigger) -> [String; 2] {
             .map(|statement| format!("{statement};"))
             .collect::<Vec<_>>()
             .join("\n"),
-        Body::Touch(statements) => statements.iter().map(|statement| format!("{statement};")).collect::<Vec<_>>().join("\n"),
         Body::Refuse(message) => format!("RAISE EXCEPTION '{message}';"),
         Body::RefuseIf(condition, message) => format!("IF {condition} THEN RAISE EXCEPTION '{message}'; END IF;"),
     };
