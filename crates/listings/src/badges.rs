@@ -213,12 +213,11 @@ impl BadgeService {
     /// A listing waiting for its free launch needs the "Listed on" badge on its homepage, so it
     /// gets badges before it is live.
     pub async fn earned(&self, slug: &Slug) -> Result<(ListingSummary, Vec<EarnedBadge>), BadgeError> {
-        let listing = self.listings.find_by_slug(slug).await?.ok_or(BadgeError::NotFound)?;
+        let (listing, marks) = self.listings.find_marked(slug).await?.ok_or(BadgeError::NotFound)?;
         if !matches!(listing.status, ListingStatus::Live | ListingStatus::Scheduled | ListingStatus::AwaitingBadge) {
             return Err(BadgeError::NotFound);
         }
         let mut badges = vec![EarnedBadge { kind: BadgeKind::Listed, caption: "LISTED ON".into(), title: "Listed on".into(), week: None }];
-        let marks = self.listings.marks(listing.id).await?;
         if marks.featured_at.is_some() {
             badges.push(EarnedBadge { kind: BadgeKind::Featured, caption: "FEATURED ON".into(), title: "Featured on".into(), week: None });
         }

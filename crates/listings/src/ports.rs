@@ -47,18 +47,13 @@ pub trait ListingRepository: Send + Sync {
     /// The listing with this slug, whatever its status.
     async fn find_by_slug(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError>;
 
-    /// One page of the live listings that carry any of `categories` (primary or extra), most
-    /// voted first, ties to the listing created first; `total` is how many there are and `live`
-    /// how many live listings the directory has (from its counts, so the page never counts;
-    /// together they choose how the page is found).
-    async fn live_in_categories(
-        &self,
-        categories: &[CategoryId],
-        page: PageRequest,
-        total: u64,
-        live: u64,
-    ) -> Result<Paged<ListingSummary>, RepoError>;
+    /// One page of the live listings on `category`'s page, most voted first, ties to the
+    /// listing created first: a top-level category's page holds its subcategories' listings
+    /// too. `total` is how many there are, from the directory's kept counts, so the page never
+    /// counts.
+    async fn live_in_category(&self, category: CategoryId, page: PageRequest, total: u64) -> Result<Paged<ListingSummary>, RepoError>;
 
-    /// The marks behind the listing's Featured and Verified badges.
-    async fn marks(&self, id: kernel::ListingId) -> Result<ListingMarks, RepoError>;
+    /// The listing with this slug, whatever its status, with the marks behind its Featured and
+    /// Verified badges (one read: they are on the same row).
+    async fn find_marked(&self, slug: &Slug) -> Result<Option<(ListingSummary, ListingMarks)>, RepoError>;
 }

@@ -2,7 +2,7 @@
 
 use crate::model::{Category, CategoryNode, CategoryPage, CategoryRef, SiteCounts};
 use crate::ports::{CategoryRepository, ListingRepository, LiveCounts};
-use kernel::{Cached, CategoryId, Clock, PageRequest, RepoError, Slug};
+use kernel::{Cached, Clock, PageRequest, RepoError, Slug};
 use std::sync::Arc;
 use time::Duration;
 
@@ -132,9 +132,7 @@ impl DirectoryService {
         let reference = |c: &Category| CategoryRef { slug: c.slug.clone(), name: c.name.clone(), live_listings: count_of(c, counts) };
         let parent = category.parent_id.and_then(|id| all.iter().find(|c| c.id == id)).map(reference);
         let children: Vec<&Category> = all.iter().filter(|c| c.parent_id == Some(category.id)).collect();
-        let mut ids: Vec<CategoryId> = vec![category.id];
-        ids.extend(children.iter().map(|c| c.id));
-        let listings = self.listings.live_in_categories(&ids, page, count_of(&category, counts), counts.live).await?;
+        let listings = self.listings.live_in_category(category.id, page, count_of(&category, counts)).await?;
         Ok(CategoryPage {
             live_listings: count_of(&category, counts),
             subcategories: children.into_iter().map(reference).collect(),
@@ -155,7 +153,7 @@ mod tests {
     use super::*;
     use crate::model::{Faq, ListingStatus, ListingSummary};
     use async_trait::async_trait;
-    use kernel::{ListingId, Paged};
+    use kernel::{CategoryId, ListingId, Paged};
     use std::collections::HashMap;
     use std::sync::Mutex;
 
@@ -195,17 +193,11 @@ mod tests {
         async fn find_by_slug(&self, _: &Slug) -> Result<Option<ListingSummary>, RepoError> {
             Ok(None)
         }
-        async fn marks(&self, _: ListingId) -> Result<crate::ports::ListingMarks, RepoError> {
-            Ok(crate::ports::ListingMarks::default())
+        async fn find_marked(&self, _: &Slug) -> Result<Option<(ListingSummary, crate::ports::ListingMarks)>, RepoError> {
+            Ok(None)
         }
-        async fn live_in_categories(
-            &self,
-            categories: &[CategoryId],
-            page: PageRequest,
-            _: u64,
-            _: u64,
-        ) -> Result<Paged<ListingSummary>, RepoError> {
-            self.asked_for.lock().unwrap().extend_from_slice(categories);
+        async fn live_in_category(&self, category: CategoryId, page: PageRequest, _: u64) -> Result<Paged<ListingSummary>, RepoError> {
+            self.asked_for.lock().unwrap().push(category);
             let item = ListingSummary {
                 id: ListingId::new(1),
                 slug: Slug::parse("acme").unwrap(),
@@ -265,11 +257,13 @@ mod tests {
         assert_eq!(page.live_listings, 4);
         assert!(page.parent.is_none());
         assert_eq!(page.subcategories.len(), 2);
-        assert_eq!(*fake.asked_for.lock().unwrap(), [CategoryId::new(1), CategoryId::new(2), CategoryId::new(3)]);
+        // The store's page of a top-level category holds its subcategories' listings.
+        assert_eq!(*fake.asked_for.lock().unwrap(), [CategoryId::new(1)]);
 
         let child = directory.category_page(&Slug::parse("notes").unwrap(), PageRequest::default()).await.unwrap();
         assert_eq!(child.parent.unwrap().slug.as_str(), "tools");
         assert!(child.subcategories.is_empty());
+        assert_eq!(*fake.asked_for.lock().unwrap(), [CategoryId::new(1), CategoryId::new(2)]);
 
         let missing = directory.category_page(&Slug::parse("nope").unwrap(), PageRequest::default()).await;
         assert!(matches!(missing, Err(DirectoryError::CategoryNotFound)));

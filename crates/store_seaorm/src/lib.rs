@@ -11,9 +11,7 @@ pub mod testing;
 pub use db::{Backend, DbConfig, connect, migrate, migrate_if_sqlite, optimize, ping, settle_after_bulk_load};
 pub use repos::jobs::outbox_repo::{OutboxEmail, OutboxMailer};
 pub use sea_orm::DatabaseConnection;
-pub(crate) use shared::{
-    emails_of, fetch_page, listing_in_categories, listing_is_live, listing_status, lower_contains, page_of, repo_err, utc,
-};
+pub(crate) use shared::{emails_of, fetch_page, listing_is_live, listing_status, lower_contains, page_of, repo_err, utc};
 
 use std::sync::Arc;
 

@@ -8,6 +8,7 @@ pub mod billboard_contribution;
 pub mod billboard_total;
 pub mod blog_post;
 pub mod category;
+pub mod category_ranking;
 pub mod claim;
 pub mod claim_email;
 pub mod directory_count;

@@ -30,25 +30,6 @@ pub(crate) fn listing_is_live(
     )
 }
 
-/// `EXISTS (a category link of listings.id to one of `categories`)`: correlated, so walking
-/// listings in a ranked order probes each one's links by key and stops at the page.
-pub(crate) fn listing_in_categories(categories: &[kernel::CategoryId]) -> sea_orm::sea_query::SimpleExpr {
-    use crate::entity::{listing, listing_category};
-    use sea_orm::sea_query::{Expr, ExprTrait, Query};
-    Expr::exists(
-        Query::select()
-            .expr(Expr::val(1))
-            .from(listing_category::Entity)
-            .and_where(
-                Expr::col((listing_category::Entity, listing_category::Column::ListingId)).equals((listing::Entity, listing::Column::Id)),
-            )
-            .and_where(
-                Expr::col((listing_category::Entity, listing_category::Column::CategoryId)).is_in(categories.iter().map(|id| id.get())),
-            )
-            .to_owned(),
-    )
-}
-
 /// One page of `query` (already ordered), for reads whose total is known without counting
 /// (the directory's counts): an index walk of the page, never a count of the directory.
 pub(crate) async fn page_of<E: sea_orm::EntityTrait>(
@@ -74,15 +55,28 @@ pub(crate) async fn fetch_page<E: sea_orm::EntityTrait>(
 where
     E::Model: Send + Sync,
 {
-    use sea_orm::{PaginatorTrait, QuerySelect};
-    let rows = query.clone().offset(page.offset()).limit(u64::from(page.per_page())).all(db).await.map_err(repo_err)?;
-    let last_page = !rows.is_empty() || page.offset() == 0;
-    let total = if last_page && rows.len() < page.per_page() as usize {
-        page.offset() + rows.len() as u64
-    } else {
-        query.count(db).await.map_err(repo_err)?
+    let rows = {
+        use sea_orm::QuerySelect;
+        query.clone().offset(page.offset()).limit(u64::from(page.per_page())).all(db).await.map_err(repo_err)?
     };
+    let total = total_after(db, query, page, rows.len()).await?;
     Ok((rows, total))
+}
+
+/// How many rows `query` finds, told by the page just read (`read` rows) when it is the last
+/// one, counted otherwise.
+pub(crate) async fn total_after<E: sea_orm::EntityTrait>(
+    db: &DatabaseConnection,
+    query: sea_orm::Select<E>,
+    page: kernel::PageRequest,
+    read: usize,
+) -> Result<u64, kernel::RepoError>
+where
+    E::Model: Send + Sync,
+{
+    use sea_orm::PaginatorTrait;
+    let last_page = read > 0 || page.offset() == 0;
+    if last_page && read < page.per_page() as usize { Ok(page.offset() + read as u64) } else { query.count(db).await.map_err(repo_err) }
 }
 
 /// `LOWER(column) LIKE '%word%'`: the word lower-cased and its own wildcards escaped. The one

@@ -38,22 +38,84 @@ pub(crate) fn to_summary(row: listing::Model, category_slugs: &HashMap<i64, Slug
     })
 }
 
+/// The columns of a listing a summary (a card) shows, with its primary category's slug and the
+/// marks behind its Featured and Verified badges: a list reads these and not the whole row,
+/// whose JSON columns (features, FAQs, socials, links, ...) cost more to decode than the rest.
+#[derive(Debug, sea_orm::FromQueryResult)]
+pub(crate) struct SummaryRow {
+    pub id: i64,
+    pub slug: String,
+    pub name: String,
+    pub url: String,
+    pub tagline: Option<String>,
+    pub logo_url: Option<String>,
+    pub votes_count: i64,
+    pub launch_week: Option<time::Date>,
+    pub status: String,
+    pub featured_at: Option<OffsetDateTime>,
+    pub verified_at: Option<OffsetDateTime>,
+    pub primary_slug: Option<String>,
+}
+
+impl SummaryRow {
+    /// `listings` with just a summary's columns and its primary category's slug, joined: filter
+    /// and order it, then read it `into_model::<SummaryRow>()`.
+    pub(crate) fn select() -> sea_orm::Select<listing::Entity> {
+        use sea_orm::EntityTrait;
+        Self::of(listing::Entity::find())
+    }
+
+    /// `query` (filtered and ordered) reading just a summary's columns, its primary category's
+    /// slug joined; more columns may be added after.
+    pub(crate) fn of(query: sea_orm::Select<listing::Entity>) -> sea_orm::Select<listing::Entity> {
+        use crate::entity::category;
+        use sea_orm::sea_query::Expr;
+        use sea_orm::{JoinType, QuerySelect};
+        query
+            .select_only()
+            .columns([
+                listing::Column::Id,
+                listing::Column::Slug,
+                listing::Column::Name,
+                listing::Column::Url,
+                listing::Column::Tagline,
+                listing::Column::LogoUrl,
+                listing::Column::VotesCount,
+                listing::Column::LaunchWeek,
+                listing::Column::Status,
+                listing::Column::FeaturedAt,
+                listing::Column::VerifiedAt,
+            ])
+            .column_as(Expr::col((category::Entity, category::Column::Slug)), "primary_slug")
+            .join(JoinType::LeftJoin, primary_category())
+    }
+
+    pub(crate) fn marks(&self) -> listings::ListingMarks {
+        listings::ListingMarks { featured_at: self.featured_at, verified_at: self.verified_at }
+    }
+
+    pub(crate) fn into_summary(self) -> Result<ListingSummary, RepoError> {
+        Ok(ListingSummary {
+            id: ListingId::new(self.id),
+            slug: Slug::parse(&self.slug).map_err(RepoError::backend)?,
+            status: crate::listing_status(&self.status)?,
+            name: self.name,
+            url: self.url,
+            tagline: self.tagline,
+            logo_url: self.logo_url,
+            votes: u64::try_from(self.votes_count).unwrap_or(0),
+            primary_category: self.primary_slug.and_then(|slug| Slug::parse(&slug).ok()),
+            launch_week: self.launch_week.map(Week::containing),
+        })
+    }
+}
+
 /// `listings LEFT JOIN categories ON categories.id = listings.primary_category_id`: a listing
 /// read with its primary category (`select_also(category::Entity)`) in one statement.
 pub(crate) fn primary_category() -> sea_orm::RelationDef {
     use crate::entity::category;
     use sea_orm::EntityTrait;
     listing::Entity::belongs_to(category::Entity).from(listing::Column::PrimaryCategoryId).to(category::Column::Id).into()
-}
-
-/// A listing row read with its primary category, as a summary.
-pub(crate) fn summary_with_primary(
-    row: listing::Model,
-    primary: Option<crate::entity::category::Model>,
-) -> Result<ListingSummary, RepoError> {
-    let slugs: HashMap<i64, Slug> =
-        primary.and_then(|category| Some((category.id, Slug::parse(&category.slug).ok()?))).into_iter().collect();
-    to_summary(row, &slugs)
 }
 
 /// The editable copy of a listing row.

@@ -1,6 +1,6 @@
 //! Categories, live counts and category pages over the demo directory; the seed is idempotent.
 
-use kernel::{PageRequest, Slug};
+use kernel::{CategoryId, PageRequest, Slug};
 use listings::{CategoryRepository, ListingRepository, ListingStatus};
 use sea_orm::{ConnectionTrait, Statement};
 use store_seaorm::SeaStore;
@@ -74,31 +74,108 @@ async fn demo_directory_reads_and_seed_is_idempotent() {
     assert!(subtree > 0 && subtree <= sum_children + counts.direct.get(&productivity.id).copied().unwrap_or(0));
 
     // A category page: live listings of the subtree, most voted first, paginated.
-    let mut ids = vec![productivity.id];
-    ids.extend(children.iter().map(|c| c.id));
-    let page1 = store.live_in_categories(&ids, PageRequest::new(1, 5).unwrap(), subtree, live).await.unwrap();
+    let page1 = store.live_in_category(productivity.id, PageRequest::new(1, 5).unwrap(), subtree).await.unwrap();
     assert_eq!(page1.total, subtree);
     assert_eq!(page1.items.len(), 5);
     assert!(page1.items.windows(2).all(|pair| pair[0].votes >= pair[1].votes));
     assert!(page1.items.iter().all(|item| item.status == ListingStatus::Live));
-    let page2 = store.live_in_categories(&ids, PageRequest::new(2, 5).unwrap(), subtree, live).await.unwrap();
+    let page2 = store.live_in_category(productivity.id, PageRequest::new(2, 5).unwrap(), subtree).await.unwrap();
     assert!(page1.items.last().unwrap().votes >= page2.items[0].votes);
     assert!(page2.items.iter().all(|item| !page1.items.contains(item)));
-    // Both ways of finding a page (walking the votes index, or reading the category's links)
-    // give the same listings, on every page (SQLite 3.51 miscounts OFFSET for the walk when a
-    // listing carries two of the categories, so the walk pages without it).
-    for page in [PageRequest::new(1, 5).unwrap(), PageRequest::new(3, 7).unwrap()] {
-        let walked = store.live_in_categories(&ids, page, subtree, 0).await.unwrap();
-        let linked = store.live_in_categories(&ids, page, subtree, u64::MAX).await.unwrap();
-        assert_eq!(walked.items, linked.items);
-    }
-    let beyond = store.live_in_categories(&ids, PageRequest::new(1000, 100).unwrap(), subtree, live).await.unwrap();
+    let beyond = store.live_in_category(productivity.id, PageRequest::new(1000, 100).unwrap(), subtree).await.unwrap();
     assert!(beyond.items.is_empty() && beyond.total == subtree);
 
     // Seeding again adds nothing.
     let second = store_seaorm::seed::demo(&test.db, now).await.unwrap();
     assert!(second.is_empty(), "{second:?}");
     assert_eq!(scalar(&test, "SELECT COUNT(*) FROM votes").await, first.votes as i64);
+}
+
+/// Every live listing on `category`'s page, in the page's order, computed from the rows: the
+/// listings carrying the category or (for a top-level one) any of its subcategories.
+async fn ranked_from_rows(test: &TestDatabase, category: CategoryId) -> Vec<String> {
+    let sql = format!(
+        "SELECT l.slug FROM listings l WHERE l.status = 'live' AND EXISTS (SELECT 1 FROM listing_categories lc \
+         JOIN categories c ON c.id = lc.category_id WHERE lc.listing_id = l.id AND (c.id = {id} OR c.parent_id = {id})) \
+         ORDER BY l.votes_count DESC, l.id",
+        id = category.get()
+    );
+    let rows = test.db.query_all_raw(Statement::from_string(test.db.get_database_backend(), sql)).await.unwrap();
+    rows.iter().map(|row| row.try_get_by_index::<String>(0).unwrap()).collect()
+}
+
+/// Every page of `category`, as the store reads them, end to end.
+async fn ranked_by_store(store: &SeaStore, category: &listings::Category) -> Vec<String> {
+    let counts = store.live_counts().await.unwrap();
+    let table = if category.parent_id.is_none() { &counts.by_top_level } else { &counts.direct };
+    let total = table.get(&category.id).copied().unwrap_or(0);
+    let mut slugs = Vec::new();
+    for number in 1.. {
+        let page = store.live_in_category(category.id, PageRequest::new(number, 7).unwrap(), total).await.unwrap();
+        assert_eq!(page.total, total);
+        if page.items.is_empty() {
+            break;
+        }
+        slugs.extend(page.items.iter().map(|item| item.slug.as_str().to_owned()));
+    }
+    assert_eq!(slugs.len() as u64, total, "{}: the kept count and the pages agree", category.slug);
+    slugs
+}
+
+async fn execute(test: &TestDatabase, sql: &str) {
+    test.db.execute_raw(Statement::from_string(test.db.get_database_backend(), sql)).await.unwrap();
+}
+
+#[tokio::test]
+async fn category_pages_follow_votes_statuses_and_links() {
+    let test = TestDatabase::new().await;
+    let store = SeaStore::new(test.db.clone());
+    store_seaorm::seed::demo(&test.db, datetime!(2026-11-18 12:00 UTC)).await.unwrap();
+    let categories = store.all().await.unwrap();
+    let top = categories.iter().find(|c| c.slug.as_str() == "productivity").unwrap();
+    let child = categories.iter().find(|c| c.parent_id == Some(top.id)).unwrap();
+    let other = categories.iter().find(|c| c.parent_id.is_some() && c.parent_id != Some(top.id)).unwrap();
+    let check = async |when: &str| {
+        for category in [top, child, other] {
+            assert_eq!(ranked_by_store(&store, category).await, ranked_from_rows(&test, category.id).await, "{when}: {}", category.slug);
+        }
+    };
+    check("seeded").await;
+
+    // The last of the child's page gets the most votes, so it leads both pages it is on.
+    let last = ranked_from_rows(&test, child.id).await.pop().unwrap();
+    execute(&test, &format!("UPDATE listings SET votes_count = votes_count + 100000 WHERE slug = '{last}'")).await;
+    check("a vote count moved").await;
+    assert_eq!(ranked_from_rows(&test, top.id).await[0], last);
+
+    // It leaves the directory, then comes back.
+    execute(&test, &format!("UPDATE listings SET status = 'archived' WHERE slug = '{last}'")).await;
+    check("archived").await;
+    assert!(!ranked_by_store(&store, top).await.contains(&last));
+    execute(&test, &format!("UPDATE listings SET status = 'live' WHERE slug = '{last}'")).await;
+    check("live again").await;
+
+    // It takes another tree's subcategory, then drops its links to this tree.
+    let id = scalar(&test, &format!("SELECT id FROM listings WHERE slug = '{last}'")).await;
+    execute(&test, &format!("INSERT INTO listing_categories (listing_id, category_id) VALUES ({id}, {})", other.id.get())).await;
+    check("linked to another tree").await;
+    assert!(ranked_by_store(&store, other).await.contains(&last));
+    execute(
+        &test,
+        &format!(
+            "DELETE FROM listing_categories WHERE listing_id = {id} AND category_id IN \
+             (SELECT id FROM categories WHERE id = {top} OR parent_id = {top})",
+            top = top.id.get()
+        ),
+    )
+    .await;
+    check("unlinked from its tree").await;
+    assert!(!ranked_by_store(&store, top).await.contains(&last));
+
+    // Deleting it leaves no row behind.
+    execute(&test, &format!("DELETE FROM listings WHERE id = {id}")).await;
+    check("deleted").await;
+    assert_eq!(scalar(&test, &format!("SELECT COUNT(*) FROM category_rankings WHERE listing_id = {id}")).await, 0);
 }
 
 #[tokio::test]

@@ -1,6 +1,7 @@
 //! `AlternativeRepository` over SeaORM.
 
 use crate::entity::{listing, listing_alternative};
+use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, RepoError, Slug};
@@ -29,6 +30,8 @@ impl AlternativeRepository for SeaStore {
         exclude: &[ListingId],
         limit: usize,
     ) -> Result<Vec<ListingSummary>, RepoError> {
+        // The primary category first, as a value the planner sees: with it inside the query
+        // (a subquery), SQLite walked every live listing by votes instead of this category's.
         let primary = listing::Entity::find_by_id(listing_id.get())
             .select_only()
             .column(listing::Column::PrimaryCategoryId)
@@ -38,21 +41,20 @@ impl AlternativeRepository for SeaStore {
             .map_err(repo_err)?
             .flatten();
         let Some(primary) = primary else { return Ok(Vec::new()) };
-        let ids: Vec<i64> = listing::Entity::find()
-            .select_only()
-            .column(listing::Column::Id)
+        // Its top listings by the `(primary_category_id, status, votes_count)` index, each with
+        // its own primary category joined.
+        let rows = SummaryRow::select()
             .filter(listing::Column::Status.eq("live"))
             .filter(listing::Column::PrimaryCategoryId.eq(primary))
             .filter(listing::Column::Id.is_not_in(exclude.iter().map(|id| id.get())))
             .order_by_desc(listing::Column::VotesCount)
             .order_by_asc(listing::Column::Id)
             .limit(limit as u64)
-            .into_tuple::<i64>()
+            .into_model::<SummaryRow>()
             .all(&self.db)
             .await
             .map_err(repo_err)?;
-        let mut summaries = self.summaries_by_id(&ids).await?;
-        Ok(ids.iter().filter_map(|id| summaries.remove(id)).collect())
+        rows.into_iter().map(SummaryRow::into_summary).collect()
     }
 
     async fn find(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError> {

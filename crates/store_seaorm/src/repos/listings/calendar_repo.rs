@@ -1,6 +1,7 @@
 //! `LaunchRepository` over SeaORM.
 
 use crate::entity::{listing, vote};
+use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, RepoError, Week};
@@ -12,15 +13,16 @@ use time::{OffsetDateTime, UtcOffset};
 #[async_trait]
 impl LaunchRepository for SeaStore {
     async fn launching_in(&self, week: Week, statuses: &[ListingStatus]) -> Result<Vec<ListingSummary>, RepoError> {
-        let rows = listing::Entity::find()
+        let rows = SummaryRow::select()
             .filter(listing::Column::LaunchWeek.eq(week.monday()))
             .filter(listing::Column::Status.is_in(statuses.iter().map(|status| status.as_str())))
             .order_by_asc(listing::Column::LaunchedAt)
             .order_by_asc(listing::Column::Id)
+            .into_model::<SummaryRow>()
             .all(&self.db)
             .await
             .map_err(repo_err)?;
-        self.summaries_of(rows).await
+        rows.into_iter().map(SummaryRow::into_summary).collect()
     }
 
     async fn votes_between(

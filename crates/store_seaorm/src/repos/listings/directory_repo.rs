@@ -1,16 +1,13 @@
 //! `CategoryRepository` and `ListingRepository` over SeaORM.
 
-use crate::entity::{category, listing, listing_category};
-use crate::shared::rows::{primary_category, summary_with_primary, to_summary};
+use crate::entity::{category, category_ranking, listing};
+use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{CategoryId, PageRequest, Paged, RepoError, Slug};
 use listings::{Category, CategoryRepository, Faq, ListingRepository, ListingSummary, LiveCounts};
-use sea_orm::sea_query::Query;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, JoinType, QueryFilter, QueryOrder, QuerySelect, Statement};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Statement};
 use std::collections::HashMap;
-
-const LIVE: &str = "live";
 
 fn to_category(row: category::Model) -> Result<Category, RepoError> {
     let slug = Slug::parse(&row.slug).map_err(RepoError::backend)?;
@@ -34,12 +31,7 @@ fn count(row: &sea_orm::QueryResult, column: &str) -> Result<u64, RepoError> {
 }
 
 impl SeaStore {
-    /// Listing rows as summaries, in their order (one query for their categories' slugs).
-    pub(crate) async fn summaries_of(&self, rows: Vec<listing::Model>) -> Result<Vec<ListingSummary>, RepoError> {
-        let slugs = self.category_slugs(rows.iter().filter_map(|row| row.primary_category_id)).await?;
-        rows.into_iter().map(|row| to_summary(row, &slugs)).collect()
-    }
-
+    /// The slugs of these categories, by id.
     pub(crate) async fn category_slugs(&self, ids: impl IntoIterator<Item = i64>) -> Result<HashMap<i64, Slug>, RepoError> {
         let ids: Vec<i64> = ids.into_iter().collect();
         if ids.is_empty() {
@@ -122,80 +114,41 @@ impl CategoryRepository for SeaStore {
 #[async_trait]
 impl ListingRepository for SeaStore {
     async fn find_by_slug(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError> {
-        // The row and its primary category's slug in one statement.
-        let found = listing::Entity::find()
+        Ok(self.find_marked(slug).await?.map(|(summary, _)| summary))
+    }
+
+    async fn find_marked(&self, slug: &Slug) -> Result<Option<(ListingSummary, listings::ListingMarks)>, RepoError> {
+        // A summary's columns, its primary category and its marks in one statement.
+        let found = SummaryRow::select()
             .filter(listing::Column::Slug.eq(slug.as_str()))
-            .join(JoinType::LeftJoin, primary_category())
-            .select_also(category::Entity)
+            .into_model::<SummaryRow>()
             .one(&self.db)
             .await
             .map_err(repo_err)?;
-        found.map(|(row, primary)| summary_with_primary(row, primary)).transpose()
+        let Some(row) = found else { return Ok(None) };
+        let marks = row.marks();
+        Ok(Some((row.into_summary()?, marks)))
     }
 
-    async fn marks(&self, id: kernel::ListingId) -> Result<listings::ListingMarks, RepoError> {
-        let marks: Option<(Option<time::OffsetDateTime>, Option<time::OffsetDateTime>)> = listing::Entity::find_by_id(id.get())
+    async fn live_in_category(&self, category: CategoryId, page: PageRequest, total: u64) -> Result<Paged<ListingSummary>, RepoError> {
+        // `category_rankings` is kept in this order by triggers (migration 26): the pages
+        // before this one are skipped inside its index, so a page costs its position there,
+        // never the category's or the directory's rows. The page's rows are read by id after.
+        if page.offset() >= total {
+            return Ok(Paged::new(Vec::new(), page, total));
+        }
+        let ids: Vec<i64> = category_ranking::Entity::find()
             .select_only()
-            .column(listing::Column::FeaturedAt)
-            .column(listing::Column::VerifiedAt)
+            .column(category_ranking::Column::ListingId)
+            .filter(category_ranking::Column::CategoryId.eq(category.get()))
+            .order_by_desc(category_ranking::Column::VotesCount)
+            .order_by_asc(category_ranking::Column::ListingId)
+            .offset(page.offset())
+            .limit(u64::from(page.per_page()))
             .into_tuple()
-            .one(&self.db)
+            .all(&self.db)
             .await
             .map_err(repo_err)?;
-        Ok(marks.map(|(featured_at, verified_at)| listings::ListingMarks { featured_at, verified_at }).unwrap_or_default())
-    }
-
-    async fn live_in_categories(
-        &self,
-        categories: &[CategoryId],
-        page: PageRequest,
-        total: u64,
-        live: u64,
-    ) -> Result<Paged<ListingSummary>, RepoError> {
-        // Walking the votes index and probing each listing's links costs about
-        // (page end) x (live / total) rows; reading the category's links and sorting them costs
-        // `total`. Either way the cost follows the page or the category, never the directory.
-        let walk = (page.offset() + u64::from(page.per_page())).saturating_mul(live) < total.saturating_mul(total);
-        // Either way only ids are walked or sorted (the rows before the page, and a sort's whole
-        // input, are never read whole); the page's rows are read by id after.
-        let ids: Vec<i64> = if walk {
-            // Without OFFSET: SQLite 3.51 miscounts it when a listing carries two of the
-            // categories. The walk reads the ids before the page either way.
-            let end = page.offset() + u64::from(page.per_page());
-            let mut ids: Vec<i64> = listing::Entity::find()
-                .select_only()
-                .column(listing::Column::Id)
-                .filter(listing::Column::Status.eq(LIVE))
-                .filter(crate::listing_in_categories(categories))
-                .order_by_desc(listing::Column::VotesCount)
-                .order_by_asc(listing::Column::Id)
-                .limit(end)
-                .into_tuple()
-                .all(&self.db)
-                .await
-                .map_err(repo_err)?;
-            ids.drain(..ids.len().min(page.offset() as usize));
-            ids
-        } else {
-            let in_categories = Query::select()
-                .column(listing_category::Column::ListingId)
-                .from(listing_category::Entity)
-                .and_where(listing_category::Column::CategoryId.is_in(categories.iter().map(|id| id.get())))
-                .to_owned();
-            listing::Entity::find()
-                .select_only()
-                .column(listing::Column::Id)
-                .filter(listing::Column::Status.eq(LIVE))
-                .filter(listing::Column::Id.in_subquery(in_categories))
-                .order_by_desc(listing::Column::VotesCount)
-                .order_by_asc(listing::Column::Id)
-                .offset(page.offset())
-                .limit(u64::from(page.per_page()))
-                .into_tuple()
-                .all(&self.db)
-                .await
-                .map_err(repo_err)?
-        };
         let mut summaries = self.summaries_by_id(&ids).await?;
         let items = ids.iter().filter_map(|id| summaries.remove(id)).collect();
         Ok(Paged::new(items, page, total))

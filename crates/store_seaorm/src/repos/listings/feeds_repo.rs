@@ -1,6 +1,7 @@
 //! `FeedRepository` over SeaORM.
 
 use crate::entity::{listing, vote};
+use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Week};
@@ -9,22 +10,46 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Se
 use std::collections::HashMap;
 use time::OffsetDateTime;
 
+/// A feed's row: a summary's columns and the values the feeds show beside it.
+#[derive(Debug, sea_orm::FromQueryResult)]
+struct FeedRow {
+    #[sea_orm(nested)]
+    summary: SummaryRow,
+    launched_at: Option<OffsetDateTime>,
+    created_at: OffsetDateTime,
+    views_count: i64,
+    follows_count: i64,
+}
+
 impl SeaStore {
-    /// Runs a listing query for one page and turns the rows into summaries with `extra`.
+    /// Runs a listing query for one page, reading just what a summary and `extra` need.
     /// `total`: how many the query finds when the directory's counts know it (else counted).
     async fn listing_page<T>(
         &self,
         query: Select<listing::Entity>,
         page: PageRequest,
         total: Option<u64>,
-        extra: impl Fn(&listing::Model) -> T,
+        extra: impl Fn(&FeedRow) -> T,
     ) -> Result<Paged<(ListingSummary, T)>, RepoError> {
-        let (rows, total) = match total {
-            Some(total) => (crate::page_of(&self.db, query, page).await?, total),
-            None => crate::fetch_page(&self.db, query, page).await?,
+        let rows = SummaryRow::of(query.clone())
+            .columns([listing::Column::LaunchedAt, listing::Column::CreatedAt, listing::Column::ViewsCount, listing::Column::FollowsCount])
+            .offset(page.offset())
+            .limit(u64::from(page.per_page()))
+            .into_model::<FeedRow>()
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let total = match total {
+            Some(total) => total,
+            None => crate::shared::total_after(&self.db, query, page, rows.len()).await?,
         };
-        let extras: Vec<T> = rows.iter().map(&extra).collect();
-        let items = self.summaries_of(rows).await?.into_iter().zip(extras).collect();
+        let items = rows
+            .into_iter()
+            .map(|row| {
+                let extra = extra(&row);
+                Ok((row.summary.into_summary()?, extra))
+            })
+            .collect::<Result<_, RepoError>>()?;
         Ok(Paged::new(items, page, total))
     }
 }

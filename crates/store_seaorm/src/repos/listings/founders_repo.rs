@@ -54,21 +54,12 @@ impl FounderRepository for SeaStore {
         page: PageRequest,
         known_total: Option<u64>,
     ) -> Result<Paged<FounderSummary>, RepoError> {
-        // Correlated, so walking founders by name probes each one's listings by the
-        // `(founder_id, ...)` index and stops at the page.
-        let behind_live = Query::select()
-            .expr(Expr::val(1))
-            .from(listing_founder::Entity)
-            .inner_join(
-                listing::Entity,
-                Expr::col((listing::Entity, listing::Column::Id)).equals((listing_founder::Entity, listing_founder::Column::ListingId)),
-            )
-            .and_where(
-                Expr::col((listing_founder::Entity, listing_founder::Column::FounderId)).equals((founder::Entity, founder::Column::Id)),
-            )
-            .and_where(Expr::col((listing::Entity, listing::Column::Status)).eq("live"))
-            .to_owned();
-        let mut query = founder::Entity::find().filter(Expr::exists(behind_live));
+        // `live_listings` is kept by triggers (migration 18); the partial index
+        // `idx_founders_behind_live` (migration 26) holds just these founders by name, so a
+        // page walks them and nothing else.
+        // A literal, not a bound value: SQLite uses a partial index only when it can prove
+        // the query's condition implies the index's.
+        let mut query = founder::Entity::find().filter(Expr::cust("founders.live_listings > 0"));
         for word in name_words {
             query = query.filter(lower_contains(founder::Column::Name, word));
         }

@@ -1,12 +1,12 @@
 //! `RankingRepository` and `AwardRepository` over SeaORM.
 
-use crate::entity::{award, award_week, billboard_total, category, directory_count, listing, listing_metric};
-use crate::shared::rows::{primary_category, summary_with_primary};
+use crate::entity::{award, award_week, billboard_total, directory_count, listing, listing_metric};
+use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Slug, Week};
 use listings::{Award, AwardRepository, ListingSummary, RankingRepository, Winner};
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, JoinType, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait};
 use std::collections::{HashMap, HashSet};
 use time::OffsetDateTime;
 
@@ -28,15 +28,14 @@ impl SeaStore {
         if ids.is_empty() {
             return Ok(HashMap::new());
         }
-        // The rows and their primary categories in one statement.
-        let rows = listing::Entity::find()
+        // A summary's columns and their primary categories in one statement.
+        let rows = SummaryRow::select()
             .filter(listing::Column::Id.is_in(ids.iter().copied()))
-            .join(JoinType::LeftJoin, primary_category())
-            .select_also(category::Entity)
+            .into_model::<SummaryRow>()
             .all(&self.db)
             .await
             .map_err(repo_err)?;
-        rows.into_iter().map(|(row, primary)| Ok((row.id, summary_with_primary(row, primary)?))).collect()
+        rows.into_iter().map(|row| Ok((row.id, row.into_summary()?))).collect()
     }
 
     /// Joins ranked `(listing id, value)` rows to their summaries, keeping the order.
@@ -50,10 +49,18 @@ impl SeaStore {
 #[async_trait]
 impl RankingRepository for SeaStore {
     async fn by_votes(&self, page: PageRequest, total: u64) -> Result<Paged<ListingSummary>, RepoError> {
-        let query = listing::Entity::find().filter(listing::Column::Status.eq("live"));
-        let rows =
-            crate::page_of(&self.db, query.order_by_desc(listing::Column::VotesCount).order_by_asc(listing::Column::Id), page).await?;
-        Ok(Paged::new(self.summaries_of(rows).await?, page, total))
+        let rows = SummaryRow::select()
+            .filter(listing::Column::Status.eq("live"))
+            .order_by_desc(listing::Column::VotesCount)
+            .order_by_asc(listing::Column::Id)
+            .offset(page.offset())
+            .limit(u64::from(page.per_page()))
+            .into_model::<SummaryRow>()
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let items = rows.into_iter().map(SummaryRow::into_summary).collect::<Result<_, _>>()?;
+        Ok(Paged::new(items, page, total))
     }
 
     async fn by_contributions(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64)>, RepoError> {

@@ -149,7 +149,6 @@ impl ReviewRepository for SeaStore {
             return Ok(ListingReviews::default());
         };
         let visible = || review::Entity::find().filter(review::Column::ListingId.eq(listing.id)).filter(review::Column::Hidden.eq(false));
-        let total = visible().count(&self.db).await.map_err(repo_err)?;
         let mut rows = visible()
             .order_by_desc(review::Column::CreatedAt)
             .order_by_desc(review::Column::Id)
@@ -157,6 +156,8 @@ impl ReviewRepository for SeaStore {
             .all(&self.db)
             .await
             .map_err(repo_err)?;
+        // Most listings have fewer reviews than are shown: then the rows are the count.
+        let total = if (rows.len() as u64) < shown { rows.len() as u64 } else { visible().count(&self.db).await.map_err(repo_err)? };
         let mut following = false;
         let mut mine_id = None;
         if let Some(viewer) = viewer {
@@ -174,10 +175,13 @@ impl ReviewRepository for SeaStore {
             }
             following = listing_follow::Entity::find_by_id((listing.id, viewer.get())).one(&self.db).await.map_err(repo_err)?.is_some();
         }
+        let mut reviews = ListingReviews { total, following, ..Default::default() };
+        if rows.is_empty() {
+            return Ok(reviews);
+        }
         let authors = authors_of(&self.db, rows.iter().map(|row| row.user_id)).await?;
         let owners =
             crate::shared::ownership::owners_of(&self.db, std::slice::from_ref(&listing)).await?.remove(&listing.id).unwrap_or_default();
-        let mut reviews = ListingReviews { total, following, ..Default::default() };
         for row in rows {
             let author = authors.get(&row.user_id);
             let review = to_review(row, author, &owners, rule);
