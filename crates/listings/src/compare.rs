@@ -23,14 +23,9 @@ pub trait AlternativeRepository: Send + Sync {
     /// Live alternatives the owner approved for `listing`, in the owner's order.
     async fn approved(&self, listing: ListingId) -> Result<Vec<ListingSummary>, RepoError>;
 
-    /// Other live listings whose primary category is `listing`'s, most voted first (then by id),
+    /// Live listings whose primary category is `category`, most voted first (then by id),
     /// leaving out `exclude`.
-    async fn same_primary_category(
-        &self,
-        listing: ListingId,
-        exclude: &[ListingId],
-        limit: usize,
-    ) -> Result<Vec<ListingSummary>, RepoError>;
+    async fn in_primary_category(&self, category: &Slug, exclude: &[ListingId], limit: usize) -> Result<Vec<ListingSummary>, RepoError>;
 
     async fn find(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError>;
 }
@@ -143,8 +138,8 @@ impl CompareService {
         let mut exclude: Vec<ListingId> = result.iter().map(|alt| alt.listing.id).collect();
         exclude.push(listing.id);
         let room = MAX_ALTERNATIVES - result.len();
-        if room > 0 {
-            let same = self.alternatives.same_primary_category(listing.id, &exclude, room).await?;
+        if let Some(category) = listing.primary_category.as_ref().filter(|_| room > 0) {
+            let same = self.alternatives.in_primary_category(category, &exclude, room).await?;
             result.extend(same.into_iter().map(|alt| Alternative { listing: alt, approved: false }));
         }
         Ok((listing, result))

@@ -27,12 +27,18 @@ pub(crate) fn owned_by(user: UserId) -> Condition {
 
 /// Every owner of each of `listings` (submitter and owners by claim), by listing id.
 pub(crate) async fn owners_of(db: &impl ConnectionTrait, listings: &[listing::Model]) -> Result<HashMap<i64, Vec<i64>>, RepoError> {
+    let pairs: Vec<(i64, Option<i64>)> = listings.iter().map(|row| (row.id, row.owner_user_id)).collect();
+    owners_by_id(db, &pairs).await
+}
+
+/// The same, for `(listing id, submitting owner)` pairs read without the rest of their rows.
+pub(crate) async fn owners_by_id(db: &impl ConnectionTrait, listings: &[(i64, Option<i64>)]) -> Result<HashMap<i64, Vec<i64>>, RepoError> {
     let mut owners: HashMap<i64, Vec<i64>> = HashMap::new();
-    for row in listings {
-        owners.entry(row.id).or_default().extend(row.owner_user_id);
+    for (id, submitter) in listings {
+        owners.entry(*id).or_default().extend(*submitter);
     }
     let by_claim = listing_owner::Entity::find()
-        .filter(listing_owner::Column::ListingId.is_in(listings.iter().map(|row| row.id)))
+        .filter(listing_owner::Column::ListingId.is_in(listings.iter().map(|(id, _)| *id)))
         .all(db)
         .await
         .map_err(repo_err)?;

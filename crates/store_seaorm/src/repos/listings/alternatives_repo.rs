@@ -1,6 +1,6 @@
 //! `AlternativeRepository` over SeaORM.
 
-use crate::entity::{listing, listing_alternative};
+use crate::entity::{category, listing, listing_alternative};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
@@ -24,28 +24,12 @@ impl AlternativeRepository for SeaStore {
         Ok(ids.iter().filter_map(|id| summaries.remove(id)).filter(|s| s.status == listings::ListingStatus::Live).collect())
     }
 
-    async fn same_primary_category(
-        &self,
-        listing_id: ListingId,
-        exclude: &[ListingId],
-        limit: usize,
-    ) -> Result<Vec<ListingSummary>, RepoError> {
-        // The primary category first, as a value the planner sees: with it inside the query
-        // (a subquery), SQLite walked every live listing by votes instead of this category's.
-        let primary = listing::Entity::find_by_id(listing_id.get())
-            .select_only()
-            .column(listing::Column::PrimaryCategoryId)
-            .into_tuple::<Option<i64>>()
-            .one(&self.db)
-            .await
-            .map_err(repo_err)?
-            .flatten();
-        let Some(primary) = primary else { return Ok(Vec::new()) };
-        // Its top listings by the `(primary_category_id, status, votes_count)` index, each with
-        // its own primary category joined.
+    async fn in_primary_category(&self, category: &Slug, exclude: &[ListingId], limit: usize) -> Result<Vec<ListingSummary>, RepoError> {
+        // One statement: the category by its unique slug, then its top listings by the
+        // `(primary_category_id, status, votes_count)` index, already in their order.
         let rows = SummaryRow::select()
+            .filter(category::Column::Slug.eq(category.as_str()))
             .filter(listing::Column::Status.eq("live"))
-            .filter(listing::Column::PrimaryCategoryId.eq(primary))
             .filter(listing::Column::Id.is_not_in(exclude.iter().map(|id| id.get())))
             .order_by_desc(listing::Column::VotesCount)
             .order_by_asc(listing::Column::Id)

@@ -143,12 +143,20 @@ impl ReviewRepository for SeaStore {
     }
 
     async fn of_listing(&self, slug: &Slug, viewer: Option<UserId>, shown: u64, rule: GenuineReviews) -> Result<ListingReviews, RepoError> {
-        let Some(listing) =
-            listing::Entity::find().filter(listing::Column::Slug.eq(slug.as_str())).one(&self.db).await.map_err(repo_err)?
-        else {
+        // Just the id and the submitting owner: the rest of the row is not needed here.
+        let found: Option<(i64, Option<i64>)> = listing::Entity::find()
+            .select_only()
+            .column(listing::Column::Id)
+            .column(listing::Column::OwnerUserId)
+            .filter(listing::Column::Slug.eq(slug.as_str()))
+            .into_tuple()
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let Some((listing_id, submitter)) = found else {
             return Ok(ListingReviews::default());
         };
-        let visible = || review::Entity::find().filter(review::Column::ListingId.eq(listing.id)).filter(review::Column::Hidden.eq(false));
+        let visible = || review::Entity::find().filter(review::Column::ListingId.eq(listing_id)).filter(review::Column::Hidden.eq(false));
         let mut rows = visible()
             .order_by_desc(review::Column::CreatedAt)
             .order_by_desc(review::Column::Id)
@@ -162,7 +170,7 @@ impl ReviewRepository for SeaStore {
         let mut mine_id = None;
         if let Some(viewer) = viewer {
             let own = review::Entity::find()
-                .filter(review::Column::ListingId.eq(listing.id))
+                .filter(review::Column::ListingId.eq(listing_id))
                 .filter(review::Column::UserId.eq(viewer.get()))
                 .one(&self.db)
                 .await
@@ -173,7 +181,7 @@ impl ReviewRepository for SeaStore {
                     rows.push(own);
                 }
             }
-            following = listing_follow::Entity::find_by_id((listing.id, viewer.get())).one(&self.db).await.map_err(repo_err)?.is_some();
+            following = listing_follow::Entity::find_by_id((listing_id, viewer.get())).one(&self.db).await.map_err(repo_err)?.is_some();
         }
         let mut reviews = ListingReviews { total, following, ..Default::default() };
         if rows.is_empty() {
@@ -181,7 +189,7 @@ impl ReviewRepository for SeaStore {
         }
         let authors = authors_of(&self.db, rows.iter().map(|row| row.user_id)).await?;
         let owners =
-            crate::shared::ownership::owners_of(&self.db, std::slice::from_ref(&listing)).await?.remove(&listing.id).unwrap_or_default();
+            crate::shared::ownership::owners_by_id(&self.db, &[(listing_id, submitter)]).await?.remove(&listing_id).unwrap_or_default();
         for row in rows {
             let author = authors.get(&row.user_id);
             let review = to_review(row, author, &owners, rule);
