@@ -25,10 +25,22 @@ impl AlternativeRepository for SeaStore {
     }
 
     async fn in_primary_category(&self, category: &Slug, exclude: &[ListingId], limit: usize) -> Result<Vec<ListingSummary>, RepoError> {
-        // One statement: the category by its unique slug, then its top listings by the
-        // `(primary_category_id, status, votes_count)` index, already in their order.
-        let rows = SummaryRow::select()
+        // The category's id first, as a value, then its listings by
+        // `(primary_category_id, status, votes_count)`, in that order, stopping at `limit`.
+        // With the category joined by its slug in one statement, PostgreSQL answered this read
+        // at 0.9 % of `/healthz` at 100,000 listings (SQLite 2.6 %): the order of a join's inner
+        // index is not one a planner can rely on to stop early.
+        let id: Option<i64> = category::Entity::find()
+            .select_only()
+            .column(category::Column::Id)
             .filter(category::Column::Slug.eq(category.as_str()))
+            .into_tuple()
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let Some(id) = id else { return Ok(Vec::new()) };
+        let rows = SummaryRow::select()
+            .filter(listing::Column::PrimaryCategoryId.eq(id))
             .filter(listing::Column::Status.eq("live"))
             .filter(listing::Column::Id.is_not_in(exclude.iter().map(|id| id.get())))
             .order_by_desc(listing::Column::VotesCount)

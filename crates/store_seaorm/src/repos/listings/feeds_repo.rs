@@ -31,18 +31,28 @@ impl SeaStore {
         total: Option<u64>,
         extra: impl Fn(&FeedRow) -> T,
     ) -> Result<Paged<(ListingSummary, T)>, RepoError> {
-        let rows = SummaryRow::of(query.clone())
-            .columns([listing::Column::LaunchedAt, listing::Column::CreatedAt, listing::Column::ViewsCount, listing::Column::FollowsCount])
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .into_model::<FeedRow>()
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
+        let ids = SummaryRow::page_ids(&self.db, query.clone(), page).await?;
         let total = match total {
             Some(total) => total,
-            None => crate::shared::total_after(&self.db, query, page, rows.len()).await?,
+            None => crate::shared::total_after(&self.db, query, page, ids.len()).await?,
         };
+        let rows = if ids.is_empty() {
+            Vec::new()
+        } else {
+            SummaryRow::select()
+                .columns([
+                    listing::Column::LaunchedAt,
+                    listing::Column::CreatedAt,
+                    listing::Column::ViewsCount,
+                    listing::Column::FollowsCount,
+                ])
+                .filter(listing::Column::Id.is_in(ids.iter().copied()))
+                .into_model::<FeedRow>()
+                .all(&self.db)
+                .await
+                .map_err(repo_err)?
+        };
+        let rows = SummaryRow::in_order_of(&ids, rows, |row| row.summary.id);
         let items = rows
             .into_iter()
             .map(|row| {

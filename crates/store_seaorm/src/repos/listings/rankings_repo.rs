@@ -49,18 +49,13 @@ impl SeaStore {
 #[async_trait]
 impl RankingRepository for SeaStore {
     async fn by_votes(&self, page: PageRequest, total: u64) -> Result<Paged<ListingSummary>, RepoError> {
-        let rows = SummaryRow::select()
+        let query = listing::Entity::find()
             .filter(listing::Column::Status.eq("live"))
             .order_by_desc(listing::Column::VotesCount)
-            .order_by_asc(listing::Column::Id)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .into_model::<SummaryRow>()
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
-        let items = rows.into_iter().map(SummaryRow::into_summary).collect::<Result<_, _>>()?;
-        Ok(Paged::new(items, page, total))
+            .order_by_asc(listing::Column::Id);
+        let ids = SummaryRow::page_ids(&self.db, query, page).await?;
+        let mut summaries = self.summaries_by_id(&ids).await?;
+        Ok(Paged::new(ids.iter().filter_map(|id| summaries.remove(id)).collect(), page, total))
     }
 
     async fn by_contributions(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64)>, RepoError> {
