@@ -134,9 +134,8 @@ impl ListingRepository for SeaStore {
         // `category_rankings` is kept in this order by triggers (migration 26): the pages
         // before this one are skipped inside its index, so a page costs its position there,
         // never the category's or the directory's rows. The page's rows are read by id after.
-        if page.offset() >= total {
-            return Ok(Paged::new(Vec::new(), page, total));
-        }
+        // Read even past `total`: the kept counts are read every two seconds, the rankings are
+        // current.
         let ids: Vec<i64> = category_ranking::Entity::find()
             .select_only()
             .column(category_ranking::Column::ListingId)
