@@ -20,8 +20,8 @@ impl AlternativeRepository for SeaStore {
             .await
             .map_err(repo_err)?;
         let ids: Vec<i64> = links.iter().map(|l| l.alternative_id).collect();
-        let mut summaries = self.summaries_by_id(&ids).await?;
-        Ok(ids.iter().filter_map(|id| summaries.remove(id)).filter(|s| s.status == listings::ListingStatus::Live).collect())
+        let summaries = self.summaries_in_order(&ids).await?;
+        Ok(summaries.into_iter().filter(|s| s.status == listings::ListingStatus::Live).collect())
     }
 
     async fn in_primary_category(&self, category: &Slug, exclude: &[ListingId], limit: usize) -> Result<Vec<ListingSummary>, RepoError> {

@@ -148,8 +148,6 @@ impl ListingRepository for SeaStore {
             .all(&self.db)
             .await
             .map_err(repo_err)?;
-        let mut summaries = self.summaries_by_id(&ids).await?;
-        let items = ids.iter().filter_map(|id| summaries.remove(id)).collect();
-        Ok(Paged::new(items, page, total))
+        Ok(Paged::new(self.summaries_in_order(&ids).await?, page, total))
     }
 }

@@ -38,6 +38,12 @@ impl SeaStore {
         rows.into_iter().map(|row| Ok((row.id, row.into_summary()?))).collect()
     }
 
+    /// The summaries of `ids`, in their order (an id with no listing is left out).
+    pub(crate) async fn summaries_in_order(&self, ids: &[i64]) -> Result<Vec<ListingSummary>, RepoError> {
+        let mut summaries = self.summaries_by_id(ids).await?;
+        Ok(ids.iter().filter_map(|id| summaries.remove(id)).collect())
+    }
+
     /// Joins ranked `(listing id, value)` rows to their summaries, keeping the order.
     async fn with_summaries<T>(&self, ranked: Vec<(i64, T)>) -> Result<Vec<(ListingSummary, T)>, RepoError> {
         let ids: Vec<i64> = ranked.iter().map(|(id, _)| *id).collect();
@@ -54,8 +60,7 @@ impl RankingRepository for SeaStore {
             .order_by_desc(listing::Column::VotesCount)
             .order_by_asc(listing::Column::Id);
         let ids = SummaryRow::page_ids(&self.db, query, page).await?;
-        let mut summaries = self.summaries_by_id(&ids).await?;
-        Ok(Paged::new(ids.iter().filter_map(|id| summaries.remove(id)).collect(), page, total))
+        Ok(Paged::new(self.summaries_in_order(&ids).await?, page, total))
     }
 
     async fn by_contributions(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64)>, RepoError> {

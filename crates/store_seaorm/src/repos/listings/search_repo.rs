@@ -4,6 +4,7 @@
 
 use crate::entity::{category, listing, listing_category, listing_change};
 use crate::shared::queries::feed_head;
+use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{CategoryId, ListingId, PageRequest, Paged, RepoError};
@@ -203,16 +204,7 @@ impl SearchSource for SeaStore {
             DbOrder::Views => query.order_by_desc(listing::Column::ViewsCount),
             DbOrder::Follows => query.filter(listing::Column::FollowsCount.gt(0)).order_by_desc(listing::Column::FollowsCount),
         };
-        let ids: Vec<i64> = query
-            .order_by_asc(listing::Column::Id)
-            .select_only()
-            .column(listing::Column::Id)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .into_tuple()
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
+        let ids = SummaryRow::page_ids(&self.db, query.order_by_asc(listing::Column::Id), page).await?;
         Ok(Paged::new(ids.into_iter().map(ListingId::new).collect(), page, total))
     }
 }
