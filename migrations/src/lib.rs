@@ -29,6 +29,7 @@ mod m20261205_000023_create_claim_emails;
 mod m20261206_000024_add_review_networks;
 mod m20261207_000025_listing_documents;
 mod m20261208_000026_kept_list_orders;
+mod m20261209_000027_kept_board_orders;
 mod triggers;
 
 pub struct Migrator;
@@ -63,6 +64,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261206_000024_add_review_networks::Migration),
             Box::new(m20261207_000025_listing_documents::Migration),
             Box::new(m20261208_000026_kept_list_orders::Migration),
+            Box::new(m20261209_000027_kept_board_orders::Migration),
         ]
     }
 }

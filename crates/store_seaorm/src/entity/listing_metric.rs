@@ -1,5 +1,5 @@
 //! Table `listing_metrics`: Domain Rating (with the previous reading, for its trend) and
-//! monthly revenue of a listing.
+//! monthly revenue of a listing, and whether the listing is live.
 
 use sea_orm::entity::prelude::*;
 
@@ -14,6 +14,9 @@ pub struct Model {
     pub monthly_revenue_cents: Option<i64>,
     pub revenue_verified: bool,
     pub revenue_reported_at: Option<TimeDateTimeWithTimeZone>,
+    /// Whether its listing is live: a mirror kept by migration 27's triggers, so the boards
+    /// page inside one index.
+    pub live: bool,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -1,7 +1,7 @@
 //! Demo blog posts and founder stories (part of `seed::demo`).
 
 use crate::entity::{billboard_contribution, blog_post, listing, listing_metric, listing_story};
-use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set};
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, DbErr, EntityTrait, NotSet, QueryFilter, QueryOrder, QuerySelect, Set};
 use serde_json::json;
 use std::collections::HashSet;
 use time::{Duration, OffsetDateTime};
@@ -295,6 +295,8 @@ pub(crate) fn metrics_of(id: i64, now: OffsetDateTime) -> listing_metric::Active
         monthly_revenue_cents: Set(reports_revenue.then_some(id * 7919 % 8_000_000 + 10_000)),
         revenue_verified: Set(reports_revenue && id % 3 == 0),
         revenue_reported_at: Set(reports_revenue.then(|| now - Duration::days(id % 40))),
+        // The listing's state, taken by a trigger.
+        live: NotSet,
     }
 }
 

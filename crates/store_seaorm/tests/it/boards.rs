@@ -1,5 +1,6 @@
-//! The boards over Domain Rating, revenue and the billboard read kept totals (migration 22):
-//! whatever is written, they agree with a recount of the tables.
+//! The boards over Domain Rating, revenue and the billboard read kept totals (migration 22) and,
+//! for the first two, a kept mirror of each listing's state (migration 27): whatever is
+//! written, they agree with a recount of the tables.
 
 use kernel::PageRequest;
 use listings::RankingRepository;
@@ -115,6 +116,11 @@ async fn board_totals_follow_every_kind_of_write() {
         ("one is refunded", format!("DELETE FROM billboard_contributions WHERE listing_id = {bare} AND amount_cents = 300")),
         ("archive", format!("UPDATE listings SET status = 'archived' WHERE id = {listing}")),
         ("its rating is withdrawn while archived", format!("UPDATE listing_metrics SET domain_rating = NULL WHERE listing_id = {listing}")),
+        ("its metrics are deleted while archived", format!("DELETE FROM listing_metrics WHERE listing_id = {listing}")),
+        (
+            "metrics are added while archived",
+            format!("INSERT INTO listing_metrics (listing_id, domain_rating, monthly_revenue_cents) VALUES ({listing}, 99, 5000000)"),
+        ),
         (
             "contributed to while archived",
             format!("INSERT INTO billboard_contributions (listing_id, amount_cents, created_at) VALUES ({listing}, 100, {at})"),

@@ -76,27 +76,46 @@ impl RankingRepository for SeaStore {
     }
 
     async fn by_domain_rating(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i32, Option<i32>)>, RepoError> {
-        let query = listing_metric::Entity::find()
-            .filter(crate::listing_is_live(listing_metric::Entity, listing_metric::Column::ListingId))
-            .filter(listing_metric::Column::DomainRating.is_not_null())
-            .order_by_desc(listing_metric::Column::DomainRating)
-            .order_by_asc(listing_metric::Column::ListingId);
-        let rows = crate::page_of(&self.db, query, page).await?;
+        use listing_metric::Column as M;
+        // Read inside `idx_metrics_rated_board` alone (migration 27): the rows before the page
+        // are skipped there.
+        let ranked: Vec<(i64, i32, Option<i32>)> = listing_metric::Entity::find()
+            .select_only()
+            .columns([M::ListingId, M::DomainRating, M::DomainRatingPrevious])
+            .filter(M::Live.eq(true))
+            .filter(M::DomainRating.is_not_null())
+            .order_by_desc(M::DomainRating)
+            .order_by_asc(M::ListingId)
+            .offset(page.offset())
+            .limit(u64::from(page.per_page()))
+            .into_tuple()
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
         let total = self.kept_count(RATED).await?;
-        let ranked = rows.into_iter().map(|row| (row.listing_id, (row.domain_rating.unwrap_or(0), row.domain_rating_previous))).collect();
+        let ranked = ranked.into_iter().map(|(id, value, previous)| (id, (value, previous))).collect();
         let items = self.with_summaries(ranked).await?.into_iter().map(|(summary, (value, previous))| (summary, value, previous)).collect();
         Ok(Paged::new(items, page, total))
     }
 
     async fn by_revenue(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64, bool)>, RepoError> {
-        let query = listing_metric::Entity::find()
-            .filter(crate::listing_is_live(listing_metric::Entity, listing_metric::Column::ListingId))
-            .filter(listing_metric::Column::MonthlyRevenueCents.is_not_null())
-            .order_by_desc(listing_metric::Column::MonthlyRevenueCents)
-            .order_by_asc(listing_metric::Column::ListingId);
-        let rows = crate::page_of(&self.db, query, page).await?;
+        use listing_metric::Column as M;
+        // Read inside `idx_metrics_earning_board` alone (migration 27).
+        let ranked: Vec<(i64, i64, bool)> = listing_metric::Entity::find()
+            .select_only()
+            .columns([M::ListingId, M::MonthlyRevenueCents, M::RevenueVerified])
+            .filter(M::Live.eq(true))
+            .filter(M::MonthlyRevenueCents.is_not_null())
+            .order_by_desc(M::MonthlyRevenueCents)
+            .order_by_asc(M::ListingId)
+            .offset(page.offset())
+            .limit(u64::from(page.per_page()))
+            .into_tuple()
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
         let total = self.kept_count(EARNING).await?;
-        let ranked = rows.into_iter().map(|row| (row.listing_id, (row.monthly_revenue_cents.unwrap_or(0), row.revenue_verified))).collect();
+        let ranked = ranked.into_iter().map(|(id, value, verified)| (id, (value, verified))).collect();
         let items = self.with_summaries(ranked).await?.into_iter().map(|(summary, (value, verified))| (summary, value, verified)).collect();
         Ok(Paged::new(items, page, total))
     }
