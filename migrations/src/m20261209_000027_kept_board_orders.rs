@@ -1,4 +1,4 @@
-//! The Domain Rating and revenue boards read their page inside one index.
+//! The Domain Rating and revenue boards, and the awards, read their page inside one index.
 //!
 //! Before, a board walked `idx_metrics_domain_rating` (or `idx_metrics_revenue`) and probed
 //! each row's listing for `status = 'live'`, the rows before the page included: page 50 cost
@@ -12,6 +12,9 @@
 //! so a page skips the rows before it inside the index and reads no table row. The two indexes
 //! replace the ones they extend.
 //!
+//! The awards are listed newest week first and by rank within a week: `idx_awards_newest (week
+//! DESC, rank)` holds that order, where before every request sorted all the awards.
+//!
 //! Triggers keep the mirror in the writing transaction: a metrics row takes its listing's
 //! state when it is added, and a listing's rows follow it when it goes live or leaves.
 
@@ -20,6 +23,13 @@ use sea_orm_migration::{prelude::*, schema::*};
 
 #[derive(DeriveMigrationName)]
 pub struct Migration;
+
+#[derive(DeriveIden)]
+enum Awards {
+    Table,
+    Week,
+    Rank,
+}
 
 #[derive(DeriveIden)]
 enum ListingMetrics {
@@ -87,11 +97,22 @@ impl MigrationTrait for Migration {
                     .to_owned(),
             )
             .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("idx_awards_newest")
+                    .table(Awards::Table)
+                    .col((Awards::Week, IndexOrder::Desc))
+                    .col(Awards::Rank)
+                    .to_owned(),
+            )
+            .await?;
         fill_and_keep(manager, FILL, &triggers()).await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         drop_triggers(manager, &triggers()).await?;
+        manager.drop_index(Index::drop().name("idx_awards_newest").table(Awards::Table).to_owned()).await?;
         for new in ["idx_metrics_rated_board", "idx_metrics_earning_board"] {
             manager.drop_index(Index::drop().name(new).table(ListingMetrics::Table).to_owned()).await?;
         }

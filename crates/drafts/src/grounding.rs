@@ -10,6 +10,8 @@
 
 use crate::meaning::{self, StructuredValue, Subject};
 use crate::model::{Basis, DraftFounder, DraftSeo, Evidence, FieldName, FieldValue, Proposed};
+use crate::places;
+use crate::prices::{self, PRICING_MODELS};
 use crate::site::{BlockRole, Page, SiteSnapshot, fold_whitespace};
 use kernel::Faq;
 use std::collections::{BTreeMap, HashMap};
@@ -46,83 +48,6 @@ pub struct Dropped {
     pub what: String,
     pub why: String,
 }
-
-/// Pricing models a draft may name, each with words a quote must contain for it.
-pub const PRICING_MODELS: &[(&str, &[&str])] = &[
-    ("free", &["free"]),
-    ("freemium", &["free plan", "free forever", "freemium", "free tier", "free for"]),
-    ("free_trial", &["free trial", "trial"]),
-    (
-        "subscription",
-        &[
-            "/month",
-            "/mo",
-            "per month",
-            "monthly",
-            "/year",
-            "per year",
-            "yearly",
-            "annually",
-            "/user",
-            "pro monat",
-            "/monat",
-            "monatlich",
-            "par mois",
-            "al mes",
-            "al mese",
-        ],
-    ),
-    ("one_time", &["one-time", "one time", "lifetime"]),
-    ("open_source", &["open source", "open-source"]),
-    ("usage_based", &["per request", "pay as you go", "pay-as-you-go", "usage-based", "per 1,000", "per 1000"]),
-    ("contact_sales", &["contact sales", "contact us", "request a quote"]),
-];
-
-/// Country codes with names a page may use for them (English and the local name).
-pub const COUNTRIES: &[(&str, &[&str])] = &[
-    ("US", &["United States", "USA", "U.S."]),
-    ("GB", &["United Kingdom", "UK", "England", "Scotland", "Wales"]),
-    ("DE", &["Germany", "Deutschland"]),
-    ("FR", &["France"]),
-    ("ES", &["Spain", "España"]),
-    ("IT", &["Italy", "Italia"]),
-    ("NL", &["Netherlands", "Nederland", "The Netherlands"]),
-    ("BE", &["Belgium", "België", "Belgique"]),
-    ("AT", &["Austria", "Österreich"]),
-    ("CH", &["Switzerland", "Schweiz", "Suisse"]),
-    ("PT", &["Portugal"]),
-    ("IE", &["Ireland"]),
-    ("SE", &["Sweden", "Sverige"]),
-    ("NO", &["Norway", "Norge"]),
-    ("DK", &["Denmark", "Danmark"]),
-    ("FI", &["Finland", "Suomi"]),
-    ("PL", &["Poland", "Polska"]),
-    ("CZ", &["Czechia", "Czech Republic", "Česko"]),
-    ("EE", &["Estonia", "Eesti"]),
-    ("LT", &["Lithuania"]),
-    ("LV", &["Latvia"]),
-    ("GR", &["Greece"]),
-    ("RO", &["Romania", "România"]),
-    ("HU", &["Hungary", "Magyarország"]),
-    ("UA", &["Ukraine"]),
-    ("CA", &["Canada"]),
-    ("MX", &["Mexico", "México"]),
-    ("BR", &["Brazil", "Brasil"]),
-    ("AR", &["Argentina"]),
-    ("AU", &["Australia"]),
-    ("NZ", &["New Zealand"]),
-    ("IN", &["India"]),
-    ("JP", &["Japan", "日本"]),
-    ("CN", &["China", "中国"]),
-    ("KR", &["South Korea", "Korea"]),
-    ("SG", &["Singapore"]),
-    ("IL", &["Israel"]),
-    ("AE", &["United Arab Emirates", "UAE"]),
-    ("ZA", &["South Africa"]),
-    ("NG", &["Nigeria"]),
-    ("KE", &["Kenya"]),
-    ("TR", &["Turkey", "Türkiye"]),
-];
 
 /// Where a text of a page sits.
 enum Place {
@@ -303,16 +228,57 @@ fn check_meaning(subject: Subject, value: &str, evidence: &[Evidence], corpus: &
         }
         Subject::Field(FieldName::PricingModel) => {
             // "Free" and "open source" may be said anywhere the product speaks; a price plan
-            // only on its own pricing.
+            // only in the product's own price sentences (never a partner's or a competitor's).
             let paid = !matches!(value, "free" | "open_source" | "contact_sales" | "free_trial");
-            let own_pricing = evidence.iter().all(|e| matches!(e.basis, Basis::StructuredData | Basis::LabelledSection));
+            let own_pricing = structured || evidence.iter().all(|e| own_price_quote(e, corpus));
             (paid && !own_pricing).then(|| "a paid pricing model needs evidence from the product's own pricing".into())
+        }
+        Subject::Field(FieldName::PricingSummary) if !structured => {
+            // Every amount must stand in a sentence that states the product's own price.
+            let own: Vec<String> = evidence
+                .iter()
+                .map(|e| (fold_whitespace(&e.quote), e.basis == Basis::LabelledSection))
+                .collect::<Vec<_>>()
+                .iter()
+                .flat_map(|(quote, labelled)| {
+                    prices::own_price_sentences(quote, *labelled, &corpus.product_names).into_iter().map(str::to_owned)
+                })
+                .collect();
+            if own.is_empty() {
+                return Some("no quote states the product's own price".into());
+            }
+            let own_amounts: Vec<String> = own.iter().flat_map(|sentence| digit_runs(sentence)).collect();
+            digit_runs(value)
+                .into_iter()
+                .find(|amount| !own_amounts.contains(amount))
+                .map(|amount| format!("{amount} is not the product's own price: only someone else's sentence states it"))
+        }
+        Subject::Field(field @ (FieldName::Country | FieldName::City)) if !structured => {
+            // The place must be the company's: said of it in a sentence, or an address line;
+            // never a customer's, a partner's or a job's.
+            let said = evidence.iter().any(|e| {
+                let quote = fold_whitespace(&e.quote);
+                let mut said = places::company_places(&quote, &corpus.product_names);
+                said.extend(places::address_places(&quote));
+                said.iter().any(|place| match field {
+                    FieldName::Country => place.country == Some(value),
+                    _ => place.city.as_deref().is_some_and(|city| city.eq_ignore_ascii_case(value)),
+                })
+            });
+            (!said).then(|| format!("no quote says the company is in {value}"))
         }
         Subject::Field(FieldName::Features | FieldName::Usps) => {
             meaning::is_roadmap_text(value).then(|| "it is on the roadmap, not in the product yet".into())
         }
         _ => None,
     }
+}
+
+/// Whether a quote states the product's own price: a sentence of its pricing, or one that names
+/// it, that is no competitor's, partner's or provider's.
+fn own_price_quote(evidence: &Evidence, corpus: &Corpus) -> bool {
+    matches!(evidence.basis, Basis::LabelledSection | Basis::NamesProduct)
+        && !prices::own_price_sentences(&evidence.quote, evidence.basis == Basis::LabelledSection, &corpus.product_names).is_empty()
 }
 
 /// Whether `needle` occurs in `text` without cutting a word or number at either end
@@ -450,12 +416,16 @@ fn check_vocabulary(field: FieldName, value: &str, evidence: &[Evidence], catego
             (!named).then(|| format!("no quote names the category {:?}", category.name))
         }
         FieldName::Country => {
-            let Some((code, names)) = COUNTRIES.iter().find(|(code, _)| code.eq_ignore_ascii_case(value)) else {
+            let Some(country) = places::country(value) else {
                 return Some(format!("{value:?} is not a country code we know"));
             };
             let joined = evidence.iter().map(|e| e.quote.as_str()).collect::<Vec<_>>().join(" ");
-            let named =
-                joined.split(|c: char| !c.is_alphanumeric()).any(|word| word == *code) || names.iter().any(|name| joined.contains(name));
+            let words: Vec<&str> = joined.split(|c: char| !c.is_alphanumeric() && c != '-').collect();
+            // By its code, a name or an adjective ("a Dutch company"), or by a city that can
+            // only be in it ("based in Porto").
+            let named = words.iter().any(|word| *word == country.code)
+                || country.names.iter().chain(country.adjectives).any(|name| meaning::has_phrase(&joined, name))
+                || words.iter().any(|word| places::country_of_city(word) == Some(country.code));
             (!named).then(|| format!("no quote names the country {value}"))
         }
         FieldName::PricingModel => {

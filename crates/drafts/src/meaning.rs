@@ -84,7 +84,7 @@ impl BlockRole {
 pub fn accepted_bases(subject: Subject) -> Option<&'static [Basis]> {
     match subject {
         Subject::Founder => Some(&[Basis::StructuredData, Basis::LabelledSection, Basis::NamesProduct]),
-        Subject::Field(FieldName::PricingSummary) => Some(&[Basis::StructuredData, Basis::LabelledSection]),
+        Subject::Field(FieldName::PricingSummary) => Some(&[Basis::StructuredData, Basis::LabelledSection, Basis::NamesProduct]),
         _ => None,
     }
 }
@@ -120,9 +120,26 @@ pub fn topic_words(subject: Subject) -> &'static [&'static str] {
             "nosotros",
             "chi siamo",
         ],
-        Subject::Field(F::PricingSummary | F::PricingModel) => {
-            &["pricing", "price", "prices", "plans", "preise", "preis", "tarif", "tarifs", "tarife", "precios", "prezzi", "prix", "kosten"]
-        }
+        Subject::Field(F::PricingSummary | F::PricingModel) => &[
+            "pricing",
+            "price",
+            "prices",
+            "plans",
+            "buy",
+            "shop",
+            "store",
+            "membership",
+            "purchase",
+            "preise",
+            "preis",
+            "tarif",
+            "tarifs",
+            "tarife",
+            "precios",
+            "prezzi",
+            "prix",
+            "kosten",
+        ],
         Subject::Field(F::Features) => &[
             "feature",
             "features",
@@ -257,6 +274,47 @@ pub fn founder_of_another(text: &str, product_names: &[String]) -> bool {
 fn starts_with_name(text: &str, name: &str) -> bool {
     let name = name.to_lowercase();
     !name.is_empty() && text.starts_with(&name) && text[name.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric())
+}
+
+/// Abbreviations whose full stop ends no sentence.
+const ABBREVIATIONS: &[&str] =
+    &["e.g.", "i.e.", "etc.", "ltd.", "inc.", "co.", "dr.", "mr.", "mrs.", "ms.", "st.", "vs.", "no.", "approx.", "u.s."];
+
+/// The sentences of a text, each a verbatim slice of it: cut after `.`, `!` or `?` (and a
+/// closing quote or bracket) followed by a space, unless the full stop ends an abbreviation
+/// or an initial ("J. Smith").
+pub fn sentences(text: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for (at, c) in text.char_indices() {
+        if !matches!(c, '.' | '!' | '?') {
+            continue;
+        }
+        let mut end = at + 1;
+        while end < bytes.len() && matches!(bytes[end], b'"' | b'\'' | b')') {
+            end += 1;
+        }
+        if end < bytes.len() && bytes[end] != b' ' {
+            continue;
+        }
+        let sentence = &text[start..end];
+        if c == '.' {
+            let last_word = sentence.rsplit(' ').next().unwrap_or("").to_lowercase();
+            let initial = last_word.chars().count() == 2 && last_word.starts_with(char::is_alphabetic);
+            if ABBREVIATIONS.contains(&last_word.as_str()) || initial {
+                continue;
+            }
+        }
+        if !sentence.trim().is_empty() {
+            found.push(sentence.trim());
+        }
+        start = end;
+    }
+    if !text[start..].trim().is_empty() {
+        found.push(text[start..].trim());
+    }
+    found
 }
 
 /// Words that put a year next to a founding ("founded in 2019", "since 2021", "seit 2020").

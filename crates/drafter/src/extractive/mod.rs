@@ -3,10 +3,11 @@
 //! that text, so the grounding check has nothing to drop unless extraction went wrong.
 
 use async_trait::async_trait;
-use drafts::grounding::{COUNTRIES, CategoryRef, PRICING_MODELS, Proposal, SocialLink};
+use drafts::grounding::{CategoryRef, Proposal, SocialLink};
 use drafts::meaning::{self, Subject};
 use drafts::site::{BlockKind, Page, SiteSnapshot, TextBlock};
 use drafts::{Basis, DraftFounder, Drafter, DrafterError, Evidence, FieldName, FieldValue, Proposed};
+use drafts::{places, prices};
 use kernel::{Faq, SocialKey};
 use serde_json::Value;
 

@@ -11,6 +11,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
+mod prose;
+
 fn site(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/sites").join(name)
 }
@@ -346,4 +348,15 @@ async fn a_site_that_needs_javascript_is_drafted_through_chromium() {
     let (grounded, _) = ground(ExtractiveDrafter.draft(&unrendered, &categories()).await.unwrap(), &unrendered, &categories());
     let score = score(&grounded, &facts);
     assert!(score.filled <= 1, "only the title's name: {grounded:#?}");
+}
+
+/// The prose corpus's figures (`cargo xtask bench --drafts`): per field, the facts the sites
+/// state and the share drafted, the values that are wrong, and the decoys taken, for each half.
+#[tokio::test]
+#[ignore = "a measurement; run by `cargo xtask bench --drafts`"]
+async fn measure_the_prose_corpus() {
+    for half in prose::HALVES {
+        let score = prose::measure(half).await;
+        eprintln!("{}\n", prose::report(half, &score));
+    }
 }

@@ -1,0 +1,443 @@
+//! Where a company is: countries by code, name and adjective; cities from GeoNames' gazetteer
+//! (`data/cities.tsv`, CC BY 4.0, see `data/LICENSE-GEONAMES.md`); and the sentences that say a
+//! place is the company's ("based in Porto", "a small team in Kraków", "we're a Dutch company",
+//! an address line) rather than a customer's, a partner's or a job's. The extractive drafter
+//! takes places by these rules and the grounding check holds every drafter's places to them.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// A country: its ISO 3166 code, the names a page may use for it, and its adjectives.
+pub struct Country {
+    pub code: &'static str,
+    pub names: &'static [&'static str],
+    pub adjectives: &'static [&'static str],
+}
+
+macro_rules! countries {
+    ($($code:literal: [$($name:literal),*] [$($adjective:literal),*];)*) => {
+        &[$(Country { code: $code, names: &[$($name),*], adjectives: &[$($adjective),*] }),*]
+    };
+}
+
+/// The countries a draft may name.
+pub const COUNTRIES: &[Country] = countries! {
+    "US": ["United States", "USA", "U.S.", "US", "America"] ["American"];
+    "GB": ["United Kingdom", "UK", "U.K.", "England", "Scotland", "Wales", "Northern Ireland", "Great Britain", "Britain"] ["British", "English", "Scottish", "Welsh"];
+    "DE": ["Germany", "Deutschland"] ["German"];
+    "FR": ["France"] ["French"];
+    "ES": ["Spain", "España"] ["Spanish"];
+    "IT": ["Italy", "Italia"] ["Italian"];
+    "NL": ["Netherlands", "The Netherlands", "Nederland", "Holland"] ["Dutch"];
+    "BE": ["Belgium", "België", "Belgique"] ["Belgian"];
+    "LU": ["Luxembourg"] ["Luxembourgish"];
+    "AT": ["Austria", "Österreich"] ["Austrian"];
+    "CH": ["Switzerland", "Schweiz", "Suisse"] ["Swiss"];
+    "PT": ["Portugal"] ["Portuguese"];
+    "IE": ["Ireland"] ["Irish"];
+    "IS": ["Iceland"] ["Icelandic"];
+    "SE": ["Sweden", "Sverige"] ["Swedish"];
+    "NO": ["Norway", "Norge"] ["Norwegian"];
+    "DK": ["Denmark", "Danmark"] ["Danish"];
+    "FI": ["Finland", "Suomi"] ["Finnish"];
+    "PL": ["Poland", "Polska"] ["Polish"];
+    "CZ": ["Czechia", "Czech Republic", "Česko"] ["Czech"];
+    "SK": ["Slovakia"] ["Slovak"];
+    "SI": ["Slovenia"] ["Slovenian"];
+    "HR": ["Croatia"] ["Croatian"];
+    "EE": ["Estonia", "Eesti"] ["Estonian"];
+    "LT": ["Lithuania"] ["Lithuanian"];
+    "LV": ["Latvia"] ["Latvian"];
+    "GR": ["Greece"] ["Greek"];
+    "RO": ["Romania", "România"] ["Romanian"];
+    "BG": ["Bulgaria"] ["Bulgarian"];
+    "HU": ["Hungary", "Magyarország"] ["Hungarian"];
+    "RS": ["Serbia"] ["Serbian"];
+    "UA": ["Ukraine"] ["Ukrainian"];
+    "CA": ["Canada"] ["Canadian"];
+    "MX": ["Mexico", "México"] ["Mexican"];
+    "BR": ["Brazil", "Brasil"] ["Brazilian"];
+    "AR": ["Argentina"] ["Argentinian", "Argentine"];
+    "CL": ["Chile"] ["Chilean"];
+    "CO": ["Colombia"] ["Colombian"];
+    "AU": ["Australia"] ["Australian"];
+    "NZ": ["New Zealand"] ["New Zealand"];
+    "IN": ["India"] ["Indian"];
+    "JP": ["Japan", "日本"] ["Japanese"];
+    "CN": ["China", "中国"] ["Chinese"];
+    "KR": ["South Korea", "Korea"] ["Korean", "South Korean"];
+    "TW": ["Taiwan"] ["Taiwanese"];
+    "SG": ["Singapore"] ["Singaporean"];
+    "IL": ["Israel"] ["Israeli"];
+    "AE": ["United Arab Emirates", "UAE"] ["Emirati"];
+    "ZA": ["South Africa"] ["South African"];
+    "NG": ["Nigeria"] ["Nigerian"];
+    "KE": ["Kenya"] ["Kenyan"];
+    "EG": ["Egypt"] ["Egyptian"];
+    "TR": ["Turkey", "Türkiye"] ["Turkish"];
+};
+
+/// The country a name or code stands for ("Portugal", "PT", "the Netherlands").
+pub fn country_named(text: &str) -> Option<&'static Country> {
+    let text = text.trim().trim_end_matches('.');
+    let text = text.strip_prefix("the ").unwrap_or(text);
+    COUNTRIES.iter().find(|country| country.code == text || country.names.iter().any(|name| name.eq_ignore_ascii_case(text)))
+}
+
+/// A country by its code.
+pub fn country(code: &str) -> Option<&'static Country> {
+    COUNTRIES.iter().find(|country| country.code.eq_ignore_ascii_case(code))
+}
+
+/// A city of the gazetteer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct City {
+    pub name: &'static str,
+    pub country: &'static str,
+    pub population: u32,
+}
+
+/// The gazetteer by lower-cased name, each name's cities largest first.
+static CITIES: LazyLock<HashMap<String, Vec<City>>> = LazyLock::new(|| {
+    let mut cities: HashMap<String, Vec<City>> = HashMap::new();
+    for line in include_str!("../data/cities.tsv").lines().filter(|line| !line.starts_with('#')) {
+        let mut fields = line.split('\t');
+        if let (Some(name), Some(country), Some(population)) = (fields.next(), fields.next(), fields.next()) {
+            let city = City { name, country, population: population.parse().unwrap_or(0) };
+            cities.entry(name.to_lowercase()).or_default().push(city);
+        }
+    }
+    for named in cities.values_mut() {
+        named.sort_by(|a, b| b.population.cmp(&a.population));
+    }
+    cities
+});
+
+/// The cities of this name, largest first.
+pub fn cities_named(name: &str) -> &'static [City] {
+    CITIES.get(&name.trim().to_lowercase()).map_or(&[], Vec::as_slice)
+}
+
+/// The country a city's name points to on its own: the only one, or the largest city's when
+/// it is ten times the next city of that name elsewhere ("Porto" is in Portugal; "Valencia"
+/// could be in Spain or Venezuela, so it says nothing).
+pub fn country_of_city(name: &str) -> Option<&'static str> {
+    let cities = cities_named(name);
+    let first = cities.first()?;
+    let rival = cities.iter().find(|city| city.country != first.country);
+    match rival {
+        None => Some(first.country),
+        Some(rival) if u64::from(first.population) >= 10 * u64::from(rival.population) => Some(first.country),
+        Some(_) => None,
+    }
+}
+
+/// A place a text says the company is in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompanyPlace {
+    /// The city as the text spells it.
+    pub city: Option<String>,
+    /// The country's code: named in the text, or the only country the city can be in.
+    pub country: Option<&'static str>,
+}
+
+/// Words that put a place after them as where the company works from.
+const PLACE_CUES: &[&str] = &[
+    "founded in",
+    "started in",
+    "established in",
+    "set up in",
+    "based in",
+    "based out of",
+    "made in",
+    "built in",
+    "designed in",
+    "developed in",
+    "headquartered in",
+    "headquarters in",
+    "headquarters are in",
+    "head office in",
+    "head office is in",
+    "hq in",
+    "hq is in",
+    "run from",
+    "run out of",
+    "located in",
+    "office in",
+    "offices in",
+    "office is in",
+    "office close to",
+    "office near",
+    "team in",
+    "studio in",
+    "registered in",
+    "we are in",
+    "we're in",
+    "we live in",
+    "i live in",
+    "work from",
+    "working from",
+    "operating from",
+    "operate from",
+    "from",
+];
+
+/// Words of a sentence about someone else's place: a customer's, a partner's, an investor's, a
+/// job's or an event's.
+const NOT_OURS: &[&str] = &[
+    "customer",
+    "client",
+    "partner",
+    "investor",
+    "backed by",
+    "advisor",
+    "adviser",
+    "hiring",
+    "we look for",
+    "we're looking for",
+    "we are looking for",
+    "looking for a",
+    "job",
+    "position",
+    "vacanc",
+    "apply",
+    "candidate",
+    "conference",
+    "meetup",
+    "event",
+    "talk at",
+    "users in",
+    "teams in",
+    "used by",
+    "loved by",
+    "trusted by",
+    "ships to",
+    "shipping to",
+    "deliver to",
+    "available in",
+    "school in",
+    "university",
+    "invest",
+    "server",
+    "hosted",
+    "hosting",
+    "data cent",
+];
+
+/// Whether a sentence speaks of the company itself: in the first person, or by the product's
+/// name (`names`), or as "the company"/"the team".
+fn speaks_of_company(lower: &str, names: &[String]) -> bool {
+    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’').filter(|w| !w.is_empty()).collect();
+    let first_person = words
+        .iter()
+        .any(|w| matches!(*w, "we" | "we're" | "we’re" | "we've" | "our" | "us" | "i" | "i'm" | "i’m" | "my" | "i've" | "ours"));
+    first_person || names.iter().any(|name| crate::meaning::names_product(lower, std::slice::from_ref(name)))
+}
+
+/// The capitalised words a text starts with (a place's name: "Kraków", "New York", "São
+/// Paulo"), at most three, and what follows them.
+fn place_name_at(text: &str) -> Option<(&str, &str)> {
+    let mut end = 0;
+    let mut words = 0;
+    for (at, word) in word_starts(text) {
+        let bare = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+        let capital = bare.chars().next().is_some_and(char::is_uppercase);
+        let connector = words > 0 && matches!(bare, "de" | "del" | "do" | "da" | "am" | "an" | "upon" | "on");
+        if !(capital || connector) || bare.is_empty() || !bare.chars().all(|c| c.is_alphabetic() || c == '-' || c == '\'') {
+            break;
+        }
+        end = at + bare.len();
+        words += 1;
+        if bare.len() != word.len() || words == 3 {
+            break;
+        }
+    }
+    let name = text[..end].trim_end_matches([' ', '-']);
+    (words > 0 && !name.is_empty()).then(|| (name, &text[end..]))
+}
+
+/// The words of a text with their byte offsets.
+fn word_starts(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split(' ').scan(0usize, |at, word| {
+        let start = *at;
+        *at += word.len() + 1;
+        Some((start, word))
+    })
+}
+
+/// Reads "Porto", "Leeds, UK", "Austin, Texas", "Portugal" at the start of `text`.
+fn place_at(text: &str) -> Option<CompanyPlace> {
+    let text = text.trim_start();
+    let text = text.strip_prefix("the ").unwrap_or(text);
+    // "a small office close to the Brno main square", "the heart of Ghent".
+    let (first, rest) = place_name_at(text)?;
+    if let Some(country) = country_named(first) {
+        return Some(CompanyPlace { city: None, country: Some(country.code) });
+    }
+    let second = rest.strip_prefix(", ").and_then(place_name_at).map(|(name, _)| name);
+    let named_country = second.and_then(country_named);
+    let in_gazetteer = !cities_named(first).is_empty();
+    if !in_gazetteer && named_country.is_none() {
+        return None;
+    }
+    let country = match named_country {
+        Some(country) => Some(country.code),
+        // "Austin, Texas": the largest Austin is the one a region after it names.
+        None => country_of_city(first).or_else(|| second.and(cities_named(first).first().map(|city| city.country))),
+    };
+    Some(CompanyPlace { city: Some(first.to_owned()), country })
+}
+
+/// The places a text says the company is in: sentences in which the company (first person,
+/// its name) is said to be based, made, run, or to have an office or team in a place, and
+/// sentences that call it a company of a country ("a Dutch company"). Sentences about
+/// customers, partners, investors, jobs or events say nothing of the company's place.
+pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
+    let mut places = Vec::new();
+    for sentence in crate::meaning::sentences(text) {
+        let lower = sentence.to_lowercase();
+        // A sentence without a subject that starts with a cue ("Made in Leeds.", "Founded in
+        // 2019 in Berlin.") is the site speaking of itself.
+        let fragment = PLACE_CUES.iter().any(|cue| lower.starts_with(cue));
+        if lower.len() != sentence.len()
+            || NOT_OURS.iter().any(|cue| lower.contains(cue))
+            || !(fragment || speaks_of_company(&lower, names))
+        {
+            continue;
+        }
+        for cue in PLACE_CUES {
+            for (at, _) in lower.match_indices(cue) {
+                let before_ok = lower[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+                let after = at + cue.len();
+                if !before_ok || !sentence[after..].starts_with(' ') {
+                    continue;
+                }
+                // "an office close to the Brno main square", "the heart of Ghent".
+                let rest = sentence[after..].trim_start();
+                // "founded in 2019 in Berlin": the year, then the place.
+                let rest = match rest.get(..8) {
+                    Some(year) if year.len() == 8 && year[..4].bytes().all(|b| b.is_ascii_digit()) && &year[4..] == " in " => &rest[8..],
+                    _ => rest,
+                };
+                let rest = ["the heart of ", "the centre of ", "the center of ", "a small town near ", "the ", "a "]
+                    .iter()
+                    .find_map(|skip| rest.strip_prefix(skip))
+                    .unwrap_or(rest);
+                if let Some(place) = place_at(rest)
+                    && !places.contains(&place)
+                {
+                    places.push(place);
+                }
+            }
+        }
+        // "We're a Dutch company", "an independent Swiss studio".
+        for country in COUNTRIES {
+            for adjective in country.adjectives {
+                let adjective = adjective.to_lowercase();
+                for (at, _) in lower.match_indices(&adjective) {
+                    let before_ok = lower[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+                    let after = &lower[at + adjective.len()..];
+                    let noun = after.trim_start().split(|c: char| !c.is_alphabetic()).next().unwrap_or("");
+                    let company =
+                        ["company", "startup", "start-up", "team", "business", "studio", "firm", "agency", "product", "company's"];
+                    let place = CompanyPlace { city: None, country: Some(country.code) };
+                    if before_ok && after.starts_with(' ') && company.contains(&noun) && !places.contains(&place) {
+                        places.push(place);
+                    }
+                }
+            }
+        }
+    }
+    places
+}
+
+/// Places of an address line: a short line whose part before a country names a city
+/// ("Bristol, England", "© 2024 Brightlog Ltd · Ghent, Belgium", "Rua das Flores 12, 4050-262
+/// Porto, Portugal"), each part of a line joined by `·`, `|` or `•` read alone.
+pub fn address_places(text: &str) -> Vec<CompanyPlace> {
+    let mut places = Vec::new();
+    if text.chars().count() > 200 {
+        return places;
+    }
+    let lower = text.to_lowercase();
+    if NOT_OURS.iter().any(|cue| lower.contains(cue)) {
+        return places;
+    }
+    for part in text.split(['·', '|', '•', '\n']) {
+        let pieces: Vec<&str> = part.split(',').map(str::trim).collect();
+        if pieces.len() < 2 {
+            continue;
+        }
+        let Some(country) = country_named(pieces[pieces.len() - 1]) else { continue };
+        let city = pieces[pieces.len() - 2];
+        let city = ["Made in ", "Based in ", "Headquartered in ", "Located in ", "Sitz in "]
+            .iter()
+            .find_map(|prefix| city.strip_prefix(prefix))
+            .unwrap_or(city)
+            .trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ' || c == '-');
+        // A part that is an address: the piece before the country is a place's name, not a
+        // sentence that ends in one ("our servers run in Frankfurt, Germany").
+        let words = city.split_whitespace().count();
+        let looks_like_city =
+            (1..=3).contains(&words) && city.chars().next().is_some_and(char::is_uppercase) && !city.chars().any(|c| c.is_ascii_digit());
+        if !looks_like_city {
+            continue;
+        }
+        let city = Some(city.to_owned());
+        let place = CompanyPlace { city, country: Some(country.code) };
+        if !places.contains(&place) {
+            places.push(place);
+        }
+    }
+    places
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn places(text: &str) -> Vec<(Option<String>, Option<&'static str>)> {
+        company_places(text, &["Brightlog".to_owned()]).into_iter().map(|p| (p.city, p.country)).collect()
+    }
+
+    #[test]
+    fn the_gazetteer_knows_cities_and_when_a_name_is_ambiguous() {
+        assert_eq!(country_of_city("Porto"), Some("PT"));
+        assert_eq!(country_of_city("Kraków"), Some("PL"));
+        assert_eq!(country_of_city("krakow"), Some("PL"));
+        assert_eq!(country_of_city("Valencia"), None);
+        assert!(cities_named("Notion").is_empty());
+    }
+
+    #[test]
+    fn sentences_about_the_company_give_its_place() {
+        assert_eq!(places("We are based in Porto."), [(Some("Porto".into()), Some("PT"))]);
+        assert_eq!(places("Brightlog is made in Leeds, UK."), [(Some("Leeds".into()), Some("GB"))]);
+        assert_eq!(places("We're headquartered in Austin, Texas."), [(Some("Austin".into()), Some("US"))]);
+        assert_eq!(places("We're a small Dutch company."), [(None, Some("NL"))]);
+        assert_eq!(places("I run it from Melbourne, Australia."), [(Some("Melbourne".into()), Some("AU"))]);
+        assert_eq!(places("Our team in Valencia, Spain ships every week."), [(Some("Valencia".into()), Some("ES"))]);
+        assert_eq!(places("Our office is in Valencia."), [(Some("Valencia".into()), None)]);
+        assert_eq!(places("Founded in 2019 in Berlin, Germany."), [(Some("Berlin".into()), Some("DE"))]);
+        assert_eq!(places("Made in Leeds."), [(Some("Leeds".into()), Some("GB"))]);
+    }
+
+    #[test]
+    fn other_peoples_places_are_not_the_companys() {
+        assert!(places("Our first customer, a bakery based in Berlin, loves it.").is_empty());
+        assert!(places("We're hiring a remote engineer in Lisbon.").is_empty());
+        assert!(places("Backed by investors from London.").is_empty());
+        assert!(places("Import your notes from Notion in one click.").is_empty());
+        assert!(places("A bakery in Berlin uses it every day.").is_empty());
+        assert!(places("We took a small investment from a group of shop owners from Antwerp.").is_empty());
+    }
+
+    #[test]
+    fn address_lines_give_the_city_before_the_country() {
+        let codes = |text| address_places(text).into_iter().map(|p| (p.city, p.country)).collect::<Vec<_>>();
+        assert_eq!(codes("© 2024 Brightlog Ltd · Bristol, England"), [(Some("Bristol".into()), Some("GB"))]);
+        assert_eq!(codes("Rua das Flores 12, 4050-262 Porto, Portugal"), [(Some("Porto".into()), Some("PT"))]);
+        assert!(codes("Loved by customers in Berlin, Germany").is_empty());
+        assert!(codes("our servers run in Frankfurt, Germany").is_empty());
+    }
+}

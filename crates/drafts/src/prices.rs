@@ -1,0 +1,232 @@
+//! What the product costs, sentence by sentence: which sentences state its own price or a free
+//! tier ("Arbolog is free for up to 3 projects", "Pro is £4 a month"), which state someone
+//! else's ("Twilio bills from $0.0079 per message", "unlike Mockforge at $99/month"), and the
+//! pricing model they add up to. The extractive drafter writes `pricing_summary` and
+//! `pricing_model` from the product's own sentences, and the grounding check refuses a price
+//! that only someone else's sentence states.
+
+use crate::meaning::{self, has_phrase};
+
+/// Pricing models a draft may name, each with words a quote must contain for it.
+pub const PRICING_MODELS: &[(&str, &[&str])] = &[
+    ("free", &["free", "costs nothing", "no cost"]),
+    (
+        "freemium",
+        &[
+            "free plan",
+            "free forever",
+            "freemium",
+            "free tier",
+            "free for",
+            "free version",
+            "is free",
+            "are free",
+            "stay free",
+            "costs nothing",
+            "free up to",
+            "free account",
+        ],
+    ),
+    ("free_trial", &["free trial", "trial", "try it free for", "days free"]),
+    (
+        "subscription",
+        &[
+            "/month",
+            "/mo",
+            "per month",
+            "a month",
+            "monthly",
+            "/year",
+            "per year",
+            "a year",
+            "yearly",
+            "annually",
+            "/user",
+            "subscription",
+            "pro monat",
+            "/monat",
+            "monatlich",
+            "par mois",
+            "al mes",
+            "al mese",
+        ],
+    ),
+    ("one_time", &["one-time", "one time", "lifetime", "pay once", "one payment", "once, and"]),
+    ("open_source", &["open source", "open-source"]),
+    (
+        "usage_based",
+        &[
+            "per request",
+            "pay as you go",
+            "pay-as-you-go",
+            "usage-based",
+            "per 1,000",
+            "per 1000",
+            "per message",
+            "only pay for what",
+            "pay for the requests",
+        ],
+    ),
+    ("contact_sales", &["contact sales", "contact us for", "request a quote", "quotation", "talk to sales"]),
+];
+
+/// Whether a text states a price: a currency next to a number.
+pub fn states_price(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let has_digit = lower.chars().any(|c| c.is_ascii_digit());
+    has_digit && (["$", "€", "£", "¥", "usd", "eur", "gbp", " euro", "dollar", "chf", "kr "].iter().any(|c| lower.contains(c)))
+}
+
+/// Whether a sentence offers something for free ("free for up to 3 projects", "costs nothing
+/// for students", "It's free, and it will stay free").
+pub fn states_free_tier(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    PRICING_MODELS
+        .iter()
+        .filter(|(model, _)| matches!(*model, "free" | "freemium"))
+        .any(|(_, cues)| cues.iter().any(|cue| has_phrase(&lower, cue)))
+        && !lower.contains("free trial")
+        && !["shipping", "delivery", "returns"].iter().any(|word| lower.contains(word))
+}
+
+/// Words of a sentence that make its price someone else's: a competitor's, a partner's, a
+/// provider's, the shipping's.
+const SOMEONE_ELSES: &[&str] = &[
+    "unlike",
+    "compared to",
+    "compared with",
+    " vs ",
+    " vs.",
+    "versus",
+    "such as",
+    "other ",
+    "others ",
+    "competitor",
+    "alternative",
+    "which charges",
+    "which bills",
+    "which costs",
+    "which starts",
+    "bills from",
+    "bills per",
+    " bills ",
+    "charges us",
+    "charges about",
+    "charges from",
+    "charge per seat",
+    "we pay",
+    "provider",
+    "they charge",
+    "their price",
+    "shipping",
+    "delivery",
+    "at most",
+    "in stores",
+    "would cost",
+    "used to pay",
+    "instead of paying",
+];
+
+/// Whether a sentence's price is someone else's rather than the product's.
+pub fn someone_elses_price(sentence: &str) -> bool {
+    let lower = format!(" {} ", sentence.to_lowercase());
+    SOMEONE_ELSES.iter().any(|cue| lower.contains(cue))
+}
+
+/// The sentences of `text` that state the product's own price or free tier. On the product's
+/// pricing (`labelled`) any such sentence will do; elsewhere it must name the product.
+pub fn own_price_sentences<'a>(text: &'a str, labelled: bool, product_names: &[String]) -> Vec<&'a str> {
+    meaning::sentences(text)
+        .into_iter()
+        .filter(|sentence| states_price(sentence) || states_free_tier(sentence))
+        .filter(|sentence| !someone_elses_price(sentence))
+        .filter(|sentence| labelled || meaning::names_product(sentence, product_names))
+        .collect()
+}
+
+/// The pricing model the product's own price sentences add up to, with the sentence that says
+/// so: open source first, then usage-based, a free trial, a free tier beside a price, a one-time
+/// price, a subscription, a quote on request, and free.
+pub fn pricing_model<'a>(sentences: &[&'a str]) -> Option<(&'static str, &'a str)> {
+    let cue = |model: &str| {
+        let cues = PRICING_MODELS.iter().find(|(m, _)| *m == model).map_or(&[][..], |(_, cues)| *cues);
+        sentences.iter().copied().find(|sentence| {
+            let lower = sentence.to_lowercase();
+            cues.iter().any(|cue| lower.contains(cue))
+        })
+    };
+    let paid = sentences.iter().any(|sentence| states_price(sentence) && !states_free_tier(sentence));
+    let free = sentences.iter().copied().find(|sentence| states_free_tier(sentence));
+    if let Some(open) = cue("open_source") {
+        return Some(("open_source", open));
+    }
+    if paid && let Some(usage) = cue("usage_based") {
+        return Some(("usage_based", usage));
+    }
+    if paid && let Some(trial) = cue("free_trial") {
+        return Some(("free_trial", trial));
+    }
+    if paid && let Some(free) = free.filter(|sentence| cue_of("freemium", sentence)) {
+        return Some(("freemium", free));
+    }
+    if paid && let Some(once) = cue("one_time") {
+        return Some(("one_time", once));
+    }
+    if paid && let Some(recurring) = cue("subscription") {
+        return Some(("subscription", recurring));
+    }
+    if !paid && let Some(quote) = cue("contact_sales") {
+        return Some(("contact_sales", quote));
+    }
+    if !paid && let Some(free) = free {
+        return Some(("free", free));
+    }
+    None
+}
+
+/// Whether `sentence` holds one of `model`'s words.
+fn cue_of(model: &str, sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    PRICING_MODELS.iter().find(|(m, _)| *m == model).is_some_and(|(_, cues)| cues.iter().any(|cue| lower.contains(cue)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn someone_elses_prices_are_not_the_products() {
+        for sentence in [
+            "Twilio bills from $0.0079 per message.",
+            "Unlike Mockforge at $99/month, you only pay for the requests you make.",
+            "Arbolog backs up to Dropbox, which charges from £9.99 a month for its Plus plan.",
+            "We pay the model provider about $0.02 per page.",
+            "Other plant sensors we tried, like the Plantra Pro, cost US$129.",
+            "Shipping to NZ is A$12.",
+        ] {
+            assert!(someone_elses_price(sentence), "{sentence}");
+        }
+        assert!(!someone_elses_price("Arbolog Pro is £4 a month."));
+    }
+
+    #[test]
+    fn free_tiers_are_stated_with_or_without_an_amount() {
+        assert!(states_free_tier("Arbolog is free for up to 3 projects, with no time limit."));
+        assert!(states_free_tier("Hollowtree costs nothing for students and teachers."));
+        assert!(states_free_tier("It's free, and it will stay free."));
+        assert!(!states_free_tier("Start your 14-day free trial."));
+        assert!(!states_free_tier("Shipping is free within Australia."));
+    }
+
+    #[test]
+    fn the_model_follows_the_products_own_sentences() {
+        let model = |sentences: &[&str]| pricing_model(sentences).map(|(model, _)| model);
+        assert_eq!(model(&["Arbolog is free for up to 3 projects.", "Arbolog Pro is £4 a month."]), Some("freemium"));
+        assert_eq!(model(&["Free up to 10,000 requests a month.", "Then $0.50 per 1,000 requests."]), Some("usage_based"));
+        assert_eq!(model(&["Cinderpad costs €39, one time."]), Some("one_time"));
+        assert_eq!(model(&["It's $19 a month, or $190 a year."]), Some("subscription"));
+        assert_eq!(model(&["Try it free for 30 days.", "Then $12 a month."]), Some("free_trial"));
+        assert_eq!(model(&["It's free, and it will stay free."]), Some("free"));
+        assert_eq!(model(&["Please contact us for a quotation."]), Some("contact_sales"));
+    }
+}
