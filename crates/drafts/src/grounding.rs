@@ -217,7 +217,8 @@ fn check_meaning(subject: Subject, value: &str, evidence: &[Evidence], corpus: &
         Subject::Founder => (!structured && !corpus.founding_statement(value, evidence))
             .then(|| "no block its quotes sit in says this person founded the product".into()),
         Subject::Field(FieldName::FoundedYear) => {
-            let stated = structured || evidence.iter().any(|e| meaning::founding_year_in(&e.quote) == Some(value));
+            let stated = structured
+                || evidence.iter().any(|e| meaning::founding_year_in(&fold_whitespace(&e.quote), &corpus.product_names) == Some(value));
             if !stated {
                 return Some(format!("no quote says the company was founded in {value}"));
             }

@@ -224,16 +224,6 @@ const NOT_OURS: &[&str] = &[
     "data cent",
 ];
 
-/// Whether a sentence speaks of the company itself: in the first person, or by the product's
-/// name (`names`), or as "the company"/"the team".
-fn speaks_of_company(lower: &str, names: &[String]) -> bool {
-    let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’').filter(|w| !w.is_empty()).collect();
-    let first_person = words
-        .iter()
-        .any(|w| matches!(*w, "we" | "we're" | "we’re" | "we've" | "our" | "us" | "i" | "i'm" | "i’m" | "my" | "i've" | "ours"));
-    first_person || names.iter().any(|name| crate::meaning::names_product(lower, std::slice::from_ref(name)))
-}
-
 /// The capitalised words a text starts with (a place's name: "Kraków", "New York", "São
 /// Paulo"), at most three, and what follows them.
 fn place_name_at(text: &str) -> Option<(&str, &str)> {
@@ -301,7 +291,7 @@ pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
         let fragment = PLACE_CUES.iter().any(|cue| lower.starts_with(cue));
         if lower.len() != sentence.len()
             || NOT_OURS.iter().any(|cue| lower.contains(cue))
-            || !(fragment || speaks_of_company(&lower, names))
+            || !(fragment || crate::meaning::speaks_of_company(&lower, names))
         {
             continue;
         }

@@ -24,13 +24,25 @@ fn founders_are_people_who_founded_this_product() {
 
 #[test]
 fn founding_years_sit_next_to_their_word() {
-    assert_eq!(founding_year_in("Serving bakeries since 2021."), Some("2021"));
-    assert_eq!(founding_year_in("In 2023 we moved; founded in 2019."), Some("2019"));
-    assert_eq!(founding_year_in("Relaunched in 2023. Founded in 2016."), Some("2016"));
-    assert_eq!(founding_year_in("Teigwerk wurde 2021 von Lena Vogel gegründet."), Some("2021"));
-    assert_eq!(founding_year_in("Read the latest. 2024 was our best year"), None);
-    assert_eq!(founding_year_in("Auf dieser Seite 2020"), None);
-    assert_eq!(founding_year_in("© 2014 Ledgerly Ltd."), None);
+    let names = ["Teigwerk".to_owned(), "Amberpost".to_owned()];
+    let year = |text| founding_year_in(text, &names);
+    assert_eq!(year("Serving bakeries since 2021."), Some("2021"));
+    assert_eq!(year("In 2023 we moved; founded in 2019."), Some("2019"));
+    assert_eq!(year("Relaunched in 2023. Founded in 2016."), Some("2016"));
+    assert_eq!(year("Teigwerk wurde 2021 von Lena Vogel gegründet."), Some("2021"));
+    assert_eq!(year("Read the latest. 2024 was our best year"), None);
+    assert_eq!(year("Auf dieser Seite 2020"), None);
+    assert_eq!(year("© 2014 Ledgerly Ltd."), None);
+    // The verbs people use, tied to the product.
+    assert_eq!(year("Since we launched Amberpost in 2021, it has found 90 million broken links."), Some("2021"));
+    assert_eq!(year("Amberpost began as a side project in 2020."), Some("2020"));
+    assert_eq!(year("So in 2021 we started Amberpost, first only for me."), Some("2021"));
+    // Someone else's founding or history.
+    assert_eq!(year("Carrow Builders, a Swindon contractor in business since 1998, runs it."), None);
+    assert_eq!(year("Our advisor Daniel Koh founded Tradelane in 2011."), None);
+    assert_eq!(year("We thank Paul Whitfield, who founded Northgate Payroll in 2009."), None);
+    assert_eq!(year("Café Solrosen, a Lund institution since 1987, plans its posts in Amberpost."), None);
+    assert_eq!(year("We launched our API in 2023."), None);
     assert_eq!(years_in("12019 and 2019"), vec![(10, "2019")]);
 }
 
