@@ -10,6 +10,7 @@
 
 use crate::meaning::{self, StructuredValue, Subject};
 use crate::model::{Basis, DraftFounder, DraftSeo, Evidence, FieldName, FieldValue, Proposed};
+use crate::people;
 use crate::places;
 use crate::prices::{self, PRICING_MODELS};
 use crate::site::{BlockRole, Page, SiteSnapshot, fold_whitespace};
@@ -178,7 +179,8 @@ impl<'a> Corpus<'a> {
                     && meaning::names_founding_people(&page.blocks[*j].text)
                     && !another(&page.blocks[*j].text)
             });
-            names_person(block) && (meaning::names_founding_people(block) || card)
+            let said = people::founders_in(block, &self.product_names).iter().any(|mention| founder.starts_with(&mention.name));
+            said || names_person(block) && (meaning::names_founding_people(block) || card)
         })
     }
 

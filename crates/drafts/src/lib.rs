@@ -8,6 +8,7 @@ mod invites;
 mod jobs;
 pub mod meaning;
 mod model;
+pub mod people;
 pub mod places;
 mod ports;
 pub mod prices;

@@ -7,7 +7,7 @@ use drafts::grounding::{CategoryRef, Proposal, SocialLink};
 use drafts::meaning::{self, Subject};
 use drafts::site::{BlockKind, Page, SiteSnapshot, TextBlock};
 use drafts::{Basis, DraftFounder, Drafter, DrafterError, Evidence, FieldName, FieldValue, Proposed};
-use drafts::{places, prices};
+use drafts::{people, places, prices};
 use kernel::{Faq, SocialKey};
 use serde_json::Value;
 

@@ -187,6 +187,41 @@ pub(super) fn founders(site: &SiteSnapshot, proposal: &mut Proposal) {
             for name in founded_by(&block.text) {
                 add_founder(proposal, &name, None, vec![evidence(page, &block.text, basis)]);
             }
+            // The sentences people write (`drafts::people`): "started by", "our founders, A
+            // and B", "I'm Ben. I started it with my wife, Clara", "Aisha Bello (CEO)".
+            for mention in people::founders_in(&block.text, &names) {
+                add_founder(proposal, &mention.name, mention.title.as_deref(), vec![evidence(page, &block.text, basis)]);
+            }
+        }
+    }
+    founder_titles(site, &names, proposal);
+}
+
+/// Titles of founders found without one, from the sentences that give a role beside their name
+/// ("Lotte Peeters, our CEO,", "Jana is CEO"), in blocks that may support a founder.
+fn founder_titles(site: &SiteSnapshot, names: &[String], proposal: &mut Proposal) {
+    for founder in proposal.founders.iter_mut().filter(|f| f.value.title.is_none()) {
+        let found = site.pages.iter().find_map(|page| {
+            page.blocks
+                .iter()
+                .filter(|block| block.role.can_support(Subject::Founder) && block.text.chars().count() <= 1500)
+                .filter(|block| !meaning::founder_of_another(&block.text, names))
+                .find_map(|block| {
+                    let basis = if meaning::in_labelled_section(Subject::Founder, page, block) {
+                        Basis::LabelledSection
+                    } else if meaning::names_product(&block.text, names) {
+                        Basis::NamesProduct
+                    } else {
+                        return None;
+                    };
+                    people::role_of(&founder.value.name, &block.text).map(|role| (role, evidence(page, &block.text, basis)))
+                })
+        });
+        if let Some((role, quote)) = found {
+            founder.value.title = Some(role);
+            if !founder.evidence.contains(&quote) {
+                founder.evidence.push(quote);
+            }
         }
     }
 }
