@@ -145,7 +145,7 @@ pub(crate) struct OneCategory;
 #[async_trait]
 impl DraftCategories for OneCategory {
     async fn all(&self) -> Result<Vec<CategoryRef>, RepoError> {
-        Ok(vec![CategoryRef { slug: "productivity".into(), name: "Productivity".into() }])
+        Ok(vec![CategoryRef { slug: "productivity".into(), name: "Productivity".into(), ..CategoryRef::default() }])
     }
 }
 

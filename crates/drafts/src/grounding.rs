@@ -17,11 +17,36 @@ use crate::site::{BlockRole, Page, SiteSnapshot, fold_whitespace};
 use kernel::Faq;
 use std::collections::{BTreeMap, HashMap};
 
-/// A category a drafter may choose.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A category a drafter may choose, with the description the directory gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CategoryRef {
     pub slug: String,
     pub name: String,
+    pub description: String,
+}
+
+/// Words of category descriptions that say nothing of a category's topic.
+const NOT_TOPICS: &[&str] = &[
+    "with", "your", "their", "them", "that", "this", "from", "into", "more", "other", "others", "tools", "tool", "apps", "make", "find",
+    "keep", "every", "than", "over", "what", "when", "where", "which", "while", "about", "help", "helps", "products", "product",
+];
+
+impl CategoryRef {
+    /// The stems of the words a text about this category uses: the first five letters of each
+    /// word of four letters or more of its name and description, but for words that say
+    /// nothing of a topic ("with", "tools").
+    pub fn stems(&self) -> Vec<String> {
+        let mut stems: Vec<String> = format!("{} {}", self.name, self.description)
+            .to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|word| word.chars().count() >= 3 && !NOT_TOPICS.contains(word))
+            .filter(|word| word.chars().count() >= 4 || self.name.to_lowercase().split_whitespace().any(|n| n == *word))
+            .map(|word| word.chars().take(5).collect())
+            .collect();
+        stems.sort();
+        stems.dedup();
+        stems
+    }
 }
 
 /// A social link a drafter found: platform key and address.
@@ -270,6 +295,14 @@ fn check_meaning(subject: Subject, value: &str, evidence: &[Evidence], corpus: &
             });
             (!said).then(|| format!("no quote says the company is in {value}"))
         }
+        Subject::Field(FieldName::Categories) if !structured => {
+            // What the product does: never an FAQ's question or a person's biography.
+            let describes = evidence.iter().any(|e| {
+                let quote = fold_whitespace(&e.quote);
+                !quote.trim_end().ends_with('?') && !meaning::is_biography(&quote)
+            });
+            (!describes).then(|| "its quotes are questions or a person's biography, not what the product does".into())
+        }
         Subject::Field(FieldName::Features | FieldName::Usps) => {
             meaning::is_roadmap_text(value).then(|| "it is on the roadmap, not in the product yet".into())
         }
@@ -412,11 +445,9 @@ fn check_vocabulary(field: FieldName, value: &str, evidence: &[Evidence], catego
             let Some(category) = categories.iter().find(|c| c.slug == value || c.name.eq_ignore_ascii_case(value)) else {
                 return Some(format!("{value:?} is not a category of this directory"));
             };
-            let named = words(&category.name).iter().any(|word| {
-                let stem: String = word.chars().take(5).collect();
-                quotes.contains(&stem)
-            });
-            (!named).then(|| format!("no quote names the category {:?}", category.name))
+            // A word of its name or of its description ("help desk" for Customer Support).
+            let named = category.stems().iter().any(|stem| words(&quotes).iter().any(|word| word.starts_with(stem.as_str())));
+            (!named).then(|| format!("no quote names the category {:?} or what it is about", category.name))
         }
         FieldName::Country => {
             let Some(country) = places::country(value) else {

@@ -276,6 +276,20 @@ fn starts_with_name(text: &str, name: &str) -> bool {
     !name.is_empty() && text.starts_with(&name) && text[name.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric())
 }
 
+/// Words of a sentence about a person's past: their biography says what they did before,
+/// not what the product is.
+const BIOGRAPHY: &[&str] = &[
+    "before this", "before that", "before, i", "before, we", "before joining", "previously", "worked as", "worked at", "worked for",
+    "worked six", "worked five", "spent ", "years as", "years at", "used to work", "led engineering", "background in", "career",
+];
+
+/// Whether a text is about a person's past rather than the product ("Before this I spent
+/// eight years as a developer on a personal-finance app").
+pub fn is_biography(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    BIOGRAPHY.iter().any(|cue| lower.contains(cue))
+}
+
 /// Abbreviations whose full stop ends no sentence.
 const ABBREVIATIONS: &[&str] =
     &["e.g.", "i.e.", "etc.", "ltd.", "inc.", "co.", "dr.", "mr.", "mrs.", "ms.", "st.", "vs.", "no.", "approx.", "u.s."];

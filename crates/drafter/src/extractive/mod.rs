@@ -30,7 +30,23 @@ impl Drafter for ExtractiveDrafter {
 /// Title separators, between a product's name and its tagline.
 const SEPARATORS: &[&str] = &[" | ", " - ", " – ", " — ", ": ", " · "];
 /// Headings above feature lists.
-const FEATURE_HEADINGS: &[&str] = &["feature", "funktionen", "fonctionnalit", "funciones", "what you get", "capabilities"];
+const FEATURE_HEADINGS: &[&str] = &[
+    "feature",
+    "funktionen",
+    "fonctionnalit",
+    "funciones",
+    "what you get",
+    "capabilities",
+    "everything you need",
+    "how it works",
+    " works ",
+    " does ",
+    "can do",
+    "provides",
+    "what's inside",
+    "what’s inside",
+    "you can do",
+];
 /// Headings above lists of reasons to choose the product.
 const USP_HEADINGS: &[&str] = &["why", "benefit", "vorteile", "warum", "pourquoi", "por qué", "advantages"];
 /// Video hosts a demo may live on.
@@ -264,30 +280,83 @@ fn contains_phrase(text: &str, phrase: &str) -> bool {
     false
 }
 
-/// Categories whose names the site uses most, up to three.
-fn categorise(site: &SiteSnapshot, categories: &[CategoryRef], proposal: &mut Proposal) {
-    let mut scored: Vec<(usize, &CategoryRef, Vec<Evidence>)> = Vec::new();
-    for category in categories {
-        let mut hits = 0;
-        let mut quotes = Vec::new();
-        for page in &site.pages {
-            let metadata = page.title.iter().chain(page.meta_description.iter()).map(|text| (text, Basis::Metadata));
-            let blocks = blocks_for(page, Subject::Field(FieldName::Categories)).map(|b| (&b.text, Basis::PageText));
-            for (text, basis) in metadata.chain(blocks) {
-                if contains_phrase(text, &category.name) {
-                    hits += 1;
-                    if quotes.len() < 2 && text.chars().count() <= 500 {
-                        quotes.push(evidence(page, text, basis));
-                    }
+/// What the product says it is and does: the homepage's title, meta description, and the
+/// sentences of its content and of a features page, without FAQs, questions, testimonials or
+/// anyone's biography, each with its page and kind of evidence.
+fn product_texts(site: &SiteSnapshot) -> Vec<(&Page, String, Basis)> {
+    let Some(home) = site.pages.first() else { return Vec::new() };
+    let mut texts: Vec<(&Page, String, Basis)> =
+        home.title.iter().chain(home.meta_description.iter()).map(|text| (home, text.clone(), Basis::Metadata)).collect();
+    for page in std::iter::once(home).chain(pages_about(site, &["feature", "how-it-works", "product"])) {
+        for block in &page.blocks {
+            let faq = block.section.as_deref().is_some_and(|section| meaning::labels(Subject::Faq, section) && !section.trim().is_empty());
+            if block.role != drafts::site::BlockRole::Content || faq || block.text.chars().count() > 1500 {
+                continue;
+            }
+            for sentence in meaning::sentences(&block.text) {
+                if !sentence.ends_with('?') && !meaning::is_biography(sentence) && sentence.chars().count() <= 500 {
+                    texts.push((page, sentence.to_owned(), Basis::PageText));
                 }
             }
         }
-        if hits > 0 && !quotes.is_empty() {
-            scored.push((hits, category, quotes));
+    }
+    texts
+}
+
+/// The lower-cased words of a text.
+fn words_of(text: &str) -> Vec<String> {
+    text.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect()
+}
+
+/// The categories whose topic the product's own words are most about, up to two: each of its
+/// texts scores a category for its name (three) and for each word stem of its name and
+/// description it uses, a stem shared by many categories counting less. A category needs its
+/// name, or two of its stems, among the product's words: one word in common ("tracks each
+/// parcel") is not a topic.
+fn categorise(site: &SiteSnapshot, categories: &[CategoryRef], proposal: &mut Proposal) {
+    const ENOUGH: f64 = 1.5;
+    let texts = product_texts(site);
+    let stems: Vec<Vec<String>> = categories.iter().map(CategoryRef::stems).collect();
+    let mut shared: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for stem in stems.iter().flatten() {
+        *shared.entry(stem.as_str()).or_default() += 1;
+    }
+    let words: Vec<Vec<String>> = texts.iter().map(|(_, text, _)| words_of(text)).collect();
+    let mut scored: Vec<(f64, &CategoryRef, Vec<Evidence>)> = Vec::new();
+    for (category, stems) in categories.iter().zip(&stems) {
+        let mut score = 0.0;
+        let mut hits: Vec<(f64, usize)> = Vec::new();
+        let mut used: Vec<&str> = Vec::new();
+        for (i, (_, text, _)) in texts.iter().enumerate() {
+            let named = contains_phrase(text, &category.name);
+            let mut hit = if named { 3.0 } else { 0.0 };
+            if named {
+                used.push("");
+            }
+            for stem in stems {
+                if words[i].iter().any(|word| word.starts_with(stem.as_str())) {
+                    hit += 1.0 / shared[stem.as_str()] as f64;
+                    used.push(stem);
+                }
+            }
+            if hit > 0.0 {
+                score += hit;
+                hits.push((hit, i));
+            }
+        }
+        used.sort_unstable();
+        used.dedup();
+        let topic = used.contains(&"") || used.len() >= 2;
+        if score >= ENOUGH && topic {
+            hits.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let quotes = hits.iter().take(2).map(|(_, i)| evidence(texts[*i].0, &texts[*i].1, texts[*i].2)).collect();
+            scored.push((score, category, quotes));
         }
     }
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug)));
-    scored.truncate(3);
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.slug.cmp(&b.1.slug)));
+    let best = scored.first().map_or(0.0, |(score, _, _)| *score);
+    scored.retain(|(score, _, _)| *score >= best * 0.75);
+    scored.truncate(2);
     if !scored.is_empty() {
         proposal.fields.insert(
             FieldName::Categories,

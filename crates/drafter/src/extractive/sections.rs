@@ -29,27 +29,78 @@ fn list_under<'a>(site: &'a SiteSnapshot, field: FieldName, headings: &[&str], p
 }
 
 pub(super) fn lists(site: &SiteSnapshot, proposal: &mut Proposal) {
-    for (field, headings, pages) in [
-        (FieldName::Features, FEATURE_HEADINGS, &["feature", "funktionen", "fonctionnalit"][..]),
-        (FieldName::Usps, USP_HEADINGS, &["why", "benefits", "vorteile"][..]),
-    ] {
-        let mut items = list_under(site, field, headings, pages);
-        if field == FieldName::Usps {
-            // A list already taken as features is not also a list of reasons.
-            let taken: Vec<String> = proposal.fields.get(&FieldName::Features).map(|p| p.value.as_list().to_vec()).unwrap_or_default();
-            items.retain(|(_, b)| !taken.contains(&b.text));
-        }
-        items.truncate(10);
-        if !items.is_empty() {
-            proposal.fields.insert(
-                field,
-                Proposed {
-                    value: FieldValue::List(items.iter().map(|(_, b)| b.text.clone()).collect()),
-                    evidence: items.iter().map(|(p, b)| evidence(p, &b.text, Basis::LabelledSection)).collect(),
-                },
-            );
+    let features = feature_items(site);
+    if !features.is_empty() {
+        proposal.fields.insert(
+            FieldName::Features,
+            Proposed {
+                value: FieldValue::List(features.iter().map(|(_, item, _)| item.clone()).collect()),
+                evidence: features.iter().map(|(page, item, basis)| evidence(page, item, *basis)).collect(),
+            },
+        );
+    }
+    let mut items = list_under(site, FieldName::Usps, USP_HEADINGS, &["why", "benefits", "vorteile"]);
+    // A list already taken as features is not also a list of reasons.
+    let taken: Vec<String> = proposal.fields.get(&FieldName::Features).map(|p| p.value.as_list().to_vec()).unwrap_or_default();
+    items.retain(|(_, b)| !taken.contains(&b.text));
+    items.truncate(10);
+    if !items.is_empty() {
+        proposal.fields.insert(
+            FieldName::Usps,
+            Proposed {
+                value: FieldValue::List(items.iter().map(|(_, b)| b.text.clone()).collect()),
+                evidence: items.iter().map(|(p, b)| evidence(p, &b.text, Basis::LabelledSection)).collect(),
+            },
+        );
+    }
+}
+
+/// Whether a heading introduces what the product does ("Features", "What Birchbill can do",
+/// "How it works", "Everything you need").
+fn is_feature_heading(heading: &str) -> bool {
+    let lower = format!(" {} ", heading.to_lowercase());
+    FEATURE_HEADINGS.iter().any(|cue| lower.contains(cue))
+}
+
+/// What the product does: list items, and the sentences of paragraphs, under a heading that
+/// introduces its features (or the sub-headings below one) on the homepage or a features page,
+/// never a roadmap's, a question or a testimonial; at most ten.
+fn feature_items(site: &SiteSnapshot) -> Vec<(&Page, String, Basis)> {
+    let mut items: Vec<(&Page, String, Basis)> = Vec::new();
+    let feature_pages = pages_about(site, &["feature", "funktionen", "fonctionnalit", "how-it-works", "product"]);
+    for page in site.pages.first().into_iter().chain(feature_pages) {
+        let whole_page = page.url != site.pages[0].url;
+        let mut zone = whole_page;
+        for block in &page.blocks {
+            match block.kind {
+                BlockKind::Heading(1) => zone = whole_page,
+                BlockKind::Heading(2) => zone = whole_page || is_feature_heading(&block.text),
+                _ => {}
+            }
+            let under_feature_heading = block.section.as_deref().is_some_and(is_feature_heading);
+            if matches!(block.kind, BlockKind::Heading(_))
+                || !(zone || under_feature_heading)
+                || !block.role.can_support(Subject::Field(FieldName::Features))
+                || meaning::about_people(&page.url)
+            {
+                continue;
+            }
+            let basis =
+                if meaning::in_labelled_section(Subject::Field(FieldName::Features), page, block) { Basis::LabelledSection } else { Basis::PageText };
+            let texts: Vec<&str> = match block.kind {
+                BlockKind::ListItem => vec![block.text.as_str()],
+                BlockKind::Paragraph => meaning::sentences(&block.text),
+                _ => Vec::new(),
+            };
+            for text in texts {
+                let fits = (8..=200).contains(&text.chars().count());
+                if fits && !text.ends_with('?') && !meaning::is_roadmap_text(text) && !items.iter().any(|(_, item, _)| item == text) && items.len() < 10 {
+                    items.push((page, text.to_owned(), basis));
+                }
+            }
         }
     }
+    items
 }
 
 /// Demo video and logo.

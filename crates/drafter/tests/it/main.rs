@@ -19,15 +19,15 @@ fn site(name: &str) -> PathBuf {
 
 fn categories() -> Vec<CategoryRef> {
     [
-        ("analytics", "Analytics"),
-        ("crm", "CRM"),
-        ("invoicing", "Invoicing"),
-        ("accounting", "Accounting"),
-        ("seo", "SEO"),
-        ("design", "Design"),
+        ("analytics", "Analytics", "Understand visitors, funnels and retention."),
+        ("crm", "CRM", "Keep track of contacts, deals and pipelines."),
+        ("invoicing", "Invoicing", "Send invoices and get paid on time."),
+        ("accounting", "Accounting", "Bookkeeping, expenses and reports."),
+        ("seo", "SEO", "Rank higher in search with audits, keywords and content."),
+        ("design", "Design", "Tools for designers: interfaces, graphics, prototypes and assets."),
     ]
     .into_iter()
-    .map(|(slug, name)| CategoryRef { slug: slug.into(), name: name.into() })
+    .map(|(slug, name, description)| CategoryRef { slug: slug.into(), name: name.into(), description: description.into() })
     .collect()
 }
 

@@ -33,7 +33,7 @@ fn text_as(field: FieldName, value: &str, quote: &str, basis: Basis) -> (FieldNa
 }
 
 fn categories() -> Vec<CategoryRef> {
-    vec![CategoryRef { slug: "analytics".into(), name: "Analytics".into() }]
+    vec![CategoryRef { slug: "analytics".into(), name: "Analytics".into(), ..CategoryRef::default() }]
 }
 
 #[test]

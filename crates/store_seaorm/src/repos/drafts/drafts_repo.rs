@@ -206,7 +206,7 @@ impl DraftRepository for SeaStore {
 impl DraftCategories for SeaStore {
     async fn all(&self) -> Result<Vec<CategoryRef>, RepoError> {
         let rows = category::Entity::find().order_by_asc(category::Column::Position).all(&self.db).await.map_err(repo_err)?;
-        Ok(rows.into_iter().map(|row| CategoryRef { slug: row.slug, name: row.name }).collect())
+        Ok(rows.into_iter().map(|row| CategoryRef { slug: row.slug, name: row.name, description: row.description }).collect())
     }
 }
 
