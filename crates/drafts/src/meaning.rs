@@ -279,8 +279,24 @@ fn starts_with_name(text: &str, name: &str) -> bool {
 /// Words of a sentence about a person's past: their biography says what they did before,
 /// not what the product is.
 const BIOGRAPHY: &[&str] = &[
-    "before this", "before that", "before, i", "before, we", "before joining", "previously", "worked as", "worked at", "worked for",
-    "worked six", "worked five", "spent ", "years as", "years at", "used to work", "led engineering", "background in", "career",
+    "before this",
+    "before that",
+    "before, i",
+    "before, we",
+    "before joining",
+    "previously",
+    "worked as",
+    "worked at",
+    "worked for",
+    "worked six",
+    "worked five",
+    "spent ",
+    "years as",
+    "years at",
+    "used to work",
+    "led engineering",
+    "background in",
+    "career",
 ];
 
 /// Whether a text is about a person's past rather than the product ("Before this I spent

@@ -125,12 +125,91 @@ const SOMEONE_ELSES: &[&str] = &[
     "would cost",
     "used to pay",
     "instead of paying",
+    "for comparison",
 ];
 
-/// Whether a sentence's price is someone else's rather than the product's.
-pub fn someone_elses_price(sentence: &str) -> bool {
+/// Plan names a price sentence may start with ("Pro is $12 a month").
+const PLAN_WORDS: &[&str] = &[
+    "pro",
+    "team",
+    "teams",
+    "business",
+    "starter",
+    "plus",
+    "basic",
+    "premium",
+    "free",
+    "hobby",
+    "growth",
+    "enterprise",
+    "personal",
+    "creator",
+    "studio",
+    "unlimited",
+    "solo",
+    "standard",
+    "individual",
+    "family",
+    "lifetime",
+    "the",
+    "our",
+    "each",
+    "every",
+    "one",
+    "a",
+    "an",
+    "it",
+    "its",
+    "it's",
+    "all",
+    "plans",
+    "plan",
+    "pricing",
+    "prices",
+    "then",
+    "after",
+    "and",
+    "or",
+    "for",
+    "monthly",
+    "yearly",
+    "annual",
+    "license",
+    "licence",
+    "seat",
+    "seats",
+    "users",
+    "students",
+    "education",
+    "nonprofits",
+    "non-profits",
+];
+
+/// Verbs a price sentence puts between what costs and what it costs.
+const PRICE_VERBS: &[&str] = &[" costs ", " cost ", " charges ", " starts ", " start ", " bills ", " is ", " are ", " runs "];
+
+/// Whether the sentence's price belongs to a name that is not the product's or a plan's
+/// ("Rankhound starts from $129/month", "Shopify's Basic plan costs $39/month").
+fn priced_subject_is_another(sentence: &str, product_names: &[String]) -> bool {
+    let lower = sentence.to_lowercase();
+    let Some(verb_at) = PRICE_VERBS.iter().filter_map(|verb| lower.find(verb)).min() else { return false };
+    let subject = &sentence[..verb_at];
+    if meaning::speaks_of_company(&subject.to_lowercase(), product_names) {
+        return false;
+    }
+    subject.split_whitespace().any(|word| {
+        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let bare = bare.strip_suffix("'s").or_else(|| bare.strip_suffix("’s")).unwrap_or(bare);
+        bare.chars().next().is_some_and(char::is_uppercase)
+            && !PLAN_WORDS.contains(&bare.to_lowercase().as_str())
+            && !product_names.iter().any(|name| name.split_whitespace().any(|n| n.eq_ignore_ascii_case(bare)))
+    })
+}
+
+/// Whether a sentence's price is someone else's rather than the product's (`product_names`).
+pub fn someone_elses_price(sentence: &str, product_names: &[String]) -> bool {
     let lower = format!(" {} ", sentence.to_lowercase());
-    SOMEONE_ELSES.iter().any(|cue| lower.contains(cue))
+    SOMEONE_ELSES.iter().any(|cue| lower.contains(cue)) || priced_subject_is_another(sentence, product_names)
 }
 
 /// The sentences of `text` that state the product's own price or free tier. On the product's
@@ -139,7 +218,7 @@ pub fn own_price_sentences<'a>(text: &'a str, labelled: bool, product_names: &[S
     meaning::sentences(text)
         .into_iter()
         .filter(|sentence| states_price(sentence) || states_free_tier(sentence))
-        .filter(|sentence| !someone_elses_price(sentence))
+        .filter(|sentence| !someone_elses_price(sentence, product_names))
         .filter(|sentence| labelled || meaning::names_product(sentence, product_names))
         .collect()
 }
@@ -196,6 +275,7 @@ mod tests {
 
     #[test]
     fn someone_elses_prices_are_not_the_products() {
+        let names = ["Arbolog".to_owned()];
         for sentence in [
             "Twilio bills from $0.0079 per message.",
             "Unlike Mockforge at $99/month, you only pay for the requests you make.",
@@ -203,10 +283,15 @@ mod tests {
             "We pay the model provider about $0.02 per page.",
             "Other plant sensors we tried, like the Plantra Pro, cost US$129.",
             "Shipping to NZ is A$12.",
+            "Rankhound starts from $129/month for one site.",
+            "For comparison, Podmetrics charges $49/month for roughly what our Creator plan does.",
+            "Shopify's Basic plan costs $39/month, billed by Shopify.",
         ] {
-            assert!(someone_elses_price(sentence), "{sentence}");
+            assert!(someone_elses_price(sentence, &names), "{sentence}");
         }
-        assert!(!someone_elses_price("Arbolog Pro is £4 a month."));
+        assert!(!someone_elses_price("Arbolog Pro is £4 a month.", &names));
+        assert!(!someone_elses_price("Pro is $12 a month for the whole team.", &names));
+        assert!(!someone_elses_price("One Arbolog licence is A$79.", &names));
     }
 
     #[test]

@@ -85,8 +85,11 @@ fn feature_items(site: &SiteSnapshot) -> Vec<(&Page, String, Basis)> {
             {
                 continue;
             }
-            let basis =
-                if meaning::in_labelled_section(Subject::Field(FieldName::Features), page, block) { Basis::LabelledSection } else { Basis::PageText };
+            let basis = if meaning::in_labelled_section(Subject::Field(FieldName::Features), page, block) {
+                Basis::LabelledSection
+            } else {
+                Basis::PageText
+            };
             let texts: Vec<&str> = match block.kind {
                 BlockKind::ListItem => vec![block.text.as_str()],
                 BlockKind::Paragraph => meaning::sentences(&block.text),
@@ -94,7 +97,12 @@ fn feature_items(site: &SiteSnapshot) -> Vec<(&Page, String, Basis)> {
             };
             for text in texts {
                 let fits = (8..=200).contains(&text.chars().count());
-                if fits && !text.ends_with('?') && !meaning::is_roadmap_text(text) && !items.iter().any(|(_, item, _)| item == text) && items.len() < 10 {
+                if fits
+                    && !text.ends_with('?')
+                    && !meaning::is_roadmap_text(text)
+                    && !items.iter().any(|(_, item, _)| item == text)
+                    && items.len() < 10
+                {
                     items.push((page, text.to_owned(), basis));
                 }
             }
