@@ -25,13 +25,35 @@ pub const MAX_RENDERED_PAGES: usize = 3;
 /// Topics worth a page, in the order they are picked, with words that name them in a path or a
 /// link text (English first, then a few other languages).
 const TOPICS: &[(&str, &[&str])] = &[
-    ("pricing", &["pricing", "prices", "plans", "preise", "tarife", "tarifs", "precios", "prezzi"]),
-    ("about", &["about", "company", "story", "ueber-uns", "uber-uns", "über-uns", "a-propos", "sobre", "chi-siamo"]),
+    (
+        "pricing",
+        &[
+            "pricing",
+            "prices",
+            "plans",
+            "buy",
+            "shop",
+            "store",
+            "membership",
+            "purchase",
+            "preise",
+            "tarife",
+            "tarifs",
+            "precios",
+            "prezzi",
+        ],
+    ),
+    (
+        "about",
+        &["about", "company", "story", "our-story", "who-we-are", "ueber-uns", "uber-uns", "über-uns", "a-propos", "sobre", "chi-siamo"],
+    ),
     ("features", &["features", "product", "funktionen", "fonctionnalites", "caracteristicas"]),
     ("faq", &["faq", "faqs", "questions", "help", "hilfe"]),
     ("team", &["team", "people", "founders"]),
     ("contact", &["contact", "kontakt", "impressum", "imprint"]),
     ("changelog", &["changelog", "releases", "release-notes", "whats-new", "updates"]),
+    // Makers tell why and when they started in a post ("Why we started Dapplewood").
+    ("story", &["why", "started", "mission"]),
 ];
 
 /// Files that are not pages.

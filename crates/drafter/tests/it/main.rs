@@ -360,3 +360,34 @@ async fn measure_the_prose_corpus() {
         eprintln!("{}\n", prose::report(half, &score));
     }
 }
+
+/// Prints what the crawler read of one site and what the extractive drafter made of it
+/// (`SITE=working/cinderpad cargo test -p drafter --test it show_one_site -- --ignored --nocapture`):
+/// for people writing rules against the working half.
+#[tokio::test]
+#[ignore = "a tool for people writing rules; prints one site's draft"]
+async fn show_one_site() {
+    let Ok(name) = std::env::var("SITE") else { return };
+    let server = FixtureServer::site(&site(&name)).await;
+    let snapshot = read(&server).await;
+    for page in &snapshot.pages {
+        eprintln!("== {}", page.url);
+        for block in &page.blocks {
+            eprintln!(
+                "  {:?} [{}] {:?}: {}",
+                block.kind,
+                block.role.as_str(),
+                block.section,
+                block.text.chars().take(120).collect::<String>()
+            );
+        }
+    }
+    let (grounded, dropped) =
+        ground(ExtractiveDrafter.draft(&snapshot, &prose::categories()).await.unwrap(), &snapshot, &prose::categories());
+    for (field, proposed) in &grounded.fields {
+        eprintln!("{field}: {:?}", proposed.value);
+    }
+    eprintln!("founders: {:?}", grounded.founders.iter().map(|f| (&f.value.name, &f.value.title)).collect::<Vec<_>>());
+    eprintln!("faqs: {:?}", grounded.faqs.iter().map(|f| &f.value.question).collect::<Vec<_>>());
+    eprintln!("dropped: {dropped:#?}");
+}
