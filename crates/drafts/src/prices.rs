@@ -9,7 +9,7 @@ use crate::meaning::{self, has_phrase};
 
 /// Pricing models a draft may name, each with words a quote must contain for it.
 pub const PRICING_MODELS: &[(&str, &[&str])] = &[
-    ("free", &["free", "costs nothing", "no cost"]),
+    ("free", &["free", "costs nothing"]),
     (
         "freemium",
         &[
@@ -65,6 +65,15 @@ pub const PRICING_MODELS: &[(&str, &[&str])] = &[
             "per message",
             "only pay for what",
             "pay for the requests",
+            "priced per",
+            "per task",
+            "per completed",
+            "per call",
+            "per api call",
+            "per minute",
+            "per gb",
+            "per transaction",
+            "per use",
         ],
     ),
     ("contact_sales", &["contact sales", "contact us for", "request a quote", "quotation", "talk to sales"]),
@@ -77,10 +86,49 @@ pub fn states_price(text: &str) -> bool {
     has_digit && (["$", "€", "£", "¥", "usd", "eur", "gbp", " euro", "dollar", "chf", "kr "].iter().any(|c| lower.contains(c)))
 }
 
+/// Whether a text states a price above zero ("$0.10", "€7", "49 EUR"), not only "$0".
+pub fn states_paid_price(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let amounts_after = ["$", "€", "£", "¥"].iter().flat_map(|symbol| lower.match_indices(symbol).map(|(at, s)| &lower[at + s.len()..]));
+    let amounts_before = [" usd", " eur", " gbp", " euro", " dollar", " chf"]
+        .iter()
+        .flat_map(|code| lower.match_indices(code).map(|(at, _)| &lower[..at]))
+        .map(|before| before.rsplit(' ').next().unwrap_or(""));
+    amounts_after
+        .map(|after| after.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).next().unwrap_or(""))
+        .chain(amounts_before)
+        .any(|amount| amount.chars().any(|c| c.is_ascii_digit() && c != '0'))
+}
+
+/// Whether a sentence offers a free trial, prices by use ("priced per completed task") or asks
+/// to be contacted for a price: pricing said without an amount.
+pub fn states_pricing_terms(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    PRICING_MODELS
+        .iter()
+        .filter(|(model, _)| matches!(*model, "free_trial" | "contact_sales" | "usage_based"))
+        .any(|(_, cues)| cues.iter().any(|cue| has_phrase(&lower, cue)))
+}
+
+/// Whether a (lower-cased) sentence offers the product free for a time ("free for 14 days"):
+/// a trial, not a free tier.
+fn free_for_a_while(lower: &str) -> bool {
+    lower.match_indices("free for ").any(|(at, cue)| {
+        let rest = &lower[at + cue.len()..];
+        let rest = rest.strip_prefix("the first ").unwrap_or(rest);
+        let number: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let unit = rest[number.len()..].trim_start();
+        !number.is_empty() && ["day", "week", "month"].iter().any(|u| unit.starts_with(u))
+    })
+}
+
 /// Whether a sentence offers something for free ("free for up to 3 projects", "costs nothing
 /// for students", "It's free, and it will stay free").
 pub fn states_free_tier(sentence: &str) -> bool {
     let lower = sentence.to_lowercase();
+    if free_for_a_while(&lower) {
+        return false;
+    }
     PRICING_MODELS
         .iter()
         .filter(|(model, _)| matches!(*model, "free" | "freemium"))
@@ -212,29 +260,27 @@ pub fn someone_elses_price(sentence: &str, product_names: &[String]) -> bool {
     SOMEONE_ELSES.iter().any(|cue| lower.contains(cue)) || priced_subject_is_another(sentence, product_names)
 }
 
-/// The sentences of `text` that state the product's own price or free tier. On the product's
-/// pricing (`labelled`) any such sentence will do; elsewhere it must name the product.
+/// The sentences of `text` that state the product's own price, free tier, trial or "contact
+/// us for a quote", never as a question. On the product's pricing (`labelled`) any such
+/// sentence will do; elsewhere the text must name the product.
 pub fn own_price_sentences<'a>(text: &'a str, labelled: bool, product_names: &[String]) -> Vec<&'a str> {
+    if !labelled && !meaning::names_product(text, product_names) {
+        return Vec::new();
+    }
     meaning::sentences(text)
         .into_iter()
-        .filter(|sentence| states_price(sentence) || states_free_tier(sentence))
+        .filter(|sentence| !sentence.ends_with('?'))
+        .filter(|sentence| states_price(sentence) || states_free_tier(sentence) || states_pricing_terms(sentence))
         .filter(|sentence| !someone_elses_price(sentence, product_names))
-        .filter(|sentence| labelled || meaning::names_product(sentence, product_names))
         .collect()
 }
 
 /// The pricing model the product's own price sentences add up to, with the sentence that says
-/// so: open source first, then usage-based, a free trial, a free tier beside a price, a one-time
-/// price, a subscription, a quote on request, and free.
+/// so: open source first, then usage-based, a free tier beside a price, a free trial, a
+/// one-time price, a subscription, a quote on request, and free.
 pub fn pricing_model<'a>(sentences: &[&'a str]) -> Option<(&'static str, &'a str)> {
-    let cue = |model: &str| {
-        let cues = PRICING_MODELS.iter().find(|(m, _)| *m == model).map_or(&[][..], |(_, cues)| *cues);
-        sentences.iter().copied().find(|sentence| {
-            let lower = sentence.to_lowercase();
-            cues.iter().any(|cue| lower.contains(cue))
-        })
-    };
-    let paid = sentences.iter().any(|sentence| states_price(sentence) && !states_free_tier(sentence));
+    let cue = |model: &str| sentences.iter().copied().find(|sentence| cue_of(model, sentence));
+    let paid = sentences.iter().any(|sentence| states_paid_price(sentence));
     let free = sentences.iter().copied().find(|sentence| states_free_tier(sentence));
     if let Some(open) = cue("open_source") {
         return Some(("open_source", open));
@@ -242,11 +288,15 @@ pub fn pricing_model<'a>(sentences: &[&'a str]) -> Option<(&'static str, &'a str
     if paid && let Some(usage) = cue("usage_based") {
         return Some(("usage_based", usage));
     }
-    if paid && let Some(trial) = cue("free_trial") {
-        return Some(("free_trial", trial));
-    }
-    if paid && let Some(free) = free.filter(|sentence| cue_of("freemium", sentence)) {
+    // A plan free for good makes the product freemium, with or without a trial of the others.
+    if paid && let Some(free) = sentences.iter().copied().find(|sentence| states_free_tier(sentence) && cue_of("freemium", sentence)) {
         return Some(("freemium", free));
+    }
+    if paid
+        && let Some(trial) =
+            sentences.iter().copied().find(|sentence| cue_of("free_trial", sentence) || free_for_a_while(&sentence.to_lowercase()))
+    {
+        return Some(("free_trial", trial));
     }
     if paid && let Some(once) = cue("one_time") {
         return Some(("one_time", once));
@@ -263,10 +313,14 @@ pub fn pricing_model<'a>(sentences: &[&'a str]) -> Option<(&'static str, &'a str
     None
 }
 
-/// Whether `sentence` holds one of `model`'s words.
+/// Whether `sentence` holds one of `model`'s words, as whole words ("free account" is not
+/// "free accountant"; "/month" is matched as written).
 fn cue_of(model: &str, sentence: &str) -> bool {
     let lower = sentence.to_lowercase();
-    PRICING_MODELS.iter().find(|(m, _)| *m == model).is_some_and(|(_, cues)| cues.iter().any(|cue| lower.contains(cue)))
+    PRICING_MODELS
+        .iter()
+        .find(|(m, _)| *m == model)
+        .is_some_and(|(_, cues)| cues.iter().any(|cue| if cue.starts_with('/') { lower.contains(cue) } else { has_phrase(&lower, cue) }))
 }
 
 #[cfg(test)]
@@ -300,6 +354,7 @@ mod tests {
         assert!(states_free_tier("Hollowtree costs nothing for students and teachers."));
         assert!(states_free_tier("It's free, and it will stay free."));
         assert!(!states_free_tier("Start your 14-day free trial."));
+        assert!(!states_free_tier("Try everything free for 14 days. No card needed."));
         assert!(!states_free_tier("Shipping is free within Australia."));
     }
 
@@ -313,5 +368,21 @@ mod tests {
         assert_eq!(model(&["Try it free for 30 days.", "Then $12 a month."]), Some("free_trial"));
         assert_eq!(model(&["It's free, and it will stay free."]), Some("free"));
         assert_eq!(model(&["Please contact us for a quotation."]), Some("contact_sales"));
+        assert_eq!(
+            model(&[
+                "Corvidly is priced per completed task.",
+                "The first 100 tasks each month are free, and every task after that costs $0.10."
+            ]),
+            Some("usage_based")
+        );
+        assert_eq!(model(&["Every plan begins with a 30-day free trial.", "$29 per month."]), Some("free_trial"));
+        assert_eq!(model(&["Free", "Free forever for one brand.", "$15 a month."]), Some("freemium"));
+        assert_eq!(
+            model(&["Free forever for up to 10,000 events.", "$29/month.", "Start with a 14-day free trial of Team."]),
+            Some("freemium")
+        );
+        assert_eq!(model(&["Try everything free for 14 days.", "After the trial, Basic is $12 per agent per month."]), Some("free_trial"));
+        assert_eq!(model(&["Includes one free accountant seat.", "$29 per month."]), Some("subscription"));
+        assert!(states_paid_price("every task after that costs $0.10") && !states_paid_price("Hobby: $0"));
     }
 }
