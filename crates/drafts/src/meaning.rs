@@ -251,8 +251,8 @@ pub fn founded_by_places(lower: &str) -> Vec<usize> {
 
 /// Whether `text` makes someone the founder of another company than the product ("CEO and
 /// founder of Brightline", "Founder & CEO at Brightline", "Gründerin der Bäckerei Huber"): a
-/// founding word followed, in the same sentence, by "of", "at", "@", "von", "der", "de" and a
-/// name that is not one of the product's.
+/// founding word followed closely (a few words, no comma) by "of", "at", "@", "von", "der",
+/// "de" and a name that is not one of the product's.
 pub fn founder_of_another(text: &str, product_names: &[String]) -> bool {
     let lower = text.to_lowercase();
     const FOUNDING: &[&str] = &["founder", "gründer", "fondateur", "fondatrice", "fundador", "fundadora", "fondatore"];
@@ -262,8 +262,13 @@ pub fn founder_of_another(text: &str, product_names: &[String]) -> bool {
             let sentence = lower[at..].split(['.', ';', '!', '?', '\n']).next().unwrap_or("");
             OF.iter().any(|of| {
                 sentence.match_indices(of).any(|(of_at, _)| {
+                    // "founder of", "Founder & CEO at": the company follows the role closely;
+                    // "our founders, A and B, met at a print shop" names no company.
+                    let between = &sentence[word.len().min(of_at)..of_at];
                     let rest = sentence[of_at + of.len()..].trim_start();
-                    !product_names.iter().any(|name| starts_with_name(rest, name))
+                    between.chars().count() <= 20
+                        && !between.contains(',')
+                        && !product_names.iter().any(|name| starts_with_name(rest, name))
                 })
             })
         })

@@ -289,7 +289,9 @@ pub fn pricing_model<'a>(sentences: &[&'a str]) -> Option<(&'static str, &'a str
         return Some(("usage_based", usage));
     }
     // A plan free for good makes the product freemium, with or without a trial of the others.
-    if paid && let Some(free) = sentences.iter().copied().find(|sentence| states_free_tier(sentence) && cue_of("freemium", sentence)) {
+    // "You pay once: the app is free" prices a device, not a free tier.
+    let tier = |sentence: &&str| states_free_tier(sentence) && cue_of("freemium", sentence) && !cue_of("one_time", sentence);
+    if paid && let Some(free) = sentences.iter().copied().find(tier) {
         return Some(("freemium", free));
     }
     if paid
@@ -364,6 +366,7 @@ mod tests {
         assert_eq!(model(&["Arbolog is free for up to 3 projects.", "Arbolog Pro is £4 a month."]), Some("freemium"));
         assert_eq!(model(&["Free up to 10,000 requests a month.", "Then $0.50 per 1,000 requests."]), Some("usage_based"));
         assert_eq!(model(&["Cinderpad costs €39, one time."]), Some("one_time"));
+        assert_eq!(model(&["One sensor is A$79.", "You pay once: the app is free and there's no subscription, ever."]), Some("one_time"));
         assert_eq!(model(&["It's $19 a month, or $190 a year."]), Some("subscription"));
         assert_eq!(model(&["Try it free for 30 days.", "Then $12 a month."]), Some("free_trial"));
         assert_eq!(model(&["It's free, and it will stay free."]), Some("free"));

@@ -95,7 +95,7 @@ fn feature_items(site: &SiteSnapshot) -> Vec<(&Page, String, Basis)> {
                 BlockKind::Paragraph => meaning::sentences(&block.text),
                 _ => Vec::new(),
             };
-            for text in texts {
+            for text in texts.into_iter().filter_map(feature_clause) {
                 let fits = (8..=200).contains(&text.chars().count());
                 if fits
                     && !text.ends_with('?')
@@ -109,6 +109,19 @@ fn feature_items(site: &SiteSnapshot) -> Vec<(&Page, String, Basis)> {
         }
     }
     items
+}
+
+/// A feature's text: the sentence, or when it is longer than a feature may be, its longest
+/// opening clause that fits ("Every ten minutes it measures soil moisture, light and
+/// temperature" of a longer sentence).
+fn feature_clause(sentence: &str) -> Option<&str> {
+    if sentence.chars().count() <= 200 {
+        return Some(sentence);
+    }
+    let cut =
+        sentence.char_indices().take_while(|(at, _)| *at <= 200).filter(|(_, c)| matches!(c, ',' | ';' | ':')).map(|(at, _)| at).last()?;
+    let clause = sentence[..cut].trim_end();
+    (clause.chars().count() >= 40).then_some(clause)
 }
 
 /// Demo video and logo.
@@ -161,9 +174,15 @@ pub(super) fn faqs(site: &SiteSnapshot, proposal: &mut Proposal) {
         }
     }
     for page in &site.pages {
+        // A question heading is an FAQ on an FAQ page or section, or among other questions; a
+        // lone one ("So what does it actually do?") introduces the page's own text.
+        let questions =
+            page.blocks.iter().filter(|b| matches!(b.kind, BlockKind::Term | BlockKind::Heading(2..=4)) && b.text.ends_with('?')).count();
         for pair in page.blocks.windows(2) {
             let (question, answer) = (&pair[0], &pair[1]);
-            let is_question = matches!(question.kind, BlockKind::Term | BlockKind::Heading(2..=4)) && question.text.ends_with('?');
+            let faq_place = questions >= 2 || meaning::in_labelled_section(Subject::Faq, page, question);
+            let is_question =
+                matches!(question.kind, BlockKind::Term | BlockKind::Heading(2..=4)) && question.text.ends_with('?') && faq_place;
             let supported = pair.iter().all(|block| block.role.can_support(Subject::Faq));
             if is_question && supported && matches!(answer.kind, BlockKind::Paragraph | BlockKind::ListItem | BlockKind::Other) {
                 push(proposal, page, &question.text, &answer.text, Basis::PageText);

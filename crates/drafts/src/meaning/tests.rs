@@ -20,6 +20,7 @@ fn founders_are_people_who_founded_this_product() {
     assert!(!founder_of_another("Co-founder & CEO of Quillpad", &names));
     assert!(!founder_of_another("Mara Lindqvist, founder of Quillpad", &names));
     assert!(!founder_of_another("Mara Lindqvist, founder", &names));
+    assert!(!founder_of_another("Our founders, Priya Raman and Josh Whitlock, met at a plant swap.", &names));
 }
 
 #[test]
