@@ -66,7 +66,22 @@ fn main() -> anyhow::Result<()> {
             bench::mcp_clients(&root, other.as_deref())
         }
         // Submission by URL on the fixture websites, over the HTTP API.
-        Some("bench") if args.iter().any(|a| a == "--drafts") => measurement("measure_drafting_on_the_fixtures"),
+        Some("bench") if args.iter().any(|a| a == "--drafts") => {
+            // Submit-to-ready times over the API, then the prose corpus's per-field figures.
+            measurement("measure_drafting_on_the_fixtures")?;
+            run(cargo().args([
+                "test",
+                "--release",
+                "-p",
+                "drafter",
+                "--test",
+                "it",
+                "measure_the_prose_corpus",
+                "--",
+                "--ignored",
+                "--nocapture",
+            ]))
+        }
         // quote_order and get_order beside get_site_info, one client, in one run.
         Some("bench") if args.iter().any(|a| a == "--orders") => measurement("measure_order_reads_against_site_info"),
         // Votes a second (page form posts, each a write) beside get_listing and /healthz.

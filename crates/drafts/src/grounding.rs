@@ -296,12 +296,17 @@ fn check_meaning(subject: Subject, value: &str, evidence: &[Evidence], corpus: &
             (!said).then(|| format!("no quote says the company is in {value}"))
         }
         Subject::Field(FieldName::Categories) if !structured => {
-            // What the product does: never an FAQ's question or a person's biography.
+            // What the product does, as its homepage or features page says it (or a sentence
+            // naming it): never an FAQ's question or a person's biography.
+            let home = snapshot.pages.first().map(|page| page.url.as_str());
             let describes = evidence.iter().any(|e| {
                 let quote = fold_whitespace(&e.quote);
-                !quote.trim_end().ends_with('?') && !meaning::is_biography(&quote)
+                let place = Some(e.url.as_str()) == home
+                    || meaning::page_path(&e.url).contains("feature")
+                    || meaning::names_product(&quote, &corpus.product_names);
+                place && !quote.trim_end().ends_with('?') && !meaning::is_biography(&quote)
             });
-            (!describes).then(|| "its quotes are questions or a person's biography, not what the product does".into())
+            (!describes).then(|| "its quotes are not the product's own description of what it does".into())
         }
         Subject::Field(FieldName::Features | FieldName::Usps) => {
             meaning::is_roadmap_text(value).then(|| "it is on the roadmap, not in the product yet".into())
@@ -457,7 +462,7 @@ fn check_vocabulary(field: FieldName, value: &str, evidence: &[Evidence], catego
             let words: Vec<&str> = joined.split(|c: char| !c.is_alphanumeric() && c != '-').collect();
             // By its code, a name or an adjective ("a Dutch company"), or by a city that can
             // only be in it ("based in Porto").
-            let named = words.iter().any(|word| *word == country.code)
+            let named = words.contains(&country.code)
                 || country.names.iter().chain(country.adjectives).any(|name| meaning::has_phrase(&joined, name))
                 || words.iter().any(|word| places::country_of_city(word) == Some(country.code));
             (!named).then(|| format!("no quote names the country {value}"))

@@ -108,7 +108,7 @@ static CITIES: LazyLock<HashMap<String, Vec<City>>> = LazyLock::new(|| {
         }
     }
     for named in cities.values_mut() {
-        named.sort_by(|a, b| b.population.cmp(&a.population));
+        named.sort_by_key(|city| std::cmp::Reverse(city.population));
     }
     cities
 });

@@ -16,6 +16,8 @@ pub(super) fn pricing(site: &SiteSnapshot, proposal: &mut Proposal) {
     let mut lines: Vec<String> = Vec::new();
     let mut sentences: Vec<&str> = Vec::new();
     let mut quotes: Vec<Evidence> = Vec::new();
+    // Each sentence taken, with the quote that holds it.
+    let mut said_by: Vec<(&str, Evidence)> = Vec::new();
     for page in &pages {
         for block in blocks_for(page, subject) {
             if matches!(block.kind, BlockKind::Heading(_)) || block.text.chars().count() > 600 {
@@ -39,7 +41,14 @@ pub(super) fn pricing(site: &SiteSnapshot, proposal: &mut Proposal) {
                     _ => lines.push(sentence.to_owned()),
                 }
                 sentences.push(sentence);
-                quotes.push(evidence(page, sentence, basis));
+                // Off the pricing, the block that names the product is the quote: the sentence
+                // alone ("It's free, and it will stay free.") may not name it.
+                let quote = if labelled { sentence } else { block.text.as_str() };
+                let quote = evidence(page, quote, basis);
+                if !quotes.contains(&quote) {
+                    quotes.push(quote.clone());
+                }
+                said_by.push((sentence, quote));
             }
         }
         if !lines.is_empty() {
@@ -60,7 +69,7 @@ pub(super) fn pricing(site: &SiteSnapshot, proposal: &mut Proposal) {
         proposal.fields.insert(FieldName::PricingSummary, Proposed { value: FieldValue::Text(summary), evidence: quotes.clone() });
     }
     if let Some((model, sentence)) = prices::pricing_model(&sentences)
-        && let Some(quote) = quotes.iter().find(|quote| quote.quote == sentence)
+        && let Some((_, quote)) = said_by.iter().find(|(said, _)| *said == sentence)
     {
         proposal.fields.insert(FieldName::PricingModel, Proposed { value: FieldValue::Text(model.into()), evidence: vec![quote.clone()] });
     }
