@@ -1,6 +1,7 @@
 //! The search index's change feed: every write to what the index holds of a listing (its
-//! text, status, filters, category links and sort keys) gives the listing a feed position,
-//! and reading the feed brings back what the index needs, normalised as searches compare it.
+//! text, status, filters, category links and sort keys; its view count in steps) gives the
+//! listing a feed position, and reading the feed brings back what the index needs, normalised
+//! as searches compare it.
 
 use kernel::{CategoryId, ListingId, Week};
 use listings::{SearchChanges, SearchDoc};
@@ -53,6 +54,18 @@ async fn every_write_to_what_the_index_holds_is_on_the_feed() {
     assert_eq!(written(&store, &mut after, id, "a vote").await.votes, 3);
     exec(&test, &format!("UPDATE listings SET views_count = 40 WHERE id = {id}")).await;
     assert_eq!(written(&store, &mut after, id, "views").await.views, 40);
+    // Views in steps (migration 28): a count whose digits and first two digits stay is no
+    // change; 40 → 41 is a step, 100 → 109 is not, 109 → 110 and 999 → 1,000 are.
+    for (views, step) in [(41, true), (100, true), (109, false), (110, true), (999, true), (1000, true), (1050, false), (1100, true)] {
+        exec(&test, &format!("UPDATE listings SET views_count = {views} WHERE id = {id}")).await;
+        let changes = read(&store, &mut after).await;
+        match step {
+            true => {
+                assert_eq!(changes.upserts.iter().find(|doc| doc.id == ListingId::new(id)).map(|doc| doc.views), Some(views), "{views}")
+            }
+            false => assert!(changes.positions.is_empty(), "{views} views is the step before"),
+        }
+    }
     exec(&test, &format!("UPDATE listings SET follows_count = 2 WHERE id = {id}")).await;
     assert_eq!(written(&store, &mut after, id, "a follow").await.follows, 2);
     exec(
