@@ -3,11 +3,21 @@
 use crate::model::{ListingStatus, ListingSummary};
 use crate::profile::{ListingProfile, ProfileRepository};
 use async_trait::async_trait;
-use kernel::{Clock, ListingId, RepoError, Slug};
+use kernel::{CachedByKey, Clock, ListingId, RepoError, Slug};
 use std::sync::Arc;
 
 /// How many alternatives are shown at most.
 pub const MAX_ALTERNATIVES: usize = 20;
+
+/// How long a category's most voted listings are reused for the alternatives of any listing in
+/// it: every listing of a category shares them, so in the long tail (a different listing each
+/// request) they are read once per category and period, not once per listing. A vote or a
+/// status change shows in them within this time.
+pub const CATEGORY_TOP_TTL: time::Duration = time::Duration::seconds(2);
+
+/// The most voted listings a category keeps for alternatives: enough for `MAX_ALTERNATIVES`
+/// after leaving out the listing itself and up to `MAX_ALTERNATIVES` approved ones.
+const CATEGORY_TOP: usize = 2 * MAX_ALTERNATIVES + 1;
 
 /// An alternative to a listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,6 +117,8 @@ pub struct CompareService {
     clock: Arc<dyn Clock>,
     /// Which reviews count in the compared ratings (as on the listings' own pages).
     reviews: crate::ReviewPolicy,
+    /// Each primary category's most voted live listings, for `CATEGORY_TOP_TTL`.
+    category_tops: Arc<CachedByKey<Slug, Vec<ListingSummary>>>,
 }
 
 impl CompareService {
@@ -116,7 +128,8 @@ impl CompareService {
         clock: Arc<dyn Clock>,
         reviews: crate::ReviewPolicy,
     ) -> Self {
-        Self { alternatives, profiles, clock, reviews }
+        // Categories are few; a directory with more than this many keeps the most recent.
+        Self { alternatives, profiles, clock, reviews, category_tops: Arc::new(CachedByKey::new(1_000)) }
     }
 
     /// Owner-approved alternatives first, then other live listings of the same primary
@@ -139,8 +152,13 @@ impl CompareService {
         exclude.push(listing.id);
         let room = MAX_ALTERNATIVES - result.len();
         if let Some(category) = listing.primary_category.as_ref().filter(|_| room > 0) {
-            let same = self.alternatives.in_primary_category(category, &exclude, room).await?;
-            result.extend(same.into_iter().map(|alt| Alternative { listing: alt, approved: false }));
+            let top = self
+                .category_tops
+                .slot(category.clone(), CATEGORY_TOP_TTL)
+                .get_or_load(self.clock.now(), || self.alternatives.in_primary_category(category, &[], CATEGORY_TOP))
+                .await?;
+            let same = top.iter().filter(|alt| !exclude.contains(&alt.id)).take(room).cloned();
+            result.extend(same.map(|alt| Alternative { listing: alt, approved: false }));
         }
         Ok((listing, result))
     }
@@ -157,5 +175,102 @@ impl CompareService {
         let pb = live(self.profiles.profile(b, now, genuine, 0).await?).ok_or(CompareError::Unknown { field: "b" })?;
         let rows = facts(&pa).into_iter().zip(facts(&pb)).map(|((key, label, a), (_, _, b))| Row { key, label, a, b }).collect();
         Ok(Comparison { a: pa.summary, b: pb.summary, rows })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kernel::FixedClock;
+    use std::sync::Mutex;
+    use time::OffsetDateTime;
+
+    fn listing(id: i64, votes: u64) -> ListingSummary {
+        ListingSummary {
+            id: ListingId::new(id),
+            slug: Slug::parse(&format!("l{id}")).unwrap(),
+            name: format!("L{id}"),
+            url: format!("https://l{id}.example/"),
+            tagline: None,
+            logo_url: None,
+            votes,
+            primary_category: Some(Slug::parse("notes").unwrap()),
+            launch_week: None,
+            status: ListingStatus::Live,
+        }
+    }
+
+    /// A category's live listings, most voted first; counts the reads of the category.
+    struct Category {
+        listings: Mutex<Vec<ListingSummary>>,
+        reads: Mutex<usize>,
+    }
+
+    #[async_trait]
+    impl AlternativeRepository for Category {
+        async fn approved(&self, _: ListingId) -> Result<Vec<ListingSummary>, RepoError> {
+            Ok(Vec::new())
+        }
+
+        async fn in_primary_category(&self, _: &Slug, exclude: &[ListingId], limit: usize) -> Result<Vec<ListingSummary>, RepoError> {
+            *self.reads.lock().unwrap() += 1;
+            let mut listings = self.listings.lock().unwrap().clone();
+            listings.sort_by_key(|l| (std::cmp::Reverse(l.votes), l.id.get()));
+            Ok(listings.into_iter().filter(|l| !exclude.contains(&l.id)).take(limit).collect())
+        }
+
+        async fn find(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError> {
+            Ok(self.listings.lock().unwrap().iter().find(|l| &l.slug == slug).cloned())
+        }
+    }
+
+    /// Knows no profile: alternatives read none.
+    struct NoProfiles;
+
+    #[async_trait]
+    impl ProfileRepository for NoProfiles {
+        async fn profile(
+            &self,
+            _: &Slug,
+            _: OffsetDateTime,
+            _: crate::GenuineReviews,
+            _: usize,
+        ) -> Result<Option<ListingProfile>, RepoError> {
+            Ok(None)
+        }
+
+        async fn add_views(&self, _: &[(ListingId, u64)]) -> Result<(), RepoError> {
+            Ok(())
+        }
+
+        async fn prepare_profiles(&self) -> Result<usize, RepoError> {
+            Ok(0)
+        }
+    }
+
+    /// Every listing of a category shares one read of its most voted listings for
+    /// `CATEGORY_TOP_TTL`, each leaving itself out; after that a new vote shows.
+    #[tokio::test]
+    async fn a_categorys_most_voted_are_read_once_for_all_its_listings() {
+        let category =
+            Arc::new(Category { listings: Mutex::new((1..=5).map(|id| listing(id, 10 * id as u64)).collect()), reads: Mutex::new(0) });
+        let clock = Arc::new(FixedClock::new(OffsetDateTime::UNIX_EPOCH));
+        let service = CompareService::new(
+            category.clone(),
+            Arc::new(NoProfiles),
+            clock.clone(),
+            crate::ReviewPolicy { min_account_age: time::Duration::hours(24) },
+        );
+        let slugs = |alternatives: &[Alternative]| alternatives.iter().map(|a| a.listing.id.get()).collect::<Vec<_>>();
+        for (id, expected) in [(1, vec![5, 4, 3, 2]), (5, vec![4, 3, 2, 1]), (3, vec![5, 4, 2, 1])] {
+            let (_, alternatives) = service.alternatives(&Slug::parse(&format!("l{id}")).unwrap()).await.unwrap();
+            assert_eq!(slugs(&alternatives), expected, "l{id}");
+        }
+        assert_eq!(*category.reads.lock().unwrap(), 1, "one read for the category");
+        category.listings.lock().unwrap()[0].votes = 100;
+        clock.advance(CATEGORY_TOP_TTL);
+        let (_, alternatives) = service.alternatives(&Slug::parse("l2").unwrap()).await.unwrap();
+        assert_eq!(slugs(&alternatives), [1, 5, 4, 3], "the vote shows once the category is read again");
+        assert_eq!(*category.reads.lock().unwrap(), 2);
     }
 }
