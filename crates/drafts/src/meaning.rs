@@ -295,13 +295,20 @@ const BIOGRAPHY: &[&str] = &[
     "worked for",
     "worked six",
     "worked five",
-    "spent ",
     "years as",
     "years at",
+    "years designing",
+    "years building",
+    "years on",
+    "spent years",
+    "spent a decade",
     "used to work",
     "led engineering",
     "background in",
-    "career",
+    "my career",
+    "his career",
+    "her career",
+    "their career",
 ];
 
 /// Whether a text is about a person's past rather than the product ("Before this I spent
@@ -450,16 +457,13 @@ pub fn founding_year_in<'a>(text: &'a str, product_names: &[String]) -> Option<&
 }
 
 fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) -> Option<&'a str> {
-    let lower = sentence.to_lowercase();
-    if lower.len() != sentence.len() {
-        // Offsets below are byte offsets of `sentence`; one whose lower case changes length is
-        // read without them (rare: some non-Latin capitals).
-        return None;
-    }
+    // ASCII lower case keeps every byte offset of `sentence` ("Gegründet" becomes
+    // "gegründet"; the cues are lower case).
+    let lower = sentence.to_ascii_lowercase();
     // A sentence without a subject that starts with a founding word ("Founded in 2019 by Mara
     // Lindqvist.") is the site speaking of itself.
     let fragment = FOUNDING_WORDS.iter().any(|word| lower.starts_with(word));
-    let ours = fragment || speaks_of_company(&lower, product_names) || names_no_one(sentence, product_names);
+    let ours = fragment || speaks_of_company(&sentence.to_lowercase(), product_names) || names_no_one(sentence, product_names);
     if !ours {
         return None;
     }
@@ -483,11 +487,38 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) ->
             if NOT_OUR_HISTORY.iter().any(|word| lower[clause_start..clause_end].contains(word)) {
                 continue;
             }
-            // "founded Tradelane in 2011": a verb whose object is another name.
+            // "founded Tradelane in 2011": a verb whose object is another name. "We launched dark
+            // mode in 2022": a verb of starting whose object is not the product or company.
             if FOUNDING_VERBS.contains(cue) {
                 let object = sentence[end..].trim_start();
+                let the_product = product_names.iter().any(|name| object.starts_with(name.as_str()));
                 let capitalised = object.chars().next().is_some_and(char::is_uppercase);
-                if capitalised && !product_names.iter().any(|name| object.starts_with(name.as_str())) {
+                if capitalised && !the_product {
+                    continue;
+                }
+                let object_lower = object.to_lowercase();
+                const SELF: &[&str] = &[
+                    "in ",
+                    "on ",
+                    "back ",
+                    "as ",
+                    "it ",
+                    "it,",
+                    "this ",
+                    "the company",
+                    "the business",
+                    "our company",
+                    "our business",
+                    "a company",
+                    "building",
+                    "working",
+                    "out ",
+                    "from ",
+                    "with ",
+                ];
+                let year_next = object.starts_with(|c: char| c.is_ascii_digit());
+                let plain = !matches!(*cue, "founded" | "established");
+                if plain && !the_product && !year_next && !object.is_empty() && !SELF.iter().any(|w| object_lower.starts_with(w)) {
                     continue;
                 }
             }
@@ -633,7 +664,11 @@ pub fn product_names(site: &SiteSnapshot, drafted: Option<&str>) -> Vec<String> 
             let organisation =
                 ["Organization", "Corporation", "LocalBusiness", "SoftwareApplication", "WebApplication", "MobileApplication", "Product"]
                     .iter()
-                    .any(|kind| object["@type"].as_str() == Some(kind));
+                    .any(|kind| match &object["@type"] {
+                        Value::String(one) => one == kind,
+                        Value::Array(many) => many.iter().any(|one| one.as_str() == Some(kind)),
+                        _ => false,
+                    });
             if organisation && let Some(name) = object["name"].as_str() {
                 names.push(name.trim().to_owned());
             }

@@ -38,8 +38,8 @@ const ROLE_WORDS: &[&str] = &[
 
 /// Whether a short text is a role.
 pub fn is_role(text: &str) -> bool {
-    let lower = format!("{} ", text.trim().to_lowercase());
-    text.chars().count() <= 60 && ROLE_WORDS.iter().any(|word| meaning::has_phrase(&lower, word.trim()) || lower.contains(word))
+    // Whole words: "cto" is not in "doctor", nor "coo" in "cool".
+    text.chars().count() <= 60 && ROLE_WORDS.iter().any(|word| meaning::has_phrase(text, word.trim()))
 }
 
 /// Words that start the people after a founding verb ("started by", "made by", "co-founded
@@ -59,7 +59,41 @@ const FOUNDED_BY: &[&str] = &[
 
 /// Words that start a list of founders ("our founders, A and B,").
 const FOUNDERS_ARE: &[&str] =
-    &["our founders, ", "our founders are ", "the founders, ", "the founders are ", "our co-founders, ", "co-founders ", "founders "];
+    &["our founders, ", "our founders are ", "the founders, ", "the founders are ", "our co-founders, ", "our co-founders are "];
+
+/// Founding words that may start a sentence without a subject ("Founded by Mara Lindqvist"),
+/// unlike "made by" or "built by", which a footer says of a studio.
+const FOUNDED_BY_ALONE: &[&str] = &["founded by", "co-founded by", "cofounded by", "started by"];
+
+/// Last words of a company's name, which is never a person's ("Acme Studio", "Northwind Labs").
+const COMPANY_WORDS: &[&str] = &[
+    "Studio",
+    "Studios",
+    "Ltd",
+    "Inc",
+    "Labs",
+    "Lab",
+    "Agency",
+    "GmbH",
+    "LLC",
+    "Co",
+    "Software",
+    "Group",
+    "Partners",
+    "Ventures",
+    "Capital",
+    "Media",
+    "Digital",
+    "Technologies",
+    "Systems",
+    "Solutions",
+    "AG",
+    "SA",
+    "BV",
+    "AB",
+    "Oy",
+    "AS",
+];
 
 /// Relatives and companions a maker names a co-founder by ("with my sister Aoife Kelly").
 const RELATIONS: &[&str] = &[
@@ -116,9 +150,11 @@ const MAKER_VERBS: &[&str] = &[
 /// in 2014 with Colin Ward").
 const FOUNDED_WITH: &[&str] = &["started", "founded", "co-founded", "set up", "built", "launched", "created", "began", "run"];
 
-/// Whether `word` (already stripped of punctuation) is a capitalised word of a name.
+/// Whether `word` (already stripped of punctuation) is a capitalised word of a name: not an
+/// acronym ("CSS").
 fn name_word(word: &str) -> bool {
     word.chars().next().is_some_and(char::is_uppercase)
+        && word.chars().skip(1).any(char::is_lowercase)
         && word.chars().all(|c| c.is_alphabetic() || c == '-' || c == '\'' || c == '’')
         && !["I", "The", "Our", "We", "And", "But", "When", "Then", "Today", "Hi", "Hello", "Co-founder", "Founder", "CEO", "CTO"]
             .contains(&word)
@@ -127,7 +163,10 @@ fn name_word(word: &str) -> bool {
 /// Two to four capitalised words, as a person's name is written.
 pub fn looks_like_name(text: &str) -> bool {
     let words: Vec<&str> = text.split_whitespace().collect();
-    (2..=4).contains(&words.len()) && text.chars().count() <= 60 && words.iter().all(|word| name_word(word))
+    (2..=4).contains(&words.len())
+        && text.chars().count() <= 60
+        && words.iter().all(|word| name_word(word))
+        && !words.last().is_some_and(|last| COMPANY_WORDS.contains(last))
 }
 
 /// The people a text starts with: "Ines Duarte and Tomas Reis, two engineers", "Marta
@@ -255,15 +294,17 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
         }
         let about_product = names_product(sentence, product_names)
             || meaning::speaks_of_company(&lower, product_names)
-            || FOUNDED_BY.iter().any(|cue| lower.starts_with(cue));
+            || FOUNDED_BY_ALONE.iter().any(|cue| lower.starts_with(cue));
+        // A person is never the product ("Acme Notes was built with privacy in mind").
+        let not_the_product = |person: &FounderMention| !person.name.split_whitespace().any(|word| names_product(word, product_names));
         // "Birchbill was started by Jana Dvořáková and Tomáš Novák."
         if about_product {
-            for person in people_after(sentence, &lower, FOUNDED_BY) {
+            for person in people_after(sentence, &lower, FOUNDED_BY).into_iter().filter(not_the_product) {
                 add(person, &mut found);
             }
         }
         // "Our founders, Lotte Peeters and Jonas Claes, met at a print shop."
-        for person in people_after(sentence, &lower, FOUNDERS_ARE) {
+        for person in people_after(sentence, &lower, FOUNDERS_ARE).into_iter().filter(not_the_product) {
             add(person, &mut found);
         }
         // "I'm Ben Hughes." with the maker saying, in this text, that they made the product.
@@ -279,10 +320,14 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
         let founding_with = FOUNDED_WITH.iter().any(|verb| meaning::has_phrase(&lower, verb)) && lower.contains(" with ");
         if founding_with && about_product {
             let first_person = lower.starts_with("i ") || lower.contains(" i ") || lower.starts_with("we ");
-            let subject = if first_person { me.clone() } else { people_at_start(sentence).into_iter().next().map(|p| p.name) };
-            if let Some(subject) = subject {
-                add(FounderMention { name: subject, title: None }, &mut found);
-                for person in people_after(sentence, &lower, &["with "]) {
+            let subject = if first_person {
+                me.clone().map(|name| FounderMention { name, title: None })
+            } else {
+                people_at_start(sentence).into_iter().next()
+            };
+            if let Some(subject) = subject.filter(not_the_product) {
+                add(FounderMention { name: subject.name, title: None }, &mut found);
+                for person in people_after(sentence, &lower, &["with "]).into_iter().filter(not_the_product) {
                     add(person, &mut found);
                 }
             }
@@ -290,7 +335,7 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
         // "Bramblecast started in 2021, when Aisha Bello (CEO) and Marc Tremblay (CTO) …": people
         // given founding roles in a sentence about the product's start.
         if about_product && FOUNDED_WITH.iter().any(|verb| meaning::has_phrase(&lower, verb)) {
-            for person in people_after(sentence, &lower, &["when ", "after "]) {
+            for person in people_after(sentence, &lower, &["when ", "after "]).into_iter().filter(not_the_product) {
                 if person.title.is_some() {
                     add(person, &mut found);
                 }
@@ -381,6 +426,10 @@ mod tests {
         assert!(names("Our advisor Daniel Koh founded Tradelane in 2011.").is_empty());
         assert!(names("Loved by Acme Corp and Brightline.").is_empty());
         assert!(names("I'm Tom Hartley and I love trees.").is_empty());
+        assert!(names("Birchbill Notes was built with privacy in mind.").is_empty());
+        assert!(names("Hi, I'm Ben Hughes. I built Birchbill with Vue and Tailwind CSS.").iter().all(|(name, _)| name == "Ben Hughes"));
+        assert!(names("Made by Acme Studio.").is_empty());
+        assert!(names("Join 2,000 Founders Using Birchbill.").is_empty());
     }
 
     #[test]
@@ -391,6 +440,7 @@ mod tests {
         assert_eq!(role_of("Lotte Peeters", text).as_deref(), Some("CEO"));
         assert_eq!(role_of("Jana Dvořáková", text).as_deref(), Some("CEO"));
         assert_eq!(role_of("Tomáš Novák", text), None);
+        assert_eq!(role_of("Ben Hughes", "Ben is back in October."), None);
         assert_eq!(role_of("Helen Marsh", "Helen Marsh, our managing director, set up the company").as_deref(), Some("managing director"));
     }
 }

@@ -240,6 +240,14 @@ fn place_name_at(text: &str) -> Option<(&str, &str)> {
         if !(capital || connector) || bare.is_empty() || !bare.chars().all(|c| c.is_alphabetic() || c == '-' || c == '\'') {
             break;
         }
+        if !capital {
+            // A connector joins only when a capitalised word follows ("Frankfurt am Main",
+            // not "Berlin on a mission").
+            let next = text[at + word.len()..].trim_start();
+            if !next.chars().next().is_some_and(char::is_uppercase) {
+                break;
+            }
+        }
         end = at + bare.len();
         words += 1;
         if bare.len() != word.len() || words == 3 {
@@ -276,8 +284,13 @@ fn place_at(text: &str) -> Option<CompanyPlace> {
     }
     let country = match named_country {
         Some(country) => Some(country.code),
-        // "Austin, Texas": the largest Austin is the one a region after it names.
-        None => country_of_city(first).or_else(|| second.and(cities_named(first).first().map(|city| city.country))),
+        // "Austin, Texas", "London, Ontario": a region the gazetteer does not know, so the
+        // country is told only when every city of that name is in one country.
+        None if second.is_some() => {
+            let cities = cities_named(first);
+            cities.first().map(|city| city.country).filter(|country| cities.iter().all(|city| city.country == *country))
+        }
+        None => country_of_city(first),
     };
     Some(CompanyPlace { city: Some(first.to_owned()), country })
 }
@@ -289,13 +302,13 @@ fn place_at(text: &str) -> Option<CompanyPlace> {
 pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
     let mut places = Vec::new();
     for sentence in crate::meaning::sentences(text) {
-        let lower = sentence.to_lowercase();
+        // ASCII lower case keeps every byte offset of `sentence` (the cues are ASCII).
+        let lower = sentence.to_ascii_lowercase();
         // A sentence without a subject that starts with a cue ("Made in Leeds.", "Founded in
         // 2019 in Berlin.") is the site speaking of itself.
         let fragment = PLACE_CUES.iter().any(|cue| lower.starts_with(cue));
-        if lower.len() != sentence.len()
-            || NOT_OURS.iter().any(|cue| lower.contains(cue))
-            || !(fragment || crate::meaning::speaks_of_company(&lower, names))
+        if NOT_OURS.iter().any(|cue| lower.contains(cue))
+            || !(fragment || crate::meaning::speaks_of_company(&sentence.to_lowercase(), names))
         {
             continue;
         }
@@ -309,10 +322,9 @@ pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
                 // "an office close to the Brno main square", "the heart of Ghent".
                 let rest = sentence[after..].trim_start();
                 // "founded in 2019 in Berlin": the year, then the place.
-                let rest = match rest.get(..8) {
-                    Some(year) if year.len() == 8 && year[..4].bytes().all(|b| b.is_ascii_digit()) && &year[4..] == " in " => &rest[8..],
-                    _ => rest,
-                };
+                let bytes = rest.as_bytes();
+                let year_first = bytes.len() >= 8 && bytes[..4].iter().all(u8::is_ascii_digit) && &bytes[4..8] == b" in ";
+                let rest = if year_first { &rest[8..] } else { rest };
                 let rest = ["the heart of ", "the centre of ", "the center of ", "a small town near ", "the ", "a "]
                     .iter()
                     .find_map(|skip| rest.strip_prefix(skip))
@@ -329,7 +341,8 @@ pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
             for adjective in country.adjectives {
                 let adjective = adjective.to_lowercase();
                 for (at, _) in lower.match_indices(&adjective) {
-                    let before_ok = lower[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+                    let before_ok = lower[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric())
+                        && !["latin ", "north ", "south ", "native ", "northern ", "southern "].iter().any(|w| lower[..at].ends_with(w));
                     let after = &lower[at + adjective.len()..];
                     let noun = after.trim_start().split(|c: char| !c.is_alphabetic()).next().unwrap_or("");
                     let company =
@@ -412,6 +425,11 @@ mod tests {
         assert_eq!(places("I run it from Melbourne, Australia."), [(Some("Melbourne".into()), Some("AU"))]);
         assert_eq!(places("Our team in Valencia, Spain ships every week."), [(Some("Valencia".into()), Some("ES"))]);
         assert_eq!(places("Our office is in Valencia."), [(Some("Valencia".into()), None)]);
+        assert_eq!(places("We're based in Gdańsk."), [(Some("Gdańsk".into()), Some("PL"))]);
+        assert!(places("We're a small team in Berlin on a mission.").contains(&(Some("Berlin".into()), Some("DE"))));
+        assert_eq!(places("Our office is in London, Ontario."), [(Some("London".into()), None)]);
+        assert!(places("We İ based in Porto ẞ.").len() <= 1, "no panic on letters whose lower case changes length");
+        assert!(places("Our North American team ships daily.").is_empty());
         assert_eq!(places("Founded in 2019 in Berlin, Germany."), [(Some("Berlin".into()), Some("DE"))]);
         assert_eq!(places("Made in Leeds."), [(Some("Leeds".into()), Some("GB"))]);
     }

@@ -83,7 +83,12 @@ pub const PRICING_MODELS: &[(&str, &[&str])] = &[
 pub fn states_price(text: &str) -> bool {
     let lower = text.to_lowercase();
     let has_digit = lower.chars().any(|c| c.is_ascii_digit());
-    has_digit && (["$", "€", "£", "¥", "usd", "eur", "gbp", " euro", "dollar", "chf", "kr "].iter().any(|c| lower.contains(c)))
+    // Symbols anywhere; codes and words whole ("EUR", not "Europe" or "entrepreneurs").
+    has_digit
+        && (["$", "€", "£", "¥"].iter().any(|c| lower.contains(c))
+            || ["usd", "eur", "gbp", "chf", "euro", "euros", "dollar", "dollars", "kr", "sek", "nok", "dkk"]
+                .iter()
+                .any(|c| has_phrase(&lower, c)))
 }
 
 /// Whether a text states a price above zero ("$0.10", "€7", "49 EUR"), not only "$0".
@@ -110,9 +115,11 @@ pub fn states_pricing_terms(sentence: &str) -> bool {
         .any(|(_, cues)| cues.iter().any(|cue| has_phrase(&lower, cue)))
 }
 
-/// Whether a (lower-cased) sentence offers the product free for a time ("free for 14 days"):
+/// Whether a sentence offers the product free for a time ("free for 14 days"):
 /// a trial, not a free tier.
-fn free_for_a_while(lower: &str) -> bool {
+pub fn free_for_a_while(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let lower = lower.as_str();
     lower.match_indices("free for ").any(|(at, cue)| {
         let rest = &lower[at + cue.len()..];
         let rest = rest.strip_prefix("the first ").unwrap_or(rest);
@@ -147,8 +154,8 @@ const SOMEONE_ELSES: &[&str] = &[
     " vs.",
     "versus",
     "such as",
-    "other ",
-    "others ",
+    " other ",
+    " others ",
     "competitor",
     "alternative",
     "which charges",
@@ -179,6 +186,40 @@ const SOMEONE_ELSES: &[&str] = &[
 /// Plan names a price sentence may start with ("Pro is $12 a month").
 const PLAN_WORDS: &[&str] = &[
     "pro",
+    "professional",
+    "agency",
+    "small",
+    "medium",
+    "large",
+    "org",
+    "organisation",
+    "organization",
+    "company",
+    "scale",
+    "advanced",
+    "essential",
+    "essentials",
+    "core",
+    "light",
+    "lite",
+    "max",
+    "ultimate",
+    "gold",
+    "silver",
+    "bronze",
+    "platinum",
+    "community",
+    "developer",
+    "startup",
+    "indie",
+    "maker",
+    "this",
+    "that",
+    "your",
+    "my",
+    "everything",
+    "extra",
+    "additional",
     "team",
     "teams",
     "business",
@@ -239,7 +280,8 @@ const PRICE_VERBS: &[&str] = &[" costs ", " cost ", " charges ", " starts ", " s
 /// Whether the sentence's price belongs to a name that is not the product's or a plan's
 /// ("Rankhound starts from $129/month", "Shopify's Basic plan costs $39/month").
 fn priced_subject_is_another(sentence: &str, product_names: &[String]) -> bool {
-    let lower = sentence.to_lowercase();
+    // ASCII lower case keeps every byte offset of `sentence` (the verbs are ASCII).
+    let lower = sentence.to_ascii_lowercase();
     let Some(verb_at) = PRICE_VERBS.iter().filter_map(|verb| lower.find(verb)).min() else { return false };
     let subject = &sentence[..verb_at];
     if meaning::speaks_of_company(&subject.to_lowercase(), product_names) {
@@ -256,7 +298,8 @@ fn priced_subject_is_another(sentence: &str, product_names: &[String]) -> bool {
 
 /// Whether a sentence's price is someone else's rather than the product's (`product_names`).
 pub fn someone_elses_price(sentence: &str, product_names: &[String]) -> bool {
-    let lower = format!(" {} ", sentence.to_lowercase());
+    // "no other fees" speaks of the product's own price.
+    let lower = format!(" {} ", sentence.to_lowercase()).replace(" no other ", " ");
     SOMEONE_ELSES.iter().any(|cue| lower.contains(cue)) || priced_subject_is_another(sentence, product_names)
 }
 
@@ -317,7 +360,7 @@ pub fn pricing_model<'a>(sentences: &[&'a str]) -> Option<(&'static str, &'a str
 
 /// Whether `sentence` holds one of `model`'s words, as whole words ("free account" is not
 /// "free accountant"; "/month" is matched as written).
-fn cue_of(model: &str, sentence: &str) -> bool {
+pub fn cue_of(model: &str, sentence: &str) -> bool {
     let lower = sentence.to_lowercase();
     PRICING_MODELS
         .iter()
@@ -348,6 +391,12 @@ mod tests {
         assert!(!someone_elses_price("Arbolog Pro is £4 a month.", &names));
         assert!(!someone_elses_price("Pro is $12 a month for the whole team.", &names));
         assert!(!someone_elses_price("One Arbolog licence is A$79.", &names));
+        assert!(!someone_elses_price("Professional is $29 per month.", &names));
+        assert!(!someone_elses_price("Add another seat for $5/month.", &names));
+        assert!(!someone_elses_price("Pro is $12/month with no other fees.", &names));
+        // Letters whose lower case is shorter in bytes do not break the reading.
+        let _ = someone_elses_price("GROẞE CAFÉ is €5 a month.", &names);
+        assert!(!states_price("Arbolog helps 2,000 entrepreneurs across Europe."));
     }
 
     #[test]

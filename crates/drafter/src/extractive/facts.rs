@@ -32,7 +32,11 @@ pub(super) fn pricing(site: &SiteSnapshot, proposal: &mut Proposal) {
                 let lower = sentence.to_lowercase();
                 // A price card's plan: the heading above it ("Pro", then "$12/month").
                 let plan = block.section.as_deref().filter(|s| s.chars().count() <= 40 && !lower.contains(&s.to_lowercase()));
-                let plan = plan.filter(|p| !meaning::labels(Subject::Field(FieldName::PricingSummary), p));
+                // A heading with numbers ("Team (up to 10 users)") would add amounts no price
+                // sentence states.
+                let plan = plan.filter(|p| {
+                    !meaning::labels(Subject::Field(FieldName::PricingSummary), p) && !p.contains(|c: char| c.is_ascii_digit())
+                });
                 match plan {
                     Some(plan) if labelled => {
                         lines.push(format!("{plan}: {sentence}"));

@@ -325,31 +325,48 @@ fn categorise(site: &SiteSnapshot, categories: &[CategoryRef], proposal: &mut Pr
     let mut scored: Vec<(f64, &CategoryRef, Vec<Evidence>)> = Vec::new();
     for (category, stems) in categories.iter().zip(&stems) {
         let mut score = 0.0;
-        let mut hits: Vec<(f64, usize)> = Vec::new();
-        let mut used: Vec<&str> = Vec::new();
+        // Each text that scores, with what it matched ("" for the name).
+        let mut hits: Vec<(f64, usize, Vec<&str>)> = Vec::new();
         for (i, (_, text, _)) in texts.iter().enumerate() {
-            let named = contains_phrase(text, &category.name);
-            let mut hit = if named { 3.0 } else { 0.0 };
-            if named {
-                used.push("");
+            let mut matched: Vec<&str> = Vec::new();
+            let mut hit = 0.0;
+            if contains_phrase(text, &category.name) {
+                hit += 3.0;
+                matched.push("");
             }
             for stem in stems {
                 if words[i].iter().any(|word| word.starts_with(stem.as_str())) {
                     hit += 1.0 / shared[stem.as_str()] as f64;
-                    used.push(stem);
+                    matched.push(stem);
                 }
             }
             if hit > 0.0 {
                 score += hit;
-                hits.push((hit, i));
+                hits.push((hit, i, matched));
             }
         }
-        used.sort_unstable();
-        used.dedup();
-        let topic = used.contains(&"") || used.len() >= 2;
-        if score >= ENOUGH && topic {
+        let topic = |covered: &[&str]| covered.contains(&"") || covered.len() >= 2;
+        let mut all: Vec<&str> = hits.iter().flat_map(|(_, _, matched)| matched.iter().copied()).collect();
+        all.sort_unstable();
+        all.dedup();
+        if score >= ENOUGH && topic(&all) {
+            // The strongest texts, then as few more as show what the grounding check asks:
+            // the name, or two of the category's words.
             hits.sort_by(|a, b| b.0.total_cmp(&a.0));
-            let quotes = hits.iter().take(2).map(|(_, i)| evidence(texts[*i].0, &texts[*i].1, texts[*i].2)).collect();
+            let mut covered: Vec<&str> = Vec::new();
+            let mut quotes = Vec::new();
+            for (_, i, matched) in &hits {
+                let adds = matched.iter().any(|m| !covered.contains(m));
+                if quotes.len() < 2 && (quotes.is_empty() || adds) || !topic(&covered) && adds && quotes.len() < 4 {
+                    quotes.push(evidence(texts[*i].0, &texts[*i].1, texts[*i].2));
+                    covered.extend(matched.iter().copied());
+                    covered.sort_unstable();
+                    covered.dedup();
+                }
+                if quotes.len() >= 2 && topic(&covered) {
+                    break;
+                }
+            }
             scored.push((score, category, quotes));
         }
     }

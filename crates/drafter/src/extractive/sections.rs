@@ -59,7 +59,12 @@ pub(super) fn lists(site: &SiteSnapshot, proposal: &mut Proposal) {
 /// "How it works", "Everything you need").
 fn is_feature_heading(heading: &str) -> bool {
     let lower = format!(" {} ", heading.to_lowercase());
-    FEATURE_HEADINGS.iter().any(|cue| lower.contains(cue))
+    // Not the pricing ("Pricing that works for you"), an FAQ, or a yes-or-no question ("Does it
+    // work offline?"); "So what does it actually do?" introduces what it does.
+    let yes_or_no = ["does ", "do ", "can ", "is ", "are ", "will ", "how much"].iter().any(|w| lower.trim_start().starts_with(w));
+    let elsewhere = ["pricing", "price", "prices", "plans"].iter().any(|word| meaning::has_phrase(heading, word))
+        || meaning::labels(Subject::Faq, heading);
+    !yes_or_no && !elsewhere && FEATURE_HEADINGS.iter().any(|cue| lower.contains(cue))
 }
 
 /// What the product does: list items, and the sentences of paragraphs, under a heading that

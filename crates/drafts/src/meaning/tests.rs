@@ -44,6 +44,9 @@ fn founding_years_sit_next_to_their_word() {
     assert_eq!(year("We thank Paul Whitfield, who founded Northgate Payroll in 2009."), None);
     assert_eq!(year("Café Solrosen, a Lund institution since 1987, plans its posts in Amberpost."), None);
     assert_eq!(year("We launched our API in 2023."), None);
+    assert_eq!(year("We launched dark mode in 2022."), None);
+    assert_eq!(year("Amberpost launched in 2022."), Some("2022"));
+    assert_eq!(year("Wir haben Teigwerk 2020 gegründet, GROẞE Pläne."), Some("2020"));
     assert_eq!(years_in("12019 and 2019"), vec![(10, "2019")]);
 }
 
