@@ -7,6 +7,7 @@
 //! Votes arrive one by one and views in batches (the view counter's flush), so the feed grows
 //! with them; the daily purge keeps the newest `CHANGES_KEPT` positions as before.
 
+use crate::triggers::run_script;
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::sea_orm::DatabaseBackend;
 
@@ -79,28 +80,14 @@ fn feed(backend: DatabaseBackend, columns: &str, links: bool) -> Vec<String> {
     }
 }
 
-async fn run(manager: &SchemaManager<'_>, statements: Vec<String>) -> Result<(), DbErr> {
-    let db = manager.get_connection();
-    match manager.get_database_backend() {
-        DatabaseBackend::Postgres => {
-            for statement in statements {
-                db.execute_unprepared(&statement).await?;
-            }
-            Ok(())
-        }
-        // One script on one connection (see above).
-        _ => db.execute_unprepared(&statements.join(";\n")).await.map(|_| ()),
-    }
-}
-
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
         let columns = format!("{INDEXED_COLUMNS}, {FILTERED_AND_SORTED}");
-        run(manager, feed(manager.get_database_backend(), &columns, true)).await
+        run_script(manager, feed(manager.get_database_backend(), &columns, true)).await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        run(manager, feed(manager.get_database_backend(), INDEXED_COLUMNS, false)).await
+        run_script(manager, feed(manager.get_database_backend(), INDEXED_COLUMNS, false)).await
     }
 }

@@ -13,6 +13,7 @@
 //! reads, is then within one step (about 10 %) of the count; a listing's answer reads its
 //! count beside its document, exactly.
 
+use crate::triggers::run_script;
 use sea_orm_migration::prelude::*;
 use sea_orm_migration::sea_orm::DatabaseBackend;
 
@@ -74,27 +75,13 @@ fn feed(backend: DatabaseBackend, columns: &str, stepped: bool) -> Vec<String> {
     }
 }
 
-async fn run(manager: &SchemaManager<'_>, statements: Vec<String>) -> Result<(), DbErr> {
-    let db = manager.get_connection();
-    match manager.get_database_backend() {
-        DatabaseBackend::Postgres => {
-            for statement in statements {
-                db.execute_unprepared(&statement).await?;
-            }
-            Ok(())
-        }
-        // One script on one connection (see above).
-        _ => db.execute_unprepared(&statements.join(";\n")).await.map(|_| ()),
-    }
-}
-
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
     async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        run(manager, feed(manager.get_database_backend(), WATCHED, true)).await
+        run_script(manager, feed(manager.get_database_backend(), WATCHED, true)).await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        run(manager, feed(manager.get_database_backend(), WATCHED_BEFORE, false)).await
+        run_script(manager, feed(manager.get_database_backend(), WATCHED_BEFORE, false)).await
     }
 }

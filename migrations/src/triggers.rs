@@ -142,3 +142,24 @@ pub(crate) async fn drop_triggers(
     }
     Ok(())
 }
+
+/// Runs statements that drop and create triggers: one by one on PostgreSQL; on SQLite as one
+/// script on one connection, so a pooled connection that has not seen the schema since an
+/// earlier migration changed it reads it first (the script starts with a read of
+/// `sqlite_master`) and does not refuse (migrations 19, 20 and 28).
+pub(crate) async fn run_script(
+    manager: &sea_orm_migration::SchemaManager<'_>,
+    statements: Vec<String>,
+) -> Result<(), sea_orm_migration::DbErr> {
+    use sea_orm_migration::sea_orm::{ConnectionTrait, DatabaseBackend};
+    let db = manager.get_connection();
+    match manager.get_database_backend() {
+        DatabaseBackend::Postgres => {
+            for statement in statements {
+                db.execute_unprepared(&statement).await?;
+            }
+            Ok(())
+        }
+        _ => db.execute_unprepared(&statements.join(";\n")).await.map(|_| ()),
+    }
+}

@@ -77,36 +77,42 @@ impl RankingRepository for SeaStore {
 
     async fn by_domain_rating(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i32, Option<i32>)>, RepoError> {
         use listing_metric::Column as M;
-        // Read inside `idx_metrics_rated_board` alone (migration 27): the rows before the page
-        // are skipped there.
-        let ranked: Vec<(i64, i32, Option<i32>)> = listing_metric::Entity::find()
-            .select_only()
-            .columns([M::ListingId, M::DomainRating, M::DomainRatingPrevious])
-            .filter(M::Live.eq(true))
-            .filter(M::DomainRating.is_not_null())
-            .order_by_desc(M::DomainRating)
-            .order_by_asc(M::ListingId)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .into_tuple()
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
+        let ranked = self.metrics_board::<i32, Option<i32>>(M::DomainRating, M::DomainRatingPrevious, page).await?;
         let total = self.kept_count(RATED).await?;
-        let ranked = ranked.into_iter().map(|(id, value, previous)| (id, (value, previous))).collect();
         let items = self.with_summaries(ranked).await?.into_iter().map(|(summary, (value, previous))| (summary, value, previous)).collect();
         Ok(Paged::new(items, page, total))
     }
 
     async fn by_revenue(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64, bool)>, RepoError> {
         use listing_metric::Column as M;
-        // Read inside `idx_metrics_earning_board` alone (migration 27).
-        let ranked: Vec<(i64, i64, bool)> = listing_metric::Entity::find()
+        let ranked = self.metrics_board::<i64, bool>(M::MonthlyRevenueCents, M::RevenueVerified, page).await?;
+        let total = self.kept_count(EARNING).await?;
+        let items = self.with_summaries(ranked).await?.into_iter().map(|(summary, (value, verified))| (summary, value, verified)).collect();
+        Ok(Paged::new(items, page, total))
+    }
+}
+
+impl SeaStore {
+    /// One page of a board over `listing_metrics`: live listings with a `value`, highest first
+    /// (then by id), each with its value and the column the board shows `beside` it, read
+    /// inside the board's index alone (migration 27), so the rows before the page are skipped
+    /// there.
+    async fn metrics_board<V, B>(
+        &self,
+        value: listing_metric::Column,
+        beside: listing_metric::Column,
+        page: PageRequest,
+    ) -> Result<Vec<(i64, (V, B))>, RepoError>
+    where
+        (i64, V, B): sea_orm::TryGetableMany,
+    {
+        use listing_metric::Column as M;
+        let rows: Vec<(i64, V, B)> = listing_metric::Entity::find()
             .select_only()
-            .columns([M::ListingId, M::MonthlyRevenueCents, M::RevenueVerified])
+            .columns([M::ListingId, value, beside])
             .filter(M::Live.eq(true))
-            .filter(M::MonthlyRevenueCents.is_not_null())
-            .order_by_desc(M::MonthlyRevenueCents)
+            .filter(value.is_not_null())
+            .order_by_desc(value)
             .order_by_asc(M::ListingId)
             .offset(page.offset())
             .limit(u64::from(page.per_page()))
@@ -114,10 +120,7 @@ impl RankingRepository for SeaStore {
             .all(&self.db)
             .await
             .map_err(repo_err)?;
-        let total = self.kept_count(EARNING).await?;
-        let ranked = ranked.into_iter().map(|(id, value, verified)| (id, (value, verified))).collect();
-        let items = self.with_summaries(ranked).await?.into_iter().map(|(summary, (value, verified))| (summary, value, verified)).collect();
-        Ok(Paged::new(items, page, total))
+        Ok(rows.into_iter().map(|(id, value, beside)| (id, (value, beside))).collect())
     }
 }
 
