@@ -357,6 +357,15 @@ pub fn role_of(name: &str, text: &str) -> Option<String> {
             }
             let candidates = [
                 rest.strip_prefix(" (").and_then(|r| r.split(')').next()),
+                // "Anna Berg, CEO, …", "Anna Berg — Founder & CEO", "Anna Berg, co-founder and CTO".
+                rest.strip_prefix(", ")
+                    .or_else(|| rest.strip_prefix(" — "))
+                    .or_else(|| rest.strip_prefix(" – "))
+                    .or_else(|| rest.strip_prefix(" - "))
+                    .and_then(|r| r.split([',', ';', '.', '(']).next())
+                    .filter(|role| {
+                        !role.starts_with("our ") && !role.starts_with("the ") && !role.contains(" and her ") && !role.contains(" and his ")
+                    }),
                 rest.strip_prefix(", our ").or_else(|| rest.strip_prefix(", the ")).and_then(|r| r.split([',', ';', '.', '(']).next()),
                 rest.strip_prefix(" is our ")
                     .or_else(|| rest.strip_prefix(" is the "))
@@ -367,6 +376,20 @@ pub fn role_of(name: &str, text: &str) -> Option<String> {
             for role in candidates.into_iter().flatten() {
                 let role = role.trim();
                 if is_role(role) && role.split_whitespace().count() <= 5 {
+                    return Some(role.to_owned());
+                }
+            }
+        }
+    }
+    // "our CTO, Anna Berg", "CEO Anna Berg": the role just before the name.
+    for (at, _) in text.match_indices(name) {
+        let before = text[..at].trim_end().trim_end_matches(',').trim_end();
+        let words: Vec<&str> = before.split_whitespace().collect();
+        for take in (1..=3).rev() {
+            if words.len() >= take {
+                let role = words[words.len() - take..].join(" ");
+                let role = role.trim_start_matches(|c: char| !c.is_alphanumeric());
+                if is_role(role) && role.chars().next().is_some_and(char::is_uppercase) {
                     return Some(role.to_owned());
                 }
             }
@@ -441,6 +464,10 @@ mod tests {
         assert_eq!(role_of("Jana Dvořáková", text).as_deref(), Some("CEO"));
         assert_eq!(role_of("Tomáš Novák", text), None);
         assert_eq!(role_of("Ben Hughes", "Ben is back in October."), None);
+        assert_eq!(role_of("Anna Berg", "Anna Berg, CEO, started it in 2019.").as_deref(), Some("CEO"));
+        assert_eq!(role_of("Anna Berg", "Anna Berg — Founder & CEO").as_deref(), Some("Founder & CEO"));
+        assert_eq!(role_of("Anna Berg", "Say hello to our CTO, Anna Berg.").as_deref(), Some("CTO"));
+        assert_eq!(role_of("Anna Berg", "Anna Berg, who lives in Oslo, plays chess."), None);
         assert_eq!(role_of("Helen Marsh", "Helen Marsh, our managing director, set up the company").as_deref(), Some("managing director"));
     }
 }

@@ -180,16 +180,27 @@ pub(super) fn faqs(site: &SiteSnapshot, proposal: &mut Proposal) {
     }
     for page in &site.pages {
         // A question heading is an FAQ on an FAQ page or section, or among other questions; a
-        // lone one ("So what does it actually do?") introduces the page's own text.
-        let questions =
-            page.blocks.iter().filter(|b| matches!(b.kind, BlockKind::Term | BlockKind::Heading(2..=4)) && b.text.ends_with('?')).count();
+        // lone one ("So what does it actually do?") introduces the page's own text. A short
+        // paragraph that is only a question (a bold question above its answer) is one too, on
+        // those same terms.
+        let asks = |block: &TextBlock| {
+            block.text.ends_with('?')
+                && match block.kind {
+                    BlockKind::Term | BlockKind::Heading(2..=4) => true,
+                    BlockKind::Paragraph | BlockKind::Other => {
+                        block.text.chars().count() <= 200 && meaning::sentences(&block.text).len() == 1
+                    }
+                    _ => false,
+                }
+        };
+        let questions = page.blocks.iter().filter(|block| asks(block)).count();
         for pair in page.blocks.windows(2) {
             let (question, answer) = (&pair[0], &pair[1]);
             let faq_place = questions >= 2 || meaning::in_labelled_section(Subject::Faq, page, question);
-            let is_question =
-                matches!(question.kind, BlockKind::Term | BlockKind::Heading(2..=4)) && question.text.ends_with('?') && faq_place;
+            let is_question = asks(question) && faq_place;
             let supported = pair.iter().all(|block| block.role.can_support(Subject::Faq));
-            if is_question && supported && matches!(answer.kind, BlockKind::Paragraph | BlockKind::ListItem | BlockKind::Other) {
+            let answers = matches!(answer.kind, BlockKind::Paragraph | BlockKind::ListItem | BlockKind::Other) && !asks(answer);
+            if is_question && supported && answers {
                 push(proposal, page, &question.text, &answer.text, Basis::PageText);
             }
         }
