@@ -307,6 +307,29 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
         for person in people_after(sentence, &lower, FOUNDERS_ARE).into_iter().filter(not_the_product) {
             add(person, &mut found);
         }
+        // "Anna Berg and Jonas Lind founded Xanthe in 2023": the people a sentence about the
+        // product starts with, right before a founding verb.
+        if about_product {
+            let leading: Vec<FounderMention> = people_at_start(sentence).into_iter().filter(not_the_product).collect();
+            let last = leading.last().map(|person| person.name.clone());
+            if let Some(last) = last
+                && let Some(at) = sentence.find(last.as_str())
+            {
+                let after = sentence[at + last.len()..].trim_start_matches([',', ' ', ')']).to_lowercase();
+                let after =
+                    after.strip_prefix('(').map_or(after.as_str(), |rest| rest.split_once(')').map_or(rest, |(_, r)| r)).trim_start();
+                let verbs = ["founded ", "co-founded ", "cofounded ", "started ", "built ", "launched ", "created ", "set up "];
+                let verb = verbs.iter().any(|verb| {
+                    after.starts_with(verb)
+                        || after.strip_prefix("have ").or_else(|| after.strip_prefix("had ")).is_some_and(|a| a.starts_with(verb))
+                });
+                if verb {
+                    for person in leading {
+                        add(person, &mut found);
+                    }
+                }
+            }
+        }
         // "I'm Ben Hughes." with the maker saying, in this text, that they made the product.
         if let Some(name) = introduced_as(sentence) {
             if maker_speaks {
@@ -437,6 +460,11 @@ mod tests {
             names("Olá! I am Inês Carvalho, founder of Birchbill and the support team."),
             [person("Inês Carvalho", Some("Founder"))]
         );
+        assert_eq!(
+            names("Anna Berg and Jonas Lind founded Birchbill in 2023 after years of invoicing by hand."),
+            [person("Anna Berg", None), person("Jonas Lind", None)]
+        );
+        assert!(names("Anna Berg and Jonas Lind use Birchbill every day.").is_empty());
         assert_eq!(
             names("Birchbill started in 2021, when Aisha Bello (CEO) and Marc Tremblay (CTO) got tired of guessing."),
             [person("Aisha Bello", Some("CEO")), person("Marc Tremblay", Some("CTO"))]
