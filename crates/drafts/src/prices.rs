@@ -300,7 +300,30 @@ fn priced_subject_is_another(sentence: &str, product_names: &[String]) -> bool {
 pub fn someone_elses_price(sentence: &str, product_names: &[String]) -> bool {
     // "no other fees" speaks of the product's own price.
     let lower = format!(" {} ", sentence.to_lowercase()).replace(" no other ", " ");
-    SOMEONE_ELSES.iter().any(|cue| lower.contains(cue)) || priced_subject_is_another(sentence, product_names)
+    SOMEONE_ELSES.iter().any(|cue| lower.contains(cue))
+        || priced_subject_is_another(sentence, product_names)
+        || names_anothers_price(sentence, product_names)
+}
+
+/// Whether a sentence puts a price on another name: its possessive ("Notion's $10 plan") or a
+/// price in brackets right after it ("integrates with Mailchimp ($29/month)").
+fn names_anothers_price(sentence: &str, product_names: &[String]) -> bool {
+    let another = |word: &str| {
+        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+        bare.chars().next().is_some_and(char::is_uppercase)
+            && !PLAN_WORDS.contains(&bare.to_lowercase().as_str())
+            && !product_names.iter().any(|name| name.split_whitespace().any(|n| n.eq_ignore_ascii_case(bare)))
+    };
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    words.windows(2).any(|pair| {
+        let (name, next) = (pair[0], pair[1]);
+        let possessive = name.strip_suffix("'s").or_else(|| name.strip_suffix("’s"));
+        let priced_next = states_price(next) || next.starts_with('(') && states_price(next);
+        match possessive {
+            Some(owner) => another(owner) && (priced_next || states_price(sentence)),
+            None => another(name) && next.starts_with('(') && states_price(next),
+        }
+    })
 }
 
 /// The sentences of `text` that state the product's own price, free tier, trial or "contact
@@ -385,6 +408,8 @@ mod tests {
             "Rankhound starts from $129/month for one site.",
             "For comparison, Podmetrics charges $49/month for roughly what our Creator plan does.",
             "Shopify's Basic plan costs $39/month, billed by Shopify.",
+            "It's a fraction of Notion's $10 plan.",
+            "Arbolog syncs with Mailchimp ($29/month) out of the box.",
         ] {
             assert!(someone_elses_price(sentence, &names), "{sentence}");
         }
@@ -392,6 +417,8 @@ mod tests {
         assert!(!someone_elses_price("Pro is $12 a month for the whole team.", &names));
         assert!(!someone_elses_price("One Arbolog licence is A$79.", &names));
         assert!(!someone_elses_price("Professional is $29 per month.", &names));
+        assert!(!someone_elses_price("Arbolog's Pro plan is $12 a month.", &names));
+        assert!(!someone_elses_price("Pro ($12/month) adds shared projects.", &names));
         assert!(!someone_elses_price("Add another seat for $5/month.", &names));
         assert!(!someone_elses_price("Pro is $12/month with no other fees.", &names));
         // Letters whose lower case is shorter in bytes do not break the reading.
