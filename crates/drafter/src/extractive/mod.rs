@@ -146,13 +146,19 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
         proposal.fields.insert(FieldName::ShortDescription, text(short, home, short, Basis::Metadata));
     }
 
-    // Description: substantial paragraphs of the homepage, then of an about page.
+    // Description: substantial paragraphs of the homepage, then of an about page; never an
+    // FAQ's answer (a paragraph in an FAQ section or right after a question) or a
+    // testimonial's words (`blocks_for` leaves those out by their role).
     let mut paragraphs: Vec<Evidence> = Vec::new();
     let about_pages: Vec<&Page> =
         pages_about(site, &["about", "ueber-uns", "uber-uns", "über-uns", "a-propos", "company", "story"]).collect();
     for (page, limit) in std::iter::once((home, 3)).chain(about_pages.iter().map(|page| (*page, 2))) {
+        let answers: Vec<&str> =
+            page.blocks.windows(2).filter(|pair| pair[0].text.ends_with('?')).map(|pair| pair[1].text.as_str()).collect();
         let found = blocks_for(page, Subject::Field(FieldName::Description))
             .filter(|b| b.kind == BlockKind::Paragraph && b.text.chars().count() >= 60)
+            .filter(|b| !b.section.as_deref().is_some_and(|section| meaning::labels(Subject::Faq, section) && !section.trim().is_empty()))
+            .filter(|b| !answers.contains(&b.text.as_str()))
             .take(limit);
         for block in found {
             if !paragraphs.iter().any(|e| e.quote == block.text) {
@@ -425,6 +431,42 @@ mod tests {
         let names: Vec<&str> = grounded.founders.iter().map(|f| f.value.name.as_str()).collect();
         assert_eq!(names, ["Mara Lindqvist"], "{dropped:?}");
         assert_eq!(grounded.founders[0].value.title.as_deref(), Some("Co-founder"));
+    }
+
+    /// The description is the product's own words: an FAQ's answer stays out of it.
+    #[test]
+    fn the_description_leaves_out_faq_answers() {
+        use drafts::site::{BlockRole, TextBlock};
+        let block = |kind, text: &str, section: Option<&str>| TextBlock {
+            kind,
+            text: text.into(),
+            section: section.map(str::to_owned),
+            role: BlockRole::Content,
+        };
+        let page = Page {
+            url: "https://a.example/".into(),
+            title: Some("Quillpad".into()),
+            blocks: vec![
+                block(BlockKind::Heading(1), "Quillpad", None),
+                block(
+                    BlockKind::Paragraph,
+                    "Quillpad keeps the notes of every meeting in one searchable place for your team.",
+                    Some("Quillpad"),
+                ),
+                block(BlockKind::Heading(2), "Questions", None),
+                block(BlockKind::Paragraph, "Can I export my notes?", Some("Questions")),
+                block(
+                    BlockKind::Paragraph,
+                    "Yes, every note exports as Markdown or PDF whenever you like, with its attachments.",
+                    Some("Questions"),
+                ),
+            ],
+            ..Page::default()
+        };
+        let site = SiteSnapshot { home_url: page.url.clone(), pages: vec![page], ..SiteSnapshot::default() };
+        let drafted = draft(&site, &[]);
+        let description = drafted.fields[&FieldName::Description].value.as_text().unwrap().to_owned();
+        assert!(description.contains("searchable place") && !description.contains("Markdown"), "{description}");
     }
 
     #[test]
