@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use time::OffsetDateTime;
 
 /// A permission an operation may need. Scopes are independent: none implies another.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Scope {
     #[serde(rename = "account:read")]
     AccountRead,
@@ -39,7 +39,7 @@ impl std::fmt::Display for Scope {
 }
 
 /// A set of scopes, kept sorted so its text form is stable.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Scopes(BTreeSet<Scope>);
 

@@ -6,11 +6,10 @@ pub use blog::{BlogError, BlogPost, BlogPostSummary, BlogRepository, BlogService
 
 use async_trait::async_trait;
 use kernel::RepoError;
-use schemars::JsonSchema;
 use serde::Serialize;
 
 /// A question founders can answer on their profile.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct InterviewQuestion {
     /// The id an answer refers to (`question_id`).
     pub id: i64,

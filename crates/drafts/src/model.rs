@@ -32,7 +32,7 @@ impl std::fmt::Display for DraftId {
 }
 
 /// Where a draft stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DraftStatus {
     /// Reading the website.
@@ -71,7 +71,7 @@ impl DraftStatus {
 }
 
 /// Why a site could not be read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureReason {
     /// robots.txt does not let our bot read the homepage.
@@ -109,7 +109,7 @@ impl FailureReason {
 }
 
 /// The 18 editable profile fields of a draft.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FieldName {
     Name,
@@ -206,7 +206,7 @@ impl std::fmt::Display for FieldName {
 }
 
 /// The state of a value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FieldState {
     /// Drafted from the website, with evidence.
@@ -224,7 +224,7 @@ pub enum FieldState {
 }
 
 /// A quote from a fetched page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Evidence {
     /// The page the quote is from.
     pub url: String,
@@ -243,7 +243,7 @@ impl Evidence {
 
 /// What kind of evidence a quote is. Founders, pricing and the founding year accept only some
 /// kinds (`crate::meaning`); the grounding check refuses a claim the page does not bear out.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Basis {
     /// A value of the page's schema.org JSON-LD (`Organization.founder`, `Offer`, `foundingDate`, ...).
@@ -290,7 +290,7 @@ impl Basis {
 }
 
 /// A field's value: text, or a list of strings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum FieldValue {
     Text(String),
@@ -391,7 +391,7 @@ impl DraftField {
 }
 
 /// A founder as a draft holds one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DraftFounder {
     pub name: String,
     /// The role.
@@ -400,7 +400,7 @@ pub struct DraftFounder {
 }
 
 /// A milestone as a draft holds one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DraftMilestone {
     /// `YYYY-MM-DD`.
     pub date: String,
@@ -410,7 +410,7 @@ pub struct DraftMilestone {
 }
 
 /// The SEO title and meta description.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DraftSeo {
     pub title: Option<String>,
     pub meta: Option<String>,
@@ -443,7 +443,7 @@ impl<T> Section<T> {
 }
 
 /// A competitor's site, read and set beside this draft.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Competitor {
     pub url: kernel::WebUrl,
     /// `pending` while it is read, then `ready` or `failed`.
@@ -453,7 +453,7 @@ pub struct Competitor {
     pub comparison: Vec<ComparisonRow>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ComparisonRow {
     pub field: String,
     pub ours: Option<String>,

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 /// One rejected input field: `field` is a dotted path (`fields.tagline`, `items[0].product`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FieldError {
     pub field: String,
     pub message: String,

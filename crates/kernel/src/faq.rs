@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A question and its answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Faq {
     pub question: String,
     pub answer: String,

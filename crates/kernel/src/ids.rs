@@ -23,19 +23,6 @@ macro_rules! int_id {
             }
         }
 
-        impl schemars::JsonSchema for $name {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                "Id".into()
-            }
-
-            fn inline_schema() -> bool {
-                true
-            }
-
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!({"type": "integer", "minimum": 1, "format": "int64"})
-            }
-        }
     };
 }
 

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// An amount in USD cents (excluding VAT unless a field name says otherwise).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
 #[serde(transparent)]
 pub struct Cents(i64);
 

@@ -40,7 +40,7 @@ impl Default for PageRequest {
 }
 
 /// One page of a list, with the total count of the whole list.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Paged<T> {
     pub items: Vec<T>,
     pub page: u32,

@@ -5,7 +5,7 @@ use crate::FieldError;
 use serde::{Deserialize, Serialize};
 
 /// A founder story: a title and eight sections, every one optional.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Story {
     pub title: Option<String>,

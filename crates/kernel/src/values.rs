@@ -9,7 +9,7 @@ use std::borrow::Cow;
 pub struct InvalidValue(pub Cow<'static, str>);
 
 macro_rules! string_value {
-    ($name:ident, $schema:tt) => {
+    ($name:ident) => {
         impl $name {
             pub fn as_str(&self) -> &str {
                 &self.0
@@ -38,20 +38,6 @@ macro_rules! string_value {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 let raw = String::deserialize(deserializer)?;
                 Self::parse(&raw).map_err(serde::de::Error::custom)
-            }
-        }
-
-        impl schemars::JsonSchema for $name {
-            fn schema_name() -> Cow<'static, str> {
-                stringify!($name).into()
-            }
-
-            fn inline_schema() -> bool {
-                true
-            }
-
-            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                schemars::json_schema!($schema)
             }
         }
     };
@@ -104,7 +90,7 @@ impl Slug {
     }
 }
 
-string_value!(Slug, {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]{0,219}$", "maxLength": 220});
+string_value!(Slug);
 
 /// An ISO 3166-1 alpha-2 country code, kept in upper case (`de` is read as `DE`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -120,7 +106,7 @@ impl CountryCode {
     }
 }
 
-string_value!(CountryCode, {"type": "string", "pattern": "^[A-Za-z]{2}$", "minLength": 2, "maxLength": 2});
+string_value!(CountryCode);
 
 /// An e-mail address: checked for shape only (one `@`, a dotted domain, at most 254 characters),
 /// and kept in lower case so it can be looked up.
@@ -156,7 +142,7 @@ impl Email {
     }
 }
 
-string_value!(Email, {"type": "string", "pattern": Email::PATTERN, "maxLength": 254});
+string_value!(Email);
 
 #[cfg(test)]
 mod tests {

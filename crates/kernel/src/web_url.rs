@@ -152,20 +152,6 @@ impl<'de> Deserialize<'de> for WebUrl {
     }
 }
 
-impl schemars::JsonSchema for WebUrl {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "WebUrl".into()
-    }
-
-    fn inline_schema() -> bool {
-        true
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({"type": "string", "format": "uri", "maxLength": 2048})
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

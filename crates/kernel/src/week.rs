@@ -73,20 +73,6 @@ impl<'de> Deserialize<'de> for Week {
     }
 }
 
-impl schemars::JsonSchema for Week {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Week".into()
-    }
-
-    fn inline_schema() -> bool {
-        true
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({"type": "string", "format": "date", "description": "The Monday that names a launch week (YYYY-MM-DD)."})
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::Week;

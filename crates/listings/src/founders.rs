@@ -4,14 +4,13 @@ use crate::model::ListingSummary;
 use crate::service::DirectoryShape;
 use async_trait::async_trait;
 use kernel::{Clock, CountryCode, PageRequest, Paged, RepoError, Slug};
-use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use time::OffsetDateTime;
 
 /// A listing named from a founder's side.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CompanyRef {
     pub slug: Slug,
     pub name: String,

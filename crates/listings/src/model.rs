@@ -2,12 +2,11 @@
 
 pub use kernel::Faq;
 use kernel::{CategoryId, ListingId, Paged, Slug, Week};
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Where a listing is in its life. The free plan moves `draft` -> `awaiting_badge` ->
 /// `scheduled` -> `live`; a paid launch moves `draft` -> `scheduled` or `live`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ListingStatus {
     Draft,
@@ -50,7 +49,7 @@ pub struct Category {
 }
 
 /// A category in the tree, with the number of live listings in it or its subcategories.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CategoryNode {
     pub slug: Slug,
     pub name: String,
@@ -60,7 +59,7 @@ pub struct CategoryNode {
 }
 
 /// A short reference to a category.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CategoryRef {
     pub slug: Slug,
     pub name: String,
@@ -68,7 +67,7 @@ pub struct CategoryRef {
 }
 
 /// A listing as it appears in lists and feeds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ListingSummary {
     #[serde(skip)]
     pub id: ListingId,
@@ -96,7 +95,7 @@ pub struct CategoryPage {
 }
 
 /// Counts shown on the site's front page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct SiteCounts {
     pub live_listings: u64,
     pub categories: u64,

@@ -76,7 +76,7 @@ pub struct Media {
 }
 
 /// A labelled link.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Link {
     pub label: String,
     pub url: String,

@@ -2,13 +2,12 @@
 
 use async_trait::async_trait;
 use kernel::{Cents, Clock, RepoError, Week};
-use schemars::JsonSchema;
 use serde::Serialize;
 use std::sync::Arc;
 use time::UtcOffset;
 
 /// Whether and from which window a product lets the buyer choose a launch week.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WeekRule {
     /// The product has nothing to do with a week.

@@ -3,7 +3,6 @@
 
 use crate::vat::{VatNumberCheck, VatRate, VatTreatment};
 use kernel::{Cents, CountryCode, ListingId, UserId, Week};
-use schemars::JsonSchema;
 use serde::Serialize;
 use time::OffsetDateTime;
 
@@ -52,7 +51,7 @@ impl std::fmt::Display for OrderNumber {
 }
 
 /// Where an order is (`decisions.md`, Statuses: Order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OrderStatus {
     /// Created by checkout, waiting for payment (24 hours).

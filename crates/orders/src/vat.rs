@@ -4,7 +4,6 @@
 use crate::vat_number::{MEMBER_STATES, VatNumber};
 use async_trait::async_trait;
 use kernel::{CountryCode, RepoError};
-use schemars::JsonSchema;
 use serde::Serialize;
 use time::Date;
 
@@ -81,7 +80,7 @@ pub fn in_eu(country: &CountryCode) -> bool {
 }
 
 /// Which check a VAT number passed or failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VatNumberCheck {
     /// No VAT number was given.
@@ -125,7 +124,7 @@ pub trait VatNumberRegistry: Send + Sync {
 }
 
 /// Why an order is charged the VAT it is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum VatTreatment {
     /// No billing country yet: no VAT shown; the checkout page asks for the country before payment.

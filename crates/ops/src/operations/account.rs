@@ -1,6 +1,7 @@
 //! `get_account`: who the caller is and what its credential allows.
 
 use crate::registry::{Input, Operation, OperationSpec, registry};
+use crate::wire::SchemaOf;
 use crate::wire::rfc3339;
 use crate::{AccountServices, Caller, Context, NoInput, OpError};
 use accounts::{Credential, Scope};
@@ -16,6 +17,7 @@ pub struct AccountView {
     pub user: UserView,
     pub credential: CredentialView,
     /// Scopes the credential carries. Scopes are independent: none implies another.
+    #[schemars(with = "Vec<SchemaOf<Scope>>")]
     pub scopes: Vec<Scope>,
     /// operationIds this credential may call (public ones included).
     pub allowed_operations: Vec<&'static str>,

@@ -2,6 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::ListingSlug;
+use crate::wire::SchemaOf;
 use crate::{Caller, Context, InputPart, ListingServices, OpError};
 use async_trait::async_trait;
 use garde::Validate;
@@ -93,6 +94,7 @@ pub struct BadgeView {
     /// What the badge says, e.g. "Launched on Launchdir".
     pub title: String,
     /// The week of a weekly award.
+    #[schemars(with = "Option<SchemaOf<Week>>")]
     pub week: Option<Week>,
     /// The SVG image, in the requested shape, mode and size.
     pub image_url: String,
@@ -107,8 +109,10 @@ pub struct BadgeView {
 /// The listing named by a badge.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct BadgeListing {
+    #[schemars(with = "SchemaOf<Slug>")]
     pub slug: Slug,
     pub name: String,
+    #[schemars(with = "SchemaOf<listings::ListingStatus>")]
     pub status: listings::ListingStatus,
 }
 

@@ -1,6 +1,7 @@
 //! `list_blog_posts` and `get_blog_post`.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::SchemaOf;
 use crate::wire::{paged_query, rfc3339};
 use crate::{Caller, ContentServices, Context, InputPart, NoInput, OpError};
 use async_trait::async_trait;
@@ -26,6 +27,7 @@ paged_query! {
 /// A post in a list.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct BlogPostItem {
+    #[schemars(with = "SchemaOf<Slug>")]
     pub slug: Slug,
     pub title: String,
     pub summary: String,
@@ -102,6 +104,7 @@ pub struct GetBlogPost;
 pub struct BlogSlug {
     /// The post's slug.
     #[garde(skip)]
+    #[schemars(with = "SchemaOf<Slug>")]
     pub slug: Slug,
 }
 
@@ -114,6 +117,7 @@ pub struct BlogPostView {
     pub post: BlogPostItem,
     /// The full text, Markdown.
     pub body_markdown: String,
+    #[schemars(with = "Vec<SchemaOf<Faq>>")]
     pub faqs: Vec<Faq>,
     /// RFC 3339.
     pub updated_at: String,

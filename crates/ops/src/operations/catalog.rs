@@ -1,6 +1,7 @@
 //! `list_products`: the price list, from the database.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::SchemaOf;
 use crate::{Caller, CommerceServices, Context, NoInput, OpError};
 use async_trait::async_trait;
 use kernel::Week;
@@ -32,8 +33,10 @@ pub struct ProductView {
     pub needs_listing: bool,
     /// Whether an order item may (`optional`) or must (`required`, `required_before_free_queue`)
     /// carry a `week`.
+    #[schemars(with = "SchemaOf<WeekRule>")]
     pub week_rule: WeekRule,
     /// The Mondays that may be chosen as `week` right now (empty when `week_rule` is `none`).
+    #[schemars(with = "Vec<SchemaOf<Week>>")]
     pub weeks: Vec<Week>,
     /// Allowed option keys and values, for products that have options.
     #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]

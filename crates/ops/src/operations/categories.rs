@@ -2,6 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::Pagination;
+use crate::wire::SchemaOf;
 use crate::{Caller, Context, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
@@ -32,6 +33,7 @@ fn yes() -> bool {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct CategoryTree {
     /// Top-level categories, each with its subcategories.
+    #[schemars(with = "Vec<SchemaOf<CategoryNode>>")]
     pub items: Vec<CategoryNode>,
 }
 
@@ -72,6 +74,7 @@ pub struct GetCategory;
 pub struct CategorySlug {
     /// The category's slug.
     #[garde(skip)]
+    #[schemars(with = "SchemaOf<Slug>")]
     pub slug: Slug,
 }
 
@@ -80,9 +83,11 @@ impl InputPart for CategorySlug {}
 /// The category itself.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct CategoryInfo {
+    #[schemars(with = "SchemaOf<Slug>")]
     pub slug: Slug,
     pub name: String,
     pub description: String,
+    #[schemars(with = "Vec<SchemaOf<Faq>>")]
     pub faqs: Vec<Faq>,
     /// Live listings in this category or its subcategories.
     pub live_listings: u64,
@@ -92,9 +97,12 @@ pub struct CategoryInfo {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct CategoryDetail {
     pub category: CategoryInfo,
+    #[schemars(with = "Option<SchemaOf<CategoryRef>>")]
     pub parent: Option<CategoryRef>,
+    #[schemars(with = "Vec<SchemaOf<CategoryRef>>")]
     pub subcategories: Vec<CategoryRef>,
     /// Live listings of this category and its subcategories, most voted first.
+    #[schemars(with = "Vec<SchemaOf<ListingSummary>>")]
     pub items: Vec<ListingSummary>,
     pub page: u32,
     pub per_page: u32,

@@ -3,13 +3,14 @@
 //! listing.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::PageOf;
 use crate::wire::{Pagination, rfc3339};
 use crate::{Caller, Context, HttpMethod, InputPart, NoInput, OpError, RateClass};
 use accounts::Scope;
 use async_trait::async_trait;
 use claims::{CheckRecord, Claim, ClaimMethod, ClaimStatus, Publish};
 use garde::Validate;
-use kernel::{ClaimId, Paged};
+use kernel::ClaimId;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -233,7 +234,7 @@ impl Operation for ListMyClaims {
     type Path = NoInput;
     type Query = Pagination;
     type Body = NoInput;
-    type Output = Paged<ClaimView>;
+    type Output = PageOf<ClaimView>;
     type Area = claims::ClaimsService;
 
     const SPEC: OperationSpec = OperationSpec {
@@ -251,9 +252,9 @@ impl Operation for ListMyClaims {
         claims: Context<'_, Self::Area>,
         caller: &Caller,
         input: Input<NoInput, Pagination, NoInput>,
-    ) -> Result<Paged<ClaimView>, OpError> {
+    ) -> Result<PageOf<ClaimView>, OpError> {
         let page = claims.mine(caller.user_id()?, input.query.page_request()).await?;
-        Ok(page.map(|claim| ClaimView::of(&claim, claims)))
+        Ok(PageOf::from(page.map(|claim| ClaimView::of(&claim, claims))))
     }
 }
 

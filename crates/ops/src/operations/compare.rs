@@ -2,6 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::ListingSlug;
+use crate::wire::SchemaOf;
 use crate::{Caller, Context, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
@@ -13,6 +14,7 @@ use serde::{Deserialize, Serialize};
 /// An alternative to a listing.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct AlternativeView {
+    #[schemars(with = "SchemaOf<ListingSummary>")]
     pub listing: ListingSummary,
     /// Named and approved by the listing's owner (shown first).
     pub approved: bool,
@@ -22,6 +24,7 @@ pub struct AlternativeView {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct AlternativeList {
     /// The listing the alternatives are for.
+    #[schemars(with = "SchemaOf<ListingSummary>")]
     pub listing: ListingSummary,
     /// Owner-approved first, then other live listings of the same primary category, most
     /// voted first; at most 20.
@@ -70,9 +73,11 @@ impl Operation for GetAlternatives {
 pub struct CompareQuery {
     /// The first live listing's slug.
     #[garde(skip)]
+    #[schemars(with = "SchemaOf<Slug>")]
     pub a: Slug,
     /// The second live listing's slug.
     #[garde(skip)]
+    #[schemars(with = "SchemaOf<Slug>")]
     pub b: Slug,
 }
 
@@ -99,7 +104,9 @@ pub struct RowView {
 /// Two listings side by side.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ComparisonView {
+    #[schemars(with = "SchemaOf<ListingSummary>")]
     pub a: ListingSummary,
+    #[schemars(with = "SchemaOf<ListingSummary>")]
     pub b: ListingSummary,
     pub rows: Vec<RowView>,
 }

@@ -1,6 +1,7 @@
 //! `list_interview_questions`.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::SchemaOf;
 use crate::{Caller, ContentServices, Context, NoInput, OpError};
 use async_trait::async_trait;
 use content::InterviewQuestion;
@@ -12,6 +13,7 @@ pub struct ListInterviewQuestions;
 /// The questions founders can answer with `answer_interview`.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct InterviewQuestions {
+    #[schemars(with = "Vec<SchemaOf<InterviewQuestion>>")]
     pub items: Vec<InterviewQuestion>,
 }
 

@@ -2,13 +2,15 @@
 //! `invite_cofounder` and `submit_draft`.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::PageOf;
+use crate::wire::SchemaOf;
 use crate::wire::{DraftPath, DraftView, Pagination, UpdateDraftBody, rfc3339};
 use crate::{Caller, Context, HttpMethod, NoInput, OpError, RateClass};
 use accounts::Scope;
 use async_trait::async_trait;
 use drafts::FieldName;
 use garde::Validate;
-use kernel::{Email, Paged};
+use kernel::Email;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -19,7 +21,9 @@ pub struct DraftSummary {
     pub url: String,
     /// The drafted or edited name, when there is one.
     pub name: Option<String>,
+    #[schemars(with = "SchemaOf<drafts::DraftStatus>")]
     pub status: drafts::DraftStatus,
+    #[schemars(with = "Option<SchemaOf<drafts::FailureReason>>")]
     pub failure_reason: Option<drafts::FailureReason>,
     pub completeness: u8,
     pub missing: Vec<&'static str>,
@@ -46,7 +50,7 @@ impl crate::InputPart for SubmitListingBody {}
 #[serde(deny_unknown_fields)]
 pub struct InviteBody {
     /// The co-founder's e-mail address.
-    #[schemars(with = "Email")]
+    #[schemars(with = "SchemaOf<Email>")]
     #[garde(length(chars, max = 254), custom(is_email))]
     pub email: String,
 }
@@ -112,7 +116,7 @@ impl Operation for ListMyDrafts {
     type Path = NoInput;
     type Query = Pagination;
     type Body = NoInput;
-    type Output = Paged<DraftSummary>;
+    type Output = PageOf<DraftSummary>;
     type Area = drafts::DraftsService;
 
     const SPEC: OperationSpec = OperationSpec {
@@ -128,9 +132,9 @@ impl Operation for ListMyDrafts {
         drafts: Context<'_, Self::Area>,
         caller: &Caller,
         input: Input<NoInput, Pagination, NoInput>,
-    ) -> Result<Paged<DraftSummary>, OpError> {
+    ) -> Result<PageOf<DraftSummary>, OpError> {
         let page = drafts.list(caller.user_id()?, input.query.page_request()).await?;
-        Ok(page.map(|draft| {
+        Ok(PageOf::from(page.map(|draft| {
             let completeness = draft.completeness();
             DraftSummary {
                 id: draft.id.to_string(),
@@ -144,7 +148,7 @@ impl Operation for ListMyDrafts {
                 created_at: rfc3339(draft.created_at),
                 updated_at: rfc3339(draft.updated_at),
             }
-        }))
+        })))
     }
 }
 

@@ -1,6 +1,7 @@
 //! `list_launches`: the launch feeds.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::SchemaOf;
 use crate::wire::{paged_query, rfc3339};
 use crate::{Caller, Context, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
@@ -85,6 +86,7 @@ pub enum FeedMetricView {
         value: String,
     },
     LaunchWeek {
+        #[schemars(with = "SchemaOf<Week>")]
         value: Week,
     },
 }
@@ -94,6 +96,7 @@ pub enum FeedMetricView {
 pub struct FeedItemView {
     /// Position in the feed, continuing across pages.
     pub rank: u32,
+    #[schemars(with = "SchemaOf<ListingSummary>")]
     pub listing: ListingSummary,
     pub metric: FeedMetricView,
 }

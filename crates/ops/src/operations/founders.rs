@@ -1,6 +1,7 @@
 //! `list_founders` and `get_founder`.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::SchemaOf;
 use crate::wire::{self, InterviewAnswerView, paged_query, rfc3339};
 use crate::{Caller, Context, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
@@ -23,6 +24,7 @@ paged_query! {
         pub q: Option<String>,
         /// Only founders from this country (ISO 3166-1 alpha-2).
         #[garde(skip)]
+        #[schemars(with = "Option<SchemaOf<CountryCode>>")]
         pub country: Option<CountryCode>,
     }
 }
@@ -30,13 +32,16 @@ paged_query! {
 /// A founder in a list.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct FounderItem {
+    #[schemars(with = "SchemaOf<Slug>")]
     pub slug: Slug,
     pub name: String,
     /// Their role, e.g. "Founder & CEO".
     pub title: Option<String>,
+    #[schemars(with = "Option<SchemaOf<CountryCode>>")]
     pub country: Option<CountryCode>,
     pub avatar_url: Option<String>,
     /// Live listings they founded.
+    #[schemars(with = "Vec<SchemaOf<CompanyRef>>")]
     pub companies: Vec<CompanyRef>,
     /// The founder's page on the site.
     pub url: String,
@@ -108,6 +113,7 @@ pub struct GetFounder;
 pub struct FounderSlug {
     /// The founder's slug.
     #[garde(skip)]
+    #[schemars(with = "SchemaOf<Slug>")]
     pub slug: Slug,
 }
 
@@ -117,6 +123,7 @@ impl InputPart for FounderSlug {}
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct StoryView {
     /// The listing the story belongs to.
+    #[schemars(with = "SchemaOf<CompanyRef>")]
     pub listing: CompanyRef,
     #[serde(flatten)]
     pub story: wire::StoryView,
@@ -127,15 +134,18 @@ pub struct StoryView {
 /// A founder's public profile.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct FounderView {
+    #[schemars(with = "SchemaOf<Slug>")]
     pub slug: Slug,
     pub name: String,
     pub title: Option<String>,
     pub bio: Option<String>,
+    #[schemars(with = "Option<SchemaOf<CountryCode>>")]
     pub country: Option<CountryCode>,
     pub avatar_url: Option<String>,
     /// Platform key to link.
     pub socials: BTreeMap<String, String>,
     /// Live listings the founder founded, most voted first.
+    #[schemars(with = "Vec<SchemaOf<ListingSummary>>")]
     pub companies: Vec<ListingSummary>,
     /// Published stories of those listings, newest first.
     pub stories: Vec<StoryView>,

@@ -1,6 +1,7 @@
 //! `get_launch_week`.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::SchemaOf;
 use crate::wire::rfc3339;
 use crate::{Caller, Context, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
@@ -68,6 +69,7 @@ pub struct WeekLaunchView {
     pub rank: Option<u32>,
     /// Community votes received from Monday to Sunday of this week; null in an upcoming week.
     pub votes_in_week: Option<u64>,
+    #[schemars(with = "SchemaOf<ListingSummary>")]
     pub listing: ListingSummary,
 }
 
@@ -75,6 +77,7 @@ pub struct WeekLaunchView {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct LaunchWeekView {
     /// The week's Monday.
+    #[schemars(with = "SchemaOf<Week>")]
     pub week: Week,
     pub phase: Phase,
     /// Monday 00:00 in the launch time zone (RFC 3339, UTC).
@@ -85,7 +88,9 @@ pub struct LaunchWeekView {
     /// Past and current weeks: live launches ranked by votes received this week. Upcoming
     /// weeks: scheduled launches, then those waiting for their badge.
     pub items: Vec<WeekLaunchView>,
+    #[schemars(with = "Option<SchemaOf<Week>>")]
     pub previous_week: Option<Week>,
+    #[schemars(with = "Option<SchemaOf<Week>>")]
     pub next_week: Option<Week>,
 }
 

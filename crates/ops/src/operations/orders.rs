@@ -3,12 +3,14 @@
 //! the person enters billing details and pays themselves.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::PageOf;
+use crate::wire::SchemaOf;
 use crate::wire::{Pagination, rfc3339};
 use crate::{Caller, CommerceServices, Context, HttpMethod, InputPart, NoInput, OpError, RateClass};
 use accounts::Scope;
 use async_trait::async_trait;
 use garde::Validate;
-use kernel::{CountryCode, ListingId, Paged};
+use kernel::{CountryCode, ListingId};
 use orders::{Amounts, Line, Order, OrderLine, OrderRequest, OrderStatus, Quote, VatNumberCheck, VatTreatment};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -69,7 +71,7 @@ pub struct OrderRequestBody {
     // Read as text and checked with the other fields, so one 400 names every bad field of the
     // body (a `CountryCode` here would stop the body's parsing at the first bad value).
     #[garde(custom(country_code))]
-    #[schemars(with = "Option<CountryCode>")]
+    #[schemars(with = "Option<SchemaOf<CountryCode>>")]
     pub billing_country: Option<String>,
     /// An EU VAT number (with its country prefix): an EU business in another member state than
     /// the seller's gets reverse charge when it is valid.
@@ -156,11 +158,13 @@ pub struct VatView {
     pub rate_percent: f64,
     /// Why: `domestic` (the seller's country), `eu_consumer` (the buyer country's rate),
     /// `reverse_charge`, `outside_scope` (outside the EU), `country_needed` (no billing country yet).
+    #[schemars(with = "SchemaOf<VatTreatment>")]
     pub treatment: VatTreatment,
     pub reverse_charge: bool,
     /// Which check the VAT number got: `none` (none given), `checksum` (format and check digits,
     /// offline), `vies` (the EU's VIES service), `vies_unavailable` (VIES did not answer; the
     /// offline check decided).
+    #[schemars(with = "SchemaOf<VatNumberCheck>")]
     pub vat_number_check: VatNumberCheck,
     /// The seller's country (`get_site_info` shows it too).
     pub seller_country: String,
@@ -190,6 +194,7 @@ pub struct QuoteView {
     /// The VAT rate applied to every line, in percent.
     pub vat_rate: f64,
     pub reverse_charge: bool,
+    #[schemars(with = "SchemaOf<VatNumberCheck>")]
     pub vat_number_check: VatNumberCheck,
     /// Whether the VAT number given passed its check (false when none was given).
     pub vat_number_valid: bool,
@@ -236,6 +241,7 @@ pub struct OrderView {
     pub number: String,
     /// `pending` (waiting for payment, 24 hours), `paid`, `fulfilled`, `expired`, `canceled`,
     /// `refunded` or `needs_review` (a payment that did not match; the site team looks at it).
+    #[schemars(with = "SchemaOf<OrderStatus>")]
     pub status: OrderStatus,
     /// Why the order is in its status, where there is more to say.
     pub status_reason: Option<String>,
@@ -412,7 +418,7 @@ impl Operation for ListMyOrders {
     type Path = NoInput;
     type Query = Pagination;
     type Body = NoInput;
-    type Output = Paged<OrderView>;
+    type Output = PageOf<OrderView>;
     type Area = CommerceServices;
 
     const SPEC: OperationSpec = OperationSpec {
@@ -428,9 +434,9 @@ impl Operation for ListMyOrders {
         commerce: Context<'_, Self::Area>,
         caller: &Caller,
         input: Input<NoInput, Pagination, NoInput>,
-    ) -> Result<Paged<OrderView>, OpError> {
+    ) -> Result<PageOf<OrderView>, OpError> {
         let page = commerce.orders.list(caller.user_id()?, input.query.page_request()).await?;
-        Ok(page.map(|order| OrderView::of(&order, commerce)))
+        Ok(PageOf::from(page.map(|order| OrderView::of(&order, commerce))))
     }
 }
 

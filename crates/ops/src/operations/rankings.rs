@@ -1,6 +1,7 @@
 //! `get_leaderboard` and `list_awards`.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::SchemaOf;
 use crate::wire::paged_query;
 use crate::{Caller, Context, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
@@ -22,6 +23,7 @@ pub struct GetLeaderboard;
 pub struct BoardPath {
     /// community-weekly, community-all-time, billboard, domain-rating or revenue.
     #[garde(skip)]
+    #[schemars(with = "SchemaOf<Slug>")]
     pub board: Slug,
 }
 
@@ -99,6 +101,7 @@ impl From<Metric> for MetricView {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct BoardItem {
     pub rank: u32,
+    #[schemars(with = "SchemaOf<ListingSummary>")]
     pub listing: ListingSummary,
     pub metric: MetricView,
     /// True on the billboard: this place was bought.
@@ -117,6 +120,7 @@ pub struct LeaderboardView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub disclosure: Option<&'static str>,
     /// The week of the community-weekly board.
+    #[schemars(with = "Option<SchemaOf<Week>>")]
     pub week: Option<Week>,
     pub items: Vec<BoardItem>,
     pub page: u32,
@@ -194,6 +198,7 @@ paged_query! {
     pub struct AwardsQuery {
         /// Only the awards of the listing with this slug.
         #[garde(skip)]
+        #[schemars(with = "Option<SchemaOf<Slug>>")]
         pub listing: Option<Slug>,
     }
 }
@@ -202,6 +207,7 @@ paged_query! {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct AwardView {
     /// The week's Monday.
+    #[schemars(with = "SchemaOf<Week>")]
     pub week: Week,
     /// 1, 2 or 3.
     pub rank: u32,
@@ -209,6 +215,7 @@ pub struct AwardView {
     pub title: String,
     /// Community votes the listing received in that week.
     pub votes_in_week: u64,
+    #[schemars(with = "SchemaOf<ListingSummary>")]
     pub listing: ListingSummary,
 }
 

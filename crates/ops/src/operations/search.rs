@@ -1,6 +1,7 @@
 //! `search_listings`.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::SchemaOf;
 use crate::wire::paged_query;
 use crate::{Caller, Context, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
@@ -44,11 +45,14 @@ paged_query! {
         pub q: Option<String>,
         /// A category slug; its subcategories are included.
         #[garde(skip)]
+        #[schemars(with = "Option<SchemaOf<Slug>>")]
         pub category: Option<Slug>,
         /// idea, mvp, launched, growing, ...
         #[garde(skip)]
+        #[schemars(with = "Option<SchemaOf<Slug>>")]
         pub stage: Option<Slug>,
         #[garde(skip)]
+        #[schemars(with = "Option<SchemaOf<CountryCode>>")]
         pub country: Option<CountryCode>,
         #[garde(length(chars, min = 1, max = 40))]
         pub pricing_model: Option<String>,
@@ -67,6 +71,7 @@ paged_query! {
 /// Matching listings.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct SearchResults {
+    #[schemars(with = "Vec<SchemaOf<ListingSummary>>")]
     pub items: Vec<ListingSummary>,
     pub page: u32,
     pub per_page: u32,

@@ -1,6 +1,7 @@
 //! `get_site_info`: what this site is and where everything lives.
 
 use crate::registry::{Input, Operation, OperationSpec};
+use crate::wire::SchemaOf;
 use crate::{App, Caller, Context, NoInput, OpError};
 use async_trait::async_trait;
 use listings::SiteCounts;
@@ -19,6 +20,7 @@ pub struct SiteInfo {
     pub launch_timezone: String,
     /// The seller's country (ISO 3166 alpha-2): it decides which buyers pay domestic VAT.
     pub seller_country: String,
+    #[schemars(with = "SchemaOf<SiteCounts>")]
     pub counts: SiteCounts,
     pub urls: PublicUrls,
     pub docs: DocLocations,

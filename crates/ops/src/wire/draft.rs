@@ -1,6 +1,7 @@
 //! A draft as every draft operation returns it, and the `{id}` that names one.
 
 use super::dates::rfc3339;
+use crate::wire::SchemaOf;
 use crate::{InputPart, OpError};
 use drafts::{Draft, DraftFounder, DraftId, DraftMilestone, DraftSeo, FieldName, FieldValue, Section};
 use garde::Validate;
@@ -54,22 +55,27 @@ impl DraftPath {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct FieldView {
     /// A string, a list of strings, or null when empty.
+    #[schemars(with = "Option<SchemaOf<FieldValue>>")]
     pub value: Option<FieldValue>,
     /// `ai`, `not_found`, `edited`, `manual`, `override` or `deleted`.
+    #[schemars(with = "SchemaOf<drafts::FieldState>")]
     pub state: drafts::FieldState,
     /// Quotes from the website behind the value (empty for the caller's own values).
+    #[schemars(with = "Vec<SchemaOf<drafts::Evidence>>")]
     pub evidence: Vec<drafts::Evidence>,
 }
 
 /// A section besides the profile fields, with its state and evidence.
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct SectionView<T: JsonSchema> {
+pub struct SectionView<T> {
     pub value: T,
+    #[schemars(with = "SchemaOf<drafts::FieldState>")]
     pub state: drafts::FieldState,
+    #[schemars(with = "Vec<SchemaOf<drafts::Evidence>>")]
     pub evidence: Vec<drafts::Evidence>,
 }
 
-fn section<T: Clone + JsonSchema>(section: &Section<T>) -> SectionView<T> {
+fn section<T: Clone>(section: &Section<T>) -> SectionView<T> {
     SectionView { value: section.value.clone(), state: section.state, evidence: section.evidence.clone() }
 }
 
@@ -79,8 +85,10 @@ pub struct DraftView {
     /// UUID.
     pub id: String,
     /// `crawling`, `drafting`, `ready`, `failed` or `submitted`. Poll while `crawling` or `drafting`.
+    #[schemars(with = "SchemaOf<drafts::DraftStatus>")]
     pub status: drafts::DraftStatus,
     /// Why the site could not be read, when `failed`.
+    #[schemars(with = "Option<SchemaOf<drafts::FailureReason>>")]
     pub failure_reason: Option<drafts::FailureReason>,
     /// The reason in words.
     pub failure_message: Option<&'static str>,
@@ -88,16 +96,23 @@ pub struct DraftView {
     pub url: String,
     /// The 18 profile fields.
     pub fields: BTreeMap<String, FieldView>,
+    #[schemars(with = "SectionView<Vec<SchemaOf<Faq>>>")]
     pub faqs: SectionView<Vec<Faq>>,
+    #[schemars(with = "SectionView<Vec<SchemaOf<DraftFounder>>>")]
     pub founders: SectionView<Vec<DraftFounder>>,
     pub company_socials: SectionView<BTreeMap<String, String>>,
     pub founder_socials: SectionView<BTreeMap<String, String>>,
+    #[schemars(with = "SectionView<SchemaOf<kernel::Story>>")]
     pub story: SectionView<kernel::Story>,
+    #[schemars(with = "SectionView<Vec<SchemaOf<DraftMilestone>>>")]
     pub milestones: SectionView<Vec<DraftMilestone>>,
+    #[schemars(with = "SectionView<SchemaOf<DraftSeo>>")]
     pub seo: SectionView<DraftSeo>,
     /// A competitor's site side by side with this draft, when `competitor_url` was set.
+    #[schemars(with = "Option<SchemaOf<drafts::Competitor>>")]
     pub competitor: Option<drafts::Competitor>,
     /// Fields being redrafted now (`regenerate`).
+    #[schemars(with = "Vec<SchemaOf<FieldName>>")]
     pub regenerating: Vec<FieldName>,
     /// 0 to 100: the share of the 18 fields, FAQs, founders and company socials filled.
     pub completeness: u8,

@@ -3,6 +3,7 @@
 
 use super::dates::rfc3339;
 use super::sections::{MilestoneView, StoryView};
+use crate::wire::SchemaOf;
 use crate::{Context, ListingServices};
 use kernel::{Faq, Slug, Week};
 use listings::{Link, ListingStatus};
@@ -13,6 +14,7 @@ use std::collections::BTreeMap;
 /// A category of the listing.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct CategoryView {
+    #[schemars(with = "SchemaOf<Slug>")]
     pub slug: Slug,
     pub name: String,
     /// The one primary category; paid listings may have up to three more.
@@ -21,6 +23,7 @@ pub struct CategoryView {
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct FounderCardView {
+    #[schemars(with = "SchemaOf<Slug>")]
     pub slug: Slug,
     pub name: String,
     pub title: Option<String>,
@@ -74,10 +77,12 @@ pub struct UnlockedView {
 /// A listing's full public profile.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ListingView {
+    #[schemars(with = "SchemaOf<Slug>")]
     pub slug: Slug,
     pub name: String,
     /// The product's own website.
     pub url: String,
+    #[schemars(with = "SchemaOf<ListingStatus>")]
     pub status: ListingStatus,
     pub tagline: Option<String>,
     pub short_description: Option<String>,
@@ -97,9 +102,11 @@ pub struct ListingView {
     pub keywords: Vec<String>,
     pub categories: Vec<CategoryView>,
     pub founders: Vec<FounderCardView>,
+    #[schemars(with = "Vec<SchemaOf<Faq>>")]
     pub faqs: Vec<Faq>,
     /// Platform key to link.
     pub socials: BTreeMap<String, String>,
+    #[schemars(with = "Vec<SchemaOf<Link>>")]
     pub links: Vec<Link>,
     pub demo_video_url: Option<String>,
     /// Newest first, at most five.
@@ -119,6 +126,7 @@ pub struct ListingView {
     pub last_vote_at: Option<String>,
     pub views: u64,
     pub followers: u64,
+    #[schemars(with = "Option<SchemaOf<Week>>")]
     pub launch_week: Option<Week>,
     /// RFC 3339.
     pub launched_at: Option<String>,
@@ -140,6 +148,7 @@ pub struct ListingView {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct WeekVotesView {
     /// The week's Monday, `YYYY-MM-DD`.
+    #[schemars(with = "SchemaOf<Week>")]
     pub week: Week,
     pub votes: u64,
 }

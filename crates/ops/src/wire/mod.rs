@@ -11,6 +11,7 @@ mod listing;
 mod owned;
 mod page;
 mod paths;
+mod schemas;
 mod sections;
 
 pub(crate) use dates::rfc3339;
@@ -21,8 +22,9 @@ pub use listing::{
     CategoryView, DomainRatingView, FounderCardView, ListingView, MediaView, PricingView, RatingView, UnlockedView, UpdateView,
 };
 pub use owned::{BadgeCheckView, MyListingView, OwnedListingView};
-pub use page::Pagination;
+pub use page::{PageOf, Pagination};
 pub(crate) use page::{default_per_page, first_page, page_request, paged_query};
 pub use paths::{ListingPath, ListingSlug};
+pub use schemas::SchemaOf;
 pub(crate) use sections::socials_schema;
 pub use sections::{FaqInput, MilestoneInput, MilestoneView, OwnedStoryInput, StoryInput, StoryView};

@@ -1,9 +1,10 @@
-//! The paginated query: `page` and `per_page`, declared once for every list that pages.
+//! The paginated query (`page` and `per_page`, declared once for every list that pages) and the
+//! page of a list an operation returns.
 
 use garde::Validate;
-use kernel::PageRequest;
+use kernel::{PageRequest, Paged};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// Declares a query part: the struct as written, followed by `page` and `per_page` with the
 /// bounds and defaults every paginated list shares, its `InputPart` impl and `page_request`.
@@ -67,4 +68,20 @@ pub(crate) fn default_per_page() -> u32 {
 pub(crate) fn page_request(page: u32, per_page: u32) -> PageRequest {
     // Bounds were checked by garde before any use case runs.
     PageRequest::new(page, per_page).unwrap_or_default()
+}
+
+/// One page of a list, with the total count of the whole list.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(rename = "Paged")]
+pub struct PageOf<T> {
+    pub items: Vec<T>,
+    pub page: u32,
+    pub per_page: u32,
+    pub total: u64,
+}
+
+impl<T> From<Paged<T>> for PageOf<T> {
+    fn from(Paged { items, page, per_page, total }: Paged<T>) -> Self {
+        Self { items, page, per_page, total }
+    }
 }

@@ -1,6 +1,7 @@
 //! Path parts that name a listing, shared by the operations under the same path.
 
 use crate::InputPart;
+use crate::wire::SchemaOf;
 use garde::Validate;
 use kernel::Slug;
 use schemars::JsonSchema;
@@ -12,6 +13,7 @@ use serde::Deserialize;
 pub struct ListingSlug {
     /// The listing's slug.
     #[garde(skip)]
+    #[schemars(with = "SchemaOf<Slug>")]
     pub slug: Slug,
 }
 

@@ -3,6 +3,7 @@
 //! `get_founder` show the same views.
 
 use super::dates::{NOT_A_DATE, date_schema, is_date, parse_date};
+use crate::wire::SchemaOf;
 use crate::{InputPart, OpError};
 use garde::Validate;
 use kernel::Faq;
@@ -95,7 +96,7 @@ macro_rules! story_input {
 
 /// The story's schema with the bounds of `bounds` and its own description.
 fn story_schema(generator: &mut SchemaGenerator, bounds: StoryBounds, description: &str) -> Schema {
-    let mut schema = Story::json_schema(generator);
+    let mut schema = SchemaOf::<Story>::json_schema(generator);
     if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
         for (key, property) in properties.iter_mut() {
             if let Some(property) = property.as_object_mut() {
@@ -123,6 +124,7 @@ impl InputPart for OwnedStoryInput {}
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct StoryView {
     #[serde(flatten)]
+    #[schemars(with = "SchemaOf<Story>")]
     pub story: Story,
 }
 

@@ -3,10 +3,10 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::spec_presets::{OWNER_READ, OWNER_WRITE};
+use crate::wire::PageOf;
 use crate::wire::{ListingPath, MyListingView, OwnedListingView, Pagination};
 use crate::{Caller, Context, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
-use kernel::Paged;
 use listings::FreeQueueOutcome;
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -18,7 +18,7 @@ impl Operation for ListMyListings {
     type Path = NoInput;
     type Query = Pagination;
     type Body = NoInput;
-    type Output = Paged<OwnedListingView>;
+    type Output = PageOf<OwnedListingView>;
     type Area = ListingServices;
 
     const SPEC: OperationSpec = OperationSpec {
@@ -34,9 +34,9 @@ impl Operation for ListMyListings {
         listings: Context<'_, Self::Area>,
         caller: &Caller,
         input: Input<NoInput, Pagination, NoInput>,
-    ) -> Result<Paged<OwnedListingView>, OpError> {
+    ) -> Result<PageOf<OwnedListingView>, OpError> {
         let page = listings.owners.list(caller.user_id()?, input.query.page_request()).await?;
-        Ok(page.map(|listing| OwnedListingView::of(&listing, listings)))
+        Ok(PageOf::from(page.map(|listing| OwnedListingView::of(&listing, listings))))
     }
 }
 
