@@ -262,14 +262,14 @@ fn check_meaning(subject: Subject, value: &str, evidence: &[Evidence], corpus: &
             // "Free" and "open source" may be said anywhere the product speaks; a price plan
             // only in the product's own price sentences (never a partner's or a competitor's).
             let paid = !matches!(value, "free" | "open_source" | "contact_sales" | "free_trial");
-            let own_pricing = structured || evidence.iter().all(|e| own_price_quote(e, corpus));
+            let own_pricing = structured || evidence.iter().all(|e| own_price_quote(e, corpus, snapshot));
             (paid && !own_pricing).then(|| "a paid pricing model needs evidence from the product's own pricing".into())
         }
         Subject::Field(FieldName::PricingSummary) if !structured => {
             // Every amount must stand in a sentence that states the product's own price.
             let own: Vec<String> = evidence
                 .iter()
-                .map(|e| (fold_whitespace(&e.quote), e.basis == Basis::LabelledSection))
+                .map(|e| (in_its_sentences(e, snapshot), e.basis == Basis::LabelledSection))
                 .collect::<Vec<_>>()
                 .iter()
                 .flat_map(|(quote, labelled)| {
@@ -322,9 +322,33 @@ fn check_meaning(subject: Subject, value: &str, evidence: &[Evidence], corpus: &
 
 /// Whether a quote states the product's own price: a sentence of its pricing, or one that names
 /// it, that is no competitor's, partner's or provider's.
-fn own_price_quote(evidence: &Evidence, corpus: &Corpus) -> bool {
+fn own_price_quote(evidence: &Evidence, corpus: &Corpus, snapshot: &SiteSnapshot) -> bool {
+    let sentences = in_its_sentences(evidence, snapshot);
     matches!(evidence.basis, Basis::LabelledSection | Basis::NamesProduct)
-        && !prices::own_price_sentences(&evidence.quote, evidence.basis == Basis::LabelledSection, &corpus.product_names).is_empty()
+        && !prices::own_price_sentences(&sentences, evidence.basis == Basis::LabelledSection, &corpus.product_names).is_empty()
+}
+
+/// A quote with the rest of the sentences it is part of on its page: a price quoted without
+/// its sentence's "With a classic monitoring service," is still someone else's.
+fn in_its_sentences(evidence: &Evidence, snapshot: &SiteSnapshot) -> String {
+    let quote = fold_whitespace(&evidence.quote);
+    let blocks = snapshot.pages.iter().filter(|page| page.url == evidence.url).flat_map(|page| &page.blocks);
+    for block in blocks {
+        let text = fold_whitespace(&block.text);
+        let Some(start) = text.find(quote.as_str()) else { continue };
+        let end = start + quote.len();
+        let covering: Vec<&str> = meaning::sentences(&text)
+            .into_iter()
+            .filter(|sentence| {
+                let at = sentence.as_ptr() as usize - text.as_ptr() as usize;
+                at < end && at + sentence.len() > start
+            })
+            .collect();
+        if !covering.is_empty() {
+            return covering.join(" ");
+        }
+    }
+    quote
 }
 
 /// Whether `needle` occurs in `text` without cutting a word or number at either end
@@ -383,7 +407,9 @@ fn check_vocabulary(field: FieldName, value: &str, evidence: &[Evidence], catego
                 return Some(format!("{value:?} is not a pricing model we name"));
             }
             // The words the drafter's rules read the model by ("free for 14 days" is a trial).
-            let said = prices::cue_of(value, &quotes) || (value == "free_trial" && prices::free_for_a_while(&quotes));
+            let said = prices::cue_of(value, &quotes)
+                || (value == "free_trial" && prices::free_for_a_while(&quotes))
+                || (value == "freemium" && evidence.iter().any(|e| prices::free_plan_card(&e.quote)));
             (!said).then(|| format!("no quote says the pricing is {value}"))
         }
         FieldName::FoundedYear => {

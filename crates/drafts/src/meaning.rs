@@ -512,4 +512,4 @@ mod roles;
 mod tests;
 
 pub use founding::{FOUNDING_WORDS, FoundingStatement, founding_statements, founding_year_in, speaks_of_company, years_in};
-pub use roles::{role_of_heading, role_of_label, role_of_text};
+pub use roles::{is_founders_signature, role_of_heading, role_of_label, role_of_text};

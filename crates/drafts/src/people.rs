@@ -34,6 +34,7 @@ const ROLE_WORDS: &[&str] = &[
     "developer",
     "managing",
     "owner",
+    "md",
 ];
 
 /// Whether a short text is a role.
@@ -58,8 +59,21 @@ const FOUNDED_BY: &[&str] = &[
 ];
 
 /// Words that start a list of founders ("our founders, A and B,").
-const FOUNDERS_ARE: &[&str] =
-    &["our founders, ", "our founders are ", "the founders, ", "the founders are ", "our co-founders, ", "our co-founders are "];
+const FOUNDERS_ARE: &[&str] = &[
+    "our founders, ",
+    "our founders are ",
+    "our founders ",
+    "the founders, ",
+    "the founders are ",
+    "our co-founders, ",
+    "our co-founders are ",
+    "its founders, ",
+    "its founders ",
+    "founders: ",
+    "co-founders: ",
+    "founders — ",
+    "founders – ",
+];
 
 /// Founding words that may start a sentence without a subject ("Founded by Mara Lindqvist"),
 /// unlike "made by" or "built by", which a footer says of a studio.
@@ -178,11 +192,30 @@ fn people_at_start(text: &str) -> Vec<FounderMention> {
     let finish = |current: &mut Vec<&str>, people: &mut Vec<FounderMention>, title: Option<String>| {
         let name = current.join(" ");
         current.clear();
-        if looks_like_name(&name) {
+        // "Marta Silva, Chief Product Officer,": the role is not a second person.
+        if looks_like_name(&name) && !is_role(&name) {
             people.push(FounderMention { name, title });
         }
     };
     while let Some(word) = words.next() {
+        // "Amina Wekesa — CEO; Daniel Otieno — CTO": a role after a dash, to the next ';' or ','.
+        if ["—", "–", "-"].contains(&word) && !current.is_empty() {
+            let mut role_words = Vec::new();
+            let mut ended = false;
+            for next in words.by_ref() {
+                role_words.push(next.trim_end_matches([',', ';', '.']));
+                if next.ends_with([',', ';', '.']) {
+                    ended = next.ends_with('.');
+                    break;
+                }
+            }
+            let role = role_words.join(" ");
+            finish(&mut current, &mut people, is_role(&role).then_some(role));
+            if ended {
+                break;
+            }
+            continue;
+        }
         // "(CEO)" after a name.
         if let Some(role) = word.strip_prefix('(') {
             let mut role_words = vec![role];
@@ -215,6 +248,14 @@ fn people_at_start(text: &str) -> Vec<FounderMention> {
             finish(&mut current, &mut people, None);
             if word.ends_with(['.', ';', ':', ')', '!']) {
                 break;
+            }
+            // "Lucía Ferrer, who runs product, and Jordi Puig": past the clause about her.
+            if word.ends_with(',') && words.peek().is_some_and(|next| ["who", "our", "the", "a", "an"].contains(next)) {
+                for next in words.by_ref() {
+                    if next.ends_with([',', ';', '.']) {
+                        break;
+                    }
+                }
             }
         }
     }
@@ -282,11 +323,24 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
     let maker_speaks = {
         let lower = text.to_lowercase();
         MAKER_VERBS.iter().any(|verb| lower.contains(verb)) && names_product(&lower, product_names)
-            || lower.contains("founder of") && names_product(&lower, product_names)
+            || lower.contains("founder") && names_product(&lower, product_names) && !meaning::founder_of_another(text, product_names)
     };
     let mut me: Option<String> = None;
+    // "There are two of us who started this.": the next sentence names them.
+    let mut named_next = false;
     for sentence in &all {
         let lower = sentence.to_lowercase();
+        if std::mem::take(&mut named_next) {
+            for clause in sentence.split(';') {
+                if let Some(person) = people_at_start(clause.trim()).into_iter().next() {
+                    let title = person.title.clone().or_else(|| role_of(&person.name, clause));
+                    add(FounderMention { name: person.name, title }, &mut found);
+                }
+            }
+        }
+        named_next = ["of us who started", "of us who founded", "of us started", "of us founded", "who started this", "who founded this"]
+            .iter()
+            .any(|cue| lower.contains(cue));
         // "Dana Reyes, founder of Brightline": a founder of something else.
         let of_another = meaning::founder_of_another(sentence, product_names) && !FOUNDERS_ARE.iter().any(|cue| lower.contains(cue));
         if of_another {
@@ -305,7 +359,8 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
         }
         // "Our founders, Lotte Peeters and Jonas Claes, met at a print shop."
         for person in people_after(sentence, &lower, FOUNDERS_ARE).into_iter().filter(not_the_product) {
-            add(person, &mut found);
+            let title = person.title.clone().or_else(|| role_of(&person.name, sentence));
+            add(FounderMention { name: person.name, title }, &mut found);
         }
         // "Anna Berg and Jonas Lind founded Xanthe in 2023": the people a sentence about the
         // product starts with, right before a founding verb.
@@ -330,28 +385,56 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
                 }
             }
         }
+        // "When I (Lena Vogt, CEO) started Nettlebox": the maker names themselves in brackets.
+        if about_product
+            && FOUNDED_WITH.iter().any(|verb| meaning::has_phrase(&lower, verb))
+            && let Some(person) = named_in_brackets(sentence)
+        {
+            add(person, &mut found);
+        }
+        // "Marta Silva, Chief Product Officer, joined me as co-founder".
+        if joined_as_cofounder(&lower, product_names)
+            && let Some(person) = people_at_start(sentence).into_iter().next().filter(not_the_product)
+        {
+            let title = role_of(&person.name, sentence);
+            add(FounderMention { name: person.name, title }, &mut found);
+        }
         // "I'm Ben Hughes." with the maker saying, in this text, that they made the product.
         if let Some(name) = introduced_as(sentence) {
             if maker_speaks {
-                let title = lower.contains("founder").then(|| "Founder".to_owned());
+                let title = role_of(&name, sentence).or_else(|| lower.contains("founder").then(|| "Founder".to_owned()));
                 add(FounderMention { name: name.clone(), title }, &mut found);
             }
             me = Some(name);
         }
+        // "says Daniel Otieno, co-founder and CTO of Oriole".
+        for person in founders_of_this(sentence, product_names) {
+            add(person, &mut found);
+        }
         // "I started Driftwell with my sister Aoife Kelly", "Helen Marsh, our managing
         // director, set up the company in 2014 with Colin Ward".
         let founding_with = FOUNDED_WITH.iter().any(|verb| meaning::has_phrase(&lower, verb)) && lower.contains(" with ");
-        if founding_with && about_product {
+        // "She started it together with her brother, Luka Novak", right after the text named her
+        // a founder.
+        let pronoun = (lower.starts_with("she ") || lower.starts_with("he ")).then(|| found.last().cloned()).flatten();
+        if founding_with && (about_product || pronoun.is_some()) {
             let first_person = lower.starts_with("i ") || lower.contains(" i ") || lower.starts_with("we ");
-            let subject = if first_person {
+            let subject = if let Some(founder) = pronoun {
+                Some(founder)
+            } else if first_person {
                 me.clone().map(|name| FounderMention { name, title: None })
             } else {
                 people_at_start(sentence).into_iter().next()
             };
             if let Some(subject) = subject.filter(not_the_product) {
                 add(FounderMention { name: subject.name, title: None }, &mut found);
+            }
+            // "I started it together with Lukas Brandt": a co-founder, even where the maker's
+            // own name is on another paragraph.
+            if first_person || !found.is_empty() {
                 for person in people_after(sentence, &lower, &["with "]).into_iter().filter(not_the_product) {
-                    add(person, &mut found);
+                    let title = role_of(&person.name, sentence);
+                    add(FounderMention { name: person.name, title: person.title.or(title) }, &mut found);
                 }
             }
         }
@@ -362,6 +445,66 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
                 if person.title.is_some() {
                     add(person, &mut found);
                 }
+            }
+        }
+    }
+    found
+}
+
+/// "When I (Lena Vogt, CEO) started …": the name, and the role, a maker gives in brackets.
+fn named_in_brackets(sentence: &str) -> Option<FounderMention> {
+    let at = sentence.find("I (")?;
+    if sentence[..at].chars().next_back().is_some_and(char::is_alphanumeric) {
+        return None;
+    }
+    let inner = sentence[at + 3..].split(')').next()?;
+    let (name, role) = match inner.split_once(", ") {
+        Some((name, role)) => (name.trim(), Some(role.trim())),
+        None => (inner.trim(), None),
+    };
+    looks_like_name(name).then(|| FounderMention { name: name.to_owned(), title: role.filter(|r| is_role(r)).map(str::to_owned) })
+}
+
+/// Whether a lower-cased sentence says its subject joined as a co-founder ("joined me as
+/// co-founder", "joined Nettlebox as a co-founder"), not another company.
+fn joined_as_cofounder(lower: &str, product_names: &[String]) -> bool {
+    lower.match_indices("joined ").any(|(at, cue)| {
+        let mut rest = &lower[at + cue.len()..];
+        for object in ["me ", "us ", "the team ", "the company "] {
+            rest = rest.strip_prefix(object).unwrap_or(rest);
+        }
+        if let Some(name) = product_names.iter().map(|name| name.to_lowercase()).find(|name| rest.starts_with(&format!("{name} "))) {
+            rest = &rest[name.len() + 1..];
+        }
+        ["as co-founder", "as a co-founder", "as cofounder", "as a cofounder", "as my co-founder", "as our co-founder"]
+            .iter()
+            .any(|role| rest.starts_with(role))
+    })
+}
+
+/// "Daniel Otieno, co-founder and CTO of Oriole": people a sentence names a founder of the
+/// product itself, with that role.
+fn founders_of_this(sentence: &str, product_names: &[String]) -> Vec<FounderMention> {
+    let lower = sentence.to_ascii_lowercase();
+    let mut found = Vec::new();
+    for cue in [", co-founder", ", cofounder", ", founder"] {
+        for (at, _) in lower.match_indices(cue) {
+            let role_start = at + 2;
+            let Some(of) = lower[role_start..].find(" of ") else { continue };
+            let role = &sentence[role_start..role_start + of];
+            let company = &lower[role_start + of + 4..];
+            let ours = product_names.iter().any(|name| {
+                let name = name.to_ascii_lowercase();
+                !name.is_empty() && company.starts_with(&name) && !company[name.len()..].starts_with(|c: char| c.is_alphanumeric())
+            });
+            if !ours || role.chars().count() > 40 || role.contains(',') {
+                continue;
+            }
+            let before: Vec<&str> = sentence[..at].split_whitespace().collect();
+            let words: Vec<&str> = before.iter().rev().take_while(|word| name_word(word)).take(4).copied().collect();
+            let name = words.into_iter().rev().collect::<Vec<_>>().join(" ");
+            if looks_like_name(&name) && !is_role(&name) {
+                found.push(FounderMention { name, title: Some(role.trim().to_owned()) });
             }
         }
     }
@@ -390,6 +533,21 @@ pub fn role_of(name: &str, text: &str) -> Option<String> {
                         !role.starts_with("our ") && !role.starts_with("the ") && !role.contains(" and her ") && !role.contains(" and his ")
                     }),
                 rest.strip_prefix(", our ").or_else(|| rest.strip_prefix(", the ")).and_then(|r| r.split([',', ';', '.', '(']).next()),
+                // "Lukas Brandt, who is our Co-founder & COO".
+                rest.strip_prefix(", who is our ")
+                    .or_else(|| rest.strip_prefix(", who is the "))
+                    .or_else(|| rest.strip_prefix(", who is "))
+                    .and_then(|r| r.split([',', ';', '.', '(']).next())
+                    .map(|r| r.split(" and ").next().unwrap_or(r)),
+                // "my name is Katrin Vogel, I am founder and CEO of Mapleward".
+                rest.strip_prefix(", i am ")
+                    .or_else(|| rest.strip_prefix(", I am "))
+                    .or_else(|| rest.strip_prefix(", I'm "))
+                    .or_else(|| rest.strip_prefix(" and I am "))
+                    .or_else(|| rest.strip_prefix(" and I'm "))
+                    .and_then(|r| r.split([',', ';', '.', '(']).next())
+                    .map(|r| r.split(" of ").next().unwrap_or(r))
+                    .map(|r| r.strip_prefix("the ").or_else(|| r.strip_prefix("a ")).unwrap_or(r)),
                 rest.strip_prefix(" is our ")
                     .or_else(|| rest.strip_prefix(" is the "))
                     .or_else(|| rest.strip_prefix(" is "))
@@ -422,80 +580,4 @@ pub fn role_of(name: &str, text: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn names(text: &str) -> Vec<(String, Option<String>)> {
-        let product = ["Birchbill".to_owned()];
-        founders_in(text, &product).into_iter().map(|f| (f.name, f.title)).collect()
-    }
-
-    fn person(name: &str, title: Option<&str>) -> (String, Option<String>) {
-        (name.to_owned(), title.map(str::to_owned))
-    }
-
-    #[test]
-    fn founders_are_read_from_the_sentences_people_write() {
-        assert_eq!(
-            names("Birchbill was started by Jana Dvořáková and Tomáš Novák. Jana is CEO."),
-            [person("Jana Dvořáková", None), person("Tomáš Novák", None)]
-        );
-        assert_eq!(
-            names("Birchbill is made by Marta Zielińska (CEO) and her brother Piotr Zieliński, who writes the code."),
-            [person("Marta Zielińska", Some("CEO")), person("Piotr Zieliński", None)]
-        );
-        assert_eq!(
-            names("Our founders, Lotte Peeters and Jonas Claes, met while working at a print shop."),
-            [person("Lotte Peeters", None), person("Jonas Claes", None)]
-        );
-        assert_eq!(
-            names("Hi, I'm Ben Hughes. I started Birchbill with my wife, Clara Hughes, and we've built it together."),
-            [person("Ben Hughes", None), person("Clara Hughes", None)]
-        );
-        assert_eq!(
-            names("Helen Marsh, our managing director, set up the company in 2014 with Colin Ward, who had run sites."),
-            [person("Helen Marsh", None), person("Colin Ward", None)]
-        );
-        assert_eq!(
-            names("Olá! I am Inês Carvalho, founder of Birchbill and the support team."),
-            [person("Inês Carvalho", Some("Founder"))]
-        );
-        assert_eq!(
-            names("Anna Berg and Jonas Lind founded Birchbill in 2023 after years of invoicing by hand."),
-            [person("Anna Berg", None), person("Jonas Lind", None)]
-        );
-        assert!(names("Anna Berg and Jonas Lind use Birchbill every day.").is_empty());
-        assert_eq!(
-            names("Birchbill started in 2021, when Aisha Bello (CEO) and Marc Tremblay (CTO) got tired of guessing."),
-            [person("Aisha Bello", Some("CEO")), person("Marc Tremblay", Some("CTO"))]
-        );
-    }
-
-    #[test]
-    fn other_people_are_not_founders() {
-        assert!(names("Backed by Sam Altmanson, founder of Northwind Ventures.").is_empty());
-        assert!(names("Our advisor Daniel Koh founded Tradelane in 2011.").is_empty());
-        assert!(names("Loved by Acme Corp and Brightline.").is_empty());
-        assert!(names("I'm Tom Hartley and I love trees.").is_empty());
-        assert!(names("Birchbill Notes was built with privacy in mind.").is_empty());
-        assert!(names("Hi, I'm Ben Hughes. I built Birchbill with Vue and Tailwind CSS.").iter().all(|(name, _)| name == "Ben Hughes"));
-        assert!(names("Made by Acme Studio.").is_empty());
-        assert!(names("Join 2,000 Founders Using Birchbill.").is_empty());
-    }
-
-    #[test]
-    fn roles_are_read_beside_a_name() {
-        let text =
-            "Birchbill started in 2021 when Aisha Bello (CEO) joined. Lotte Peeters, our CEO, started it. Jana is CEO and Tomáš codes.";
-        assert_eq!(role_of("Aisha Bello", text).as_deref(), Some("CEO"));
-        assert_eq!(role_of("Lotte Peeters", text).as_deref(), Some("CEO"));
-        assert_eq!(role_of("Jana Dvořáková", text).as_deref(), Some("CEO"));
-        assert_eq!(role_of("Tomáš Novák", text), None);
-        assert_eq!(role_of("Ben Hughes", "Ben is back in October."), None);
-        assert_eq!(role_of("Anna Berg", "Anna Berg, CEO, started it in 2019.").as_deref(), Some("CEO"));
-        assert_eq!(role_of("Anna Berg", "Anna Berg — Founder & CEO").as_deref(), Some("Founder & CEO"));
-        assert_eq!(role_of("Anna Berg", "Say hello to our CTO, Anna Berg.").as_deref(), Some("CTO"));
-        assert_eq!(role_of("Anna Berg", "Anna Berg, who lives in Oslo, plays chess."), None);
-        assert_eq!(role_of("Helen Marsh", "Helen Marsh, our managing director, set up the company").as_deref(), Some("managing director"));
-    }
-}
+mod tests;

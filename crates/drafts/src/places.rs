@@ -182,6 +182,12 @@ const PLACE_CUES: &[&str] = &[
     "work from",
     "working from",
     "operating from",
+    "company in",
+    "company from",
+    "startup in",
+    "startup from",
+    "business in",
+    "shop in",
     "operate from",
     "from",
 ];
@@ -189,6 +195,13 @@ const PLACE_CUES: &[&str] = &[
 /// Words of a sentence about someone else's place: a customer's, a partner's, an investor's, a
 /// job's or an event's.
 const NOT_OURS: &[&str] = &[
+    // "Our QA engineer works remote from Bilbao": one person's place, not the company's.
+    "remote",
+    "works from",
+    "lives in",
+    "our developer",
+    "our designer",
+    "our engineer",
     "customer",
     "client",
     "partner",
@@ -336,6 +349,21 @@ pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
                 }
             }
         }
+        // "a small team of six persons in Valencia", "made with a lot of coffee in Valencia".
+        for cue in ["team of ", "made with "] {
+            for (at, _) in lower.match_indices(cue) {
+                let start = at + cue.len();
+                let Some(gap) = lower[start..].find(" in ").filter(|gap| *gap <= 30) else { continue };
+                if lower[start..start + gap].contains([',', '.', ';']) {
+                    continue;
+                }
+                if let Some(place) = place_at(sentence[start + gap + 4..].trim_start())
+                    && !places.contains(&place)
+                {
+                    places.push(place);
+                }
+            }
+        }
         // "We're a Dutch company", "an independent Swiss studio".
         for country in COUNTRIES {
             for adjective in country.adjectives {
@@ -422,6 +450,12 @@ mod tests {
         assert_eq!(places("Brightlog is made in Leeds, UK."), [(Some("Leeds".into()), Some("GB"))]);
         assert_eq!(places("We're headquartered in Austin, Texas."), [(Some("Austin".into()), Some("US"))]);
         assert_eq!(places("We're a small Dutch company."), [(None, Some("NL"))]);
+        assert_eq!(places("Brightlog Ltd is a wee company in Edinburgh, Scotland."), [(Some("Edinburgh".into()), Some("GB"))]);
+        assert!(places("Our first customer was a coffee company in Lyon.").is_empty());
+        assert_eq!(places("Now we are a small team of six persons in Porto, near the river."), [(Some("Porto".into()), Some("PT"))]);
+        assert_eq!(places("Brightlog · made with a lot of coffee in Porto, Portugal"), [(Some("Porto".into()), Some("PT"))]);
+        assert!(places("Our QA engineer works remote from Bilbao and visits every month.").is_empty());
+        assert!(places("Our developer Piotr Nowak works from Poznań, Poland.").is_empty());
         assert_eq!(places("I run it from Melbourne, Australia."), [(Some("Melbourne".into()), Some("AU"))]);
         assert_eq!(places("Our team in Valencia, Spain ships every week."), [(Some("Valencia".into()), Some("ES"))]);
         assert_eq!(places("Our office is in Valencia."), [(Some("Valencia".into()), None)]);

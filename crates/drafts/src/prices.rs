@@ -95,11 +95,18 @@ pub fn states_price(text: &str) -> bool {
 pub fn states_paid_price(text: &str) -> bool {
     let lower = text.to_lowercase();
     let amounts_after = ["$", "€", "£", "¥"].iter().flat_map(|symbol| lower.match_indices(symbol).map(|(at, s)| &lower[at + s.len()..]));
-    let amounts_before = [" usd", " eur", " gbp", " euro", " dollar", " chf"]
+    // "USD 15/mo".
+    let amounts_after_code = ["usd ", "eur ", "gbp ", "chf "]
+        .iter()
+        .flat_map(|code| lower.match_indices(code).filter(|(at, _)| *at == 0 || !lower[..*at].ends_with(char::is_alphanumeric)))
+        .map(|(at, code)| &lower[at + code.len()..]);
+    // "49 EUR", "4.50 $ a month".
+    let amounts_before = [" usd", " eur", " gbp", " euro", " dollar", " chf", " $", " €", " £"]
         .iter()
         .flat_map(|code| lower.match_indices(code).map(|(at, _)| &lower[..at]))
         .map(|before| before.rsplit(' ').next().unwrap_or(""));
     amounts_after
+        .chain(amounts_after_code)
         .map(|after| after.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == ',')).next().unwrap_or(""))
         .chain(amounts_before)
         .any(|amount| amount.chars().any(|c| c.is_ascii_digit() && c != '0'))
@@ -144,6 +151,14 @@ pub fn states_free_tier(sentence: &str) -> bool {
         && !["shipping", "delivery", "returns"].iter().any(|word| lower.contains(word))
 }
 
+/// Whether a short text is a plan's card that says no more than that the plan is free
+/// ("Starter — free", "Hobby (free)").
+pub fn free_plan_card(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let lower = lower.trim_end_matches(['.', ')', '!']);
+    text.chars().count() <= 40 && (lower.ends_with(" free") || lower.ends_with("(free"))
+}
+
 /// Words of a sentence that make its price someone else's: a competitor's, a partner's, a
 /// provider's, the shipping's.
 const SOMEONE_ELSES: &[&str] = &[
@@ -166,6 +181,8 @@ const SOMEONE_ELSES: &[&str] = &[
     "bills per",
     " bills ",
     "charges us",
+    "costs us",
+    "cost us",
     "charges about",
     "charges from",
     "charge per seat",
@@ -181,6 +198,19 @@ const SOMEONE_ELSES: &[&str] = &[
     "used to pay",
     "instead of paying",
     "for comparison",
+    " bundle",
+    // The market's price: "Most hosted changelog tools start around $35", "With a classic
+    // monitoring service, the same checks can cost around €29".
+    "most hosted",
+    "tools start",
+    "tools cost",
+    "tools charge",
+    "with a classic",
+    "with a typical",
+    "a typical ",
+    "reseller",
+    "refund",
+    "money back",
 ];
 
 /// Plan names a price sentence may start with ("Pro is $12 a month").
@@ -287,14 +317,57 @@ fn priced_subject_is_another(sentence: &str, product_names: &[String]) -> bool {
     if meaning::speaks_of_company(&subject.to_lowercase(), product_names) {
         return false;
     }
-    subject.split_whitespace().any(|word| {
+    subject.split_whitespace().enumerate().any(|(at, word)| {
         let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
         let bare = bare.strip_suffix("'s").or_else(|| bare.strip_suffix("’s")).unwrap_or(bare);
+        // "Every lookup", "If you prefer …": a sentence's first word is capitalised anyway;
+        // "SIM-swap check" is a thing, not a name.
+        let starter = at == 0 && SENTENCE_STARTERS.contains(&bare.to_lowercase().as_str());
+        let compound = bare.rsplit('-').next().is_some_and(|last| last.chars().next().is_some_and(char::is_lowercase));
         bare.chars().next().is_some_and(char::is_uppercase)
+            && !starter
+            && !compound
             && !PLAN_WORDS.contains(&bare.to_lowercase().as_str())
             && !product_names.iter().any(|name| name.split_whitespace().any(|n| n.eq_ignore_ascii_case(bare)))
     })
 }
+
+/// Common words a sentence starts with, capitalised only for being first.
+const SENTENCE_STARTERS: &[&str] = &[
+    "every",
+    "each",
+    "all",
+    "any",
+    "the",
+    "a",
+    "an",
+    "this",
+    "that",
+    "these",
+    "those",
+    "it",
+    "its",
+    "your",
+    "extra",
+    "additional",
+    "if",
+    "when",
+    "for",
+    "with",
+    "after",
+    "then",
+    "and",
+    "but",
+    "so",
+    "plus",
+    "also",
+    "only",
+    "both",
+    "one",
+    "two",
+    "most",
+    "some",
+];
 
 /// Whether a sentence's price is someone else's rather than the product's (`product_names`).
 pub fn someone_elses_price(sentence: &str, product_names: &[String]) -> bool {
@@ -323,6 +396,9 @@ fn names_anothers_price(sentence: &str, product_names: &[String]) -> bool {
             Some(owner) => another(owner) && (priced_next || states_price(sentence)),
             None => another(name) && next.starts_with('(') && states_price(next),
         }
+    }) || words.windows(3).any(|three| {
+        // "on DealBarn for 29 $": a marketplace's price.
+        three[0] == "on" && another(three[1]) && three[2] == "for"
     })
 }
 
@@ -356,7 +432,9 @@ pub fn pricing_model<'a>(sentences: &[&'a str]) -> Option<(&'static str, &'a str
     }
     // A plan free for good makes the product freemium, with or without a trial of the others.
     // "You pay once: the app is free" prices a device, not a free tier.
-    let tier = |sentence: &&str| states_free_tier(sentence) && cue_of("freemium", sentence) && !cue_of("one_time", sentence);
+    let tier = |sentence: &&str| {
+        states_free_tier(sentence) && (cue_of("freemium", sentence) || free_plan_card(sentence)) && !cue_of("one_time", sentence)
+    };
     if paid && let Some(free) = sentences.iter().copied().find(tier) {
         return Some(("freemium", free));
     }
@@ -463,5 +541,17 @@ mod tests {
         assert_eq!(model(&["Try everything free for 14 days.", "After the trial, Basic is $12 per agent per month."]), Some("free_trial"));
         assert_eq!(model(&["Includes one free accountant seat.", "$29 per month."]), Some("subscription"));
         assert!(states_paid_price("every task after that costs $0.10") && !states_paid_price("Hobby: $0"));
+        assert!(states_paid_price("USD 15/mo per seat") && states_paid_price("4.50 $ a month") && !states_paid_price("0 $ for students"));
+        assert_eq!(pricing_model(&["Starter — free", "USD 15/mo per seat"]).map(|(model, _)| model), Some("freemium"));
+        let names = ["Arbolog".to_owned()];
+        assert!(someone_elses_price("we refund the months you did not use, for example 30 $ if you cancel", &names));
+        assert!(!someone_elses_price("Every lookup and every SIM-swap check costs $0.002 per request.", &names));
+        assert!(!someone_elses_price("If you prefer a predictable bill, plans start from $5 a month.", &names));
+        assert!(someone_elses_price("Rankhound starts from $129/month.", &names));
+        assert!(someone_elses_price("Maybe you saw Arbolog on DealBarn for 29 $ lifetime.", &names));
+        assert!(someone_elses_price("Most hosted changelog tools start around $35 a month.", &names));
+        assert!(someone_elses_price("Arbolog runs on models; the model costs us $3 per million tokens.", &names));
+        assert!(someone_elses_price("With a classic monitoring service, the same checks can cost around €29 per 10,000 runs.", &names));
+        assert!(someone_elses_price("Arbolog is also part of the Appshelf bundle ($11.99 a month for 200 apps).", &names));
     }
 }

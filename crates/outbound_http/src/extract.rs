@@ -279,6 +279,18 @@ impl Walker {
         let around_specific = around.filter(|role| *role != BlockRole::Footer);
         let role =
             meaning::role_of_text(&text).or(around_specific).or(self.scope.as_ref().map(|scope| scope.role)).or(around).unwrap_or_default();
+        // A founder signing their own post is not attributing a quotation: no quotation above.
+        let after_quotation =
+            self.blocks.last().is_some_and(|last| last.role == BlockRole::Testimonial || last.text.starts_with(['“', '"', '„', '«', '‘']));
+        let role = if role == BlockRole::Testimonial
+            && around != Some(BlockRole::Testimonial)
+            && !after_quotation
+            && meaning::is_founders_signature(&text)
+        {
+            BlockRole::Content
+        } else {
+            role
+        };
         if let BlockKind::Heading(_) = kind {
             self.section = Some(text.clone());
             self.blocks.push(TextBlock { kind, text, section: None, role });

@@ -1,6 +1,6 @@
 //! `CrawlingSiteReader`: the `drafts::SiteReader` adapter. Reads the homepage, then up to nine
 //! same-origin pages chosen for what they tell (pricing, about, features, FAQ, team, contact,
-//! changelog), robots.txt first for each and for every redirect hop, all within the crawl
+//! changelog, a story, the blog), robots.txt first for each and for every redirect hop, all within the crawl
 //! deadline. A page that ends on another origin is dropped.
 
 use crate::extract::{extract, needs_javascript};
@@ -54,6 +54,9 @@ const TOPICS: &[(&str, &[&str])] = &[
     ("changelog", &["changelog", "releases", "release-notes", "whats-new", "updates"]),
     // Makers tell why and when they started in a post ("Why we started Dapplewood").
     ("story", &["why", "started", "mission"]),
+    // A small site's blog is often one post, where its maker tells who started it and when;
+    // read last, after every page named for a topic.
+    ("blog", &["blog", "journal", "news", "press"]),
 ];
 
 /// Files that are not pages.
@@ -257,7 +260,7 @@ mod tests {
             ..Page::default()
         };
         let chosen: Vec<String> = plan(&home, &page, 9).iter().map(|u| u.path().to_owned()).collect();
-        assert_eq!(chosen, ["/pricing", "/about-us", "/team"]);
+        assert_eq!(chosen, ["/pricing", "/about-us", "/team", "/blog/post-1"]);
         assert_eq!(plan(&home, &page, 1).len(), 1);
     }
 }

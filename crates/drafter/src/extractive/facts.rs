@@ -20,10 +20,12 @@ pub(super) fn pricing(site: &SiteSnapshot, proposal: &mut Proposal) {
     let mut said_by: Vec<(&str, Evidence)> = Vec::new();
     for page in &pages {
         for block in blocks_for(page, subject) {
-            if matches!(block.kind, BlockKind::Heading(_)) || block.text.chars().count() > 600 {
+            let labelled = meaning::in_labelled_section(subject, page, block);
+            // A plan card's heading may be all it says of a free plan ("Starter — free").
+            let free_card = labelled && prices::free_plan_card(&block.text);
+            if matches!(block.kind, BlockKind::Heading(_)) && !free_card || block.text.chars().count() > 600 {
                 continue;
             }
-            let labelled = meaning::in_labelled_section(subject, page, block);
             let basis = if labelled { Basis::LabelledSection } else { Basis::NamesProduct };
             for sentence in prices::own_price_sentences(&block.text, labelled, &names) {
                 if lines.len() >= 4 || sentences.contains(&sentence) {

@@ -46,6 +46,11 @@ const FEATURE_HEADINGS: &[&str] = &[
     "what's inside",
     "what’s inside",
     "you can do",
+    " helps ",
+    "functions",
+    "what's included",
+    "what’s included",
+    "highlights",
 ];
 /// Headings above lists of reasons to choose the product.
 const USP_HEADINGS: &[&str] = &["why", "benefit", "vorteile", "warum", "pourquoi", "por qué", "advantages"];

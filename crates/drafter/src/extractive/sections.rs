@@ -252,9 +252,10 @@ pub(super) fn founders(site: &SiteSnapshot, proposal: &mut Proposal) {
                 continue;
             };
             // "Name, Co-founder & CEO"
+            // A post's signature: "— Declan Foley, Founder & Lead Developer".
+            let line = ["— ", "– "].iter().find_map(|dash| block.text.strip_prefix(dash)).unwrap_or(&block.text);
             if block.text.chars().count() <= 100
-                && let Some((name, role)) =
-                    block.text.split_once(", ").or_else(|| block.text.split_once(" - ")).or_else(|| block.text.split_once(" – "))
+                && let Some((name, role)) = line.split_once(", ").or_else(|| line.split_once(" - ")).or_else(|| line.split_once(" – "))
                 && looks_like_name(name)
                 && meaning::names_founding_people(role)
                 && role.chars().count() <= 160
@@ -310,6 +311,21 @@ fn founder_titles(site: &SiteSnapshot, names: &[String], proposal: &mut Proposal
                     };
                     people::role_of(&founder.value.name, &block.text).map(|role| (role, evidence(page, &block.text, basis)))
                 })
+        });
+        // A team card: the founder's name alone, then the role ("Claire Boudreau" / "Chief
+        // Executive Officer").
+        let found = found.or_else(|| {
+            site.pages.iter().find_map(|page| {
+                page.blocks.windows(2).find_map(|pair| {
+                    let (card, role) = (&pair[0], &pair[1]);
+                    let fits = card.text.trim() == founder.value.name
+                        && role.role.can_support(Subject::Founder)
+                        && role.text.chars().count() <= 60
+                        && people::is_role(&role.text)
+                        && meaning::in_labelled_section(Subject::Founder, page, role);
+                    fits.then(|| (role.text.trim().to_owned(), evidence(page, &role.text, Basis::LabelledSection)))
+                })
+            })
         });
         if let Some((role, quote)) = found {
             founder.value.title = Some(role);

@@ -27,11 +27,16 @@ pub const FOUNDING_WORDS: &[&str] = &[
     "fondata",
     "fondato",
     "est.",
+    "incorporated",
+    "dates back to",
+    "date back to",
+    "opened our doors",
+    "first line of code",
 ];
 
 /// Founding words that name what was started right after them ("founded Northwind", "started
 /// Birchbill"), unlike "since".
-const FOUNDING_VERBS: &[&str] = &["founded", "established", "started", "launched", "set up", "began", "begun", "created"];
+const FOUNDING_VERBS: &[&str] = &["founded", "established", "started", "launched", "set up", "began", "begun", "created", "incorporated"];
 
 /// Words of a clause about someone else's founding or history: a customer's, an advisor's, an
 /// investor's, a partner's, a person's earlier company.
@@ -162,6 +167,10 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) ->
                     "out ",
                     "from ",
                     "with ",
+                    "tinkering",
+                    "hacking",
+                    "coding",
+                    "work on",
                 ];
                 let year_next = object.starts_with(|c: char| c.is_ascii_digit());
                 let plain = !matches!(*cue, "founded" | "established");
@@ -169,7 +178,15 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) ->
                     continue;
                 }
             }
-            if let Some((_, year)) = years.iter().find(|(y, _)| *y >= end && *y - end <= FOUNDING_YEAR_REACH) {
+            // "in the spring of 2017", "in early 2019": a season or a month is not further away.
+            let reach = |y: usize| {
+                let between = &lower[end..y];
+                let seasoned = ["spring of", "summer of", "autumn of", "fall of", "winter of", "early ", "late ", "middle of"]
+                    .iter()
+                    .any(|season| between.contains(season));
+                y - end <= if seasoned { FOUNDING_YEAR_REACH + 20 } else { FOUNDING_YEAR_REACH }
+            };
+            if let Some((_, year)) = years.iter().find(|(y, _)| *y >= end && reach(*y)) {
                 return Some(year);
             }
             if let Some((_, year)) = years.iter().rev().find(|(y, _)| *y + 4 <= at && at - (*y + 4) <= FOUNDING_YEAR_REACH) {

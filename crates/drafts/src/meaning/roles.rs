@@ -10,7 +10,12 @@ use crate::site::BlockRole;
 pub fn role_of_heading(heading: &str) -> Option<BlockRole> {
     let lower = format!(" {} ", heading.to_lowercase());
     let any = |words: &[&str]| words.iter().any(|word| lower.contains(word));
-    if any(&["cookie", "your privacy choices", "we value your privacy"]) {
+    // A consent notice's heading ("Cookie settings", "This website uses cookies"), not a product's
+    // promise about cookies ("Know what's selling. Skip the cookie banner.", "Cookie-free").
+    let about_consent = lower.contains("cookie")
+        && lower.split_whitespace().count() <= 6
+        && !any(&["cookie-free", "cookieless", "no cookie", "without cookie", "skip the cookie", "cookie banner"]);
+    if about_consent || any(&["your privacy choices", "we value your privacy"]) {
         Some(BlockRole::CookieBanner)
     } else if any(&[
         "testimonial",
@@ -128,4 +133,12 @@ pub fn role_of_text(text: &str) -> Option<BlockRole> {
     } else {
         None
     }
+}
+
+/// Whether a line under a post is its author's signature as a founder ("— Declan Foley, Founder &
+/// Lead Developer"): a dash, a name and a founding role of no other company. Below a quotation
+/// the same line is a testimonial's attribution; the reader of the page tells them apart.
+pub fn is_founders_signature(text: &str) -> bool {
+    let Some(rest) = ["— ", "– ", "- "].iter().find_map(|dash| text.trim().strip_prefix(dash)) else { return false };
+    rest.chars().count() <= 80 && names_founding_people(rest) && !super::founder_of_another(rest, &[]) && rest.contains(", ")
 }

@@ -47,6 +47,10 @@ fn founding_years_sit_next_to_their_word() {
     assert_eq!(year("We launched dark mode in 2022."), None);
     assert_eq!(year("Amberpost launched in 2022."), Some("2022"));
     assert_eq!(year("Wir haben Teigwerk 2020 gegründet, GROẞE Pläne."), Some("2020"));
+    assert_eq!(year("We started tinkering on Amberpost in the spring of 2017, when Morag sold yarn."), Some("2017"));
+    assert_eq!(year("Amberpost was incorporated in 2020 in Nairobi."), Some("2020"));
+    assert_eq!(year("The company dates back to 2011."), Some("2011"));
+    assert_eq!(year("We incorporated Stripe in 2021."), None);
     assert_eq!(years_in("12019 and 2019"), vec![(10, "2019")]);
 }
 
@@ -91,6 +95,13 @@ fn headings_labels_and_texts_give_roles() {
     assert_eq!(role_of_heading("Tidyform vs. Typeform"), Some(BlockRole::Comparison));
     assert_eq!(role_of_heading("Compare plans"), None);
     assert_eq!(role_of_heading("Coming soon"), Some(BlockRole::Roadmap));
+    assert_eq!(role_of_heading("Cookie settings"), Some(BlockRole::CookieBanner));
+    assert_eq!(role_of_heading("This website uses cookies"), Some(BlockRole::CookieBanner));
+    assert_eq!(role_of_heading("Know what's selling. Skip the cookie banner."), None);
+    assert_eq!(role_of_heading("Cookie-free analytics"), None);
+    assert!(crate::meaning::is_founders_signature("— Declan Foley, Founder & Lead Developer"));
+    assert!(!crate::meaning::is_founders_signature("— Dana Reyes, founder of Brightline"));
+    assert!(!crate::meaning::is_founders_signature("— Iona, who runs Kiln & Thistle Pottery"));
     assert_eq!(role_of_heading("Features"), None);
     assert_eq!(role_of_heading("Code reviews in minutes"), None);
     assert_eq!(role_of_heading("Your payroll partner"), None);

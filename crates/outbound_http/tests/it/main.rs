@@ -153,7 +153,10 @@ async fn the_reader_reads_informative_pages_of_a_site() {
     let snapshot = reader.read(&fixture.web_url("/"), 10).await.unwrap();
     let paths: Vec<String> = snapshot.pages.iter().map(|p| p.url.trim_start_matches(&fixture.url("")).to_owned()).collect();
     assert_eq!(paths, ["/", "/pricing", "/about", "/features", "/faq"]);
-    assert!(!fixture.requested_paths().contains(&"/blog".to_owned()), "the blog tells nothing about the product");
+    // The blog is asked for last, after every page named for a topic: a small site's post is
+    // often where its maker says who started it and when (issue 48's prose corpus). This one is
+    // missing, and a missing page is left out.
+    assert_eq!(fixture.requested_paths().iter().filter(|path| *path == "/blog").count(), 1);
     let home = &snapshot.pages[0];
     assert!(home.blocks.iter().all(|b| !b.text.contains("Founded in 1990")), "scripts are not text");
     assert_eq!(home.json_ld.len(), 2);
