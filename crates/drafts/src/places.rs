@@ -289,8 +289,11 @@ fn place_at(text: &str) -> Option<CompanyPlace> {
     if let Some(country) = country_named(first) {
         return Some(CompanyPlace { city: None, country: Some(country.code) });
     }
-    let second = rest.strip_prefix(", ").and_then(place_name_at).map(|(name, _)| name);
-    let named_country = second.and_then(country_named);
+    let after_second = rest.strip_prefix(", ").and_then(place_name_at);
+    let second = after_second.map(|(name, _)| name);
+    // "Halifax, Nova Scotia, Canada": the region, then the country.
+    let third = after_second.and_then(|(_, rest)| rest.strip_prefix(", ")).and_then(place_name_at).map(|(name, _)| name);
+    let named_country = second.and_then(country_named).or_else(|| third.and_then(country_named));
     let in_gazetteer = !cities_named(first).is_empty();
     if !in_gazetteer && named_country.is_none() {
         return None;
@@ -391,7 +394,17 @@ pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
 /// Porto, Portugal"), each part of a line joined by `·`, `|` or `•` read alone.
 pub fn address_places(text: &str) -> Vec<CompanyPlace> {
     let mut places = Vec::new();
-    if text.chars().count() > 200 {
+    let sentences = crate::meaning::sentences(text);
+    if text.chars().count() > 200 || sentences.len() > 1 {
+        // An imprint's paragraph: "Quartzline GmbH, Neubaugasse 12/4, 1070 Vienna, Austria.
+        // Commercial register …": its sentences, each a line of its own.
+        for sentence in sentences.into_iter().filter(|sentence| sentence.chars().count() <= 200 && sentence.len() < text.len()) {
+            for place in address_places(sentence) {
+                if !places.contains(&place) {
+                    places.push(place);
+                }
+            }
+        }
         return places;
     }
     let lower = text.to_lowercase();
@@ -403,7 +416,7 @@ pub fn address_places(text: &str) -> Vec<CompanyPlace> {
         if pieces.len() < 2 {
             continue;
         }
-        let Some(country) = country_named(pieces[pieces.len() - 1]) else { continue };
+        let Some(country) = country_named(pieces[pieces.len() - 1].trim_end_matches('.')) else { continue };
         let city = pieces[pieces.len() - 2];
         let city = ["Made in ", "Based in ", "Headquartered in ", "Located in ", "Sitz in "]
             .iter()
@@ -456,6 +469,13 @@ mod tests {
         assert_eq!(places("Brightlog · made with a lot of coffee in Porto, Portugal"), [(Some("Porto".into()), Some("PT"))]);
         assert!(places("Our QA engineer works remote from Bilbao and visits every month.").is_empty());
         assert!(places("Our developer Piotr Nowak works from Poznań, Poland.").is_empty());
+        assert_eq!(places("Brightlog is a one-person shop in Halifax, Nova Scotia, Canada."), [(Some("Halifax".into()), Some("CA"))]);
+        let imprint = "Brightlog GmbH, Neubaugasse 12/4, 1070 Vienna, Austria. Commercial register number FN 000000x, Commercial \
+                       Court of Vienna. Managing director and responsible for the content of this site under media law: Jana Novak.";
+        let short =
+            "Brightlog GmbH, Neubaugasse 12/4, 1070 Vienna, Austria. Commercial register number FN 000000x, Commercial Court of Vienna.";
+        assert_eq!(address_places(short), [CompanyPlace { city: Some("Vienna".into()), country: Some("AT") }]);
+        assert_eq!(address_places(imprint), [CompanyPlace { city: Some("Vienna".into()), country: Some("AT") }]);
         assert_eq!(places("I run it from Melbourne, Australia."), [(Some("Melbourne".into()), Some("AU"))]);
         assert_eq!(places("Our team in Valencia, Spain ships every week."), [(Some("Valencia".into()), Some("ES"))]);
         assert_eq!(places("Our office is in Valencia."), [(Some("Valencia".into()), None)]);

@@ -101,7 +101,7 @@ pub(super) fn place(site: &SiteSnapshot, proposal: &mut Proposal) {
             if proposal.fields.contains_key(&FieldName::Country) && proposal.fields.contains_key(&FieldName::City) {
                 return;
             }
-            if block.text.chars().count() > 600 {
+            if block.text.chars().count() > 1500 {
                 continue;
             }
             let mut found = places::company_places(&block.text, &names);

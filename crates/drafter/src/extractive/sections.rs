@@ -204,6 +204,30 @@ pub(super) fn faqs(site: &SiteSnapshot, proposal: &mut Proposal) {
                 push(proposal, page, &question.text, &answer.text, Basis::PageText);
             }
         }
+        // A bold question and its answer in one paragraph ("<p><strong>Do I need an
+        // account?</strong><br>No. …</p>"), on an FAQ page or section or among others like it.
+        fn asked_and_answered(block: &TextBlock) -> Option<(&str, &str)> {
+            if !matches!(block.kind, BlockKind::Paragraph | BlockKind::Other) || !block.role.can_support(Subject::Faq) {
+                return None;
+            }
+            let sentences = meaning::sentences(&block.text);
+            let question = *sentences.first()?;
+            let answer = block.text[question.len()..].trim();
+            let answered = question.ends_with('?') && sentences.len() >= 2 && !answer.is_empty() && !answer.ends_with('?');
+            (answered && block.text.starts_with(question)).then_some((question, answer))
+        }
+        let labelled = |block: &TextBlock| meaning::in_labelled_section(Subject::Faq, page, block);
+        let pairs = page.blocks.iter().filter(|block| asked_and_answered(block).is_some()).count();
+        // Where a section is named for questions, a rhetorical question elsewhere on the page
+        // ("Bigger than that? Drop us a line.") is not one of them.
+        let any_labelled = page.blocks.iter().any(|block| asked_and_answered(block).is_some() && labelled(block));
+        for block in &page.blocks {
+            if let Some((question, answer)) = asked_and_answered(block)
+                && (labelled(block) || !any_labelled && pairs >= 2)
+            {
+                push(proposal, page, question, answer, Basis::PageText);
+            }
+        }
     }
 }
 
