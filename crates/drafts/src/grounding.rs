@@ -30,6 +30,9 @@ const NOT_TOPICS: &[&str] = &[
     "with", "your", "their", "them", "that", "this", "from", "into", "more", "other", "others", "tools", "tool", "apps", "make", "find",
     "keep", "every", "than", "over", "what", "when", "where", "which", "while", "about", "help", "helps", "products", "product",
     "software", "online", "create", "content", "team", "teams", "time", "work", "start", "easy", "simple", "better",
+    // Words of a category's description that any product's page says ("faster", "before they
+    // ship").
+    "faster", "before", "catch", "ship", "carry", "own",
 ];
 
 impl CategoryRef {

@@ -73,6 +73,12 @@ const FOUNDERS_ARE: &[&str] = &[
     "co-founders: ",
     "founders — ",
     "founders – ",
+    "our founder, ",
+    // "…," said co-founder Tomás Rivera.
+    "said co-founder ",
+    "says co-founder ",
+    "said founder ",
+    "says founder ",
 ];
 
 /// Founding words that may start a sentence without a subject ("Founded by Mara Lindqvist"),
@@ -275,7 +281,16 @@ fn people_after(sentence: &str, lower: &str, cues: &[&str]) -> Vec<FounderMentio
             // counting characters.
             let skip = lower[..at + cue.len()].chars().count();
             let rest: String = sentence.chars().skip(skip).collect();
-            for person in people_at_start(rest.trim_start()) {
+            let mut people = people_at_start(rest.trim_start());
+            // "started by two former nurses, Aoife Byrne and Kemi Adebayo": past who they were.
+            if people.is_empty()
+                && let Some((descriptor, names)) = rest.trim_start().split_once(", ")
+                && descriptor.split_whitespace().count() <= 5
+                && descriptor.chars().all(|c| !c.is_uppercase())
+            {
+                people = people_at_start(names);
+            }
+            for person in people {
                 if !found.iter().any(|f: &FounderMention| f.name == person.name) {
                     found.push(person);
                 }
@@ -328,6 +343,8 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
     let mut me: Option<String> = None;
     // "There are two of us who started this.": the next sentence names them.
     let mut named_next = false;
+    // Who the sentence before began with, for a "she" or "he" in the next.
+    let mut previous_subject: Option<FounderMention> = None;
     for sentence in &all {
         let lower = sentence.to_lowercase();
         if std::mem::take(&mut named_next) {
@@ -399,6 +416,25 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
             let title = role_of(&person.name, sentence);
             add(FounderMention { name: person.name, title }, &mut found);
         }
+        // "Nell Ashby, who co-founded Heathwick with Rivera": the person the clause describes.
+        for cue in [", who co-founded ", ", who founded ", ", who started "] {
+            if let Some(at) = lower.find(cue)
+                && product_names.iter().any(|name| !name.is_empty() && lower[at + cue.len()..].starts_with(&name.to_lowercase()))
+                && let Some(person) = people_at_start(sentence).into_iter().next().filter(not_the_product)
+                && sentence.find(person.name.as_str()).is_some_and(|start| start + person.name.len() == at)
+            {
+                add(person, &mut found);
+            }
+        }
+        // "Nadia Sayeed leads engineering. She and Catherine started the company together": the
+        // person the sentence before was about.
+        if (lower.starts_with("she and ") || lower.starts_with("he and "))
+            && FOUNDED_WITH.iter().any(|verb| meaning::has_phrase(&lower, verb))
+            && let Some(previous) = previous_subject.take()
+        {
+            add(previous, &mut found);
+        }
+        previous_subject = people_at_start(sentence).into_iter().next().filter(not_the_product);
         // "I'm Ben Hughes." with the maker saying, in this text, that they made the product.
         if let Some(name) = introduced_as(sentence) {
             if maker_speaks {
@@ -449,6 +485,16 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
         }
     }
     found
+}
+
+/// A text without the pronouns people give in brackets after their name ("Ines Duarte
+/// (she/her), CEO and co-founder").
+pub fn without_pronouns(text: &str) -> String {
+    let mut out = text.to_owned();
+    for pronouns in ["(she/her)", "(he/him)", "(they/them)", "(she/they)", "(he/they)"] {
+        out = out.replace(&format!(" {pronouns}"), "");
+    }
+    out
 }
 
 /// "When I (Lena Vogt, CEO) started …": the name, and the role, a maker gives in brackets.
@@ -558,6 +604,16 @@ pub fn role_of(name: &str, text: &str) -> Option<String> {
                 let role = role.trim();
                 if is_role(role) && role.split_whitespace().count() <= 5 {
                     return Some(role.to_owned());
+                }
+            }
+            // "Nadia Sayeed leads engineering", "Kemi runs the product": the part they lead, in
+            // the site's words.
+            for verb in [" leads ", " runs the "] {
+                if let Some(led) = rest.strip_prefix(verb).and_then(|r| r.split([',', ';', '.', '(', ':']).next())
+                    && (1..=2).contains(&led.split_whitespace().count())
+                    && led.chars().all(|c| !c.is_uppercase())
+                {
+                    return Some(format!("{}{}", verb.trim_start(), led.trim_end()));
                 }
             }
         }

@@ -188,6 +188,9 @@ const PLACE_CUES: &[&str] = &[
     "startup from",
     "business in",
     "shop in",
+    "headquarters:",
+    "hq:",
+    "based between",
     "operate from",
     "from",
 ];
@@ -196,7 +199,9 @@ const PLACE_CUES: &[&str] = &[
 /// job's or an event's.
 const NOT_OURS: &[&str] = &[
     // "Our QA engineer works remote from Bilbao": one person's place, not the company's.
-    "remote",
+    "works remote",
+    "remote from",
+    "remotely from",
     "works from",
     "lives in",
     "our developer",
@@ -332,7 +337,7 @@ pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
             for (at, _) in lower.match_indices(cue) {
                 let before_ok = lower[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
                 let after = at + cue.len();
-                if !before_ok || !sentence[after..].starts_with(' ') {
+                if !before_ok || !sentence[after..].starts_with(' ') || describes_another(sentence, at, names) {
                     continue;
                 }
                 // "an office close to the Brno main square", "the heart of Ghent".
@@ -345,7 +350,13 @@ pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
                     .iter()
                     .find_map(|skip| rest.strip_prefix(skip))
                     .unwrap_or(rest);
-                if let Some(place) = place_at(rest)
+                // "made in a small studio on the Isle of Skye, Scotland": the country that ends it.
+                let place = place_at(rest).or_else(|| {
+                    let clause = rest.split(['.', ';', '(']).next().unwrap_or(rest);
+                    let (_, last) = clause.rsplit_once(", ")?;
+                    country_named(last.trim()).map(|country| CompanyPlace { city: None, country: Some(country.code) })
+                });
+                if let Some(place) = place
                     && !places.contains(&place)
                 {
                     places.push(place);
@@ -389,6 +400,19 @@ pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
     places
 }
 
+/// Whether the clause before `at` describes a name that is not the product's ("Patel & Sons,
+/// a tailoring shop in Leicester"): an apposition after another name.
+fn describes_another(sentence: &str, at: usize, names: &[String]) -> bool {
+    let Some(comma) = sentence[..at].rfind(", ") else { return false };
+    let clause = sentence[comma + 2..at].to_ascii_lowercase();
+    if !(clause.starts_with("a ") || clause.starts_with("an ")) {
+        return false;
+    }
+    let before = sentence[..comma].split(',').next_back().unwrap_or("").trim();
+    let named = before.split_whitespace().next_back().is_some_and(|word| word.chars().next().is_some_and(char::is_uppercase));
+    named && !crate::meaning::names_product(before, names)
+}
+
 /// Places of an address line: a short line whose part before a country names a city
 /// ("Bristol, England", "© 2024 Brightlog Ltd · Ghent, Belgium", "Rua das Flores 12, 4050-262
 /// Porto, Portugal"), each part of a line joined by `·`, `|` or `•` read alone.
@@ -411,13 +435,25 @@ pub fn address_places(text: &str) -> Vec<CompanyPlace> {
     if NOT_OURS.iter().any(|cue| lower.contains(cue)) {
         return places;
     }
-    for part in text.split(['·', '|', '•', '\n']) {
-        let pieces: Vec<&str> = part.split(',').map(str::trim).collect();
+    // Each part of a line, and the line itself with its dots for commas ("Brindlepad Sàrl ·
+    // Avenue de Sévelin 20 · 1004 Lausanne · Switzerland").
+    let dotted = text.replace(['·', '|', '•'], ",");
+    for part in text.split(['·', '|', '•', '\n']).chain(std::iter::once(dotted.as_str())) {
+        let pieces: Vec<&str> = part.split(',').map(str::trim).filter(|piece| !piece.is_empty()).collect();
         if pieces.len() < 2 {
             continue;
         }
         let Some(country) = country_named(pieces[pieces.len() - 1].trim_end_matches('.')) else { continue };
-        let city = pieces[pieces.len() - 2];
+        // "Limerick, V94 X2K7, Ireland": a postcode of its own stands between city and country.
+        let postcode = |piece: &str| piece.split_whitespace().all(|word| word.chars().any(|c| c.is_ascii_digit()));
+        let mut city = pieces[pieces.len() - 2];
+        if postcode(city) && pieces.len() >= 3 {
+            city = pieces[pieces.len() - 3];
+        }
+        // "1004 Lausanne", "Nottingham NG1 1PS": the city without its postcode.
+        let city = city.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ' || c == '-');
+        let city = city.split_whitespace().take_while(|word| !word.chars().any(|c| c.is_ascii_digit())).collect::<Vec<_>>().join(" ");
+        let city = city.as_str();
         let city = ["Made in ", "Based in ", "Headquartered in ", "Located in ", "Sitz in "]
             .iter()
             .find_map(|prefix| city.strip_prefix(prefix))
@@ -469,12 +505,22 @@ mod tests {
         assert_eq!(places("Brightlog · made with a lot of coffee in Porto, Portugal"), [(Some("Porto".into()), Some("PT"))]);
         assert!(places("Our QA engineer works remote from Bilbao and visits every month.").is_empty());
         assert!(places("Our developer Piotr Nowak works from Poznań, Poland.").is_empty());
+        assert!(places("We love Patel & Sons, a tailoring shop in Leicester with eleven staff.").is_empty());
+        assert_eq!(places("Brightlog, a small company in Leeds, UK, makes it."), [(Some("Leeds".into()), Some("GB"))]);
         assert_eq!(places("Brightlog is a one-person shop in Halifax, Nova Scotia, Canada."), [(Some("Halifax".into()), Some("CA"))]);
         let imprint = "Brightlog GmbH, Neubaugasse 12/4, 1070 Vienna, Austria. Commercial register number FN 000000x, Commercial \
                        Court of Vienna. Managing director and responsible for the content of this site under media law: Jana Novak.";
         let short =
             "Brightlog GmbH, Neubaugasse 12/4, 1070 Vienna, Austria. Commercial register number FN 000000x, Commercial Court of Vienna.";
         assert_eq!(address_places(short), [CompanyPlace { city: Some("Vienna".into()), country: Some("AT") }]);
+        let at = |city: &str, country: &'static str| vec![CompanyPlace { city: Some(city.into()), country: Some(country) }];
+        assert_eq!(address_places("Brindlepad Sàrl · Avenue de Sévelin 20 · 1004 Lausanne · Switzerland"), at("Lausanne", "CH"));
+        assert_eq!(address_places("Thimbleway Ltd · 3 Broadway, Lace Market, Nottingham NG1 1PS, England"), at("Nottingham", "GB"));
+        assert_eq!(address_places("Our registered office: 9 Howley's Quay, Limerick, V94 X2K7, Ireland"), at("Limerick", "IE"));
+        assert_eq!(places("Headquarters: Lisbon"), [(Some("Lisbon".into()), Some("PT"))]);
+        assert_eq!(places("We're based between Bergen and Oslo."), [(Some("Bergen".into()), None)]);
+        assert_eq!(places("Brightlog is made in a small studio on the Isle of Skye, Scotland."), [(None, Some("GB"))]);
+        assert_eq!(places("We're a remote-first team registered in Tallinn, Estonia."), [(Some("Tallinn".into()), Some("EE"))]);
         assert_eq!(address_places(imprint), [CompanyPlace { city: Some("Vienna".into()), country: Some("AT") }]);
         assert_eq!(places("I run it from Melbourne, Australia."), [(Some("Melbourne".into()), Some("AU"))]);
         assert_eq!(places("Our team in Valencia, Spain ships every week."), [(Some("Valencia".into()), Some("ES"))]);

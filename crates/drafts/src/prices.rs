@@ -51,7 +51,7 @@ pub const PRICING_MODELS: &[(&str, &[&str])] = &[
             "al mese",
         ],
     ),
-    ("one_time", &["one-time", "one time", "lifetime", "pay once", "one payment", "once, and"]),
+    ("one_time", &["one-time", "one time", "lifetime", "pay once", "one payment", "once, and", "no subscription"]),
     ("open_source", &["open source", "open-source"]),
     (
         "usage_based",
@@ -151,6 +151,22 @@ pub fn states_free_tier(sentence: &str) -> bool {
         && !["shipping", "delivery", "returns"].iter().any(|word| lower.contains(word))
 }
 
+/// A long price sentence cut after the clause that states its amount ("The Studio plan is £24
+/// per user per month" of "… and adds deposits and balances, text reminders …"), so a
+/// summary of several plans stays short; a short sentence as it is.
+pub fn price_clause(sentence: &str) -> &str {
+    if sentence.chars().count() <= 160 {
+        return sentence;
+    }
+    let Some(amount) = sentence.find(['$', '€', '£']) else { return sentence };
+    let rest = &sentence[amount..];
+    let cut = [", ", "; ", " and ", " with ", " which "].iter().filter_map(|cue| rest.find(cue)).min();
+    match cut {
+        Some(cut) if sentence[..amount + cut].chars().count() >= 20 => sentence[..amount + cut].trim_end(),
+        _ => sentence,
+    }
+}
+
 /// Whether a short text is a plan's card that says no more than that the plan is free
 /// ("Starter — free", "Hobby (free)").
 pub fn free_plan_card(text: &str) -> bool {
@@ -199,6 +215,11 @@ const SOMEONE_ELSES: &[&str] = &[
     "instead of paying",
     "for comparison",
     " bundle",
+    // A bonus's value, a running cost, an old price.
+    "worth",
+    "electricity",
+    "back in",
+    "used to",
     // The market's price: "Most hosted changelog tools start around $35", "With a classic
     // monitoring service, the same checks can cost around €29".
     "most hosted",
@@ -305,7 +326,8 @@ const PLAN_WORDS: &[&str] = &[
 ];
 
 /// Verbs a price sentence puts between what costs and what it costs.
-const PRICE_VERBS: &[&str] = &[" costs ", " cost ", " charges ", " starts ", " start ", " bills ", " is ", " are ", " runs "];
+const PRICE_VERBS: &[&str] =
+    &[" costs ", " cost ", " charges ", " charge ", " starts ", " start ", " bills ", " sell ", " sells ", " is ", " are ", " runs "];
 
 /// Whether the sentence's price belongs to a name that is not the product's or a plan's
 /// ("Rankhound starts from $129/month", "Shopify's Basic plan costs $39/month").
@@ -314,19 +336,41 @@ fn priced_subject_is_another(sentence: &str, product_names: &[String]) -> bool {
     let lower = sentence.to_ascii_lowercase();
     let Some(verb_at) = PRICE_VERBS.iter().filter_map(|verb| lower.find(verb)).min() else { return false };
     let subject = &sentence[..verb_at];
+    // "Kellokortti, which we used at my old agency, costs €11": the name before the clause is
+    // what costs, whoever the clause speaks of.
+    let head = subject.split(',').next().unwrap_or(subject);
+    if head.len() < subject.len() && head.split_whitespace().count() <= 3 && names_another(head, product_names) {
+        return true;
+    }
+    // "the PayLoom card reader, which PayLoom sell for £29": the clause's own subject sells.
+    let clause = subject.rsplit(", ").next().unwrap_or(subject);
+    if (clause.starts_with("which ") || clause.starts_with("who ")) && names_another(clause, product_names) {
+        return true;
+    }
     if meaning::speaks_of_company(&subject.to_lowercase(), product_names) {
         return false;
     }
-    subject.split_whitespace().enumerate().any(|(at, word)| {
+    names_another(subject, product_names)
+}
+
+/// Whether a text names something that is neither the product nor a plan ("Kellokortti",
+/// "RosterBridge", "Shopify's"): not a sentence's capitalised first word ("Every lookup"), a
+/// thing ("SIM-swap check") or a plan's name ("The Bench plan").
+fn names_another(text: &str, product_names: &[String]) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.iter().enumerate().any(|(at, word)| {
         let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
         let bare = bare.strip_suffix("'s").or_else(|| bare.strip_suffix("’s")).unwrap_or(bare);
-        // "Every lookup", "If you prefer …": a sentence's first word is capitalised anyway;
-        // "SIM-swap check" is a thing, not a name.
         let starter = at == 0 && SENTENCE_STARTERS.contains(&bare.to_lowercase().as_str());
         let compound = bare.rsplit('-').next().is_some_and(|last| last.chars().next().is_some_and(char::is_lowercase));
+        let plan_name = words.get(at + 1).is_some_and(|next| {
+            ["plan", "plans", "tier", "package", "edition", "licence", "license"]
+                .contains(&next.trim_matches(|c: char| !c.is_alphanumeric()))
+        });
         bare.chars().next().is_some_and(char::is_uppercase)
             && !starter
             && !compound
+            && !plan_name
             && !PLAN_WORDS.contains(&bare.to_lowercase().as_str())
             && !product_names.iter().any(|name| name.split_whitespace().any(|n| n.eq_ignore_ascii_case(bare)))
     })
@@ -372,7 +416,9 @@ const SENTENCE_STARTERS: &[&str] = &[
 /// Whether a sentence's price is someone else's rather than the product's (`product_names`).
 pub fn someone_elses_price(sentence: &str, product_names: &[String]) -> bool {
     // "no other fees" speaks of the product's own price.
-    let lower = format!(" {} ", sentence.to_lowercase()).replace(" no other ", " ");
+    // "no other fees" speaks of the product's own price, and so does "with free delivery".
+    let lower =
+        format!(" {} ", sentence.to_lowercase()).replace(" no other ", " ").replace("free delivery", "").replace("free shipping", "");
     SOMEONE_ELSES.iter().any(|cue| lower.contains(cue))
         || priced_subject_is_another(sentence, product_names)
         || names_anothers_price(sentence, product_names)
@@ -381,12 +427,7 @@ pub fn someone_elses_price(sentence: &str, product_names: &[String]) -> bool {
 /// Whether a sentence puts a price on another name: its possessive ("Notion's $10 plan") or a
 /// price in brackets right after it ("integrates with Mailchimp ($29/month)").
 fn names_anothers_price(sentence: &str, product_names: &[String]) -> bool {
-    let another = |word: &str| {
-        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
-        bare.chars().next().is_some_and(char::is_uppercase)
-            && !PLAN_WORDS.contains(&bare.to_lowercase().as_str())
-            && !product_names.iter().any(|name| name.split_whitespace().any(|n| n.eq_ignore_ascii_case(bare)))
-    };
+    let another = |word: &str| names_another(word, product_names);
     let words: Vec<&str> = sentence.split_whitespace().collect();
     words.windows(2).any(|pair| {
         let (name, next) = (pair[0], pair[1]);
@@ -549,6 +590,23 @@ mod tests {
         assert!(!someone_elses_price("If you prefer a predictable bill, plans start from $5 a month.", &names));
         assert!(someone_elses_price("Rankhound starts from $129/month.", &names));
         assert!(someone_elses_price("Maybe you saw Arbolog on DealBarn for 29 $ lifetime.", &names));
+        assert!(someone_elses_price("RosterBridge, who built the connector, charge hospitals a one-off €450 set-up fee.", &names));
+        assert!(someone_elses_price("Kellokortti, which we used at my old agency, costs €11 per user per month.", &names));
+        assert!(someone_elses_price("It needs the PayLoom card reader, which PayLoom sell for £29.", &names));
+        assert!(someone_elses_price("Arbolog works with the PayLoom card reader, which PayLoom sell for £29.", &names));
+        assert!(someone_elses_price("Back in 2019 the Studio plan cost £15 per user per month.", &names));
+        assert!(someone_elses_price("A video call with a food photographer, worth $300, comes with the yearly plan.", &names));
+        assert!(!someone_elses_price("Arbolog Pro, which we built for teams, costs €11 per user per month.", &names));
+        let long = "The Studio plan is £24 per user per month and adds deposits and balances, text reminders the day before a \
+                    fitting, a second workroom and reports on how long each type of alteration really takes.";
+        assert_eq!(price_clause(long), "The Studio plan is £24 per user per month");
+        assert!(!someone_elses_price("The Bench plan is £12 per user per month and covers customers.", &names));
+        assert_eq!(price_clause("Pro is $9 a month, billed yearly."), "Pro is $9 a month, billed yearly.");
+        assert!(!someone_elses_price("One Arbolog sensor costs £129 including VAT, with free delivery anywhere in the UK.", &names));
+        assert_eq!(
+            pricing_model(&["One sensor costs £129 including VAT.", "That's it: no subscription, and the app is free."]).map(|(m, _)| m),
+            Some("one_time")
+        );
         assert!(someone_elses_price("Most hosted changelog tools start around $35 a month.", &names));
         assert!(someone_elses_price("Arbolog runs on models; the model costs us $3 per million tokens.", &names));
         assert!(someone_elses_price("With a classic monitoring service, the same checks can cost around €29 per 10,000 runs.", &names));

@@ -39,12 +39,13 @@ pub(super) fn pricing(site: &SiteSnapshot, proposal: &mut Proposal) {
                 let plan = plan.filter(|p| {
                     !meaning::labels(Subject::Field(FieldName::PricingSummary), p) && !p.contains(|c: char| c.is_ascii_digit())
                 });
+                let said = prices::price_clause(sentence);
                 match plan {
                     Some(plan) if labelled => {
-                        lines.push(format!("{plan}: {sentence}"));
+                        lines.push(format!("{plan}: {said}"));
                         quotes.push(evidence(page, plan, Basis::LabelledSection));
                     }
-                    _ => lines.push(sentence.to_owned()),
+                    _ => lines.push(said.to_owned()),
                 }
                 sentences.push(sentence);
                 // Off the pricing, the block that names the product is the quote: the sentence

@@ -145,10 +145,28 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
         proposal.fields.insert(FieldName::Tagline, tagline);
     }
 
-    // Short description: the meta description, else og:description.
+    // Short description: the meta description, else og:description; but a meta description
+    // that sells ("… £129, no subscription.") gives way to the homepage's first sentence
+    // that says what the product is ("Mistlebrook is a small sensor that …").
     let short = home.meta_description.as_deref().or_else(|| home.open_graph.get("og:description").map(String::as_str));
-    if let Some(short) = short.filter(|s| s.chars().count() <= 500) {
-        proposal.fields.insert(FieldName::ShortDescription, text(short, home, short, Basis::Metadata));
+    let names = meaning::product_names(site, Some(&name_text));
+    let says_what_it_is = blocks_for(home, Subject::Field(FieldName::ShortDescription))
+        .filter(|block| block.kind == BlockKind::Paragraph)
+        .filter_map(|block| meaning::sentences(&block.text).first().copied())
+        .find(|sentence| {
+            let lower = sentence.to_lowercase();
+            names.iter().any(|name| !name.is_empty() && lower.starts_with(&format!("{} is ", name.to_lowercase())))
+                && (30..=300).contains(&sentence.chars().count())
+                && !prices::states_price(sentence)
+        });
+    match (short.filter(|s| s.chars().count() <= 500), says_what_it_is) {
+        (Some(short), Some(sentence)) if prices::states_price(short) => {
+            proposal.fields.insert(FieldName::ShortDescription, text(sentence, home, sentence, Basis::PageText));
+        }
+        (Some(short), _) => {
+            proposal.fields.insert(FieldName::ShortDescription, text(short, home, short, Basis::Metadata));
+        }
+        _ => {}
     }
 
     // Description: substantial paragraphs of the homepage, then of an about page; never an

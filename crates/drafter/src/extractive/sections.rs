@@ -73,16 +73,23 @@ fn is_feature_heading(heading: &str) -> bool {
 fn feature_items(site: &SiteSnapshot) -> Vec<(&Page, String, Basis)> {
     let mut items: Vec<(&Page, String, Basis)> = Vec::new();
     let feature_pages = pages_about(site, &["feature", "funktionen", "fonctionnalit", "how-it-works", "product"]);
+    // "What Thimbleway looks after": a heading that says what the product itself does.
+    let names = meaning::product_names(site, None);
+    let feature_heading = |heading: &str| {
+        let lower = heading.to_lowercase();
+        is_feature_heading(heading)
+            || names.iter().any(|name| !name.is_empty() && lower.starts_with(&format!("what {} ", name.to_lowercase())))
+    };
     for page in site.pages.first().into_iter().chain(feature_pages) {
         let whole_page = page.url != site.pages[0].url;
         let mut zone = whole_page;
         for block in &page.blocks {
             match block.kind {
                 BlockKind::Heading(1) => zone = whole_page,
-                BlockKind::Heading(2) => zone = whole_page || is_feature_heading(&block.text),
+                BlockKind::Heading(2) => zone = whole_page || feature_heading(&block.text),
                 _ => {}
             }
-            let under_feature_heading = block.section.as_deref().is_some_and(is_feature_heading);
+            let under_feature_heading = block.section.as_deref().is_some_and(feature_heading);
             if matches!(block.kind, BlockKind::Heading(_))
                 || !(zone || under_feature_heading)
                 || !block.role.can_support(Subject::Field(FieldName::Features))
@@ -223,7 +230,7 @@ pub(super) fn faqs(site: &SiteSnapshot, proposal: &mut Proposal) {
         let any_labelled = page.blocks.iter().any(|block| asked_and_answered(block).is_some() && labelled(block));
         for block in &page.blocks {
             if let Some((question, answer)) = asked_and_answered(block)
-                && (labelled(block) || !any_labelled && pairs >= 2)
+                && (labelled(block) || !any_labelled && pairs >= 3)
             {
                 push(proposal, page, question, answer, Basis::PageText);
             }
@@ -275,11 +282,18 @@ pub(super) fn founders(site: &SiteSnapshot, proposal: &mut Proposal) {
             } else {
                 continue;
             };
-            // "Name, Co-founder & CEO"
-            // A post's signature: "— Declan Foley, Founder & Lead Developer".
-            let line = ["— ", "– "].iter().find_map(|dash| block.text.strip_prefix(dash)).unwrap_or(&block.text);
-            if block.text.chars().count() <= 100
+            // "Name, Co-founder & CEO", "Ines Duarte (she/her), CEO and co-founder. Grew up …", and
+            // a post's signature: "— Declan Foley, Founder & Lead Developer". The line is the
+            // block's first sentence, without the pronouns a person gives in brackets.
+            let unsigned = ["— ", "– "].iter().find_map(|dash| block.text.strip_prefix(dash)).unwrap_or(&block.text);
+            let first = meaning::sentences(unsigned).first().copied().unwrap_or(unsigned).trim_end_matches('.');
+            let line = people::without_pronouns(first);
+            if line.chars().count() <= 100
                 && let Some((name, role)) = line.split_once(", ").or_else(|| line.split_once(" - ")).or_else(|| line.split_once(" – "))
+                && let name = ["Hi, I'm ", "Hello, I'm ", "I'm ", "I’m ", "I am ", "My name is "]
+                    .iter()
+                    .find_map(|me| name.strip_prefix(me))
+                    .unwrap_or(name)
                 && looks_like_name(name)
                 && meaning::names_founding_people(role)
                 && role.chars().count() <= 160
@@ -287,19 +301,25 @@ pub(super) fn founders(site: &SiteSnapshot, proposal: &mut Proposal) {
                 add_founder(proposal, name.trim(), Some(role.trim()), vec![evidence(page, &block.text, basis)]);
                 continue;
             }
-            // A team card: the name, then its role.
+            // A team card: the name, then its role ("Co-founder & CEO", "I'm the founder and
+            // only developer.").
+            let card_role = |next: &TextBlock| {
+                let first = meaning::sentences(&next.text).first().copied().unwrap_or(&next.text);
+                let role = ["I'm the ", "I’m the ", "I am the "].iter().find_map(|me| first.strip_prefix(me)).unwrap_or(first);
+                (role.chars().count() <= 100).then(|| role.trim_end_matches('.').to_owned())
+            };
             if basis == Basis::LabelledSection
-                && matches!(block.kind, BlockKind::Heading(3..=6) | BlockKind::Paragraph | BlockKind::Term | BlockKind::Other)
+                && matches!(block.kind, BlockKind::Heading(2..=6) | BlockKind::Paragraph | BlockKind::Term | BlockKind::Other)
                 && looks_like_name(&block.text)
                 && let Some(next) = blocks.get(i + 1)
                 && next.role.can_support(subject)
-                && next.text.chars().count() <= 100
-                && meaning::names_founding_people(&next.text)
+                && let Some(role) = card_role(next)
+                && meaning::names_founding_people(&role)
                 && !meaning::founder_of_another(&next.text, &names)
                 && meaning::in_labelled_section(subject, page, next)
             {
                 let quotes = vec![evidence(page, &block.text, basis), evidence(page, &next.text, Basis::LabelledSection)];
-                add_founder(proposal, &block.text, Some(&next.text), quotes);
+                add_founder(proposal, &block.text, Some(&role), quotes);
                 continue;
             }
             // "founded by Name and Name", "gegründet von", "fondé par"
@@ -363,6 +383,7 @@ fn founder_titles(site: &SiteSnapshot, names: &[String], proposal: &mut Proposal
 /// Words of headings that are capitalised like names but are not people.
 const NOT_NAMES: &[&str] = &[
     "Our", "The", "Team", "Meet", "About", "Founders", "Founder", "Company", "People", "Unser", "Unsere", "Notre", "Équipe", "Story", "Us",
+    "I'm", "I’m", "Hi", "Hello",
 ];
 
 /// Two to four capitalised words, as a person's name is written.

@@ -32,11 +32,15 @@ pub const FOUNDING_WORDS: &[&str] = &[
     "date back to",
     "opened our doors",
     "first line of code",
+    "was born",
+    "we opened in",
+    "first version of",
 ];
 
 /// Founding words that name what was started right after them ("founded Northwind", "started
 /// Birchbill"), unlike "since".
-const FOUNDING_VERBS: &[&str] = &["founded", "established", "started", "launched", "set up", "began", "begun", "created", "incorporated"];
+const FOUNDING_VERBS: &[&str] =
+    &["founded", "established", "started", "launched", "set up", "began", "begun", "created", "incorporated", "first version of"];
 
 /// Words of a clause about someone else's founding or history: a customer's, an advisor's, an
 /// investor's, a partner's, a person's earlier company.
@@ -66,6 +70,11 @@ const NOT_OUR_HISTORY: &[&str] = &[
     "started out as",
     "started his ",
     "started her ",
+    "full-time",
+    "full time",
+    "our board",
+    "the board",
+    "sat on",
 ];
 
 /// How far from its founding word a year may stand ("founded in Lisbon in 2019").
@@ -132,7 +141,9 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) ->
             let clause_start = lower[..at].rfind([',', ';', '(', '—', '–']).map_or(0, |i| i + 1);
             let clause = &lower[clause_start..at];
             let apposition = clause_start > 0 && (clause.trim_start().starts_with("a ") || clause.trim_start().starts_with("an "));
-            if apposition || clause.contains(" who ") || clause.trim_start().starts_with("who ") {
+            // "Notestand, which was founded in 2012": another's history.
+            let relative = clause.trim_start().starts_with("who ") || clause.trim_start().starts_with("which ");
+            if apposition || clause.contains(" who ") || relative {
                 continue;
             }
             let clause_end = lower[end..].find([',', ';', ')']).map_or(lower.len(), |i| end + i);
@@ -141,6 +152,17 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) ->
             }
             // "founded Tradelane in 2011": a verb whose object is another name. "We launched dark
             // mode in 2022": a verb of starting whose object is not the product or company.
+            // "Ironquill was born in 2016", never a person ("I was born in 1985").
+            if *cue == "was born" {
+                let subject = lower[..at].trim_end();
+                let ours = product_names.iter().any(|name| !name.is_empty() && subject.ends_with(&name.to_ascii_lowercase()))
+                    || ["the company", "the idea", "the app", "the product", "the project", "the business"]
+                        .iter()
+                        .any(|s| subject.ends_with(s));
+                if !ours {
+                    continue;
+                }
+            }
             if FOUNDING_VERBS.contains(cue) {
                 let object = sentence[end..].trim_start();
                 let the_product = product_names.iter().any(|name| object.starts_with(name.as_str()));
@@ -189,7 +211,11 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) ->
             if let Some((_, year)) = years.iter().find(|(y, _)| *y >= end && reach(*y)) {
                 return Some(year);
             }
-            if let Some((_, year)) = years.iter().rev().find(|(y, _)| *y + 4 <= at && at - (*y + 4) <= FOUNDING_YEAR_REACH) {
+            // "In 2019, after two years of evenings and weekends, we launched Heathwick": the year
+            // that opens the sentence.
+            let opening = |y: usize| y == 3 && lower.starts_with("in ") && lower[7..].starts_with(',');
+            if let Some((_, year)) = years.iter().rev().find(|(y, _)| *y + 4 <= at && (at - (*y + 4) <= FOUNDING_YEAR_REACH || opening(*y)))
+            {
                 return Some(year);
             }
         }

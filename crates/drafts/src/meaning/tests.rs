@@ -51,6 +51,16 @@ fn founding_years_sit_next_to_their_word() {
     assert_eq!(year("Amberpost was incorporated in 2020 in Nairobi."), Some("2020"));
     assert_eq!(year("The company dates back to 2011."), Some("2011"));
     assert_eq!(year("We incorporated Stripe in 2021."), None);
+    assert_eq!(year("Amberpost was born in the winter of 2016, in a garage."), Some("2016"));
+    assert_eq!(year("I was born in 1985 and we built Amberpost later."), None);
+    assert_eq!(year("Since 2021 Amberpost is my full-time work."), None);
+    assert_eq!(year("Graham Oduya has sat on our board since 2016."), None);
+    assert_eq!(year("Amberpost has been on every dashboard since 2015."), Some("2015"));
+    assert_eq!(year("We opened in March 2016, which meant me and a soldering station."), Some("2016"));
+    assert_eq!(year("I wrote the first version of Amberpost in 2017, after a winter of notes."), Some("2017"));
+    assert_eq!(year("We work together with Notestand, which was founded in 2012 and lends music."), None);
+    assert_eq!(year("In 2019, after two years of evenings and weekends, we launched Amberpost."), Some("2019"));
+    assert_eq!(year("In 2022, after two years of evenings and weekends, we launched our API."), None);
     assert_eq!(years_in("12019 and 2019"), vec![(10, "2019")]);
 }
 

@@ -91,7 +91,24 @@ fn founders_are_read_from_clauses_around_their_names() {
 }
 
 #[test]
+fn founders_are_read_past_descriptions_pronouns_and_quotes() {
+    assert_eq!(
+        names("Birchbill was started by two former nurses, Aoife Byrne and Kemi Adebayo."),
+        [person("Aoife Byrne", None), person("Kemi Adebayo", None)]
+    );
+    assert_eq!(names("\"People check Google first,\" said co-founder Tomás Rivera."), [person("Tomás Rivera", None)]);
+    assert_eq!(names("Nell Ashby, who co-founded Birchbill with Rivera, tested it."), [person("Nell Ashby", None)]);
+    assert_eq!(names("A note from our founder, Priya Raman"), [person("Priya Raman", None)]);
+    assert_eq!(names("Nadia Sayeed leads engineering. She and Catherine started the company together."), [person("Nadia Sayeed", None)]);
+    assert_eq!(without_pronouns("Ines Duarte (she/her), CEO and co-founder"), "Ines Duarte, CEO and co-founder");
+    assert_eq!(role_of("Nadia Sayeed", "Nadia Sayeed leads engineering.").as_deref(), Some("leads engineering"));
+    assert_eq!(role_of("Aoife Byrne", "Aoife is the company's CEO; Kemi runs the product.").as_deref(), Some("company's CEO"));
+}
+
+#[test]
 fn other_people_are_not_founders() {
+    assert!(names("Nell Ashby, who co-founded Tablebell in 2015, loves it.").is_empty());
+    assert!(names("Birchbill was started by people who care.").is_empty());
     assert!(names("There are two of us who started this. We met at a bakery; Anna sold bread.").is_empty());
     assert!(names("Tiago Moreira, our first hire, joined us in 2019.").is_empty());
     assert!(names("Jan Holm joined Northwind as co-founder in 2011.").is_empty());
