@@ -412,7 +412,8 @@ fn check_vocabulary(field: FieldName, value: &str, evidence: &[Evidence], catego
             // The words the drafter's rules read the model by ("free for 14 days" is a trial).
             let said = prices::cue_of(value, &quotes)
                 || (value == "free_trial" && prices::free_for_a_while(&quotes))
-                || (value == "freemium" && evidence.iter().any(|e| prices::free_plan_card(&e.quote)));
+                || (value == "freemium" && evidence.iter().any(|e| prices::names_free_plan(&e.quote)))
+                || (value == "one_time" && evidence.iter().any(|e| prices::paid_once(&e.quote)));
             (!said).then(|| format!("no quote says the pricing is {value}"))
         }
         FieldName::FoundedYear => {

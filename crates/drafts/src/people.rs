@@ -76,6 +76,9 @@ const FOUNDERS_ARE: &[&str] = &[
     "co-founders: ",
     "founders — ",
     "founders – ",
+    // "a two-person company: Eva Lind (design) and Pekka Salo (code)".
+    "-person company: ",
+    "person company: ",
     "our founder, ",
     // "…," said co-founder Tomás Rivera.
     "said co-founder ",
@@ -446,6 +449,16 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
             }
             me = Some(name);
         }
+        // "Our executive director and co-founder is Adaeze Nwosu.": the role, then the name.
+        if let Some(role) = lower.strip_prefix("our ").and_then(|rest| rest.split_once(" is ")).map(|(role, _)| role)
+            && (role.contains("founder"))
+            && role.split_whitespace().count() <= 6
+            && let Some(at) = sentence.to_ascii_lowercase().find(" is ")
+            && let Some(person) = people_at_start(sentence[at + 4..].trim_start()).into_iter().next()
+        {
+            let title = sentence[4..at].trim().to_owned();
+            add(FounderMention { name: person.name, title: Some(title) }, &mut found);
+        }
         // "says Daniel Otieno, co-founder and CTO of Oriole".
         for person in founders_of_this(sentence, product_names) {
             add(person, &mut found);
@@ -536,6 +549,23 @@ fn joined_as_cofounder(lower: &str, product_names: &[String]) -> bool {
 fn founders_of_this(sentence: &str, product_names: &[String]) -> Vec<FounderMention> {
     let lower = sentence.to_ascii_lowercase();
     let mut found = Vec::new();
+    // "says Amara Nwosu, Foxglove's founder and CEO": the product's own founder.
+    for name in product_names.iter().filter(|name| !name.is_empty()) {
+        for possessive in [format!(", {name}'s "), format!(", {name}’s ")] {
+            for (at, cue) in sentence.match_indices(possessive.as_str()) {
+                let role = sentence[at + cue.len()..].split([',', '.', ';', '(']).next().unwrap_or("").trim();
+                if !role.to_ascii_lowercase().contains("founder") || role.chars().count() > 40 {
+                    continue;
+                }
+                let before: Vec<&str> = sentence[..at].split_whitespace().collect();
+                let words: Vec<&str> = before.iter().rev().take_while(|word| name_word(word)).take(4).copied().collect();
+                let person = words.into_iter().rev().collect::<Vec<_>>().join(" ");
+                if looks_like_name(&person) && !is_role(&person) {
+                    found.push(FounderMention { name: person, title: Some(role.to_owned()) });
+                }
+            }
+        }
+    }
     for cue in [", co-founder", ", cofounder", ", founder"] {
         for (at, _) in lower.match_indices(cue) {
             let role_start = at + 2;

@@ -188,6 +188,7 @@ const PLACE_CUES: &[&str] = &[
     "startup from",
     "business in",
     "shop in",
+    "made on",
     "headquarters:",
     "hq:",
     "based between",
@@ -327,7 +328,7 @@ pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
         let lower = sentence.to_ascii_lowercase();
         // A sentence without a subject that starts with a cue ("Made in Leeds.", "Founded in
         // 2019 in Berlin.") is the site speaking of itself.
-        let fragment = PLACE_CUES.iter().any(|cue| lower.starts_with(cue));
+        let fragment = PLACE_CUES.iter().any(|cue| lower.starts_with(cue)) || lower.starts_with("made by ");
         if NOT_OURS.iter().any(|cue| lower.contains(cue))
             || !(fragment || crate::meaning::speaks_of_company(&sentence.to_lowercase(), names))
         {
@@ -364,11 +365,12 @@ pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
             }
         }
         // "a small team of six persons in Valencia", "made with a lot of coffee in Valencia".
-        for cue in ["team of ", "made with "] {
+        // "Made by Claire and Julien Morel, in Nantes, France."
+        for (cue, reach, commas) in [("team of ", 30, false), ("made with ", 30, false), ("made by ", 40, true)] {
             for (at, _) in lower.match_indices(cue) {
                 let start = at + cue.len();
-                let Some(gap) = lower[start..].find(" in ").filter(|gap| *gap <= 30) else { continue };
-                if lower[start..start + gap].contains([',', '.', ';']) {
+                let Some(gap) = lower[start..].find(" in ").filter(|gap| *gap <= reach) else { continue };
+                if lower[start..start + gap].contains(['.', ';']) || !commas && lower[start..start + gap].contains(',') {
                     continue;
                 }
                 if let Some(place) = place_at(sentence[start + gap + 4..].trim_start())
@@ -434,6 +436,38 @@ pub fn address_places(text: &str) -> Vec<CompanyPlace> {
     let lower = text.to_lowercase();
     if NOT_OURS.iter().any(|cue| lower.contains(cue)) {
         return places;
+    }
+    // "Kingfisherly GmbH · Hamburg": a company's legal name, then a city of one country.
+    let segments: Vec<&str> = text.split(['·', '|', '•']).map(str::trim).collect();
+    for pair in segments.windows(2) {
+        let legal = [
+            "GmbH", "Ltd", "Ltd.", "AB", "Oy", "SAS", "SARL", "Sàrl", "BV", "B.V.", "AS", "ApS", "Inc", "Inc.", "LLC", "S.L.", "SRL",
+            "s.r.o.",
+        ];
+        if pair[0].split_whitespace().next_back().is_some_and(|last| legal.contains(&last))
+            && let Some(country) = country_of_city(pair[1])
+        {
+            places.push(CompanyPlace { city: Some(pair[1].to_owned()), country: Some(country) });
+        }
+    }
+    // "Nørregade 10 8000 Aarhus C Denmark": an address block's lines run together; the city is
+    // the word after the postcode, when the gazetteer knows it.
+    if text.chars().count() <= 120
+        && let Some((rest, country)) = COUNTRIES.iter().find_map(|country| {
+            country.names.iter().find_map(|name| text.trim_end_matches('.').strip_suffix(name).map(|rest| (rest, country.code)))
+        })
+    {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        for pair in words.windows(2) {
+            let postcode = pair[0].len() >= 4 && pair[0].chars().all(|c| c.is_ascii_digit() || c == '-');
+            let city = pair[1].trim_end_matches(',');
+            if postcode && cities_named(city).iter().any(|known| known.country == country) {
+                let place = CompanyPlace { city: Some(city.to_owned()), country: Some(country) };
+                if !places.contains(&place) {
+                    places.push(place);
+                }
+            }
+        }
     }
     // Each part of a line, and the line itself with its dots for commas ("Brindlepad Sàrl ·
     // Avenue de Sévelin 20 · 1004 Lausanne · Switzerland").
@@ -518,6 +552,10 @@ mod tests {
         assert_eq!(address_places("Thimbleway Ltd · 3 Broadway, Lace Market, Nottingham NG1 1PS, England"), at("Nottingham", "GB"));
         assert_eq!(address_places("Our registered office: 9 Howley's Quay, Limerick, V94 X2K7, Ireland"), at("Limerick", "IE"));
         assert_eq!(places("Headquarters: Lisbon"), [(Some("Lisbon".into()), Some("PT"))]);
+        assert_eq!(address_places("Kingfisherly GmbH · Hamburg"), at("Hamburg", "DE"));
+        assert_eq!(address_places("Quartzline GmbH Neubaugasse 12/4 1070 Vienna Austria"), at("Vienna", "AT"));
+        assert_eq!(places("Made by Claire and Julien Morel, in Nantes, France."), [(Some("Nantes".into()), Some("FR"))]);
+        assert_eq!(places("Brightlog is made on the island of Gotland, Sweden (Visby)."), [(None, Some("SE"))]);
         assert_eq!(places("We're based between Bergen and Oslo."), [(Some("Bergen".into()), None)]);
         assert_eq!(places("Brightlog is made in a small studio on the Isle of Skye, Scotland."), [(None, Some("GB"))]);
         assert_eq!(places("We're a remote-first team registered in Tallinn, Estonia."), [(Some("Tallinn".into()), Some("EE"))]);

@@ -49,6 +49,8 @@ pub const PRICING_MODELS: &[(&str, &[&str])] = &[
             "par mois",
             "al mes",
             "al mese",
+            "and month",
+            "and year",
         ],
     ),
     ("one_time", &["one-time", "one time", "lifetime", "pay once", "one payment", "once, and", "no subscription"]),
@@ -74,6 +76,8 @@ pub const PRICING_MODELS: &[(&str, &[&str])] = &[
             "per gb",
             "per transaction",
             "per use",
+            "per sms",
+            "per text",
         ],
     ),
     ("contact_sales", &["contact sales", "contact us for", "request a quote", "quotation", "talk to sales"]),
@@ -86,7 +90,7 @@ pub fn states_price(text: &str) -> bool {
     // Symbols anywhere; codes and words whole ("EUR", not "Europe" or "entrepreneurs").
     has_digit
         && (["$", "€", "£", "¥"].iter().any(|c| lower.contains(c))
-            || ["usd", "eur", "gbp", "chf", "euro", "euros", "dollar", "dollars", "kr", "sek", "nok", "dkk"]
+            || ["usd", "eur", "gbp", "chf", "euro", "euros", "dollar", "dollars", "kr", "sek", "nok", "dkk", "cent", "cents"]
                 .iter()
                 .any(|c| has_phrase(&lower, c)))
 }
@@ -101,7 +105,7 @@ pub fn states_paid_price(text: &str) -> bool {
         .flat_map(|code| lower.match_indices(code).filter(|(at, _)| *at == 0 || !lower[..*at].ends_with(char::is_alphanumeric)))
         .map(|(at, code)| &lower[at + code.len()..]);
     // "49 EUR", "4.50 $ a month".
-    let amounts_before = [" usd", " eur", " gbp", " euro", " dollar", " chf", " $", " €", " £"]
+    let amounts_before = [" usd", " eur", " gbp", " euro", " dollar", " chf", " $", " €", " £", " cent"]
         .iter()
         .flat_map(|code| lower.match_indices(code).map(|(at, _)| &lower[..at]))
         .map(|before| before.rsplit(' ').next().unwrap_or(""));
@@ -148,6 +152,8 @@ pub fn states_free_tier(sentence: &str) -> bool {
         .filter(|(model, _)| matches!(*model, "free" | "freemium"))
         .any(|(_, cues)| cues.iter().any(|cue| has_phrase(&lower, cue)))
         && !lower.contains("free trial")
+        // "pay for the year and two months are free" is a discount, not a free tier.
+        && !["months are free", "months free", "month free", "month is free"].iter().any(|discount| lower.contains(discount))
         && !["shipping", "delivery", "returns"].iter().any(|word| lower.contains(word))
 }
 
@@ -173,6 +179,12 @@ pub fn free_plan_card(text: &str) -> bool {
     let lower = text.to_lowercase();
     let lower = lower.trim_end_matches(['.', ')', '!']);
     text.chars().count() <= 40 && (lower.ends_with(" free") || lower.ends_with("(free"))
+}
+
+/// Whether a plan's card says the plan is free: "Starter — free", or just "Free" under the
+/// plan's name.
+pub fn names_free_plan(text: &str) -> bool {
+    free_plan_card(text) || text.trim().eq_ignore_ascii_case("free")
 }
 
 /// Words of a sentence that make its price someone else's: a competitor's, a partner's, a
@@ -215,6 +227,10 @@ const SOMEONE_ELSES: &[&str] = &[
     "instead of paying",
     "for comparison",
     " bundle",
+    // Sold and billed by a partner: "an add-on for EUR 29 per month, invoiced by Stellenwerk".
+    "invoiced by",
+    "billed by",
+    "sold by",
     // A bonus's value, a running cost, an old price.
     "worth",
     "electricity",
@@ -440,7 +456,13 @@ fn names_anothers_price(sentence: &str, product_names: &[String]) -> bool {
     }) || words.windows(3).any(|three| {
         // "on DealBarn for 29 $": a marketplace's price.
         three[0] == "on" && another(three[1]) && three[2] == "for"
-    })
+    }) || {
+        // A comparison table's row: "Remindly Pro €29 a month".
+        let price_at = words.iter().position(|word| states_price(word));
+        price_at
+            .is_some_and(|at| (1..=3).contains(&at) && words[..at].iter().all(|word| word.chars().next().is_some_and(char::is_uppercase)))
+            && another(&words[..price_at.unwrap_or(0)].join(" "))
+    }
 }
 
 /// The sentences of `text` that state the product's own price, free tier, trial or "contact
@@ -474,18 +496,21 @@ pub fn pricing_model<'a>(sentences: &[&'a str]) -> Option<(&'static str, &'a str
     // A plan free for good makes the product freemium, with or without a trial of the others.
     // "You pay once: the app is free" prices a device, not a free tier.
     let tier = |sentence: &&str| {
-        states_free_tier(sentence) && (cue_of("freemium", sentence) || free_plan_card(sentence)) && !cue_of("one_time", sentence)
+        states_free_tier(sentence) && (cue_of("freemium", sentence) || names_free_plan(sentence)) && !cue_of("one_time", sentence)
     };
     if paid && let Some(free) = sentences.iter().copied().find(tier) {
         return Some(("freemium", free));
     }
     if paid
-        && let Some(trial) =
-            sentences.iter().copied().find(|sentence| cue_of("free_trial", sentence) || free_for_a_while(&sentence.to_lowercase()))
+        && let Some(trial) = sentences.iter().copied().find(|sentence| {
+            let lower = sentence.to_lowercase();
+            let none = ["no trial", "no free trial", "without a trial"].iter().any(|no| lower.contains(no));
+            !none && (cue_of("free_trial", sentence) || free_for_a_while(&lower))
+        })
     {
         return Some(("free_trial", trial));
     }
-    if paid && let Some(once) = cue("one_time") {
+    if paid && let Some(once) = cue("one_time").or_else(|| sentences.iter().copied().find(|sentence| paid_once(sentence))) {
         return Some(("one_time", once));
     }
     if paid && let Some(recurring) = cue("subscription") {
@@ -498,6 +523,15 @@ pub fn pricing_model<'a>(sentences: &[&'a str]) -> Option<(&'static str, &'a str
         return Some(("free", free));
     }
     None
+}
+
+/// Whether a sentence says an amount is paid once ("$79 once", "£6, once."), not monthly.
+pub fn paid_once(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    lower.match_indices("once").any(|(at, _)| {
+        let before = lower[..at].trim_end().trim_end_matches(',');
+        before.ends_with(|c: char| c.is_ascii_digit()) && lower[at + 4..].chars().next().is_none_or(|c| !c.is_alphanumeric())
+    })
 }
 
 /// Whether `sentence` holds one of `model`'s words, as whole words ("free account" is not

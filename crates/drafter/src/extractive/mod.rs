@@ -154,13 +154,21 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
         .filter(|block| block.kind == BlockKind::Paragraph)
         .filter_map(|block| meaning::sentences(&block.text).first().copied())
         .find(|sentence| {
-            let lower = sentence.to_lowercase();
-            names.iter().any(|name| !name.is_empty() && lower.starts_with(&format!("{} is ", name.to_lowercase())))
-                && (30..=300).contains(&sentence.chars().count())
-                && !prices::states_price(sentence)
+            // "Wicklow is …", "Wicklow texts your clients …": the name, then what it is or does.
+            let starts_with_name = names.iter().any(|name| {
+                let rest = sentence.get(name.len()..).unwrap_or("");
+                !name.is_empty()
+                    && sentence.starts_with(name.as_str())
+                    && rest.starts_with(' ')
+                    && rest.trim_start().chars().next().is_some_and(char::is_lowercase)
+            });
+            starts_with_name && (30..=300).contains(&sentence.chars().count()) && !prices::states_price(sentence)
         });
+    // A meta description that sells or never names the product ("Fewer empty chairs.") is a
+    // slogan, not a description.
+    let slogan = |short: &str| prices::states_price(short) || !meaning::names_product(short, &names);
     match (short.filter(|s| s.chars().count() <= 500), says_what_it_is) {
-        (Some(short), Some(sentence)) if prices::states_price(short) => {
+        (Some(short), Some(sentence)) if slogan(short) => {
             proposal.fields.insert(FieldName::ShortDescription, text(sentence, home, sentence, Basis::PageText));
         }
         (Some(short), _) => {

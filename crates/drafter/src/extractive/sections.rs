@@ -73,12 +73,19 @@ fn is_feature_heading(heading: &str) -> bool {
 fn feature_items(site: &SiteSnapshot) -> Vec<(&Page, String, Basis)> {
     let mut items: Vec<(&Page, String, Basis)> = Vec::new();
     let feature_pages = pages_about(site, &["feature", "funktionen", "fonctionnalit", "how-it-works", "product"]);
-    // "What Thimbleway looks after": a heading that says what the product itself does.
+    // "What Thimbleway looks after", "Cormorant sends your requests", "How Pipistrelle gets
+    // you talking": a heading that says what the product itself does.
     let names = meaning::product_names(site, None);
     let feature_heading = |heading: &str| {
         let lower = heading.to_lowercase();
+        let verb_after = |rest: &str| rest.starts_with(' ') && rest.trim_start().split(' ').next().is_some_and(|w| w.ends_with('s'));
         is_feature_heading(heading)
-            || names.iter().any(|name| !name.is_empty() && lower.starts_with(&format!("what {} ", name.to_lowercase())))
+            || names.iter().filter(|name| !name.is_empty()).any(|name| {
+                let name = name.to_lowercase();
+                lower.starts_with(&format!("what {name} "))
+                    || lower.starts_with(&format!("how {name} "))
+                    || lower.strip_prefix(name.as_str()).is_some_and(verb_after)
+            })
     };
     for page in site.pages.first().into_iter().chain(feature_pages) {
         let whole_page = page.url != site.pages[0].url;

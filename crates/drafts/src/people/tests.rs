@@ -106,6 +106,24 @@ fn founders_are_read_past_descriptions_pronouns_and_quotes() {
 }
 
 #[test]
+fn founders_are_read_in_a_role_sentence_or_a_possessive() {
+    assert_eq!(
+        names("Our executive director and co-founder is Adaeze Nwosu."),
+        [person("Adaeze Nwosu", Some("executive director and co-founder"))]
+    );
+    assert_eq!(
+        names("\"Tutors hate chasing payments,\" says Amara Nwosu, Birchbill's founder and CEO."),
+        [person("Amara Nwosu", Some("founder and CEO"))]
+    );
+    assert_eq!(
+        names("Birchbill is a two-person company: Eva Lind (design) and Pekka Salo (code)."),
+        [person("Eva Lind", None), person("Pekka Salo", None)]
+    );
+    assert!(names("Our support lead is Anna Berg.").is_empty());
+    assert!(names("says Rob Klein, Shoplane's founder and CEO.").is_empty());
+}
+
+#[test]
 fn other_people_are_not_founders() {
     assert!(names("Nell Ashby, who co-founded Tablebell in 2015, loves it.").is_empty());
     assert!(names("Birchbill was started by people who care.").is_empty());

@@ -99,4 +99,17 @@ fn the_model_follows_the_products_own_sentences() {
     assert!(someone_elses_price("Arbolog runs on models; the model costs us $3 per million tokens.", &names));
     assert!(someone_elses_price("With a classic monitoring service, the same checks can cost around €29 per 10,000 runs.", &names));
     assert!(someone_elses_price("Arbolog is also part of the Appshelf bundle ($11.99 a month for 200 apps).", &names));
+
+    let names = ["Arbolog".to_owned()];
+    assert!(someone_elses_price("It is available as an add-on for EUR 29 per month and is invoiced by Stellenwerk directly.", &names));
+    assert!(someone_elses_price("Remindly Pro €29 a month 300 included, then 8 cents", &names));
+    assert!(!someone_elses_price("Pro $12 a month", &names));
+    assert!(states_paid_price("2 cents per SMS"));
+    assert_eq!(pricing_model(&["$79 once, with a year of updates."]).map(|(m, _)| m), Some("one_time"));
+    assert!(!states_free_tier("If you pay for the year it is $70 a year, so two months are free."));
+    assert_eq!(pricing_model(&["Free", "9.99 USD per month"]).map(|(m, _)| m), Some("freemium"));
+    assert_eq!(pricing_model(&["EUR 4.50 per user and month."]).map(|(m, _)| m), Some("subscription"));
+    assert_eq!(pricing_model(&["2 cents per SMS, no monthly fee."]).map(|(m, _)| m), Some("usage_based"));
+    assert_eq!(pricing_model(&["No trial.", "Hawthorny costs $7 a month per translator."]).map(|(m, _)| m), Some("subscription"));
+    assert!(!free_plan_card("Free"));
 }
