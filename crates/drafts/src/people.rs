@@ -6,7 +6,10 @@
 
 use crate::meaning::{self, names_product, sentences};
 
+mod clauses;
 mod roles;
+pub use clauses::without_pronouns;
+use clauses::{founders_of_this, joined_as_cofounder, named_in_brackets};
 pub use roles::role_of;
 
 /// A person a text says founded the product, with the role it gives them.
@@ -249,6 +252,19 @@ fn people_at_start(text: &str) -> Vec<FounderMention> {
         let bare = word.trim_end_matches([',', '.', ';', ':', ')', '!']);
         let lower = bare.to_lowercase();
         if ["and", "&", "und", "et", "y", "e"].contains(&bare) || (current.is_empty() && RELATIONS.contains(&lower.as_str())) {
+            // "Sofia and Marco Bellini": a first name before "and" shares the next surname.
+            if current.len() == 1 && people.is_empty() && ["and", "&"].contains(&bare) {
+                let rest: Vec<&str> = words.clone().take(3).collect();
+                let next: Vec<&str> = rest.iter().map(|w| w.trim_end_matches([',', '.', ';', ':'])).take_while(|w| name_word(w)).collect();
+                if next.len() == 2 {
+                    let shared = format!("{} {}", current[0], next[1]);
+                    current.clear();
+                    if looks_like_name(&shared) {
+                        people.push(FounderMention { name: shared, title: None });
+                    }
+                    continue;
+                }
+            }
             finish(&mut current, &mut people, None);
             continue;
         }
@@ -424,8 +440,12 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
         }
         // "Nell Ashby, who co-founded Heathwick with Rivera": the person the clause describes.
         for cue in [", who co-founded ", ", who founded ", ", who started "] {
+            let ours = |object: &str| {
+                product_names.iter().any(|name| !name.is_empty() && object.starts_with(&name.to_lowercase()))
+                    || ["the company", "the foundation", "the business", "it with", "it together"].iter().any(|us| object.starts_with(us))
+            };
             if let Some(at) = lower.find(cue)
-                && product_names.iter().any(|name| !name.is_empty() && lower[at + cue.len()..].starts_with(&name.to_lowercase()))
+                && ours(&lower[at + cue.len()..])
                 && let Some(person) = people_at_start(sentence).into_iter().next().filter(not_the_product)
                 && sentence.find(person.name.as_str()).is_some_and(|start| start + person.name.len() == at)
             {
@@ -497,93 +517,6 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
                 if person.title.is_some() {
                     add(person, &mut found);
                 }
-            }
-        }
-    }
-    found
-}
-
-/// A text without the pronouns people give in brackets after their name ("Ines Duarte
-/// (she/her), CEO and co-founder").
-pub fn without_pronouns(text: &str) -> String {
-    let mut out = text.to_owned();
-    for pronouns in ["(she/her)", "(he/him)", "(they/them)", "(she/they)", "(he/they)"] {
-        out = out.replace(&format!(" {pronouns}"), "");
-    }
-    out
-}
-
-/// "When I (Lena Vogt, CEO) started …": the name, and the role, a maker gives in brackets.
-fn named_in_brackets(sentence: &str) -> Option<FounderMention> {
-    let at = sentence.find("I (")?;
-    if sentence[..at].chars().next_back().is_some_and(char::is_alphanumeric) {
-        return None;
-    }
-    let inner = sentence[at + 3..].split(')').next()?;
-    let (name, role) = match inner.split_once(", ") {
-        Some((name, role)) => (name.trim(), Some(role.trim())),
-        None => (inner.trim(), None),
-    };
-    looks_like_name(name).then(|| FounderMention { name: name.to_owned(), title: role.filter(|r| is_role(r)).map(str::to_owned) })
-}
-
-/// Whether a lower-cased sentence says its subject joined as a co-founder ("joined me as
-/// co-founder", "joined Nettlebox as a co-founder"), not another company.
-fn joined_as_cofounder(lower: &str, product_names: &[String]) -> bool {
-    lower.match_indices("joined ").any(|(at, cue)| {
-        let mut rest = &lower[at + cue.len()..];
-        for object in ["me ", "us ", "the team ", "the company "] {
-            rest = rest.strip_prefix(object).unwrap_or(rest);
-        }
-        if let Some(name) = product_names.iter().map(|name| name.to_lowercase()).find(|name| rest.starts_with(&format!("{name} "))) {
-            rest = &rest[name.len() + 1..];
-        }
-        ["as co-founder", "as a co-founder", "as cofounder", "as a cofounder", "as my co-founder", "as our co-founder"]
-            .iter()
-            .any(|role| rest.starts_with(role))
-    })
-}
-
-/// "Daniel Otieno, co-founder and CTO of Oriole": people a sentence names a founder of the
-/// product itself, with that role.
-fn founders_of_this(sentence: &str, product_names: &[String]) -> Vec<FounderMention> {
-    let lower = sentence.to_ascii_lowercase();
-    let mut found = Vec::new();
-    // "says Amara Nwosu, Foxglove's founder and CEO": the product's own founder.
-    for name in product_names.iter().filter(|name| !name.is_empty()) {
-        for possessive in [format!(", {name}'s "), format!(", {name}’s ")] {
-            for (at, cue) in sentence.match_indices(possessive.as_str()) {
-                let role = sentence[at + cue.len()..].split([',', '.', ';', '(']).next().unwrap_or("").trim();
-                if !role.to_ascii_lowercase().contains("founder") || role.chars().count() > 40 {
-                    continue;
-                }
-                let before: Vec<&str> = sentence[..at].split_whitespace().collect();
-                let words: Vec<&str> = before.iter().rev().take_while(|word| name_word(word)).take(4).copied().collect();
-                let person = words.into_iter().rev().collect::<Vec<_>>().join(" ");
-                if looks_like_name(&person) && !is_role(&person) {
-                    found.push(FounderMention { name: person, title: Some(role.to_owned()) });
-                }
-            }
-        }
-    }
-    for cue in [", co-founder", ", cofounder", ", founder"] {
-        for (at, _) in lower.match_indices(cue) {
-            let role_start = at + 2;
-            let Some(of) = lower[role_start..].find(" of ") else { continue };
-            let role = &sentence[role_start..role_start + of];
-            let company = &lower[role_start + of + 4..];
-            let ours = product_names.iter().any(|name| {
-                let name = name.to_ascii_lowercase();
-                !name.is_empty() && company.starts_with(&name) && !company[name.len()..].starts_with(|c: char| c.is_alphanumeric())
-            });
-            if !ours || role.chars().count() > 40 || role.contains(',') {
-                continue;
-            }
-            let before: Vec<&str> = sentence[..at].split_whitespace().collect();
-            let words: Vec<&str> = before.iter().rev().take_while(|word| name_word(word)).take(4).copied().collect();
-            let name = words.into_iter().rev().collect::<Vec<_>>().join(" ");
-            if looks_like_name(&name) && !is_role(&name) {
-                found.push(FounderMention { name, title: Some(role.trim().to_owned()) });
             }
         }
     }

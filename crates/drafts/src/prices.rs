@@ -124,6 +124,11 @@ pub fn states_pricing_terms(sentence: &str) -> bool {
         .iter()
         .filter(|(model, _)| matches!(*model, "free_trial" | "contact_sales" | "usage_based"))
         .any(|(_, cues)| cues.iter().any(|cue| has_phrase(&lower, cue)))
+        // "You pay once, inside the app": a one-time price said without its amount ("one time"
+        // alone is too often "asked one time").
+        || ["pay once", "paid once", "one payment", "no subscription", "one-time payment", "one-time purchase"]
+            .iter()
+            .any(|cue| has_phrase(&lower, cue))
 }
 
 /// Whether a sentence offers the product free for a time ("free for 14 days"):
@@ -372,7 +377,7 @@ fn priced_subject_is_another(sentence: &str, product_names: &[String]) -> bool {
 /// Whether a text names something that is neither the product nor a plan ("Kellokortti",
 /// "RosterBridge", "Shopify's"): not a sentence's capitalised first word ("Every lookup"), a
 /// thing ("SIM-swap check") or a plan's name ("The Bench plan").
-fn names_another(text: &str, product_names: &[String]) -> bool {
+pub fn names_another(text: &str, product_names: &[String]) -> bool {
     let words: Vec<&str> = text.split_whitespace().collect();
     words.iter().enumerate().any(|(at, word)| {
         let bare = word.trim_matches(|c: char| !c.is_alphanumeric());

@@ -29,6 +29,7 @@ const TOPICS: &[(&str, &[&str])] = &[
         "pricing",
         &[
             "pricing",
+            "price",
             "prices",
             "plans",
             "buy",
@@ -48,7 +49,7 @@ const TOPICS: &[(&str, &[&str])] = &[
         &["about", "company", "story", "our-story", "who-we-are", "ueber-uns", "uber-uns", "über-uns", "a-propos", "sobre", "chi-siamo"],
     ),
     ("features", &["features", "product", "funktionen", "fonctionnalites", "caracteristicas"]),
-    ("faq", &["faq", "faqs", "questions", "help", "hilfe"]),
+    ("faq", &["faq", "faqs", "questions", "help", "hilfe", "support"]),
     ("team", &["team", "people", "founders"]),
     ("contact", &["contact", "kontakt", "impressum", "imprint"]),
     ("changelog", &["changelog", "releases", "release-notes", "whats-new", "updates"]),

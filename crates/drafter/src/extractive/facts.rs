@@ -9,9 +9,11 @@ use super::*;
 pub(super) fn pricing(site: &SiteSnapshot, proposal: &mut Proposal) {
     let subject = Subject::Field(FieldName::PricingSummary);
     let names = meaning::product_names(site, proposal.fields.get(&FieldName::Name).and_then(|n| n.value.as_text()));
-    let mut pages: Vec<&Page> =
-        pages_about(site, &["pricing", "prices", "plans", "buy", "shop", "store", "membership", "preise", "tarif", "precios", "prezzi"])
-            .collect();
+    let mut pages: Vec<&Page> = pages_about(
+        site,
+        &["pricing", "price", "prices", "plans", "buy", "shop", "store", "membership", "preise", "tarif", "precios", "prezzi"],
+    )
+    .collect();
     pages.extend(site.pages.first());
     let mut lines: Vec<String> = Vec::new();
     let mut sentences: Vec<&str> = Vec::new();
@@ -19,11 +21,25 @@ pub(super) fn pricing(site: &SiteSnapshot, proposal: &mut Proposal) {
     // Each sentence taken, with the quote that holds it.
     let mut said_by: Vec<(&str, Evidence)> = Vec::new();
     for page in &pages {
+        // A table that sets the product beside others ("Wicklow | none | 2 cents", "Remindly Pro |
+        // €29 a month"): a price in a row another name begins is that one's.
+        let cell = |block: &TextBlock| block.kind == BlockKind::ListItem;
+        let compares = page.blocks.iter().any(|b| cell(b) && names.iter().any(|name| b.text.trim().eq_ignore_ascii_case(name)));
+        let mut previous: Option<&TextBlock> = None;
         for block in blocks_for(page, subject) {
+            let others_row = compares
+                && cell(block)
+                && previous.is_some_and(|before| {
+                    cell(before)
+                        && before.text.chars().count() <= 40
+                        && !prices::states_price(&before.text)
+                        && prices::names_another(&before.text, &names)
+                });
+            previous = Some(block);
             let labelled = meaning::in_labelled_section(subject, page, block);
             // A plan card's heading may be all it says of a free plan ("Starter — free").
             let free_card = labelled && prices::free_plan_card(&block.text);
-            if matches!(block.kind, BlockKind::Heading(_)) && !free_card || block.text.chars().count() > 600 {
+            if matches!(block.kind, BlockKind::Heading(_)) && !free_card || block.text.chars().count() > 600 || others_row {
                 continue;
             }
             let basis = if labelled { Basis::LabelledSection } else { Basis::NamesProduct };

@@ -166,7 +166,10 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
         });
     // A meta description that sells or never names the product ("Fewer empty chairs.") is a
     // slogan, not a description.
-    let slogan = |short: &str| prices::states_price(short) || !meaning::names_product(short, &names);
+    let slogan = |short: &str| {
+        let opens_with_name = names.iter().any(|name| !name.is_empty() && short.starts_with(name.as_str()));
+        prices::states_price(short) || !meaning::names_product(short, &names) || !opens_with_name
+    };
     match (short.filter(|s| s.chars().count() <= 500), says_what_it_is) {
         (Some(short), Some(sentence)) if slogan(short) => {
             proposal.fields.insert(FieldName::ShortDescription, text(sentence, home, sentence, Basis::PageText));
@@ -340,6 +343,20 @@ fn product_texts(site: &SiteSnapshot) -> Vec<(&Page, String, Basis)> {
     texts
 }
 
+/// Whether a category's name stands in a text for another tool the product works with ("Export
+/// to CSV, or straight to your invoicing program", "syncs with your CRM"), not for its topic.
+fn names_a_tool_it_works_with(text: &str, name: &str) -> bool {
+    let lower = text.to_lowercase();
+    let name = name.to_lowercase();
+    lower.match_indices(&name).any(|(at, _)| {
+        let before = lower[..at].trim_end();
+        let after = lower[at + name.len()..].trim_start();
+        let yours = before.ends_with(" your") || before.ends_with(" existing");
+        let tool = ["program", "software", "tool", "app", "system", "platform", "provider"].iter().any(|t| after.starts_with(t));
+        yours && (tool || before.ends_with("with your") || before.ends_with("to your"))
+    })
+}
+
 /// The lower-cased words of a text.
 fn words_of(text: &str) -> Vec<String> {
     text.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect()
@@ -353,6 +370,7 @@ fn words_of(text: &str) -> Vec<String> {
 fn categorise(site: &SiteSnapshot, categories: &[CategoryRef], proposal: &mut Proposal) {
     const ENOUGH: f64 = 1.5;
     let texts = product_texts(site);
+    let names = meaning::product_names(site, None);
     let stems: Vec<Vec<String>> = categories.iter().map(CategoryRef::stems).collect();
     let mut shared: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for stem in stems.iter().flatten() {
@@ -367,7 +385,7 @@ fn categorise(site: &SiteSnapshot, categories: &[CategoryRef], proposal: &mut Pr
         for (i, (_, text, _)) in texts.iter().enumerate() {
             let mut matched: Vec<&str> = Vec::new();
             let mut hit = 0.0;
-            if contains_phrase(text, &category.name) {
+            if contains_phrase(text, &category.name) && !names_a_tool_it_works_with(text, &category.name) {
                 hit += 3.0;
                 matched.push("");
             }
@@ -377,6 +395,11 @@ fn categorise(site: &SiteSnapshot, categories: &[CategoryRef], proposal: &mut Pr
                     matched.push(stem);
                 }
             }
+            // The page's title and description, and sentences that name the product, say what it
+            // is; other sentences only touch on it.
+            let names_it = meaning::names_product(&texts[i].1, &names);
+            let weight = if texts[i].2 == Basis::Metadata || names_it { 2.0 } else { 1.0 };
+            let hit = hit * weight;
             if hit > 0.0 {
                 score += hit;
                 hits.push((hit, i, matched));

@@ -295,6 +295,18 @@ pub(super) fn founders(site: &SiteSnapshot, proposal: &mut Proposal) {
             let unsigned = ["— ", "– "].iter().find_map(|dash| block.text.strip_prefix(dash)).unwrap_or(&block.text);
             let first = meaning::sentences(unsigned).first().copied().unwrap_or(unsigned).trim_end_matches('.');
             let line = people::without_pronouns(first);
+            // "— Ruth Calloway Founder, Alderwood" (a signature's two lines run together): the
+            // name ends where the role begins.
+            let line = match line.split_once(", ") {
+                Some((head, tail)) if !looks_like_name(head) || head.split_whitespace().any(people::is_role) => {
+                    let words: Vec<&str> = head.split_whitespace().collect();
+                    match words.iter().position(|word| people::is_role(word)) {
+                        Some(at) if at >= 2 => format!("{}, {}, {tail}", words[..at].join(" "), words[at..].join(" ")),
+                        _ => line,
+                    }
+                }
+                _ => line,
+            };
             if line.chars().count() <= 100
                 && let Some((name, role)) = line.split_once(", ").or_else(|| line.split_once(" - ")).or_else(|| line.split_once(" – "))
                 && let name = ["Hi, I'm ", "Hello, I'm ", "I'm ", "I’m ", "I am ", "My name is "]

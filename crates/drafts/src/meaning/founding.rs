@@ -35,12 +35,24 @@ pub const FOUNDING_WORDS: &[&str] = &[
     "was born",
     "we opened in",
     "first version of",
+    "registered in",
 ];
 
 /// Founding words that name what was started right after them ("founded Northwind", "started
 /// Birchbill"), unlike "since".
-const FOUNDING_VERBS: &[&str] =
-    &["founded", "established", "started", "launched", "set up", "began", "begun", "created", "incorporated", "first version of"];
+const FOUNDING_VERBS: &[&str] = &[
+    "founded",
+    "established",
+    "started",
+    "launched",
+    "set up",
+    "began",
+    "begun",
+    "created",
+    "incorporated",
+    "first version of",
+    "registered in",
+];
 
 /// Words of a clause about someone else's founding or history: a customer's, an advisor's, an
 /// investor's, a partner's, a person's earlier company.
@@ -72,6 +84,10 @@ const NOT_OUR_HISTORY: &[&str] = &[
     "started her ",
     "full-time",
     "full time",
+    // Where people have lived: "we have lived in England since 2009".
+    "lived in",
+    "living in",
+    "moved to",
     "our board",
     "the board",
     "sat on",

@@ -61,6 +61,9 @@ fn founding_years_sit_next_to_their_word() {
     assert_eq!(year("We work together with Notestand, which was founded in 2012 and lends music."), None);
     assert_eq!(year("In 2019, after two years of evenings and weekends, we launched Amberpost."), Some("2019"));
     assert_eq!(year("In 2022, after two years of evenings and weekends, we launched our API."), None);
+    assert_eq!(year("The foundation was registered in 2020 to keep the icons free."), Some("2020"));
+    assert_eq!(year("We have lived in England since 2009, and Amberpost is our third project."), None);
+    assert_eq!(year("Amberpost Ltd is registered in England and Wales, company no. 08012345, since 2019."), Some("2019"));
     assert_eq!(years_in("12019 and 2019"), vec![(10, "2019")]);
 }
 

@@ -120,6 +120,11 @@ fn founders_are_read_in_a_role_sentence_or_a_possessive() {
         [person("Eva Lind", None), person("Pekka Salo", None)]
     );
     assert!(names("Our support lead is Anna Berg.").is_empty());
+    assert_eq!(names("Mikkel Sørensen, who started the foundation with her, still draws the icons."), [person("Mikkel Sørensen", None)]);
+    assert_eq!(
+        names("Birchbill is run by Sofia and Marco Bellini from a kitchen table."),
+        [person("Sofia Bellini", None), person("Marco Bellini", None)]
+    );
     assert!(names("says Rob Klein, Shoplane's founder and CEO.").is_empty());
 }
 

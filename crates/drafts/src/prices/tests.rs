@@ -112,4 +112,10 @@ fn the_model_follows_the_products_own_sentences() {
     assert_eq!(pricing_model(&["2 cents per SMS, no monthly fee."]).map(|(m, _)| m), Some("usage_based"));
     assert_eq!(pricing_model(&["No trial.", "Hawthorny costs $7 a month per translator."]).map(|(m, _)| m), Some("subscription"));
     assert!(!free_plan_card("Free"));
+    assert!(states_pricing_terms("You pay once, inside the app, and every lesson is yours."));
+    assert_eq!(
+        pricing_model(&["Arbolog is pay what you can, minimum £3.", "You pay once, inside the app."]).map(|(m, _)| m),
+        Some("one_time")
+    );
+    assert!(!states_pricing_terms("Pekka was her neighbour who asked one time why she has eleven spreadsheets open."));
 }
