@@ -32,7 +32,7 @@ const NOT_TOPICS: &[&str] = &[
     "software", "online", "create", "content", "team", "teams", "time", "work", "start", "easy", "simple", "better",
     // Words of a category's description that any product's page says ("faster", "before they
     // ship").
-    "faster", "before", "catch", "ship", "carry", "own",
+    "faster", "before", "catch", "ship", "carry", "own", "take", "sell",
 ];
 
 impl CategoryRef {
