@@ -511,5 +511,5 @@ mod roles;
 #[cfg(test)]
 mod tests;
 
-pub use founding::{FOUNDING_WORDS, FoundingStatement, founding_statements, founding_year_in, speaks_of_company, years_in};
+pub use founding::{FoundingStatement, founding_statements, founding_words, founding_year_in, speaks_of_company, years_in};
 pub use roles::{is_founders_signature, role_of_heading, role_of_label, role_of_text};

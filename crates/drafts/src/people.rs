@@ -94,17 +94,14 @@ const FOUNDERS_ARE: &[&str] = &[
 /// unlike "made by" or "built by", which a footer says of a studio.
 const FOUNDED_BY_ALONE: &[&str] = &["founded by", "co-founded by", "cofounded by", "started by"];
 
-/// Last words of a company's name, which is never a person's ("Acme Studio", "Northwind Labs").
+/// Last words of a company's name, which is never a person's ("Acme Studio", "Northwind Labs"),
+/// besides its legal form (`places::LEGAL_FORMS`).
 const COMPANY_WORDS: &[&str] = &[
     "Studio",
     "Studios",
-    "Ltd",
-    "Inc",
     "Labs",
     "Lab",
     "Agency",
-    "GmbH",
-    "LLC",
     "Co",
     "Software",
     "Group",
@@ -116,12 +113,6 @@ const COMPANY_WORDS: &[&str] = &[
     "Technologies",
     "Systems",
     "Solutions",
-    "AG",
-    "SA",
-    "BV",
-    "AB",
-    "Oy",
-    "AS",
 ];
 
 /// Relatives and companions a maker names a co-founder by ("with my sister Aoife Kelly").
@@ -195,7 +186,7 @@ pub fn looks_like_name(text: &str) -> bool {
     (2..=4).contains(&words.len())
         && text.chars().count() <= 60
         && words.iter().all(|word| name_word(word))
-        && !words.last().is_some_and(|last| COMPANY_WORDS.contains(last))
+        && !words.last().is_some_and(|last| COMPANY_WORDS.contains(last) || crate::places::LEGAL_FORMS.contains(last))
 }
 
 /// The people a text starts with: "Ines Duarte and Tomas Reis, two engineers", "Marta

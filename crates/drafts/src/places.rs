@@ -420,6 +420,13 @@ pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
     places
 }
 
+/// The legal forms a company's name ends with ("Kingfisherly GmbH", "Acme Ltd"): never a
+/// person's name, and before a city in a footer, the company's own address.
+pub const LEGAL_FORMS: &[&str] = &[
+    "GmbH", "Ltd", "Ltd.", "AB", "Oy", "SAS", "SARL", "Sàrl", "BV", "B.V.", "AS", "ApS", "Inc", "Inc.", "LLC", "S.L.", "SRL", "s.r.o.",
+    "AG", "SA",
+];
+
 /// Whether the clause before `at` describes a name that is not the product's ("Patel & Sons,
 /// a tailoring shop in Leicester"): an apposition after another name.
 fn describes_another(sentence: &str, at: usize, names: &[String]) -> bool {
@@ -458,11 +465,7 @@ pub fn address_places(text: &str) -> Vec<CompanyPlace> {
     // "Kingfisherly GmbH · Hamburg": a company's legal name, then a city of one country.
     let segments: Vec<&str> = text.split(['·', '|', '•']).map(str::trim).collect();
     for pair in segments.windows(2) {
-        let legal = [
-            "GmbH", "Ltd", "Ltd.", "AB", "Oy", "SAS", "SARL", "Sàrl", "BV", "B.V.", "AS", "ApS", "Inc", "Inc.", "LLC", "S.L.", "SRL",
-            "s.r.o.",
-        ];
-        if pair[0].split_whitespace().next_back().is_some_and(|last| legal.contains(&last))
+        if pair[0].split_whitespace().next_back().is_some_and(|last| LEGAL_FORMS.contains(&last))
             && let Some(country) = country_of_city(pair[1])
         {
             places.push(CompanyPlace { city: Some(pair[1].to_owned()), country: Some(country) });

@@ -6,40 +6,8 @@ use super::{Subject, names_product, product_names, sentences, structured_values}
 use crate::model::{Basis, FieldName};
 use crate::site::{BlockRole, Page, SiteSnapshot};
 
-/// Words that put a year next to a founding ("founded in 2019", "since 2021", "we launched
-/// Amberpost in 2021", "began as a side project in 2020", "seit 2020").
-pub const FOUNDING_WORDS: &[&str] = &[
-    "founded",
-    "established",
-    "since",
-    "started",
-    "launched",
-    "set up",
-    "began",
-    "begun",
-    "created",
-    "gegründet",
-    "seit",
-    "fondée",
-    "fondé",
-    "fundada",
-    "fundado",
-    "fondata",
-    "fondato",
-    "est.",
-    "incorporated",
-    "dates back to",
-    "date back to",
-    "opened our doors",
-    "first line of code",
-    "was born",
-    "we opened in",
-    "first version of",
-    "registered in",
-];
-
 /// Founding words that name what was started right after them ("founded Northwind", "started
-/// Birchbill"), unlike "since".
+/// Birchbill", "we launched Amberpost in 2021"), unlike "since".
 const FOUNDING_VERBS: &[&str] = &[
     "founded",
     "established",
@@ -53,6 +21,32 @@ const FOUNDING_VERBS: &[&str] = &[
     "first version of",
     "registered in",
 ];
+
+/// Other words that put a year next to a founding ("since 2021", "seit 2020", "dates back to
+/// 2011", "Ironquill was born in 2016").
+const FOUNDING_PHRASES: &[&str] = &[
+    "since",
+    "gegründet",
+    "seit",
+    "fondée",
+    "fondé",
+    "fundada",
+    "fundado",
+    "fondata",
+    "fondato",
+    "est.",
+    "dates back to",
+    "date back to",
+    "opened our doors",
+    "first line of code",
+    "was born",
+    "we opened in",
+];
+
+/// Every word that puts a year next to a founding: the verbs, then the other phrases.
+pub fn founding_words() -> impl Iterator<Item = &'static str> {
+    FOUNDING_VERBS.iter().chain(FOUNDING_PHRASES).copied()
+}
 
 /// Words of a clause about someone else's founding or history: a customer's, an advisor's, an
 /// investor's, a partner's, a person's earlier company.
@@ -139,13 +133,13 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) ->
     let lower = sentence.to_ascii_lowercase();
     // A sentence without a subject that starts with a founding word ("Founded in 2019 by Mara
     // Lindqvist.") is the site speaking of itself.
-    let fragment = FOUNDING_WORDS.iter().any(|word| lower.starts_with(word));
+    let fragment = founding_words().any(|word| lower.starts_with(word));
     let ours = fragment || speaks_of_company(&sentence.to_lowercase(), product_names) || names_no_one(sentence, product_names);
     if !ours {
         return None;
     }
     let years = years_in(sentence);
-    for cue in FOUNDING_WORDS {
+    for cue in founding_words() {
         for (at, _) in lower.match_indices(cue) {
             let end = at + cue.len();
             let before_ok = lower[..at].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
@@ -169,7 +163,7 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) ->
             // "founded Tradelane in 2011": a verb whose object is another name. "We launched dark
             // mode in 2022": a verb of starting whose object is not the product or company.
             // "Ironquill was born in 2016", never a person ("I was born in 1985").
-            if *cue == "was born" {
+            if cue == "was born" {
                 let subject = lower[..at].trim_end();
                 let ours = product_names.iter().any(|name| !name.is_empty() && subject.ends_with(&name.to_ascii_lowercase()))
                     || ["the company", "the idea", "the app", "the product", "the project", "the business"]
@@ -179,7 +173,7 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) ->
                     continue;
                 }
             }
-            if FOUNDING_VERBS.contains(cue) {
+            if FOUNDING_VERBS.contains(&cue) {
                 let object = sentence[end..].trim_start();
                 let the_product = product_names.iter().any(|name| object.starts_with(name.as_str()));
                 let capitalised = object.chars().next().is_some_and(char::is_uppercase);
@@ -211,7 +205,7 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) ->
                     "work on",
                 ];
                 let year_next = object.starts_with(|c: char| c.is_ascii_digit());
-                let plain = !matches!(*cue, "founded" | "established");
+                let plain = !matches!(cue, "founded" | "established");
                 if plain && !the_product && !year_next && !object.is_empty() && !SELF.iter().any(|w| object_lower.starts_with(w)) {
                     continue;
                 }
