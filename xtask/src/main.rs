@@ -7,6 +7,8 @@
 //!   those that can reach a database on PostgreSQL (`suite`), after finding or installing and
 //!   starting what it needs (`machine`: PostgreSQL, Redis, Chromium and its driver, npm).
 //! - `prepare [--sqlite-only] [--ci]`: only that preparation (with `--ci`, also what `ci` needs).
+//! - `screenshots`: the README's pictures of the site (`docs/images/`), each page checked by axe
+//!   first; `ci` makes them under `target/` and keeps nothing.
 //! - `tidy`: dependency rules (domain crates never depend on frameworks or adapters).
 //! - `openapi [--check]`: writes (or checks) `docs/openapi.json`, as `launchdir openapi` prints it.
 //! - `conformance`: the official MCP conformance suite against `/mcp` (Node 22 and the suite are
@@ -57,6 +59,7 @@ fn main() -> anyhow::Result<()> {
             &postgres_server_url(),
         ),
         Some("tidy") => tidy::check(&root),
+        Some("screenshots") => screenshots(&root, Path::new("docs/images"), None),
         Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check"), Built::NotYet),
         Some("conformance") => conformance::run_suite(&root, Built::NotYet),
         Some("contract") => contract::run_contract(&root, Built::NotYet),
@@ -127,7 +130,7 @@ fn main() -> anyhow::Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | prepare [--sqlite-only] [--ci] | tidy | openapi [--check] | bench [--bulk N] [--sqlite-only | --postgres-only | --limits | --pages | --compare BINARY | --long-tail [--binary B] [--data DIR]] | bench --drafts | bench --mcp [--compare BINARY] | bench --orders | bench --votes | bench --claims | bench --sign-in | conformance | contract>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | prepare [--sqlite-only] [--ci] | tidy | screenshots | openapi [--check] | bench [--bulk N] [--sqlite-only | --postgres-only | --limits | --pages | --compare BINARY | --long-tail [--binary B] [--data DIR]] | bench --drafts | bench --mcp [--compare BINARY] | bench --orders | bench --votes | bench --claims | bench --sign-in | conformance | contract>"
             );
             bail!("unknown command")
         }
@@ -223,6 +226,7 @@ fn ci() -> anyhow::Result<()> {
         })?;
         stages.run("openapi document", || openapi(&root, true, Built::Already))?;
         stages.run("tests on SQLite", || suite::run(&binaries, &suite::Backend::Sqlite))?;
+        stages.run("README screenshots (made, not kept)", || screenshots(&root, Path::new("target/readme-images"), Some(&binaries)))?;
         stages.run("tests on PostgreSQL", || tests_on_postgres(&binaries))?;
         stages.run("contract (schemathesis)", || contract::run_contract(&root, Built::Already))?;
         stages.run("conformance (MCP)", || conformance::run_suite(&root, Built::Already))?;
@@ -293,6 +297,28 @@ fn test(sqlite_only: bool) -> anyhow::Result<()> {
         return Ok(());
     }
     tests_on_postgres(&binaries)
+}
+
+/// The browser test behind the README's pictures (`apps/server/tests/it/readme.rs`).
+const README_PICTURES_TEST: &str = "readme::the_readme_pictures_pages_that_pass_the_accessibility_check";
+
+/// The README's screenshots, made from the demo data into `into` (relative to the workspace) by
+/// the browser test that first checks each pictured page with axe. CI makes them under `target/`
+/// and keeps nothing; `cargo xtask screenshots` writes `docs/images/`, which is committed.
+fn screenshots(root: &Path, into: &Path, built: Option<&[suite::TestBinary]>) -> anyhow::Result<()> {
+    let built_here;
+    let binaries = match built {
+        Some(binaries) => binaries,
+        None => {
+            machine::prepare(root, machine::Needs { postgres: false, ci_tools: false }, &postgres_server_url())?;
+            install_axe(root)?;
+            built_here = suite::build(root)?;
+            &built_here
+        }
+    };
+    suite::run_one(binaries, ("launchdir", "it"), README_PICTURES_TEST, &[("LAUNCHDIR_README_IMAGES", into)])?;
+    eprintln!("the README's screenshots are in {}", root.join(into).display());
+    Ok(())
 }
 
 /// The PostgreSQL pass, in a database made for this run and dropped after it.

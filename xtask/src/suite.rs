@@ -34,6 +34,17 @@ impl TestBinary {
     fn name(&self) -> String {
         format!("{} ({})", self.package, self.target)
     }
+
+    /// The binary run as `cargo test` would run it: in its package's directory, on `backend`.
+    fn command(&self, backend: &Backend) -> Command {
+        let mut command = Command::new(&self.executable);
+        command
+            .current_dir(&self.package_dir)
+            .env("LAUNCHDIR_TEST_DATABASE_URL", backend.url())
+            .env("CARGO_MANIFEST_DIR", &self.package_dir)
+            .env("CARGO_PKG_NAME", &self.package);
+        command
+    }
 }
 
 /// The database a pass runs on.
@@ -148,12 +159,9 @@ pub fn run(binaries: &[TestBinary], backend: &Backend) -> anyhow::Result<()> {
     let mut times: Vec<(String, Duration)> = Vec::new();
     for binary in chosen {
         let started = Instant::now();
-        let status = Command::new(&binary.executable)
-            .current_dir(&binary.package_dir)
-            .env("LAUNCHDIR_TEST_DATABASE_URL", backend.url())
+        let status = binary
+            .command(backend)
             .env("RUST_TEST_THREADS", &threads)
-            .env("CARGO_MANIFEST_DIR", &binary.package_dir)
-            .env("CARGO_PKG_NAME", &binary.package)
             .status()
             .with_context(|| format!("cannot run {}", binary.executable.display()))?;
         times.push((binary.name(), started.elapsed()));
@@ -170,6 +178,23 @@ pub fn run(binaries: &[TestBinary], backend: &Backend) -> anyhow::Result<()> {
     }
     if !failed.is_empty() {
         bail!("tests failed on {}: {}", backend.name(), failed.join(", "));
+    }
+    Ok(())
+}
+
+/// Runs the one test named `test` (its full path) of `package`'s `target` binary on SQLite, with
+/// `env` added.
+pub fn run_one(binaries: &[TestBinary], (package, target): (&str, &str), test: &str, env: &[(&str, &Path)]) -> anyhow::Result<()> {
+    let binary = binaries
+        .iter()
+        .find(|binary| binary.package == package && binary.target == target)
+        .with_context(|| format!("no test binary {target} in {package}"))?;
+    let mut command = binary.command(&Backend::Sqlite);
+    command.args([test, "--exact"]).envs(env.iter().copied());
+    eprintln!("$ {} {test} --exact", binary.executable.display());
+    let status = command.status().with_context(|| format!("cannot run {}", binary.executable.display()))?;
+    if !status.success() {
+        bail!("{test} failed ({status})");
     }
     Ok(())
 }

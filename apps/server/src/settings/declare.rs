@@ -1,12 +1,13 @@
 //! One declaration per setting: `declare_settings!` turns each field (documentation, type,
 //! default, environment variable) into the struct field serde reads and a [`Declaration`], from
-//! which the environment is read and against which the README's configuration table is checked.
+//! which the environment is read and against which the settings table of
+//! `docs/configuration.md` is checked.
 
 use anyhow::{Context, bail};
 use std::path::PathBuf;
 
-/// One setting as declared: what the README's configuration table shows for it, and what reading
-/// its environment variable needs.
+/// One setting as declared: what the settings table of `docs/configuration.md` shows for it, and
+/// what reading its environment variable needs.
 #[derive(Debug, Clone, Copy)]
 pub struct Declaration {
     /// The TOML table it lives in (`crawler` for `crawler.allow_private_networks`); `None` at the
@@ -18,12 +19,12 @@ pub struct Declaration {
     pub env: Option<&'static str>,
     /// How the variable's text is read; it follows from the field's type.
     pub kind: Kind,
-    /// The field's documentation, which is the README's "meaning".
+    /// The field's documentation, which is the settings table's "meaning".
     pub meaning: &'static str,
     /// For a default that is no plain value (an option left `None`, an empty list): what leaving
     /// it unset means, in words.
     pub(super) unset: Option<&'static str>,
-    /// The typed default as the README writes it (`16`, `` `info` ``, `off`); `None` when unset.
+    /// The typed default as the settings table writes it (`16`, `` `info` ``, `off`); `None` when unset.
     pub(super) typed_default: fn() -> Option<String>,
 }
 
@@ -36,7 +37,7 @@ impl Declaration {
         }
     }
 
-    /// The default as the README's table shows it: the typed default, or what leaving the setting
+    /// The default as the settings table shows it: the typed default, or what leaving the setting
     /// unset means.
     pub fn default_text(&self) -> String {
         (self.typed_default)().or_else(|| self.unset.map(str::to_owned)).unwrap_or_default()
@@ -73,11 +74,11 @@ impl Kind {
     }
 }
 
-/// What a setting's Rust type means for its environment variable and for the README.
+/// What a setting's Rust type means for its environment variable and for the settings table.
 pub(super) trait SettingType {
     const KIND: Kind;
 
-    /// The value as the README's table writes it; `None` for an empty option or list, whose
+    /// The value as the settings table writes it; `None` for an empty option or list, whose
     /// meaning the declaration says in words (`unset "..."`).
     fn shown(&self) -> Option<String>;
 }
@@ -139,7 +140,7 @@ impl<T: SettingType> SettingType for Option<T> {
 /// Declares a settings struct, each field once:
 ///
 /// ```text
-/// /// meaning, as the README says it
+/// /// meaning, as the settings table says it
 /// name: Type = default, unset "what unset means", env "LAUNCHDIR_NAME";
 /// ```
 ///

@@ -31,8 +31,8 @@ impl SettingType for LogFormat {
     }
 }
 
-// The field documentation is the meaning the README's configuration table shows (a test compares
-// them), so it is written the README's way.
+// The field documentation is the meaning the settings table in `docs/configuration.md` shows (a
+// test compares them), so it is written that table's way.
 declare_settings! {
     /// Every setting of the server. Field names are the TOML keys.
     pub struct Settings {

@@ -35,6 +35,7 @@ mod owner;
 mod pages;
 mod payments;
 mod ratelimits;
+mod readme;
 mod reviews;
 mod routes;
 mod search;

@@ -1,13 +1,14 @@
-//! The README's configuration table against the settings' declarations: each declared setting
-//! has one row with its key, variable, default and meaning, and no row documents anything else.
+//! The settings table of `docs/configuration.md` against the settings' declarations: each
+//! declared setting has one row with its key, variable, default and meaning, and no row documents
+//! anything else.
 
 use launchdir_server::settings::{Declaration, Kind, Settings};
 
-const README: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"));
+const CONFIGURATION: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/configuration.md"));
 
-/// The cells of each row of the table in the README's "Configuration" section, header first.
+/// The cells of each row of the table in the "Settings" section, header first.
 fn documented_rows() -> Vec<Vec<String>> {
-    let section = README.split_once("\n## Configuration\n").expect("a Configuration section").1;
+    let section = CONFIGURATION.split_once("\n## Settings\n").expect("a Settings section").1;
     let section = section.split_once("\n## ").map_or(section, |(section, _)| section);
     let lines: Vec<&str> = section.lines().collect();
     let start = lines.iter().position(|line| line.starts_with('|')).expect("a table");
@@ -21,7 +22,7 @@ fn documented_rows() -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The row the README should have for `declared`.
+/// The row the table should have for `declared`.
 fn declared_row(declared: &Declaration) -> Vec<String> {
     let env = match (declared.env, declared.kind) {
         (None, _) => "(file only)".to_owned(),
@@ -32,17 +33,17 @@ fn declared_row(declared: &Declaration) -> Vec<String> {
 }
 
 #[test]
-fn readme_configuration_table_matches_the_declarations() {
+fn the_configuration_table_matches_the_declarations() {
     let mut documented = documented_rows();
     assert_eq!(documented.remove(0), ["key", "environment", "default", "meaning"]);
     let declared: Vec<Vec<String>> = Settings::declarations().iter().map(declared_row).collect();
     for row in &declared {
         let found: Vec<_> = documented.iter().filter(|documented| documented[0] == row[0]).collect();
-        assert_eq!(found, [row], "the README's row for {}", row[0]);
+        assert_eq!(found, [row], "the configuration table's row for {}", row[0]);
     }
     for row in &documented {
-        assert!(declared.iter().any(|declared| declared[0] == row[0]), "the README documents {}, which is not declared", row[0]);
+        assert!(declared.iter().any(|declared| declared[0] == row[0]), "docs/configuration.md documents {}, which is not declared", row[0]);
     }
     let keys = |rows: &[Vec<String>]| rows.iter().map(|row| row[0].clone()).collect::<Vec<_>>();
-    assert_eq!(keys(&documented), keys(&declared), "the README lists the settings in declaration order");
+    assert_eq!(keys(&documented), keys(&declared), "docs/configuration.md lists the settings in declaration order");
 }

@@ -9,7 +9,7 @@ use crate::helpers::{TestApp, spawn_app_with};
 use outbound_http::testing::FixtureServer;
 use thirtyfour::prelude::*;
 
-async fn app() -> TestApp {
+pub(crate) async fn app() -> TestApp {
     spawn_app_with(|settings| {
         settings.site_url = None;
         settings.crawler.allow_private_networks = true;
@@ -20,7 +20,7 @@ async fn app() -> TestApp {
 }
 
 /// Signs `email` up (through the service) and in (through the sign-in page), landing on /submit.
-async fn sign_in_to_submit(app: &TestApp, browser: &Browser, email: &str) {
+pub(crate) async fn sign_in_to_submit(app: &TestApp, browser: &Browser, email: &str) {
     app.services.app.accounts.signin.sign_up(email, "Maker", "a long enough password").await.unwrap();
     browser.driver.goto(&app.url("/signin?next=%2Fsubmit")).await.unwrap();
     browser.field("E-mail").await.send_keys(email).await.unwrap();
