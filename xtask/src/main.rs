@@ -1,8 +1,9 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
-//! - `ci`: what CI runs: format check, clippy with warnings denied, tidy, the OpenAPI check,
-//!   tests on SQLite and PostgreSQL, the contract fuzzer, the MCP conformance suite, and a check
-//!   that the run left no file in the tree; the time of each stage at the end.
+//! - `ci`: what CI runs: format check, tidy, the tests' build linted by clippy with warnings
+//!   denied, the OpenAPI check, tests on SQLite and PostgreSQL, the README's screenshots, the
+//!   contract fuzzer, the MCP conformance suite, and a check that the run left no file in the
+//!   tree; the time of each stage at the end.
 //! - `test [--sqlite-only]`: the whole test suite, built once: every test binary on SQLite and
 //!   those that can reach a database on PostgreSQL (`suite`), after finding or installing and
 //!   starting what it needs (`machine`: PostgreSQL, Redis, Chromium and its driver, npm).
@@ -216,12 +217,10 @@ fn ci() -> anyhow::Result<()> {
             run(cargo().args(["fmt", "--all", "--", "--check"]))?;
             tidy::check(&root)
         })?;
-        stages
-            .run("clippy (checks everything)", || run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"])))?;
         let mut binaries = Vec::new();
-        stages.run("build the tests", || {
+        stages.run("build the tests, with clippy", || {
             install_axe(&root)?;
-            binaries = suite::build(&root)?;
+            binaries = suite::build(&root, suite::Lints::Denied)?;
             Ok(())
         })?;
         stages.run("openapi document", || openapi(&root, true, Built::Already))?;
@@ -291,7 +290,7 @@ fn test(sqlite_only: bool) -> anyhow::Result<()> {
     let root = workspace_root();
     machine::prepare(&root, machine::Needs { postgres: !sqlite_only, ci_tools: false }, &postgres_server_url())?;
     install_axe(&root)?;
-    let binaries = suite::build(&root)?;
+    let binaries = suite::build(&root, suite::Lints::Off)?;
     suite::run(&binaries, &suite::Backend::Sqlite)?;
     if sqlite_only {
         return Ok(());
@@ -312,7 +311,7 @@ fn screenshots(root: &Path, into: &Path, built: Option<&[suite::TestBinary]>) ->
         None => {
             machine::prepare(root, machine::Needs { postgres: false, ci_tools: false }, &postgres_server_url())?;
             install_axe(root)?;
-            built_here = suite::build(root)?;
+            built_here = suite::build(root, suite::Lints::Off)?;
             &built_here
         }
     };
