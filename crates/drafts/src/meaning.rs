@@ -266,7 +266,10 @@ pub fn founder_of_another(text: &str, product_names: &[String]) -> bool {
                     // "our founders, A and B, met at a print shop" names no company.
                     let between = &sentence[word.len().min(of_at)..of_at];
                     let rest = sentence[of_at + of.len()..].trim_start();
+                    // "Co-Founder & Head of Machine Learning": the "of" is the second role's.
+                    let role_of = ["head", "director", "vp", "vice president", "chief", "lead"].iter().any(|role| between.ends_with(role));
                     between.chars().count() <= 20
+                        && !role_of
                         && !between.contains(',')
                         && !product_names.iter().any(|name| starts_with_name(rest, name))
                 })
@@ -320,7 +323,7 @@ pub fn is_biography(text: &str) -> bool {
 
 /// Abbreviations whose full stop ends no sentence.
 const ABBREVIATIONS: &[&str] =
-    &["e.g.", "i.e.", "etc.", "ltd.", "inc.", "co.", "dr.", "mr.", "mrs.", "ms.", "st.", "vs.", "no.", "approx.", "u.s."];
+    &["e.g.", "i.e.", "etc.", "ltd.", "inc.", "co.", "dr.", "mr.", "mrs.", "ms.", "st.", "vs.", "no.", "approx.", "u.s.", "est.", "prof."];
 
 /// The sentences of a text, each a verbatim slice of it: cut after `.`, `!` or `?` (and a
 /// closing quote or bracket) followed by a space, unless the full stop ends an abbreviation

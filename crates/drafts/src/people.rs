@@ -73,6 +73,9 @@ const FOUNDERS_ARE: &[&str] = &[
     "the founders are ",
     "our co-founders, ",
     "our co-founders are ",
+    // "Ivytrack co-founders Sam Reyes (CEO) and Ana Petrov (CTO) met …".
+    "co-founders ",
+    "cofounders ",
     "its founders, ",
     "its founders ",
     "founders: ",
@@ -180,12 +183,39 @@ fn name_word(word: &str) -> bool {
             .contains(&word)
 }
 
-/// Two to four capitalised words, as a person's name is written.
+/// Words before a name that are not a part of it.
+const HONORIFICS: &[&str] = &["Dr.", "Dr", "Prof.", "Prof", "Mr.", "Mrs.", "Ms.", "Mx."];
+
+/// The lower-case words inside a family name: "Lucas van der Berg", "Pieter de Graaf", "Ana dos
+/// Santos".
+const NAME_PARTICLES: &[&str] =
+    &["van", "von", "der", "den", "de", "da", "di", "del", "della", "dos", "das", "du", "ten", "ter", "bin", "ibn"];
+
+/// A word of a name, a particle included.
+fn name_part(word: &str) -> bool {
+    name_word(word) || NAME_PARTICLES.contains(&word)
+}
+
+/// The words of a name read backwards from the end of `words`: capitalised words and the
+/// particles between them, never a particle first ("Pieter de Graaf", not "de Graaf").
+fn name_before(words: &[&str]) -> String {
+    let mut taken: Vec<&str> = words.iter().rev().take_while(|word| name_part(word)).take(5).copied().collect();
+    while taken.last().is_some_and(|word| !name_word(word)) {
+        taken.pop();
+    }
+    taken.into_iter().rev().collect::<Vec<_>>().join(" ")
+}
+
+/// Two to four capitalised words, as a person's name is written, and any particles between them.
 pub fn looks_like_name(text: &str) -> bool {
     let words: Vec<&str> = text.split_whitespace().collect();
-    (2..=4).contains(&words.len())
+    let capitalised = words.iter().filter(|word| name_word(word)).count();
+    (2..=4).contains(&capitalised)
+        && words.len() <= 6
         && text.chars().count() <= 60
-        && words.iter().all(|word| name_word(word))
+        && words.first().is_some_and(|word| name_word(word))
+        && words.last().is_some_and(|word| name_word(word))
+        && words.iter().all(|word| name_part(word))
         && !words.last().is_some_and(|last| COMPANY_WORDS.contains(last) || crate::places::LEGAL_FORMS.contains(last))
 }
 
@@ -204,6 +234,10 @@ fn people_at_start(text: &str) -> Vec<FounderMention> {
         }
     };
     while let Some(word) = words.next() {
+        // "Dr. Rachel Whitcombe": an honorific is not a part of the name.
+        if current.is_empty() && HONORIFICS.contains(&word) {
+            continue;
+        }
         // "Amina Wekesa — CEO; Daniel Otieno — CTO": a role after a dash, to the next ';' or ','.
         if ["—", "–", "-"].contains(&word) && !current.is_empty() {
             let mut role_words = Vec::new();
@@ -259,7 +293,9 @@ fn people_at_start(text: &str) -> Vec<FounderMention> {
             finish(&mut current, &mut people, None);
             continue;
         }
-        if !name_word(bare) {
+        // A particle goes on a name already begun ("Pieter de Graaf"), never starts one.
+        let particle = NAME_PARTICLES.contains(&bare) && !current.is_empty();
+        if !name_word(bare) && !particle {
             break;
         }
         current.push(bare);
@@ -325,8 +361,8 @@ fn introduced_as(sentence: &str) -> Option<String> {
             let words: Vec<&str> = rest
                 .split_whitespace()
                 .map(|w| w.trim_end_matches([',', '.', ';', ':', '!']))
-                .take_while(|w| name_word(w))
-                .take(4)
+                .take_while(|w| name_part(w))
+                .take(6)
                 .collect();
             let name = words.join(" ");
             if looks_like_name(&name) {
@@ -387,8 +423,29 @@ pub fn founders_in(text: &str, product_names: &[String]) -> Vec<FounderMention> 
                 add(person, &mut found);
             }
         }
+        // "Gorsewick's founder, Dr. Rachel Whitcombe, spent …": the product's own founder.
+        // "We are Noor Khalil and Pieter de Graaf, the two people behind Fieldfare."
+        let mut own_cues: Vec<String> = product_names
+            .iter()
+            .filter(|name| !name.is_empty())
+            .flat_map(|name| {
+                let name = name.to_lowercase();
+                ["'s founder, ", "’s founder, ", "'s co-founder, ", "’s co-founder, ", "'s founders, ", "’s founders, "]
+                    .map(|cue| format!("{name}{cue}"))
+            })
+            .collect();
+        if names_product(sentence, product_names)
+            && (lower.starts_with("we are ") || lower.starts_with("we're ") || lower.starts_with("we’re "))
+        {
+            own_cues.extend(["we are ", "we're ", "we’re "].map(str::to_owned));
+        }
+        let own_cues: Vec<&str> = own_cues.iter().map(String::as_str).collect();
         // "Our founders, Lotte Peeters and Jonas Claes, met at a print shop."
-        for person in people_after(sentence, &lower, FOUNDERS_ARE).into_iter().filter(not_the_product) {
+        for person in people_after(sentence, &lower, FOUNDERS_ARE)
+            .into_iter()
+            .chain(people_after(sentence, &lower, &own_cues))
+            .filter(not_the_product)
+        {
             let title = person.title.clone().or_else(|| role_of(&person.name, sentence));
             add(FounderMention { name: person.name, title }, &mut found);
         }

@@ -113,13 +113,29 @@ static CITIES: LazyLock<HashMap<String, Vec<City>>> = LazyLock::new(|| {
     cities
 });
 
+/// English names of cities the gazetteer (GeoNames' `name`) spells otherwise, lower case:
+/// the English name, then the gazetteer's. Most large cities are in it under their English
+/// name already ("Munich", "Vienna", "Lisbon"); these are the ones that are not.
+const ENGLISH_NAMES: &[(&str, &str)] = &[
+    ("cologne", "köln"),
+    ("ghent", "gent"),
+    ("bruges", "brugge"),
+    ("seville", "sevilla"),
+    ("frankfurt", "frankfurt am main"),
+    ("bangalore", "bengaluru"),
+    ("marrakech", "marrakesh"),
+    ("kiev", "kyiv"),
+    ("saigon", "ho chi minh city"),
+];
+
 /// The cities of this name, largest first.
 pub fn cities_named(name: &str) -> &'static [City] {
     let key = name.trim().to_lowercase();
     // "Aarhus", "Aalborg": the spelling of before 1948 for the gazetteer's "Århus".
     let key = match CITIES.contains_key(&key) {
         false if key.starts_with("aa") => format!("å{}", &key[2..]),
-        _ => key,
+        false => ENGLISH_NAMES.iter().find(|(english, _)| *english == key).map_or(key, |(_, local)| (*local).to_owned()),
+        true => key,
     };
     CITIES.get(&key).map_or(&[], Vec::as_slice)
 }
@@ -145,6 +161,18 @@ pub struct CompanyPlace {
     pub city: Option<String>,
     /// The country's code: named in the text, or the only country the city can be in.
     pub country: Option<&'static str>,
+}
+
+/// A city named in the possessive before a part of it ("Cologne's Ehrenfeld", "Berlin’s
+/// Kreuzberg"), with its country when the gazetteer knows it in one country only.
+fn city_before_quarter(text: &str) -> Option<CompanyPlace> {
+    let word = text.split_whitespace().next()?;
+    let city = word.strip_suffix("'s").or_else(|| word.strip_suffix("’s"))?;
+    let known = cities_named(city);
+    if known.is_empty() {
+        return None;
+    }
+    Some(CompanyPlace { city: Some(city.to_owned()), country: country_of_city(city) })
 }
 
 /// Words that put a place after them as where the company works from.
@@ -337,7 +365,11 @@ pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
         // A sentence without a subject that starts with a cue ("Made in Leeds.", "Founded in
         // 2019 in Berlin.") is the site speaking of itself.
         let fragment = PLACE_CUES.iter().any(|cue| lower.starts_with(cue)) || lower.starts_with("made by ");
-        if NOT_OURS.iter().any(|cue| lower.contains(cue))
+        // "From a hospice shop in Harrogate to a rowing club for veterans, most of our charities
+        // …": a range of examples, the customers'.
+        let examples = lower.starts_with("from ") && lower.contains(" to ");
+        if examples
+            || NOT_OURS.iter().any(|cue| lower.contains(cue))
             || !(fragment || crate::meaning::speaks_of_company(&sentence.to_lowercase(), names))
         {
             continue;
@@ -367,6 +399,11 @@ pub fn company_places(text: &str, names: &[String]) -> Vec<CompanyPlace> {
                         return None;
                     }
                     let clause = rest.split(['.', ';', '(']).next().unwrap_or(rest);
+                    // "from a former print shop in Cologne's Ehrenfeld": a city's quarter.
+                    let first = clause.split(',').next().unwrap_or(clause);
+                    if let Some(city) = first.rfind(" in ").and_then(|at| city_before_quarter(&first[at + 4..])) {
+                        return Some(city);
+                    }
                     if clause.chars().count() > 60 {
                         return None;
                     }
@@ -514,6 +551,15 @@ pub fn address_places(text: &str) -> Vec<CompanyPlace> {
             .find_map(|prefix| city.strip_prefix(prefix))
             .unwrap_or(city)
             .trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ' || c == '-');
+        // "Adelaide SA 5000", "Austin TX 78701": the city without its state's code.
+        let city = match city.rsplit_once(' ') {
+            Some((name, state))
+                if (2..=3).contains(&state.len()) && state.chars().all(|c| c.is_ascii_uppercase()) && !cities_named(name).is_empty() =>
+            {
+                name
+            }
+            _ => city,
+        };
         // A part that is an address: the piece before the country is a place's name, not a
         // sentence that ends in one ("our servers run in Frankfurt, Germany").
         let words = city.split_whitespace().count();

@@ -253,6 +253,17 @@ const SOMEONE_ELSES: &[&str] = &[
     "reseller",
     "refund",
     "money back",
+    // An old price: "When we started, Duneberry cost $19 a month".
+    "when we started",
+    "when we launched",
+    // A partner's price: "our partner Linkmoor charges $99 a month".
+    "our partner ",
+    // What early supporters paid once: "Our early backers on Kickstarter paid NZ$99".
+    "backers",
+    "kickstarter",
+    "crowdfunding",
+    // Another kind of product: "A running watch that measures the same things starts at …".
+    "the same thing",
 ];
 
 /// Plan names a price sentence may start with ("Pro is $12 a month").
@@ -388,10 +399,18 @@ pub fn names_another(text: &str, product_names: &[String]) -> bool {
             ["plan", "plans", "tier", "package", "edition", "licence", "license"]
                 .contains(&next.trim_matches(|c: char| !c.is_alphanumeric()))
         });
+        // "Bittern Full: €8 a month": a word right after the product's name names its plan.
+        let own_plan = at > 0
+            && product_names.iter().any(|name| {
+                name.split_whitespace()
+                    .last()
+                    .is_some_and(|last| last.eq_ignore_ascii_case(words[at - 1].trim_matches(|c: char| !c.is_alphanumeric())))
+            });
         bare.chars().next().is_some_and(char::is_uppercase)
             && !starter
             && !compound
             && !plan_name
+            && !own_plan
             && !PLAN_WORDS.contains(&bare.to_lowercase().as_str())
             && !product_names.iter().any(|name| name.split_whitespace().any(|n| n.eq_ignore_ascii_case(bare)))
     })

@@ -44,7 +44,13 @@ pub(super) fn pricing(site: &SiteSnapshot, proposal: &mut Proposal) {
             }
             let basis = if labelled { Basis::LabelledSection } else { Basis::NamesProduct };
             for sentence in prices::own_price_sentences(&block.text, labelled, &names) {
-                if lines.len() >= 4 || sentences.contains(&sentence) {
+                // A free plan said again in a word or two ("There's a free plan." then "Free" in
+                // the table) takes no second line: the paid plans after it need the room.
+                let free_again = sentence.split_whitespace().count() <= 4
+                    && !prices::states_price(sentence)
+                    && prices::states_free_tier(sentence)
+                    && sentences.iter().any(|taken| prices::states_free_tier(taken) && !prices::states_price(taken));
+                if lines.len() >= 4 || sentences.contains(&sentence) || free_again {
                     continue;
                 }
                 let lower = sentence.to_lowercase();

@@ -5,7 +5,7 @@
 use async_trait::async_trait;
 use drafts::grounding::{CategoryRef, Proposal, SocialLink};
 use drafts::meaning::{self, Subject};
-use drafts::site::{BlockKind, Page, SiteSnapshot, TextBlock};
+use drafts::site::{BlockKind, BlockRole, Page, SiteSnapshot, TextBlock};
 use drafts::{Basis, DraftFounder, Drafter, DrafterError, Evidence, FieldName, FieldValue, Proposed};
 use drafts::{people, places, prices};
 use kernel::{Faq, SocialKey};
@@ -109,6 +109,32 @@ fn pages_about<'a>(site: &'a SiteSnapshot, words: &'a [&str]) -> impl Iterator<I
     })
 }
 
+/// A name the title or metadata write in lower case ("zettelkraft — notes for …") as the
+/// site's sentences write it, when they capitalise it more often than not ("Zettelkraft is
+/// free"), quoted from the first block that does.
+fn as_the_text_writes_it(site: &SiteSnapshot, name: Proposed<FieldValue>) -> Proposed<FieldValue> {
+    let Some(lower) = name.value.as_text().filter(|n| !n.chars().any(char::is_uppercase) && !n.contains(' ')) else { return name };
+    let capitalised: String = lower.chars().take(1).flat_map(char::to_uppercase).chain(lower.chars().skip(1)).collect();
+    let mut counts = (0, 0);
+    let mut first: Option<(&Page, &TextBlock)> = None;
+    for page in &site.pages {
+        for block in page.blocks.iter().filter(|block| block.role == BlockRole::Content) {
+            for word in block.text.split(|c: char| !c.is_alphanumeric()) {
+                if word == lower {
+                    counts.0 += 1;
+                } else if word == capitalised {
+                    counts.1 += 1;
+                    first.get_or_insert((page, block));
+                }
+            }
+        }
+    }
+    match first {
+        Some((page, block)) if counts.1 > counts.0 => text(&capitalised, page, &block.text, Basis::NamesProduct),
+        _ => name,
+    }
+}
+
 /// Writes a proposal from what the site says.
 pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
     let mut proposal = Proposal::default();
@@ -127,6 +153,7 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
             text(name, home, title, Basis::Metadata)
         })
     };
+    let name = name.map(|name| as_the_text_writes_it(site, name));
     let name_text = name.as_ref().and_then(|n| n.value.as_text().map(str::to_owned)).unwrap_or_default();
     if let Some(name) = name.filter(|n| n.value.as_text().is_some_and(|t| t.chars().count() <= 500)) {
         proposal.fields.insert(FieldName::Name, name);

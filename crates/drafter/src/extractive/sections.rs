@@ -307,9 +307,16 @@ pub(super) fn founders(site: &SiteSnapshot, proposal: &mut Proposal) {
                 }
                 _ => line,
             };
+            // A byline's date is not a part of the role ("Posted by Noor Khalil, Co-Founder /
+            // Design · 3 February 2025").
+            let line = line.split(" · ").next().unwrap_or(&line).to_owned();
             if line.chars().count() <= 100
-                && let Some((name, role)) = line.split_once(", ").or_else(|| line.split_once(" - ")).or_else(|| line.split_once(" – "))
-                && let name = ["Hi, I'm ", "Hello, I'm ", "I'm ", "I’m ", "I am ", "My name is "]
+                && let Some((name, role)) = line
+                    .split_once(", ")
+                    .or_else(|| line.split_once(" - "))
+                    .or_else(|| line.split_once(" – "))
+                    .or_else(|| line.split_once(" — "))
+                && let name = ["Hi, I'm ", "Hello, I'm ", "I'm ", "I’m ", "I am ", "My name is ", "Posted by ", "Written by ", "By "]
                     .iter()
                     .find_map(|me| name.strip_prefix(me))
                     .unwrap_or(name)
@@ -405,15 +412,10 @@ const NOT_NAMES: &[&str] = &[
     "I'm", "I’m", "Hi", "Hello",
 ];
 
-/// Two to four capitalised words, as a person's name is written.
+/// A person's name as `people::looks_like_name` reads one, and no heading word ("Meet The
+/// Founders").
 fn looks_like_name(text: &str) -> bool {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    (2..=4).contains(&words.len())
-        && text.chars().count() <= 60
-        && !words.iter().any(|word| NOT_NAMES.contains(word))
-        && words
-            .iter()
-            .all(|w| w.chars().next().is_some_and(char::is_uppercase) && w.chars().all(|c| c.is_alphabetic() || c == '-' || c == '\''))
+    people::looks_like_name(text) && !text.split_whitespace().any(|word| NOT_NAMES.contains(&word))
 }
 
 /// The people a sentence says founded something: the names after "by", "von", "par" or "por"

@@ -38,6 +38,8 @@ const FOUNDING_PHRASES: &[&str] = &[
     "dates back to",
     "date back to",
     "opened our doors",
+    "opened its doors",
+    "opened their doors",
     "first line of code",
     "was born",
     "we opened in",
@@ -76,6 +78,15 @@ const NOT_OUR_HISTORY: &[&str] = &[
     "started out as",
     "started his ",
     "started her ",
+    // A person's working life: "I have worked on a cardiology ward since 2014".
+    "worked on",
+    "worked in",
+    "worked as",
+    "have worked",
+    "has worked",
+    "been working",
+    // A user's history: "The first charity to use Ashgrove … has been helping families since 1987".
+    "to use ",
     "full-time",
     "full time",
     // Where people have lived: "we have lived in England since 2009".
@@ -124,17 +135,31 @@ fn names_no_one(sentence: &str, product_names: &[String]) -> bool {
 /// 2009"), and where a founding verb's object is not another company ("founded Tradelane in
 /// 2011"). Words match whole ("seit", not "Seite"; "est.", not "latest.").
 pub fn founding_year_in<'a>(text: &'a str, product_names: &[String]) -> Option<&'a str> {
-    sentences(text).into_iter().find_map(|sentence| founding_year_of_sentence(sentence, product_names))
+    let mut previous_names_product = false;
+    sentences(text).into_iter().find_map(|sentence| {
+        // "Gorsewick is an open-source tool … It is Apache-2.0 licensed and has been developed in
+        // the open since 2015.": "it" is the product the sentence before began with.
+        let lower = sentence.to_lowercase();
+        let it = previous_names_product && ["it ", "it's ", "it’s "].iter().any(|start| lower.starts_with(start));
+        previous_names_product = product_names.iter().any(|name| !name.is_empty() && lower.starts_with(&name.to_lowercase()));
+        founding_year_of_sentence(sentence, product_names, it)
+    })
 }
 
-fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) -> Option<&'a str> {
+/// How a story of the company opens without naming it: "It all began in 2017, when …".
+const STORY_OPENINGS: &[&str] = &["it all began", "it all started", "it began", "it started", "this all began", "this all started"];
+
+fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String], it_is_the_product: bool) -> Option<&'a str> {
     // ASCII lower case keeps every byte offset of `sentence` ("Gegründet" becomes
     // "gegründet"; the cues are lower case).
     let lower = sentence.to_ascii_lowercase();
     // A sentence without a subject that starts with a founding word ("Founded in 2019 by Mara
-    // Lindqvist.") is the site speaking of itself.
-    let fragment = founding_words().any(|word| lower.starts_with(word));
-    let ours = fragment || speaks_of_company(&sentence.to_lowercase(), product_names) || names_no_one(sentence, product_names);
+    // Lindqvist.") is the site speaking of itself, and so is a story's opening.
+    let fragment = founding_words().any(|word| lower.starts_with(word)) || STORY_OPENINGS.iter().any(|opening| lower.starts_with(opening));
+    let ours = fragment
+        || it_is_the_product
+        || speaks_of_company(&sentence.to_lowercase(), product_names)
+        || names_no_one(sentence, product_names);
     if !ours {
         return None;
     }
@@ -153,11 +178,21 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) ->
             let apposition = clause_start > 0 && (clause.trim_start().starts_with("a ") || clause.trim_start().starts_with("an "));
             // "Notestand, which was founded in 2012": another's history.
             let relative = clause.trim_start().starts_with("who ") || clause.trim_start().starts_with("which ");
-            if apposition || clause.contains(" who ") || relative {
+            // "a Hamburg fund that has backed software companies since 2009": what a relative
+            // clause says of its noun.
+            let described = [" that has ", " that have ", " that had "].iter().any(|that| clause.contains(that));
+            if apposition || clause.contains(" who ") || relative || described {
                 continue;
             }
             let clause_end = lower[end..].find([',', ';', ')']).map_or(lower.len(), |i| end + i);
-            if NOT_OUR_HISTORY.iter().any(|word| lower[clause_start..clause_end].contains(word)) {
+            // Customers after the year are who came, not whose history it is ("opened its doors
+            // in 2011 with eleven customers"): for them the clause ends at the year.
+            let year_end = years.iter().find(|(y, _)| *y >= end).map_or(clause_end, |(y, _)| clause_end.min(y + 4));
+            let theirs = |word: &&str| {
+                let upto = if ["customer", "client"].contains(word) { year_end } else { clause_end };
+                lower[clause_start..upto].contains(*word)
+            };
+            if NOT_OUR_HISTORY.iter().any(theirs) {
                 continue;
             }
             // "founded Tradelane in 2011": a verb whose object is another name. "We launched dark
@@ -221,6 +256,10 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) ->
             if let Some((_, year)) = years.iter().find(|(y, _)| *y >= end && reach(*y)) {
                 return Some(year);
             }
+            // "founded by Maya Lindqvist and Tom Adeyemi in 2018": past the founders' names.
+            if let Some(year) = year_after_founders(sentence, &lower, end, &years) {
+                return Some(year);
+            }
             // "In 2019, after two years of evenings and weekends, we launched Heathwick": the year
             // that opens the sentence.
             let opening = |y: usize| y == 3 && lower.starts_with("in ") && lower[7..].starts_with(',');
@@ -231,6 +270,27 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String]) ->
         }
     }
     None
+}
+
+/// The year of "founded by <names> in <year>": after the cue (ending at `end`) come " by ",
+/// names, and " in " right before the year, with nothing but names and "and" between.
+fn year_after_founders<'a>(sentence: &str, lower: &str, end: usize, years: &[(usize, &'a str)]) -> Option<&'a str> {
+    let rest = lower.get(end..)?;
+    if !rest.starts_with(" by ") {
+        return None;
+    }
+    years.iter().find_map(|&(at, year)| {
+        let between = sentence.get(end + 4..at)?.strip_suffix(" in ")?;
+        let people = between.split([',', '&']).flat_map(|part| part.split(" and ")).map(str::trim).filter(|part| !part.is_empty());
+        let mut count = 0;
+        for person in people {
+            if !crate::people::looks_like_name(person) {
+                return None;
+            }
+            count += 1;
+        }
+        (count > 0).then_some(year)
+    })
 }
 
 /// Four-digit years (1800 to 2100) standing alone in a text, with their byte offsets.

@@ -140,5 +140,10 @@ pub fn role_of_text(text: &str) -> Option<BlockRole> {
 /// the same line is a testimonial's attribution; the reader of the page tells them apart.
 pub fn is_founders_signature(text: &str) -> bool {
     let Some(rest) = ["— ", "– ", "- "].iter().find_map(|dash| text.trim().strip_prefix(dash)) else { return false };
-    rest.chars().count() <= 80 && names_founding_people(rest) && !super::founder_of_another(rest, &[]) && rest.contains(", ")
+    let Some((name, role)) = rest.split_once(", ") else { return false };
+    // "— Declan Foley, Founder & Lead Developer", and a post signed with a role alone: "— Kwame
+    // Mensah, Chief Executive". A role at another company ("CEO of Brightline") is a customer's.
+    let signed_with_role =
+        crate::people::looks_like_name(name) && crate::people::is_role(role) && ![" of ", " at ", " @ "].iter().any(|at| role.contains(at));
+    rest.chars().count() <= 80 && (names_founding_people(rest) || signed_with_role) && !super::founder_of_another(rest, &[])
 }

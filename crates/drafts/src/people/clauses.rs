@@ -1,7 +1,7 @@
 //! Clauses that name a founder in one stroke: "When I (Lena Vogt, CEO) started …", "joined me as
 //! co-founder", "says Daniel Otieno, co-founder and CTO of Oriole", and the pronouns people add.
 
-use super::{FounderMention, is_role, looks_like_name, name_word};
+use super::{FounderMention, is_role, looks_like_name, name_before};
 
 /// A text without the pronouns people give in brackets after their name ("Ines Duarte
 /// (she/her), CEO and co-founder").
@@ -58,8 +58,7 @@ pub(super) fn founders_of_this(sentence: &str, product_names: &[String]) -> Vec<
                     continue;
                 }
                 let before: Vec<&str> = sentence[..at].split_whitespace().collect();
-                let words: Vec<&str> = before.iter().rev().take_while(|word| name_word(word)).take(4).copied().collect();
-                let person = words.into_iter().rev().collect::<Vec<_>>().join(" ");
+                let person = name_before(&before);
                 if looks_like_name(&person) && !is_role(&person) {
                     found.push(FounderMention { name: person, title: Some(role.to_owned()) });
                 }
@@ -80,8 +79,7 @@ pub(super) fn founders_of_this(sentence: &str, product_names: &[String]) -> Vec<
                 continue;
             }
             let before: Vec<&str> = sentence[..at].split_whitespace().collect();
-            let words: Vec<&str> = before.iter().rev().take_while(|word| name_word(word)).take(4).copied().collect();
-            let name = words.into_iter().rev().collect::<Vec<_>>().join(" ");
+            let name = name_before(&before);
             if looks_like_name(&name) && !is_role(&name) {
                 found.push(FounderMention { name, title: Some(role.trim().to_owned()) });
             }

@@ -46,6 +46,17 @@ fn founders_are_read_from_the_sentences_people_write() {
 }
 
 #[test]
+fn family_names_keep_their_particles() {
+    assert_eq!(
+        names("Our founders, Noor Khalil and Pieter de Graaf, met at university."),
+        [person("Noor Khalil", None), person("Pieter de Graaf", None)]
+    );
+    assert_eq!(names("— Lucas van der Berg, co-founder of Birchbill"), [person("Lucas van der Berg", Some("co-founder"))]);
+    assert!(looks_like_name("Ana dos Santos") && looks_like_name("Ludwig von Mises"));
+    assert!(!looks_like_name("de Graaf") && !looks_like_name("Pieter de") && !looks_like_name("van der"), "a particle is inside a name");
+}
+
+#[test]
 fn founders_are_read_from_lists_brackets_and_quotes() {
     assert_eq!(
         names("Founders: Amina Wekesa — CEO; Daniel Otieno — CTO"),

@@ -14,6 +14,17 @@ fn the_gazetteer_knows_cities_and_when_a_name_is_ambiguous() {
     assert_eq!(country_of_city("Valencia"), None);
     assert_eq!(country_of_city("Aarhus"), Some("DK"));
     assert!(cities_named("Notion").is_empty());
+    assert_eq!((country_of_city("Cologne"), country_of_city("Ghent"), country_of_city("Seville")), (Some("DE"), Some("BE"), Some("ES")));
+}
+
+#[test]
+fn a_city_named_before_its_quarter_is_the_city() {
+    assert_eq!(places("We work from a former print shop in Cologne's Ehrenfeld, with six desks."), [(Some("Cologne".into()), Some("DE"))]);
+    assert!(places("From a hospice shop in Harrogate to a rowing club, most of our charities are small.").is_empty(), "examples");
+    assert_eq!(
+        address_places("Duneberry Pty Ltd · Level 1, 30 Peel Street · Adelaide SA 5000 · Australia"),
+        [CompanyPlace { city: Some("Adelaide".into()), country: Some("AU") }]
+    );
 }
 
 #[test]
