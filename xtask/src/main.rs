@@ -224,9 +224,8 @@ fn ci() -> anyhow::Result<()> {
             Ok(())
         })?;
         stages.run("openapi document", || openapi(&root, true, Built::Already))?;
-        stages.run("tests on SQLite", || suite::run(&binaries, &suite::Backend::Sqlite))?;
+        stages.run("tests on SQLite and PostgreSQL", || tests_on_both(&root, &binaries))?;
         stages.run("README screenshots (made, not kept)", || screenshots(&root, Path::new("target/readme-images"), Some(&binaries)))?;
-        stages.run("tests on PostgreSQL", || tests_on_postgres(&binaries))?;
         stages.run("contract (schemathesis)", || contract::run_contract(&root, Built::Already))?;
         stages.run("conformance (MCP)", || conformance::run_suite(&root, Built::Already))?;
         stages.run("nothing generated left behind", || tree_as_before(&root, &before))
@@ -291,11 +290,23 @@ fn test(sqlite_only: bool) -> anyhow::Result<()> {
     machine::prepare(&root, machine::Needs { postgres: !sqlite_only, ci_tools: false }, &postgres_server_url())?;
     install_axe(&root)?;
     let binaries = suite::build(&root, suite::Lints::Off)?;
-    suite::run(&binaries, &suite::Backend::Sqlite)?;
     if sqlite_only {
-        return Ok(());
+        return suite::run(&binaries, &suite::Backend::Sqlite, None);
     }
-    tests_on_postgres(&binaries)
+    tests_on_both(&root, &binaries)
+}
+
+/// Every binary on SQLite and, beside it, the PostgreSQL pass in a database made for this run
+/// and dropped after it.
+fn tests_on_both(root: &Path, binaries: &[suite::TestBinary]) -> anyhow::Result<()> {
+    let server = postgres_server_url();
+    let database = format!("launchdir_test_{}", std::process::id());
+    eprintln!("== tests on SQLite, and on PostgreSQL ({server}/{database})");
+    psql(&server, &format!("CREATE DATABASE {database}")).context("is PostgreSQL running? (see README)")?;
+    let result = suite::run_side_by_side(root, binaries, &format!("{server}/{database}"));
+    let dropped = psql(&server, &format!("DROP DATABASE IF EXISTS {database} WITH (FORCE)"));
+    result?;
+    dropped
 }
 
 /// The browser test behind the README's pictures (`apps/server/tests/it/readme.rs`).
@@ -318,18 +329,6 @@ fn screenshots(root: &Path, into: &Path, built: Option<&[suite::TestBinary]>) ->
     suite::run_one(binaries, ("launchdir", "it"), README_PICTURES_TEST, &[("LAUNCHDIR_README_IMAGES", into)])?;
     eprintln!("the README's screenshots are in {}", root.join(into).display());
     Ok(())
-}
-
-/// The PostgreSQL pass, in a database made for this run and dropped after it.
-fn tests_on_postgres(binaries: &[suite::TestBinary]) -> anyhow::Result<()> {
-    let server = postgres_server_url();
-    let database = format!("launchdir_test_{}", std::process::id());
-    eprintln!("== tests on PostgreSQL ({server}/{database})");
-    psql(&server, &format!("CREATE DATABASE {database}")).context("is PostgreSQL running? (see README)")?;
-    let result = suite::run(binaries, &suite::Backend::Postgres(format!("{server}/{database}")));
-    let dropped = psql(&server, &format!("DROP DATABASE IF EXISTS {database} WITH (FORCE)"));
-    result?;
-    dropped
 }
 
 /// Writes (or checks) `docs/openapi.json`: the server binary prints the document
