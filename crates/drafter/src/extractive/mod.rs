@@ -189,8 +189,37 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
                     && rest.starts_with(' ')
                     && rest.trim_start().chars().next().is_some_and(char::is_lowercase)
             });
-            starts_with_name && (30..=300).contains(&sentence.chars().count()) && !prices::states_price(sentence)
+            // "Saltmarsh doesn't play bird calls itself.": what it is not is no description.
+            let denies = names.iter().filter(|name| !name.is_empty()).any(|name| {
+                let rest = sentence.get(name.len()..).unwrap_or("").trim_start().to_lowercase();
+                ["doesn't", "doesn’t", "does not", "isn't", "isn’t", "is not", "won't", "won’t", "will not", "never", "can't", "cannot"]
+                    .iter()
+                    .any(|no| rest.starts_with(no))
+            });
+            starts_with_name && !denies && (30..=300).contains(&sentence.chars().count()) && !prices::states_price(sentence)
         });
+    // "Saltmarsh: a field notebook for birders and coastal walkers. £6, once.": a hero line or
+    // meta description that names the product, then says what it is, then sells. What it is,
+    // as a sentence of its own.
+    let after_name = |line: &str| -> Option<String> {
+        let rest = names
+            .iter()
+            .filter(|name| !name.is_empty())
+            .find_map(|name| [": ", " — ", " – "].iter().find_map(|separator| line.strip_prefix(name.as_str())?.strip_prefix(separator)))?;
+        let first = meaning::sentences(rest).first().copied()?;
+        let lower_start = first.chars().next().is_some_and(char::is_lowercase);
+        if !lower_start || !(20..=300).contains(&first.chars().count()) || prices::states_price(first) {
+            return None;
+        }
+        let mut sentence: String = first.chars().take(1).flat_map(char::to_uppercase).chain(first.chars().skip(1)).collect();
+        if !sentence.ends_with(['.', '!']) {
+            sentence.push('.');
+        }
+        Some(sentence)
+    };
+    let named_hero = h1
+        .and_then(|h1| after_name(h1).map(|said| (said, h1, Basis::PageText)))
+        .or_else(|| short.and_then(|short| after_name(short).map(|said| (said, short, Basis::Metadata))));
     // A meta description that sells or never names the product ("Fewer empty chairs.") is a
     // slogan, not a description.
     let slogan = |short: &str| {
@@ -200,6 +229,11 @@ pub fn draft(site: &SiteSnapshot, categories: &[CategoryRef]) -> Proposal {
     match (short.filter(|s| s.chars().count() <= 500), says_what_it_is) {
         (Some(short), Some(sentence)) if slogan(short) => {
             proposal.fields.insert(FieldName::ShortDescription, text(sentence, home, sentence, Basis::PageText));
+        }
+        (short, None) if short.is_none_or(slogan) && named_hero.is_some() => {
+            if let Some((said, line, basis)) = named_hero {
+                proposal.fields.insert(FieldName::ShortDescription, text(&said, home, line, basis));
+            }
         }
         (Some(short), _) => {
             proposal.fields.insert(FieldName::ShortDescription, text(short, home, short, Basis::Metadata));

@@ -173,7 +173,9 @@ fn founding_year_of_sentence<'a>(sentence: &'a str, product_names: &[String], it
                 continue;
             }
             // The clause the word stands in: from the last comma, semicolon or dash before it.
-            let clause_start = lower[..at].rfind([',', ';', '(', '—', '–']).map_or(0, |i| i + 1);
+            // (A dash is three bytes: the clause starts after the whole character.)
+            let clause_start =
+                lower[..at].rfind([',', ';', '(', '—', '–']).map_or(0, |i| i + lower[i..].chars().next().map_or(1, char::len_utf8));
             let clause = &lower[clause_start..at];
             let apposition = clause_start > 0 && (clause.trim_start().starts_with("a ") || clause.trim_start().starts_with("an "));
             // "Notestand, which was founded in 2012": another's history.

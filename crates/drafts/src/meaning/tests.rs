@@ -33,6 +33,14 @@ fn founding_years_sit_next_to_their_word() {
     assert_eq!(year("Teigwerk wurde 2021 von Lena Vogel gegründet."), Some("2021"));
     assert_eq!(year("Read the latest. 2024 was our best year"), None);
     assert_eq!(year("Auf dieser Seite 2020"), None);
+    // A dash before the word (three bytes) once cut a character in two.
+    assert_eq!(year("2015 — first line of code, written in the evenings after work"), Some("2015"));
+    assert_eq!(year("Teigwerk — founded in 2019 in Vienna."), Some("2019"));
+    assert_eq!(year("Teigwerk was founded by Lena Vogel and Jonas Berg in 2018."), Some("2018"));
+    assert_eq!(year("Teigwerk is a bakery app. It has been developed in the open since 2015."), Some("2015"));
+    assert_eq!(year("It all began in 2017, when Jonas's blog reached 800 readers."), Some("2017"));
+    assert_eq!(year("I have worked on a cardiology ward in Freiburg since 2014."), None, "a person's work");
+    assert_eq!(year("Nordhafen Capital, a Hamburg fund that has backed software companies since 2009"), None);
     assert_eq!(year("© 2014 Ledgerly Ltd."), None);
     // The verbs people use, tied to the product.
     assert_eq!(year("Since we launched Amberpost in 2021, it has found 90 million broken links."), Some("2021"));
