@@ -72,7 +72,9 @@ impl BlockRole {
             // An integration is a feature of the product; the partner's price, place or
             // people are not the product's.
             Self::Partner => matches!(subject, Subject::Field(F::Features | F::Keywords | F::Tags | F::Categories)),
-            Self::Comparison | Self::Roadmap => matches!(subject, Subject::Field(F::Keywords | F::Tags | F::Categories)),
+            // An FAQ's answer may say what is coming or how the product compares ("TikTok is on
+            // the roadmap."): it is still the site's answer to its question.
+            Self::Comparison | Self::Roadmap => matches!(subject, Subject::Field(F::Keywords | F::Tags | F::Categories) | Subject::Faq),
             // "© 2024 Acme · Berlin, Germany · hello@acme.example": its year is no founding year.
             Self::Copyright => matches!(subject, Subject::Field(F::Name | F::Country | F::City | F::ContactEmail)),
             Self::Testimonial | Self::CookieBanner => false,

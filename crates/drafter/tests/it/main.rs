@@ -406,7 +406,7 @@ const BELOW_THE_BAR: &[(&str, &str)] = &[(
 /// rule change loses ground there unnoticed.
 #[tokio::test]
 async fn the_prose_corpus_holds_its_figures() {
-    for (half, overall, every_site) in [("working", 0.90, 0.75), ("held-out", 0.88, 0.0)] {
+    for (half, overall, every_site) in [("working", 0.90, 0.75), ("held-out", 0.89, 0.0)] {
         let score = prose::measure(half).await;
         let report = prose::report(half, &score);
         let (stated, found) = score.extractive.iter().map(|s| s.total()).fold((0, 0), |(s, f), t| (s + t.stated, f + t.found));

@@ -104,6 +104,7 @@ fn roles_support_what_they_can() {
     assert!(!BlockRole::Partner.can_support(Subject::Field(FieldName::PricingSummary)));
     assert!(BlockRole::Partner.can_support(Subject::Field(FieldName::Features)));
     assert!(!BlockRole::Roadmap.can_support(Subject::Field(FieldName::Features)));
+    assert!(BlockRole::Roadmap.can_support(Subject::Faq), "an FAQ's answer may say what is coming");
     assert!(!BlockRole::Copyright.can_support(Subject::Field(FieldName::FoundedYear)));
     assert!(BlockRole::Footer.can_support(Subject::Field(FieldName::ContactEmail)));
     assert!(is_roadmap_text("Calendar sync (coming soon)"));
