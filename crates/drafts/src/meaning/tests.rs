@@ -125,6 +125,8 @@ fn headings_labels_and_texts_give_roles() {
     assert!(!crate::meaning::is_founders_signature("— Dana Reyes, founder of Brightline"));
     assert!(!crate::meaning::is_founders_signature("— Iona, who runs Kiln & Thistle Pottery"));
     assert!(crate::meaning::is_founders_signature("— Kwame Mensah, Chief Executive"), "a post signed with its author's role");
+    assert!(!crate::meaning::founder_of_another("José Álvarez — Co-Founder & Head of Machine Learning", &[]), "a second role's 'of'");
+    assert!(crate::meaning::founder_of_another("Priya Shah, co-founder of Lanterna", &[]));
     assert!(!crate::meaning::is_founders_signature("— Dana Reyes, CEO of Brightline"), "a role at another company");
     assert_eq!(role_of_heading("Features"), None);
     assert_eq!(role_of_heading("Code reviews in minutes"), None);

@@ -66,7 +66,10 @@ pub fn role_of(name: &str, text: &str) -> Option<String> {
     }
     // "our CTO, Anna Berg", "CEO Anna Berg": the role just before the name.
     for (at, _) in text.match_indices(name) {
-        let before = text[..at].trim_end().trim_end_matches(',').trim_end();
+        let before = text[..at].trim_end();
+        // "Gorsewick's founder, Dr. Rachel Whitcombe": the honorific is not a part of the role.
+        let before = super::HONORIFICS.iter().find_map(|h| before.strip_suffix(h)).unwrap_or(before);
+        let before = before.trim_end().trim_end_matches(',').trim_end();
         let words: Vec<&str> = before.split_whitespace().collect();
         for take in (1..=3).rev() {
             if words.len() >= take {

@@ -172,3 +172,21 @@ fn roles_are_read_beside_a_name() {
     assert_eq!(role_of("Anna Berg", "Anna Berg, who lives in Oslo, plays chess."), None);
     assert_eq!(role_of("Helen Marsh", "Helen Marsh, our managing director, set up the company").as_deref(), Some("managing director"));
 }
+
+#[test]
+fn founders_are_read_after_a_products_cue_and_past_an_honorific() {
+    assert_eq!(
+        names("Birchbill co-founders Sam Reyes (CEO) and Ana Petrov (CTO) met at a travel site."),
+        [person("Sam Reyes", Some("CEO")), person("Ana Petrov", Some("CTO"))]
+    );
+    assert_eq!(
+        names("Birchbill's founder, Dr. Rachel Whitcombe, spent ten years testing."),
+        [person("Rachel Whitcombe", Some("Birchbill's founder"))],
+        "the honorific is neither the name's nor the role's"
+    );
+    assert_eq!(
+        names("We are Noor Khalil and Pieter de Graaf, the two people behind Birchbill."),
+        [person("Noor Khalil", None), person("Pieter de Graaf", None)]
+    );
+    assert!(names("We are Noor Khalil and Pieter de Graaf, two designers.").is_empty(), "'we are' alone names no founder");
+}

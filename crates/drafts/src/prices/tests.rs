@@ -119,3 +119,18 @@ fn the_model_follows_the_products_own_sentences() {
     );
     assert!(!states_pricing_terms("Pekka was her neighbour who asked one time why she has eleven spreadsheets open."));
 }
+
+#[test]
+fn backers_partners_old_prices_and_other_kinds_of_products_are_not_the_products_price() {
+    let names = ["Bittern".to_owned()];
+    let own = |sentence: &'static str| own_price_sentences(sentence, true, &names);
+    assert_eq!(
+        own("Bittern Full: €8 a month, or €72 a year."),
+        ["Bittern Full: €8 a month, or €72 a year."],
+        "a plan named after the product"
+    );
+    assert!(own("Our early backers on Kickstarter paid NZ$99 for the very first batch.").is_empty());
+    assert!(own("If you need backlink data, our partner Linkmoor charges $99 a month.").is_empty());
+    assert!(own("When we started, Bittern cost $19 a month, and it did a lot less.").is_empty());
+    assert!(own("A running watch that measures the same things starts at around NZ$600.").is_empty());
+}
