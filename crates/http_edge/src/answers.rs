@@ -25,7 +25,6 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::future::Future;
 use std::ops::Deref;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -41,7 +40,8 @@ pub struct AnswerCache {
     ttl: Option<Duration>,
     budget: usize,
     /// Moves on every write this server takes: answers of an older generation are never served.
-    generation: AtomicU64,
+    /// Shared with what else the server keeps beside the database (the store's page positions).
+    generation: kernel::WriteGeneration,
     kept: Mutex<Kept>,
 }
 
@@ -111,7 +111,13 @@ pub struct AnswerCacheSize {
 impl AnswerCache {
     /// Keeps answers for `ttl` within `budget` bytes; a zero `ttl` turns the cache off.
     pub fn new(ttl: Duration, budget: usize) -> Self {
-        Self { ttl: (!ttl.is_zero()).then_some(ttl), budget, generation: AtomicU64::new(0), kept: Mutex::default() }
+        Self::counting(ttl, budget, kernel::WriteGeneration::default())
+    }
+
+    /// As [`AnswerCache::new`], forgetting with `writes`: its count moves on at every
+    /// [`forget_all`](Self::forget_all), and a write counted there by anyone forgets the answers.
+    pub fn counting(ttl: Duration, budget: usize, writes: kernel::WriteGeneration) -> Self {
+        Self { ttl: (!ttl.is_zero()).then_some(ttl), budget, generation: writes, kept: Mutex::default() }
     }
 
     /// A cache that keeps nothing.
@@ -125,7 +131,7 @@ impl AnswerCache {
 
     /// Forgets every kept answer: called after each write this server takes.
     pub fn forget_all(&self) {
-        self.generation.fetch_add(1, Ordering::AcqRel);
+        self.generation.advance();
     }
 
     pub fn size(&self) -> AnswerCacheSize {
@@ -152,7 +158,7 @@ impl AnswerCache {
         let Some(ttl) = self.ttl else {
             return build().await.map(KeptBody::new);
         };
-        let generation = self.generation.load(Ordering::Acquire);
+        let generation = self.generation.current();
         let found = match self.look_up(&key, generation, ttl) {
             LookUp::Kept(body) => return Ok(body),
             LookUp::Expired(_) => LookUp::Build,
@@ -176,7 +182,7 @@ impl AnswerCache {
         let Some(ttl) = self.ttl else {
             return build().await.map(|bytes| (KeptBody::new(bytes), Served::Built));
         };
-        let generation = self.generation.load(Ordering::Acquire);
+        let generation = self.generation.current();
         let found = self.look_up(&key, generation, ttl);
         let LookUp::Expired(expired) = found else {
             if let LookUp::Kept(body) = found {
@@ -274,7 +280,7 @@ impl AnswerCache {
         }
         if kept.bytes + size > self.budget {
             // Expired and forgotten answers go first; if that is not enough, all go.
-            let current = self.generation.load(Ordering::Acquire);
+            let current = self.generation.current();
             kept.answers.retain(|_, answer| answer.generation == current && answer.made.elapsed() < ttl);
             kept.bytes = kept.answers.iter().map(|(key, answer)| ENTRY_OVERHEAD + key.len() + answer.body.size()).sum();
             if kept.bytes + size > self.budget {
@@ -349,7 +355,7 @@ impl<C: Deref<Target = AnswerCache>> Flight<C> {
         };
         // An answer built across a write may predate it: serve it to this caller (and those who
         // waited for it, who asked before the write too) only.
-        if cache.generation.load(Ordering::Acquire) == generation && body.size() <= cache.budget / LARGEST_SHARE {
+        if cache.generation.current() == generation && body.size() <= cache.budget / LARGEST_SHARE {
             cache.keep(&mut kept, key, body.clone(), generation, ttl);
         }
         self.end(&mut kept);

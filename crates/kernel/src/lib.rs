@@ -20,6 +20,7 @@ mod story;
 mod values;
 mod web_url;
 mod week;
+mod writes;
 
 pub use cached::{Cached, CachedByKey};
 pub use client_network::{client_key, client_network};
@@ -41,3 +42,4 @@ pub use story::{Story, StoryBounds};
 pub use values::{CountryCode, Email, InvalidValue, Slug};
 pub use web_url::WebUrl;
 pub use week::Week;
+pub use writes::WriteGeneration;

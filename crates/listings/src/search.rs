@@ -135,7 +135,7 @@ pub trait SearchSource: Send + Sync {
         order: DbOrder,
         page: PageRequest,
         total: u64,
-    ) -> Result<Paged<ListingId>, RepoError>;
+    ) -> Result<Paged<ListingSummary>, RepoError>;
 }
 
 /// Orders the database walks in an index of its own.
@@ -378,8 +378,7 @@ impl SearchService {
                     ids.extend(all.iter().filter(|c| c.parent_id == Some(category.id)).map(|c| c.id));
                     ids
                 });
-                let ids = self.source.page(categories.as_deref(), order, request.page, total).await?;
-                return self.summaries_page(ids.items, request.page, ids.total).await;
+                return Ok(self.source.page(categories.as_deref(), order, request.page, total).await?);
             }
             // Trending over every live listing: a page of the ranking the feed shows.
             if request.sort == SortBy::Trending && category.is_none() {

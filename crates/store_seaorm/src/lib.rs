@@ -19,11 +19,19 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct SeaStore {
     db: DatabaseConnection,
+    /// Where the pages of ranked lists start, remembered for a moment (`shared::positions`).
+    positions: Arc<shared::positions::PagePositions>,
 }
 
 impl SeaStore {
     pub fn new(db: DatabaseConnection) -> Self {
-        Self { db }
+        Self { db, positions: Arc::default() }
+    }
+
+    /// The count of this server's writes that forgets the store's page positions: hand it to
+    /// the answer cache, which moves it on at every write the server takes.
+    pub fn writes(&self) -> kernel::WriteGeneration {
+        self.positions.writes()
     }
 
     pub fn connection(&self) -> &DatabaseConnection {

@@ -11,9 +11,12 @@ use store_seaorm::SeaStore;
 pub fn edge(settings: &Settings, store: &SeaStore) -> anyhow::Result<Edge> {
     Ok(Edge {
         limits: rate_limits(settings)?,
-        answers: Arc::new(http_edge::AnswerCache::new(
+        // One count of this server's writes forgets the kept answers and the store's page
+        // positions together.
+        answers: Arc::new(http_edge::AnswerCache::counting(
             std::time::Duration::from_millis(settings.answer_cache_ms),
             settings.answer_cache_mib.saturating_mul(1024 * 1024),
+            store.writes(),
         )),
         idempotency: store.idempotency(),
     })

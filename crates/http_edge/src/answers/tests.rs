@@ -2,7 +2,7 @@
 //! in the background, and within its budget.
 
 use super::*;
-use std::sync::atomic::AtomicUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 async fn read(cache: &AnswerCache, key: &str, builds: &AtomicUsize, body: &'static str) -> Result<Bytes, &'static str> {
     cache
@@ -34,6 +34,19 @@ async fn a_write_forgets_every_answer() {
     read(&cache, "a", &builds, "before").await.unwrap();
     cache.forget_all();
     assert_eq!(read(&cache, "a", &builds, "after").await.unwrap(), "after");
+}
+
+#[tokio::test]
+async fn a_write_counted_by_the_store_forgets_every_answer_and_the_other_way_round() {
+    let writes = kernel::WriteGeneration::default();
+    let cache = AnswerCache::counting(Duration::from_secs(60), 1 << 20, writes.clone());
+    let builds = AtomicUsize::new(0);
+    read(&cache, "a", &builds, "before").await.unwrap();
+    writes.advance();
+    assert_eq!(read(&cache, "a", &builds, "after").await.unwrap(), "after", "forgotten by a write counted elsewhere");
+    let before = writes.current();
+    cache.forget_all();
+    assert_eq!(writes.current(), before + 1, "the cache's forgetting is counted where the store's page positions look");
 }
 
 #[tokio::test]

@@ -6,6 +6,7 @@ pub(crate) mod documents;
 pub(crate) mod follows;
 pub(crate) mod launches;
 pub(crate) mod ownership;
+pub(crate) mod positions;
 pub(crate) mod queries;
 pub(crate) mod rows;
 pub(crate) mod votes;

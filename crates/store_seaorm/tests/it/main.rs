@@ -8,6 +8,7 @@ mod directory;
 mod jobs;
 mod migrations;
 mod pool;
+mod positions;
 mod pragmas;
 mod profiles;
 mod reviews;

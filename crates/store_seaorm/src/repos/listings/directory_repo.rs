@@ -1,6 +1,7 @@
 //! `CategoryRepository` and `ListingRepository` over SeaORM.
 
 use crate::entity::{category, category_ranking, listing};
+use crate::shared::positions::{RankKind, Ranked};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
@@ -131,23 +132,20 @@ impl ListingRepository for SeaStore {
     }
 
     async fn live_in_category(&self, category: CategoryId, page: PageRequest, total: u64) -> Result<Paged<ListingSummary>, RepoError> {
-        // `category_rankings` is kept in this order by triggers (migration 26): the pages
-        // before this one are skipped inside its index, so a page costs its position there,
-        // never the category's or the directory's rows. The page's rows are read by id after.
-        // Read even past `total`: the kept counts are read every two seconds, the rankings are
-        // current.
-        let ids: Vec<i64> = category_ranking::Entity::find()
-            .select_only()
-            .column(category_ranking::Column::ListingId)
-            .filter(category_ranking::Column::CategoryId.eq(category.get()))
-            .order_by_desc(category_ranking::Column::VotesCount)
-            .order_by_asc(category_ranking::Column::ListingId)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .into_tuple()
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
-        Ok(Paged::new(self.summaries_in_order(&ids).await?, page, total))
+        // `category_rankings` is kept in this order by triggers (migration 26): a page is a
+        // walk of its index, from the page's remembered position or past the pages before it,
+        // so a page costs its position there, never the category's or the directory's rows.
+        // The page's listings are read in the same statement. Read even past `total`: the kept counts are
+        // read every two seconds, the rankings are current.
+        let rows = Ranked {
+            base: category_ranking::Entity::find().filter(category_ranking::Column::CategoryId.eq(category.get())),
+            by: category_ranking::Column::VotesCount,
+            kind: RankKind::Count,
+            id: category_ranking::Column::ListingId,
+        }
+        .page_of::<SummaryRow>(&self.db, &self.positions, page, SummaryRow::select())
+        .await?;
+        let summaries = rows.into_iter().map(SummaryRow::into_summary).collect::<Result<_, _>>()?;
+        Ok(Paged::new(summaries, page, total))
     }
 }

@@ -1,6 +1,7 @@
 //! `FeedRepository` over SeaORM.
 
 use crate::entity::{listing, vote};
+use crate::shared::positions::{RankKind, Ranked};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
@@ -9,6 +10,19 @@ use listings::{FeedRepository, ListingSummary};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Select};
 use std::collections::HashMap;
 use time::OffsetDateTime;
+
+/// How a feed finds the listings of a page.
+enum Walk {
+    /// A ranked list: from the page's remembered position when there is one.
+    Ranked(Ranked<listing::Entity>),
+    /// Any other order (already applied): past the pages before it.
+    Ordered(Select<listing::Entity>),
+}
+
+/// A ranked feed: the live listings `base` finds, `by` highest first, then by id.
+fn ranked(base: Select<listing::Entity>, by: listing::Column, kind: RankKind) -> Walk {
+    Walk::Ranked(Ranked { base: base.filter(listing::Column::Status.eq("live")), by, kind, id: listing::Column::Id })
+}
 
 /// A feed's row: a summary's columns and the values the feeds show beside it.
 #[derive(Debug, sea_orm::FromQueryResult)]
@@ -26,33 +40,43 @@ impl SeaStore {
     /// `total`: how many the query finds when the directory's counts know it (else counted).
     async fn listing_page<T>(
         &self,
-        query: Select<listing::Entity>,
+        walk: Walk,
         page: PageRequest,
         total: Option<u64>,
         extra: impl Fn(&FeedRow) -> T,
     ) -> Result<Paged<(ListingSummary, T)>, RepoError> {
-        let ids = SummaryRow::page_ids(&self.db, query.clone(), page).await?;
+        let columns = SummaryRow::select().columns([
+            listing::Column::LaunchedAt,
+            listing::Column::CreatedAt,
+            listing::Column::ViewsCount,
+            listing::Column::FollowsCount,
+        ]);
+        let (rows, query) = match walk {
+            // The page and its listings in one statement.
+            Walk::Ranked(ranked) => {
+                let query = ranked.base.clone();
+                (ranked.page_of::<FeedRow>(&self.db, &self.positions, page, columns).await?, query)
+            }
+            Walk::Ordered(query) => {
+                let ids = SummaryRow::page_ids(&self.db, query.clone(), page).await?;
+                let rows = if ids.is_empty() {
+                    Vec::new()
+                } else {
+                    let rows = columns
+                        .filter(listing::Column::Id.is_in(ids.iter().copied()))
+                        .into_model::<FeedRow>()
+                        .all(&self.db)
+                        .await
+                        .map_err(repo_err)?;
+                    SummaryRow::in_order_of(&ids, rows, |row| row.summary.id)
+                };
+                (rows, query)
+            }
+        };
         let total = match total {
             Some(total) => total,
-            None => crate::shared::total_after(&self.db, query, page, ids.len()).await?,
+            None => crate::shared::total_after(&self.db, query, page, rows.len()).await?,
         };
-        let rows = if ids.is_empty() {
-            Vec::new()
-        } else {
-            SummaryRow::select()
-                .columns([
-                    listing::Column::LaunchedAt,
-                    listing::Column::CreatedAt,
-                    listing::Column::ViewsCount,
-                    listing::Column::FollowsCount,
-                ])
-                .filter(listing::Column::Id.is_in(ids.iter().copied()))
-                .into_model::<FeedRow>()
-                .all(&self.db)
-                .await
-                .map_err(repo_err)?
-        };
-        let rows = SummaryRow::in_order_of(&ids, rows, |row| row.summary.id);
         let items = rows
             .into_iter()
             .map(|row| {
@@ -72,39 +96,35 @@ impl FeedRepository for SeaStore {
         to: OffsetDateTime,
         page: PageRequest,
     ) -> Result<Paged<(ListingSummary, OffsetDateTime)>, RepoError> {
-        let query = listing::Entity::find()
-            .filter(listing::Column::Status.eq("live"))
-            .filter(listing::Column::LaunchedAt.gte(utc(from)))
-            .filter(listing::Column::LaunchedAt.lt(utc(to)))
-            .order_by_desc(listing::Column::VotesCount)
-            .order_by_asc(listing::Column::Id);
-        self.listing_page(query, page, None, |row| row.launched_at.unwrap_or(row.created_at)).await
+        let between =
+            listing::Entity::find().filter(listing::Column::LaunchedAt.gte(utc(from))).filter(listing::Column::LaunchedAt.lt(utc(to)));
+        self.listing_page(ranked(between, listing::Column::VotesCount, RankKind::Count), page, None, |row| {
+            row.launched_at.unwrap_or(row.created_at)
+        })
+        .await
     }
 
     async fn recent(&self, page: PageRequest, total: u64) -> Result<Paged<(ListingSummary, OffsetDateTime)>, RepoError> {
-        let query = listing::Entity::find()
-            .filter(listing::Column::Status.eq("live"))
-            .filter(listing::Column::LaunchedAt.is_not_null())
-            .order_by_desc(listing::Column::LaunchedAt)
-            .order_by_asc(listing::Column::Id);
-        self.listing_page(query, page, Some(total), |row| row.launched_at.unwrap_or(row.created_at)).await
+        let launched = listing::Entity::find().filter(listing::Column::LaunchedAt.is_not_null());
+        self.listing_page(ranked(launched, listing::Column::LaunchedAt, RankKind::Time), page, Some(total), |row| {
+            row.launched_at.unwrap_or(row.created_at)
+        })
+        .await
     }
 
     async fn by_views(&self, page: PageRequest, total: u64) -> Result<Paged<(ListingSummary, u64)>, RepoError> {
-        let query = listing::Entity::find()
-            .filter(listing::Column::Status.eq("live"))
-            .order_by_desc(listing::Column::ViewsCount)
-            .order_by_asc(listing::Column::Id);
-        self.listing_page(query, page, Some(total), |row| u64::try_from(row.views_count).unwrap_or(0)).await
+        self.listing_page(ranked(listing::Entity::find(), listing::Column::ViewsCount, RankKind::Count), page, Some(total), |row| {
+            u64::try_from(row.views_count).unwrap_or(0)
+        })
+        .await
     }
 
     async fn by_follows(&self, page: PageRequest, total: u64) -> Result<Paged<(ListingSummary, u64)>, RepoError> {
-        let query = listing::Entity::find()
-            .filter(listing::Column::Status.eq("live"))
-            .filter(listing::Column::FollowsCount.gt(0))
-            .order_by_desc(listing::Column::FollowsCount)
-            .order_by_asc(listing::Column::Id);
-        self.listing_page(query, page, Some(total), |row| u64::try_from(row.follows_count).unwrap_or(0)).await
+        let followed = listing::Entity::find().filter(listing::Column::FollowsCount.gt(0));
+        self.listing_page(ranked(followed, listing::Column::FollowsCount, RankKind::Count), page, Some(total), |row| {
+            u64::try_from(row.follows_count).unwrap_or(0)
+        })
+        .await
     }
 
     async fn upcoming(&self, from: Week, page: PageRequest) -> Result<Paged<ListingSummary>, RepoError> {
@@ -116,7 +136,7 @@ impl FeedRepository for SeaStore {
             .order_by_desc(listing::Column::Status)
             .order_by_asc(listing::Column::Name)
             .order_by_asc(listing::Column::Id);
-        Ok(self.listing_page(query, page, None, |_| ()).await?.map(|(summary, ())| summary))
+        Ok(self.listing_page(Walk::Ordered(query), page, None, |_| ()).await?.map(|(summary, ())| summary))
     }
 
     async fn live_votes_since(&self, since: OffsetDateTime) -> Result<Vec<(ListingId, OffsetDateTime)>, RepoError> {

@@ -1,6 +1,7 @@
 //! `RankingRepository` and `AwardRepository` over SeaORM.
 
 use crate::entity::{award, award_week, billboard_total, directory_count, listing, listing_metric};
+use crate::shared::positions::{RankKind, Ranked};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
@@ -55,12 +56,16 @@ impl SeaStore {
 #[async_trait]
 impl RankingRepository for SeaStore {
     async fn by_votes(&self, page: PageRequest, total: u64) -> Result<Paged<ListingSummary>, RepoError> {
-        let query = listing::Entity::find()
-            .filter(listing::Column::Status.eq("live"))
-            .order_by_desc(listing::Column::VotesCount)
-            .order_by_asc(listing::Column::Id);
-        let ids = SummaryRow::page_ids(&self.db, query, page).await?;
-        Ok(Paged::new(self.summaries_in_order(&ids).await?, page, total))
+        let rows = Ranked {
+            base: listing::Entity::find().filter(listing::Column::Status.eq("live")),
+            by: listing::Column::VotesCount,
+            kind: RankKind::Count,
+            id: listing::Column::Id,
+        }
+        .page_of::<SummaryRow>(&self.db, &self.positions, page, SummaryRow::select())
+        .await?;
+        let summaries = rows.into_iter().map(SummaryRow::into_summary).collect::<Result<_, _>>()?;
+        Ok(Paged::new(summaries, page, total))
     }
 
     async fn by_contributions(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64)>, RepoError> {

@@ -3,12 +3,13 @@
 //! database keeps an index for.
 
 use crate::entity::{category, listing, listing_category, listing_change};
+use crate::shared::positions::{RankKind, Ranked};
 use crate::shared::queries::feed_head;
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{CategoryId, ListingId, PageRequest, Paged, RepoError};
-use listings::{DbOrder, SearchChanges, SearchDoc, SearchSource, domain_key, pricing_key};
+use listings::{DbOrder, ListingSummary, SearchChanges, SearchDoc, SearchSource, domain_key, pricing_key};
 use sea_orm::sea_query::{Expr, ExprTrait, Query};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use std::collections::HashMap;
@@ -185,7 +186,7 @@ impl SearchSource for SeaStore {
         order: DbOrder,
         page: PageRequest,
         total: u64,
-    ) -> Result<Paged<ListingId>, RepoError> {
+    ) -> Result<Paged<ListingSummary>, RepoError> {
         let mut query = listing::Entity::find().filter(listing::Column::Status.eq("live"));
         if let Some(categories) = categories {
             let in_categories = Query::select()
@@ -196,15 +197,22 @@ impl SearchSource for SeaStore {
             query = query.filter(listing::Column::Id.in_subquery(in_categories));
         }
         // Each order has an index in exactly this order (status, value descending, id), so a
-        // page is a walk of the index, not a sort of the directory. A live listing always has
-        // its launch time.
-        let query = match order {
-            DbOrder::Votes => query.order_by_desc(listing::Column::VotesCount),
-            DbOrder::Newest => query.order_by_desc(listing::Column::LaunchedAt),
-            DbOrder::Views => query.order_by_desc(listing::Column::ViewsCount),
-            DbOrder::Follows => query.filter(listing::Column::FollowsCount.gt(0)).order_by_desc(listing::Column::FollowsCount),
+        // page is a walk of the index (from the page's remembered position, or past the pages
+        // before it), not a sort of the directory. A live listing always has its launch time.
+        let (by, kind) = match order {
+            DbOrder::Votes => (listing::Column::VotesCount, RankKind::Count),
+            DbOrder::Newest => (listing::Column::LaunchedAt, RankKind::Time),
+            DbOrder::Views => (listing::Column::ViewsCount, RankKind::Count),
+            DbOrder::Follows => {
+                query = query.filter(listing::Column::FollowsCount.gt(0));
+                (listing::Column::FollowsCount, RankKind::Count)
+            }
         };
-        let ids = SummaryRow::page_ids(&self.db, query.order_by_asc(listing::Column::Id), page).await?;
-        Ok(Paged::new(ids.into_iter().map(ListingId::new).collect(), page, total))
+        // The page and its listings in one statement.
+        let rows = Ranked { base: query, by, kind, id: listing::Column::Id }
+            .page_of::<SummaryRow>(&self.db, &self.positions, page, SummaryRow::select())
+            .await?;
+        let summaries = rows.into_iter().map(SummaryRow::into_summary).collect::<Result<_, _>>()?;
+        Ok(Paged::new(summaries, page, total))
     }
 }

@@ -1,0 +1,266 @@
+//! Page positions: a page of a ranked list (a value highest first, then the id) starts where the
+//! page before it ended, when that page was read moments ago. The store remembers the last row
+//! of every page it reads for `POSITION_TTL`; the next page is then read from that position in
+//! the list's index (a keyset walk: a crawler going through the pages costs one page each),
+//! never by skipping the rows before it (`OFFSET`). A page whose predecessor nobody read lately
+//! is read by its offset, and its last row is remembered for the page after.
+//!
+//! Rows are always read as they are now; only where a page starts may be as it was up to
+//! `POSITION_TTL` ago (a position counts from the offset read it was derived from, so a chain of
+//! pages cannot drift), and a write this server takes forgets every position at once (the
+//! count of writes it shares with the answer cache), as it forgets every kept answer.
+
+use crate::entity::listing;
+use crate::repo_err;
+use kernel::{PageRequest, RepoError, WriteGeneration};
+use sea_orm::sea_query::{Expr, Order, SelectStatement};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, QueryFilter, QueryOrder, QueryResult, QuerySelect, QueryTrait,
+    Select, Statement,
+};
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use time::OffsetDateTime;
+
+/// How long a page's start is taken from the page before it, counted from the offset read the
+/// position comes from: as long as the answer cache keeps an answer by default.
+pub(crate) const POSITION_TTL: Duration = Duration::from_secs(1);
+
+/// Positions kept at most: when full, the expired ones go, and if none had, all of them.
+const MOST_POSITIONS: usize = 20_000;
+
+/// The kind of value a list is ranked by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RankKind {
+    /// A count (votes, views, follows): an integer.
+    Count,
+    /// A moment (the launch time).
+    Time,
+}
+
+/// The value of a row in a ranked list.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum RankValue {
+    Count(i64),
+    Time(OffsetDateTime),
+}
+
+impl From<RankValue> for sea_orm::Value {
+    fn from(value: RankValue) -> Self {
+        match value {
+            RankValue::Count(count) => count.into(),
+            RankValue::Time(at) => crate::utc(at).into(),
+        }
+    }
+}
+
+/// Where a page starts: just after the row with this value and id.
+#[derive(Debug, Clone, Copy)]
+struct Position {
+    value: RankValue,
+    id: i64,
+    /// When the offset read this position comes from was made.
+    anchored: Instant,
+    /// The count of this server's writes then.
+    writes: u64,
+}
+
+/// The positions this server remembers, by list and offset.
+#[derive(Debug, Default)]
+pub struct PagePositions {
+    kept: Mutex<HashMap<(String, u64), Position>>,
+    writes: WriteGeneration,
+}
+
+impl PagePositions {
+    /// The count of writes that forgets these positions (share it with the answer cache).
+    pub(crate) fn writes(&self) -> WriteGeneration {
+        self.writes.clone()
+    }
+
+    fn start(&self, list: &str, offset: u64, now: Instant) -> Option<Position> {
+        let kept = self.kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let position = *kept.get(&(list.to_owned(), offset))?;
+        (position.writes == self.writes.current() && now.duration_since(position.anchored) < POSITION_TTL).then_some(position)
+    }
+
+    fn remember(&self, list: String, offset: u64, position: Position) {
+        let mut kept = self.kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if kept.len() >= MOST_POSITIONS {
+            let now = Instant::now();
+            kept.retain(|_, kept| now.duration_since(kept.anchored) < POSITION_TTL);
+            if kept.len() >= MOST_POSITIONS {
+                kept.clear();
+            }
+        }
+        kept.insert((list, offset), position);
+    }
+}
+
+/// A ranked list: the rows `base` finds (filtered, not ordered), `by` highest first, then `id`.
+pub(crate) struct Ranked<E: EntityTrait> {
+    pub base: Select<E>,
+    pub by: E::Column,
+    pub kind: RankKind,
+    pub id: E::Column,
+}
+
+const PAGE_ID: &str = "page_id";
+const PAGE_VALUE: &str = "page_value";
+const PAGE_PART: &str = "page_part";
+
+impl<E: EntityTrait> Ranked<E> {
+    /// One page of listings, each read as `M` through `rows` (the listings' columns `M` needs,
+    /// with what they join, neither filtered nor ordered; the ranked list's ids are listings'):
+    /// the page and its listings in one statement.
+    pub(crate) async fn page_of<M: FromQueryResult>(
+        self,
+        db: &sea_orm::DatabaseConnection,
+        positions: &PagePositions,
+        page: PageRequest,
+        rows: Select<listing::Entity>,
+    ) -> Result<Vec<M>, RepoError> {
+        let rows = self.read(db, positions, page, rows).await?;
+        rows.iter().map(|row| M::from_query_result(row, "").map_err(repo_err)).collect()
+    }
+
+    /// Reads `rows` of one page, from its remembered position when there is one, and remembers
+    /// where the next page starts.
+    async fn read(
+        &self,
+        db: &sea_orm::DatabaseConnection,
+        positions: &PagePositions,
+        page: PageRequest,
+        rows: Select<listing::Entity>,
+    ) -> Result<Vec<QueryResult>, RepoError> {
+        let backend = db.get_database_backend();
+        let per_page = u64::from(page.per_page());
+        let list = {
+            let statement = backend.build(&self.base.clone().into_query());
+            format!("{:?}|{}|{:?}", self.by, statement.sql, statement.values)
+        };
+        let now = Instant::now();
+        let writes = positions.writes.current();
+        let start = (page.offset() > 0).then(|| positions.start(&list, page.offset(), now)).flatten();
+        let (statement, anchored, writes) = match start {
+            Some(start) => (self.after(backend, start, per_page), start.anchored, start.writes),
+            None => (self.at_offset(backend, page.offset(), per_page), now, writes),
+        };
+        let rows = db.query_all_raw(joined(backend, statement, rows)?).await.map_err(repo_err)?;
+        // A full page's last row starts the next one; a row without a value cannot (it is
+        // ranked by the database's rule for missing values, which differs between them).
+        if rows.len() as u64 == per_page
+            && let Some(last) = rows.last()
+        {
+            let id: i64 = last.try_get("", PAGE_ID).map_err(repo_err)?;
+            let value = match self.kind {
+                RankKind::Count => last.try_get::<Option<i64>>("", PAGE_VALUE).map_err(repo_err)?.map(RankValue::Count),
+                RankKind::Time => last.try_get::<Option<OffsetDateTime>>("", PAGE_VALUE).map_err(repo_err)?.map(RankValue::Time),
+            };
+            if let Some(value) = value {
+                positions.remember(list, page.offset() + per_page, Position { value, id, anchored, writes });
+            }
+        }
+        Ok(rows)
+    }
+
+    /// The page `offset` rows in: the rows before it skipped in the list's index.
+    fn at_offset(&self, backend: DbBackend, offset: u64, per_page: u64) -> Statement {
+        let ordered = self.columns(self.base.clone(), 0).order_by(self.by, Order::Desc).order_by(self.id, Order::Asc);
+        if offset > 0 {
+            return backend.build(&ordered.offset(offset).limit(per_page).into_query());
+        }
+        let (sql, values) = with_limit(backend, &ordered.into_query(), per_page, 0);
+        Statement::from_sql_and_values(backend, sql, values)
+    }
+
+    /// The page after `start`: the rows that tie with it on the value and come after it by id,
+    /// then the rows below its value, each a range of the list's index read from its start
+    /// (one statement; a single condition with `OR` could not start the index walk at the
+    /// position).
+    fn after(&self, backend: DbBackend, start: Position, per_page: u64) -> Statement {
+        let ties =
+            self.columns(self.base.clone(), 0).filter(self.by.eq(start.value)).filter(self.id.gt(start.id)).order_by(self.id, Order::Asc);
+        let below =
+            self.columns(self.base.clone(), 1).filter(self.by.lt(start.value)).order_by(self.by, Order::Desc).order_by(self.id, Order::Asc);
+        let (ties, mut values) = with_limit(backend, &ties.into_query(), per_page, 0);
+        let (below, more) = with_limit(backend, &below.into_query(), per_page, values.len());
+        values.extend(more);
+        let sql = format!(
+            "SELECT * FROM ({ties}) AS ties UNION ALL SELECT * FROM ({below}) AS below \
+             ORDER BY {PAGE_PART} ASC, {PAGE_VALUE} DESC, {PAGE_ID} ASC LIMIT {per_page}"
+        );
+        Statement::from_sql_and_values(backend, sql, values)
+    }
+
+    /// `query` reading the id, the ranked value and which part of a keyset read a row is from.
+    fn columns(&self, query: Select<E>, part: i32) -> Select<E> {
+        query.select_only().column_as(self.id, PAGE_ID).column_as(self.by, PAGE_VALUE).column_as(Expr::cust(part.to_string()), PAGE_PART)
+    }
+}
+
+/// `rows` of the listings of `page` (a statement reading `PAGE_ID`, `PAGE_VALUE` and
+/// `PAGE_PART`), in the page's order, with the page's id and value beside each.
+fn joined(backend: DbBackend, page: Statement, rows: Select<listing::Entity>) -> Result<Statement, RepoError> {
+    const FROM: &str = r#" FROM "listings""#;
+    let rows = backend.build(&rows.into_query());
+    let (columns, joins) = match rows.sql.split_once(FROM) {
+        // Values in `rows` would need numbering after the page's; none is needed.
+        Some(parts) if rows.values.as_ref().is_none_or(|values| values.0.is_empty()) => parts,
+        _ => return Err(RepoError::Backend(format!("a page's rows must read listings without values: {}", rows.sql).into())),
+    };
+    let sql = format!(
+        r#"{columns}, "page"."{PAGE_ID}", "page"."{PAGE_VALUE}" FROM ({page}) AS "page" JOIN "listings" ON "listings"."id" = "page"."{PAGE_ID}"{joins} ORDER BY "page"."{PAGE_PART}" ASC, "page"."{PAGE_VALUE}" DESC, "page"."{PAGE_ID}" ASC"#,
+        page = page.sql
+    );
+    Ok(Statement { sql, ..page })
+}
+
+/// `query` as SQL with `LIMIT limit` written into the text, and its values, numbered from
+/// `numbered` on (PostgreSQL numbers its placeholders; SQLite's are positional). A limit sent as
+/// a parameter makes PostgreSQL plan the statement anew at every execution (it cannot cost a
+/// generic plan for an unknown limit): about twice what running the read itself costs.
+fn with_limit(backend: DbBackend, query: &SelectStatement, limit: u64, numbered: usize) -> (String, Vec<sea_orm::Value>) {
+    let statement = backend.build(query);
+    let values = statement.values.map(|values| values.0).unwrap_or_default();
+    let sql = match backend {
+        DbBackend::Postgres if numbered > 0 => renumbered(&statement.sql, numbered),
+        _ => statement.sql,
+    };
+    (format!("{sql} LIMIT {limit}"), values)
+}
+
+/// PostgreSQL's placeholders (`$1`, `$2`, ...) moved on by `by`: the SQL sea-query writes has
+/// every value as a placeholder, never a `$` in a literal, and quotes no name with one.
+fn renumbered(sql: &str, by: usize) -> String {
+    let mut out = String::with_capacity(sql.len() + 8);
+    let mut rest = sql;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..=at]);
+        rest = &rest[at + 1..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        match rest[..digits].parse::<usize>() {
+            Ok(number) => out.push_str(&(number + by).to_string()),
+            Err(_) => out.push_str(&rest[..digits]),
+        }
+        rest = &rest[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_move_on_and_nothing_else_changes() {
+        assert_eq!(
+            renumbered(r#"SELECT "a" FROM "t" WHERE "b" = $1 AND "c" > $2"#, 3),
+            r#"SELECT "a" FROM "t" WHERE "b" = $4 AND "c" > $5"#
+        );
+        assert_eq!(renumbered("no placeholders", 3), "no placeholders");
+        assert_eq!(renumbered("$10 $9", 1), "$11 $10");
+    }
+}
