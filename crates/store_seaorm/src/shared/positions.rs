@@ -10,7 +10,6 @@
 //! pages cannot drift), and a write this server takes forgets every position at once (the
 //! count of writes it shares with the answer cache), as it forgets every kept answer.
 
-use crate::entity::listing;
 use crate::repo_err;
 use kernel::{PageRequest, RepoError, WriteGeneration};
 use sea_orm::sea_query::{Expr, Order, SelectStatement};
@@ -33,17 +32,29 @@ const MOST_POSITIONS: usize = 20_000;
 /// The kind of value a list is ranked by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum RankKind {
-    /// A count (votes, views, follows): an integer.
+    /// A count (votes, views, follows): a 64-bit integer.
     Count,
+    /// A 32-bit integer (a Domain Rating).
+    Int32,
     /// A moment (the launch time).
     Time,
+    /// A text (a name), in the database's order of texts.
+    Text,
+}
+
+/// Which way a list runs through its values (ties by id, lowest first, either way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Direction {
+    HighestFirst,
+    LowestFirst,
 }
 
 /// The value of a row in a ranked list.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 enum RankValue {
     Count(i64),
     Time(OffsetDateTime),
+    Text(String),
 }
 
 impl From<RankValue> for sea_orm::Value {
@@ -51,12 +62,13 @@ impl From<RankValue> for sea_orm::Value {
         match value {
             RankValue::Count(count) => count.into(),
             RankValue::Time(at) => crate::utc(at).into(),
+            RankValue::Text(text) => text.into(),
         }
     }
 }
 
 /// Where a page starts: just after the row with this value and id.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Position {
     value: RankValue,
     id: i64,
@@ -81,12 +93,18 @@ impl PagePositions {
 
     fn start(&self, list: &str, offset: u64, now: Instant) -> Option<Position> {
         let kept = self.kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let position = *kept.get(&(list.to_owned(), offset))?;
+        let position = kept.get(&(list.to_owned(), offset))?.clone();
         (position.writes == self.writes.current() && now.duration_since(position.anchored) < POSITION_TTL).then_some(position)
     }
 
-    fn remember(&self, list: String, offset: u64, position: Position) {
+    /// Where the page at `offset` of `list` starts, as the latest read of the page before it
+    /// found: `None` when that page was not full (or its last row had no value).
+    fn set(&self, list: String, offset: u64, position: Option<Position>) {
         let mut kept = self.kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let Some(position) = position else {
+            kept.remove(&(list, offset));
+            return;
+        };
         if kept.len() >= MOST_POSITIONS {
             let now = Instant::now();
             kept.retain(|_, kept| now.duration_since(kept.anchored) < POSITION_TTL);
@@ -98,41 +116,48 @@ impl PagePositions {
     }
 }
 
-/// A ranked list: the rows `base` finds (filtered, not ordered), `by` highest first, then `id`.
+/// A ranked list: the rows `base` finds (filtered, not ordered), by `by` in `direction`, then
+/// by `id`, lowest first; `beside`, a column of the list's table read with each row (as
+/// `PAGE_BESIDE`).
 pub(crate) struct Ranked<E: EntityTrait> {
     pub base: Select<E>,
     pub by: E::Column,
     pub kind: RankKind,
+    pub direction: Direction,
     pub id: E::Column,
+    pub beside: Option<E::Column>,
 }
 
 const PAGE_ID: &str = "page_id";
 const PAGE_VALUE: &str = "page_value";
 const PAGE_PART: &str = "page_part";
+/// The name of the ranked value (`by`) and of the `beside` column in a page's rows.
+pub(crate) const PAGE_VALUE_COLUMN: &str = PAGE_VALUE;
+pub(crate) const PAGE_BESIDE: &str = "page_beside";
 
 impl<E: EntityTrait> Ranked<E> {
-    /// One page of listings, each read as `M` through `rows` (the listings' columns `M` needs,
-    /// with what they join, neither filtered nor ordered; the ranked list's ids are listings'):
-    /// the page and its listings in one statement.
-    pub(crate) async fn page_of<M: FromQueryResult>(
+    /// One page, each row read as `M` through `rows` (the columns `M` needs of the table the
+    /// list's ids are ids of, with what they join, neither filtered nor ordered): the page and
+    /// its rows in one statement.
+    pub(crate) async fn page_of<M: FromQueryResult, R: EntityTrait>(
         self,
         db: &sea_orm::DatabaseConnection,
         positions: &PagePositions,
         page: PageRequest,
-        rows: Select<listing::Entity>,
+        rows: Select<R>,
     ) -> Result<Vec<M>, RepoError> {
         let rows = self.read(db, positions, page, rows).await?;
         rows.iter().map(|row| M::from_query_result(row, "").map_err(repo_err)).collect()
     }
 
-    /// Reads `rows` of one page, from its remembered position when there is one, and remembers
-    /// where the next page starts.
-    async fn read(
+    /// Reads `rows` of one page (with `PAGE_VALUE_COLUMN` and `PAGE_BESIDE` beside them), from
+    /// its remembered position when there is one, and remembers where the next page starts.
+    pub(crate) async fn read<R: EntityTrait>(
         &self,
         db: &sea_orm::DatabaseConnection,
         positions: &PagePositions,
         page: PageRequest,
-        rows: Select<listing::Entity>,
+        rows: Select<R>,
     ) -> Result<Vec<QueryResult>, RepoError> {
         let backend = db.get_database_backend();
         let per_page = u64::from(page.per_page());
@@ -143,78 +168,130 @@ impl<E: EntityTrait> Ranked<E> {
         let now = Instant::now();
         let writes = positions.writes.current();
         let start = (page.offset() > 0).then(|| positions.start(&list, page.offset(), now)).flatten();
-        let (statement, anchored, writes) = match start {
-            Some(start) => (self.after(backend, start, per_page), start.anchored, start.writes),
-            None => (self.at_offset(backend, page.offset(), per_page), now, writes),
+        let (anchored, writes, statement) = match start {
+            Some(start) => (start.anchored, start.writes, self.after(backend, start, per_page)),
+            None => (now, writes, self.at_offset(backend, page)),
         };
-        let rows = db.query_all_raw(joined(backend, statement, rows)?).await.map_err(repo_err)?;
+        let rows = db.query_all_raw(joined(backend, statement, rows, self.direction, self.beside.is_some())?).await.map_err(repo_err)?;
         // A full page's last row starts the next one; a row without a value cannot (it is
-        // ranked by the database's rule for missing values, which differs between them).
+        // ranked by the database's rule for missing values, which differs between them). The
+        // latest read of a page decides: a page that is not full forgets where the next began.
+        let mut next = None;
         if rows.len() as u64 == per_page
             && let Some(last) = rows.last()
         {
             let id: i64 = last.try_get("", PAGE_ID).map_err(repo_err)?;
             let value = match self.kind {
                 RankKind::Count => last.try_get::<Option<i64>>("", PAGE_VALUE).map_err(repo_err)?.map(RankValue::Count),
+                RankKind::Int32 => {
+                    last.try_get::<Option<i32>>("", PAGE_VALUE).map_err(repo_err)?.map(|value| RankValue::Count(value.into()))
+                }
                 RankKind::Time => last.try_get::<Option<OffsetDateTime>>("", PAGE_VALUE).map_err(repo_err)?.map(RankValue::Time),
+                RankKind::Text => last.try_get::<Option<String>>("", PAGE_VALUE).map_err(repo_err)?.map(RankValue::Text),
             };
-            if let Some(value) = value {
-                positions.remember(list, page.offset() + per_page, Position { value, id, anchored, writes });
-            }
+            next = value.map(|value| Position { value, id, anchored, writes });
         }
+        positions.set(list, page.offset() + per_page, next);
         Ok(rows)
     }
 
     /// The page `offset` rows in: the rows before it skipped in the list's index.
-    fn at_offset(&self, backend: DbBackend, offset: u64, per_page: u64) -> Statement {
-        let ordered = self.columns(self.base.clone(), 0).order_by(self.by, Order::Desc).order_by(self.id, Order::Asc);
-        if offset > 0 {
-            return backend.build(&ordered.offset(offset).limit(per_page).into_query());
-        }
-        let (sql, values) = with_limit(backend, &ordered.into_query(), per_page, 0);
-        Statement::from_sql_and_values(backend, sql, values)
+    fn at_offset(&self, backend: DbBackend, page: PageRequest) -> Statement {
+        let ordered = self.columns(self.base.clone(), 0).order_by(self.by, self.order()).order_by(self.id, Order::Asc);
+        page_statement(backend, ordered.into_query(), page)
     }
 
     /// The page after `start`: the rows that tie with it on the value and come after it by id,
-    /// then the rows below its value, each a range of the list's index read from its start
+    /// then the rows beyond its value, each a range of the list's index read from its start
     /// (one statement; a single condition with `OR` could not start the index walk at the
     /// position).
     fn after(&self, backend: DbBackend, start: Position, per_page: u64) -> Statement {
-        let ties =
-            self.columns(self.base.clone(), 0).filter(self.by.eq(start.value)).filter(self.id.gt(start.id)).order_by(self.id, Order::Asc);
-        let below =
-            self.columns(self.base.clone(), 1).filter(self.by.lt(start.value)).order_by(self.by, Order::Desc).order_by(self.id, Order::Asc);
+        let ties = self
+            .columns(self.base.clone(), 0)
+            .filter(self.by.eq(start.value.clone()))
+            .filter(self.id.gt(start.id))
+            .order_by(self.id, Order::Asc);
+        let beyond = match self.direction {
+            Direction::HighestFirst => self.by.lt(start.value),
+            Direction::LowestFirst => self.by.gt(start.value),
+        };
+        let below = self.columns(self.base.clone(), 1).filter(beyond).order_by(self.by, self.order()).order_by(self.id, Order::Asc);
         let (ties, mut values) = with_limit(backend, &ties.into_query(), per_page, 0);
         let (below, more) = with_limit(backend, &below.into_query(), per_page, values.len());
         values.extend(more);
         let sql = format!(
             "SELECT * FROM ({ties}) AS ties UNION ALL SELECT * FROM ({below}) AS below \
-             ORDER BY {PAGE_PART} ASC, {PAGE_VALUE} DESC, {PAGE_ID} ASC LIMIT {per_page}"
+             ORDER BY {PAGE_PART} ASC, {PAGE_VALUE} {}, {PAGE_ID} ASC LIMIT {per_page}",
+            sql_order(self.direction)
         );
         Statement::from_sql_and_values(backend, sql, values)
     }
 
-    /// `query` reading the id, the ranked value and which part of a keyset read a row is from.
+    fn order(&self) -> Order {
+        match self.direction {
+            Direction::HighestFirst => Order::Desc,
+            Direction::LowestFirst => Order::Asc,
+        }
+    }
+
+    /// `query` reading the id, the ranked value, which part of a keyset read a row is from, and
+    /// the column beside.
     fn columns(&self, query: Select<E>, part: i32) -> Select<E> {
-        query.select_only().column_as(self.id, PAGE_ID).column_as(self.by, PAGE_VALUE).column_as(Expr::cust(part.to_string()), PAGE_PART)
+        let query = query
+            .select_only()
+            .column_as(self.id, PAGE_ID)
+            .column_as(self.by, PAGE_VALUE)
+            .column_as(Expr::cust(part.to_string()), PAGE_PART);
+        match self.beside {
+            Some(beside) => query.column_as(beside, PAGE_BESIDE),
+            None => query,
+        }
     }
 }
 
-/// `rows` of the listings of `page` (a statement reading `PAGE_ID`, `PAGE_VALUE` and
-/// `PAGE_PART`), in the page's order, with the page's id and value beside each.
-fn joined(backend: DbBackend, page: Statement, rows: Select<listing::Entity>) -> Result<Statement, RepoError> {
-    const FROM: &str = r#" FROM "listings""#;
+fn sql_order(direction: Direction) -> &'static str {
+    match direction {
+        Direction::HighestFirst => "DESC",
+        Direction::LowestFirst => "ASC",
+    }
+}
+
+/// `rows` of `page` (a statement reading `PAGE_ID`, `PAGE_VALUE` and `PAGE_PART`; its ids are
+/// ids of `rows`' table), in the page's order, with the page's id and value beside each.
+fn joined<R: EntityTrait>(
+    backend: DbBackend,
+    page: Statement,
+    rows: Select<R>,
+    direction: Direction,
+    beside: bool,
+) -> Result<Statement, RepoError> {
+    let table = R::default().table_name().to_owned();
+    let from = format!(r#" FROM "{table}""#);
     let rows = backend.build(&rows.into_query());
-    let (columns, joins) = match rows.sql.split_once(FROM) {
+    let (columns, joins) = match rows.sql.split_once(&from) {
         // Values in `rows` would need numbering after the page's; none is needed.
         Some(parts) if rows.values.as_ref().is_none_or(|values| values.0.is_empty()) => parts,
-        _ => return Err(RepoError::Backend(format!("a page's rows must read listings without values: {}", rows.sql).into())),
+        _ => return Err(RepoError::Backend(format!("a page's rows must read {table} without values: {}", rows.sql).into())),
     };
+    let beside = if beside { format!(r#", "page"."{PAGE_BESIDE}""#) } else { String::new() };
     let sql = format!(
-        r#"{columns}, "page"."{PAGE_ID}", "page"."{PAGE_VALUE}" FROM ({page}) AS "page" JOIN "listings" ON "listings"."id" = "page"."{PAGE_ID}"{joins} ORDER BY "page"."{PAGE_PART}" ASC, "page"."{PAGE_VALUE}" DESC, "page"."{PAGE_ID}" ASC"#,
+        r#"{columns}, "page"."{PAGE_ID}", "page"."{PAGE_VALUE}"{beside} FROM ({page}) AS "page" JOIN "{table}" ON "{table}"."id" = "page"."{PAGE_ID}"{joins} ORDER BY "page"."{PAGE_PART}" ASC, "page"."{PAGE_VALUE}" {}, "page"."{PAGE_ID}" ASC"#,
+        sql_order(direction),
         page = page.sql
     );
     Ok(Statement { sql, ..page })
+}
+
+/// One page of `query` (ordered, without a limit): the first page with its limit written into
+/// the SQL (see [`with_limit`]), a later one by offset and limit sent as values (the offsets are
+/// many; one statement text for each would crowd the connections' statement caches).
+pub(crate) fn page_statement(backend: DbBackend, query: SelectStatement, page: PageRequest) -> Statement {
+    let per_page = u64::from(page.per_page());
+    if page.offset() > 0 {
+        return backend.build(query.clone().offset(page.offset()).limit(per_page));
+    }
+    let (sql, values) = with_limit(backend, &query, per_page, 0);
+    Statement::from_sql_and_values(backend, sql, values)
 }
 
 /// `query` as SQL with `LIMIT limit` written into the text, and its values, numbered from

@@ -21,23 +21,6 @@ pub(crate) fn to_user(row: user::Model) -> Result<User, RepoError> {
     })
 }
 
-/// Turns listing rows into summaries; `category_slugs` resolves primary category ids.
-pub(crate) fn to_summary(row: listing::Model, category_slugs: &HashMap<i64, Slug>) -> Result<ListingSummary, RepoError> {
-    let status = crate::listing_status(&row.status)?;
-    Ok(ListingSummary {
-        id: ListingId::new(row.id),
-        slug: Slug::parse(&row.slug).map_err(RepoError::backend)?,
-        name: row.name,
-        url: row.url,
-        tagline: row.tagline,
-        logo_url: row.logo_url,
-        votes: u64::try_from(row.votes_count).unwrap_or(0),
-        primary_category: row.primary_category_id.and_then(|id| category_slugs.get(&id).cloned()),
-        launch_week: row.launch_week.map(Week::containing),
-        status,
-    })
-}
-
 /// The columns of a listing a summary (a card) shows, with its primary category's slug and the
 /// marks behind its Featured and Verified badges: a list reads these and not the whole row,
 /// whose JSON columns (features, FAQs, socials, links, ...) cost more to decode than the rest.

@@ -1,14 +1,13 @@
 //! `CategoryRepository` and `ListingRepository` over SeaORM.
 
 use crate::entity::{category, category_ranking, listing};
-use crate::shared::positions::{RankKind, Ranked};
+use crate::shared::positions::{Direction, RankKind, Ranked};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{CategoryId, PageRequest, Paged, RepoError, Slug};
 use listings::{Category, CategoryRepository, Faq, ListingRepository, ListingSummary, LiveCounts};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Statement};
-use std::collections::HashMap;
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Statement};
 
 fn to_category(row: category::Model) -> Result<Category, RepoError> {
     let slug = Slug::parse(&row.slug).map_err(RepoError::backend)?;
@@ -29,26 +28,6 @@ fn to_category(row: category::Model) -> Result<Category, RepoError> {
 fn count(row: &sea_orm::QueryResult, column: &str) -> Result<u64, RepoError> {
     let value: i64 = row.try_get("", column).map_err(repo_err)?;
     Ok(u64::try_from(value).unwrap_or(0))
-}
-
-impl SeaStore {
-    /// The slugs of these categories, by id.
-    pub(crate) async fn category_slugs(&self, ids: impl IntoIterator<Item = i64>) -> Result<HashMap<i64, Slug>, RepoError> {
-        let ids: Vec<i64> = ids.into_iter().collect();
-        if ids.is_empty() {
-            return Ok(HashMap::new());
-        }
-        let rows = category::Entity::find()
-            .select_only()
-            .column(category::Column::Id)
-            .column(category::Column::Slug)
-            .filter(category::Column::Id.is_in(ids))
-            .into_tuple::<(i64, String)>()
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
-        rows.into_iter().map(|(id, slug)| Ok((id, Slug::parse(&slug).map_err(RepoError::backend)?))).collect()
-    }
 }
 
 #[async_trait]
@@ -141,9 +120,11 @@ impl ListingRepository for SeaStore {
             base: category_ranking::Entity::find().filter(category_ranking::Column::CategoryId.eq(category.get())),
             by: category_ranking::Column::VotesCount,
             kind: RankKind::Count,
+            direction: Direction::HighestFirst,
             id: category_ranking::Column::ListingId,
+            beside: None,
         }
-        .page_of::<SummaryRow>(&self.db, &self.positions, page, SummaryRow::select())
+        .page_of::<SummaryRow, _>(&self.db, &self.positions, page, SummaryRow::select())
         .await?;
         let summaries = rows.into_iter().map(SummaryRow::into_summary).collect::<Result<_, _>>()?;
         Ok(Paged::new(summaries, page, total))

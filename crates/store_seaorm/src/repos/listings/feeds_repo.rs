@@ -1,7 +1,7 @@
 //! `FeedRepository` over SeaORM.
 
 use crate::entity::{listing, vote};
-use crate::shared::positions::{RankKind, Ranked};
+use crate::shared::positions::{Direction, RankKind, Ranked};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
@@ -21,7 +21,14 @@ enum Walk {
 
 /// A ranked feed: the live listings `base` finds, `by` highest first, then by id.
 fn ranked(base: Select<listing::Entity>, by: listing::Column, kind: RankKind) -> Walk {
-    Walk::Ranked(Ranked { base: base.filter(listing::Column::Status.eq("live")), by, kind, id: listing::Column::Id })
+    Walk::Ranked(Ranked {
+        base: base.filter(listing::Column::Status.eq("live")),
+        by,
+        kind,
+        direction: Direction::HighestFirst,
+        id: listing::Column::Id,
+        beside: None,
+    })
 }
 
 /// A feed's row: a summary's columns and the values the feeds show beside it.
@@ -55,7 +62,7 @@ impl SeaStore {
             // The page and its listings in one statement.
             Walk::Ranked(ranked) => {
                 let query = ranked.base.clone();
-                (ranked.page_of::<FeedRow>(&self.db, &self.positions, page, columns).await?, query)
+                (ranked.page_of::<FeedRow, _>(&self.db, &self.positions, page, columns).await?, query)
             }
             Walk::Ordered(query) => {
                 let ids = SummaryRow::page_ids(&self.db, query.clone(), page).await?;

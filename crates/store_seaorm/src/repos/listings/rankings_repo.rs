@@ -1,13 +1,17 @@
 //! `RankingRepository` and `AwardRepository` over SeaORM.
 
 use crate::entity::{award, award_week, billboard_total, directory_count, listing, listing_metric};
-use crate::shared::positions::{RankKind, Ranked};
+use crate::shared::positions::{Direction, PAGE_BESIDE, PAGE_VALUE_COLUMN, RankKind, Ranked, page_statement};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Slug, Week};
 use listings::{Award, AwardRepository, ListingSummary, RankingRepository, Winner};
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait};
+use sea_orm::sea_query::{Asterisk, Expr, ExprTrait, Query};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, FromQueryResult, JoinType, PaginatorTrait, QueryFilter, QueryOrder,
+    QuerySelect, QueryTrait, Set, TransactionTrait,
+};
 use std::collections::{HashMap, HashSet};
 use time::OffsetDateTime;
 
@@ -16,6 +20,22 @@ use time::OffsetDateTime;
 const RATED: &str = "rated";
 const EARNING: &str = "earning";
 const ON_BILLBOARD: &str = "on_billboard";
+
+/// An award with its listing's card, and how many awards the list holds.
+#[derive(Debug, sea_orm::FromQueryResult)]
+struct AwardRow {
+    #[sea_orm(nested)]
+    summary: SummaryRow,
+    week: time::Date,
+    rank: i32,
+    award_votes: i64,
+    awards_listed: i64,
+}
+
+/// `listings JOIN awards ON awards.listing_id = listings.id`.
+fn awards_of_listing() -> sea_orm::RelationDef {
+    listing::Entity::belongs_to(award::Entity).from(listing::Column::Id).to(award::Column::ListingId).into()
+}
 
 impl SeaStore {
     /// One of the kept totals in `directory_counts`, by name.
@@ -60,9 +80,11 @@ impl RankingRepository for SeaStore {
             base: listing::Entity::find().filter(listing::Column::Status.eq("live")),
             by: listing::Column::VotesCount,
             kind: RankKind::Count,
+            direction: Direction::HighestFirst,
             id: listing::Column::Id,
+            beside: None,
         }
-        .page_of::<SummaryRow>(&self.db, &self.positions, page, SummaryRow::select())
+        .page_of::<SummaryRow, _>(&self.db, &self.positions, page, SummaryRow::select())
         .await?;
         let summaries = rows.into_iter().map(SummaryRow::into_summary).collect::<Result<_, _>>()?;
         Ok(Paged::new(summaries, page, total))
@@ -82,75 +104,102 @@ impl RankingRepository for SeaStore {
 
     async fn by_domain_rating(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i32, Option<i32>)>, RepoError> {
         use listing_metric::Column as M;
-        let ranked = self.metrics_board::<i32, Option<i32>>(M::DomainRating, M::DomainRatingPrevious, page).await?;
+        let ranked = self.metrics_board::<i32, Option<i32>>(M::DomainRating, RankKind::Int32, M::DomainRatingPrevious, page).await?;
         let total = self.kept_count(RATED).await?;
-        let items = self.with_summaries(ranked).await?.into_iter().map(|(summary, (value, previous))| (summary, value, previous)).collect();
-        Ok(Paged::new(items, page, total))
+        Ok(Paged::new(ranked, page, total))
     }
 
     async fn by_revenue(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64, bool)>, RepoError> {
         use listing_metric::Column as M;
-        let ranked = self.metrics_board::<i64, bool>(M::MonthlyRevenueCents, M::RevenueVerified, page).await?;
+        let ranked = self.metrics_board::<i64, bool>(M::MonthlyRevenueCents, RankKind::Count, M::RevenueVerified, page).await?;
         let total = self.kept_count(EARNING).await?;
-        let items = self.with_summaries(ranked).await?.into_iter().map(|(summary, (value, verified))| (summary, value, verified)).collect();
-        Ok(Paged::new(items, page, total))
+        Ok(Paged::new(ranked, page, total))
     }
 }
 
 impl SeaStore {
     /// One page of a board over `listing_metrics`: live listings with a `value`, highest first
-    /// (then by id), each with its value and the column the board shows `beside` it, read
-    /// inside the board's index alone (migration 27), so the rows before the page are skipped
-    /// there.
+    /// (then by id), each with its card, its value and the column the board shows `beside` it,
+    /// in one statement: the page walks the board's index (migration 27) from its remembered
+    /// position (or past the pages before it), and its listings are joined to it.
     async fn metrics_board<V, B>(
         &self,
         value: listing_metric::Column,
+        kind: RankKind,
         beside: listing_metric::Column,
         page: PageRequest,
-    ) -> Result<Vec<(i64, (V, B))>, RepoError>
+    ) -> Result<Vec<(ListingSummary, V, B)>, RepoError>
     where
-        (i64, V, B): sea_orm::TryGetableMany,
+        V: sea_orm::TryGetable,
+        B: sea_orm::TryGetable,
     {
         use listing_metric::Column as M;
-        let rows: Vec<(i64, V, B)> = listing_metric::Entity::find()
-            .select_only()
-            .columns([M::ListingId, value, beside])
-            .filter(M::Live.eq(true))
-            .filter(value.is_not_null())
-            .order_by_desc(value)
-            .order_by_asc(M::ListingId)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .into_tuple()
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
-        Ok(rows.into_iter().map(|(id, value, beside)| (id, (value, beside))).collect())
+        let ranked = Ranked {
+            base: listing_metric::Entity::find().filter(M::Live.eq(true)).filter(value.is_not_null()),
+            by: value,
+            kind,
+            direction: Direction::HighestFirst,
+            id: M::ListingId,
+            beside: Some(beside),
+        };
+        let rows = ranked.read(&self.db, &self.positions, page, SummaryRow::select()).await?;
+        rows.iter()
+            .map(|row| {
+                let summary = SummaryRow::from_query_result(row, "").map_err(repo_err)?.into_summary()?;
+                let value = row.try_get::<V>("", PAGE_VALUE_COLUMN).map_err(repo_err)?;
+                let beside = row.try_get::<B>("", PAGE_BESIDE).map_err(repo_err)?;
+                Ok((summary, value, beside))
+            })
+            .collect()
     }
 }
 
 #[async_trait]
 impl AwardRepository for SeaStore {
     async fn list(&self, listing: Option<ListingId>, page: PageRequest) -> Result<Paged<Award>, RepoError> {
-        let mut query = award::Entity::find();
+        // The page's awards with their listings' cards and the count of all the awards listed,
+        // in one statement (the count is read once, not per row).
+        let mut counted = Query::select().expr(Expr::col(Asterisk).count()).from(award::Entity).to_owned();
+        let mut query = SummaryRow::select()
+            .join(JoinType::InnerJoin, awards_of_listing())
+            .column_as(award::Column::Week, "week")
+            .column_as(award::Column::Rank, "rank")
+            .column_as(Expr::col((award::Entity, award::Column::Votes)), "award_votes");
         if let Some(listing) = listing {
             query = query.filter(award::Column::ListingId.eq(listing.get()));
+            counted.and_where(Expr::col(award::Column::ListingId).eq(listing.get()));
         }
-        let (rows, total) =
-            crate::fetch_page(&self.db, query.order_by_desc(award::Column::Week).order_by_asc(award::Column::Rank), page).await?;
-        let ids: Vec<i64> = rows.iter().map(|row| row.listing_id).collect();
-        let summaries = self.summaries_by_id(&ids).await?;
-        let items = rows
-            .into_iter()
-            .filter_map(|row| {
-                Some(Award {
-                    week: Week::containing(row.week),
-                    rank: u32::try_from(row.rank).ok()?,
-                    votes: u64::try_from(row.votes).unwrap_or(0),
-                    listing: summaries.get(&row.listing_id)?.clone(),
-                })
-            })
-            .collect();
+        let query = query
+            .expr_as(Expr::SubQuery(None, Box::new(sea_orm::sea_query::SubQueryStatement::SelectStatement(counted))), "awards_listed")
+            .order_by_desc(award::Column::Week)
+            .order_by_asc(award::Column::Rank)
+            .order_by_asc(award::Column::Id);
+        let backend = self.db.get_database_backend();
+        let rows = self.db.query_all_raw(page_statement(backend, query.into_query(), page)).await.map_err(repo_err)?;
+        let mut total = None;
+        let mut items = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let row = AwardRow::from_query_result(row, "").map_err(repo_err)?;
+            total = Some(u64::try_from(row.awards_listed).unwrap_or(0));
+            let Ok(rank) = u32::try_from(row.rank) else { continue };
+            items.push(Award {
+                week: Week::containing(row.week),
+                rank,
+                votes: u64::try_from(row.award_votes).unwrap_or(0),
+                listing: row.summary.into_summary()?,
+            });
+        }
+        // A page past the end reads no row, and so no count: count them then.
+        let total = match total {
+            Some(total) => total,
+            None => {
+                let mut query = award::Entity::find();
+                if let Some(listing) = listing {
+                    query = query.filter(award::Column::ListingId.eq(listing.get()));
+                }
+                query.count(&self.db).await.map_err(repo_err)?
+            }
+        };
         Ok(Paged::new(items, page, total))
     }
 
