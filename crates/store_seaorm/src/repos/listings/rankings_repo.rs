@@ -20,6 +20,8 @@ use time::OffsetDateTime;
 const RATED: &str = "rated";
 const EARNING: &str = "earning";
 const ON_BILLBOARD: &str = "on_billboard";
+/// The name of a board's kept total read beside its page's rows.
+const BOARD_TOTAL: &str = "board_total";
 
 /// An award with its listing's card, and how many awards the list holds.
 #[derive(Debug, sea_orm::FromQueryResult)]
@@ -104,15 +106,15 @@ impl RankingRepository for SeaStore {
 
     async fn by_domain_rating(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i32, Option<i32>)>, RepoError> {
         use listing_metric::Column as M;
-        let ranked = self.metrics_board::<i32, Option<i32>>(M::DomainRating, RankKind::Int32, M::DomainRatingPrevious, page).await?;
-        let total = self.kept_count(RATED).await?;
+        let (ranked, total) =
+            self.metrics_board::<i32, Option<i32>>(M::DomainRating, RankKind::Int32, M::DomainRatingPrevious, RATED, page).await?;
         Ok(Paged::new(ranked, page, total))
     }
 
     async fn by_revenue(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64, bool)>, RepoError> {
         use listing_metric::Column as M;
-        let ranked = self.metrics_board::<i64, bool>(M::MonthlyRevenueCents, RankKind::Count, M::RevenueVerified, page).await?;
-        let total = self.kept_count(EARNING).await?;
+        let (ranked, total) =
+            self.metrics_board::<i64, bool>(M::MonthlyRevenueCents, RankKind::Count, M::RevenueVerified, EARNING, page).await?;
         Ok(Paged::new(ranked, page, total))
     }
 }
@@ -120,15 +122,17 @@ impl RankingRepository for SeaStore {
 impl SeaStore {
     /// One page of a board over `listing_metrics`: live listings with a `value`, highest first
     /// (then by id), each with its card, its value and the column the board shows `beside` it,
-    /// in one statement: the page walks the board's index (migration 27) from its remembered
-    /// position (or past the pages before it), and its listings are joined to it.
+    /// and the board's kept total (`counted`, a name in `directory_counts`), in one statement:
+    /// the page walks the board's index (migration 27) from its remembered position (or past
+    /// the pages before it), its listings are joined to it, and the total is read once beside.
     async fn metrics_board<V, B>(
         &self,
         value: listing_metric::Column,
         kind: RankKind,
         beside: listing_metric::Column,
+        counted: &'static str,
         page: PageRequest,
-    ) -> Result<Vec<(ListingSummary, V, B)>, RepoError>
+    ) -> Result<(Vec<(ListingSummary, V, B)>, u64), RepoError>
     where
         V: sea_orm::TryGetable,
         B: sea_orm::TryGetable,
@@ -142,15 +146,28 @@ impl SeaStore {
             id: M::ListingId,
             beside: Some(beside),
         };
-        let rows = ranked.read(&self.db, &self.positions, page, SummaryRow::select()).await?;
-        rows.iter()
+        // The name is one of this file's constants, written into the SQL: a page's rows carry no
+        // values of their own (`positions::joined`).
+        debug_assert!(counted.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'));
+        let total = Expr::cust(format!("(SELECT value FROM directory_counts WHERE name = '{counted}')"));
+        let rows = ranked.read(&self.db, &self.positions, page, SummaryRow::select().expr_as(total, BOARD_TOTAL)).await?;
+        let mut total = None;
+        let items = rows
+            .iter()
             .map(|row| {
+                total = row.try_get::<Option<i64>>("", BOARD_TOTAL).map_err(repo_err)?.or(total);
                 let summary = SummaryRow::from_query_result(row, "").map_err(repo_err)?.into_summary()?;
                 let value = row.try_get::<V>("", PAGE_VALUE_COLUMN).map_err(repo_err)?;
                 let beside = row.try_get::<B>("", PAGE_BESIDE).map_err(repo_err)?;
                 Ok((summary, value, beside))
             })
-            .collect()
+            .collect::<Result<_, RepoError>>()?;
+        // A page past the end has no row to carry the total.
+        let total = match total {
+            Some(total) => u64::try_from(total).unwrap_or(0),
+            None => self.kept_count(counted).await?,
+        };
+        Ok((items, total))
     }
 }
 
