@@ -238,15 +238,18 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 let services = Services::build(&settings, db, Arc::new(SystemClock))?;
                 let fixed = services.app.listings.awards.fix_finished_weeks().await.context("cannot fix the awards of finished weeks")?;
                 println!("fixed the awards of {} finished weeks", fixed.len());
-                store_seaorm::settle_after_bulk_load(services.store.connection())
-                    .await
-                    .context("cannot vacuum and analyze the loaded tables")?;
             }
             // Every seeded listing's profile ready to read in one go, before the server starts.
             let started = std::time::Instant::now();
             let services = Services::build(&settings, open_database(&settings).await?, Arc::new(SystemClock))?;
             let prepared = services.app.listings.profiles.prepare_profiles().await.context("cannot make the listings' profiles ready")?;
             println!("made {prepared} listing profiles ready ({} s)", started.elapsed().as_secs());
+            // Last, so the rows the profiles' preparation left behind are settled too.
+            if bulk_listings > 0 {
+                store_seaorm::settle_after_bulk_load(services.store.connection())
+                    .await
+                    .context("cannot vacuum and analyze the loaded tables")?;
+            }
             Ok(())
         }
         Command::User(UserCommand::Create { email, name }) => {

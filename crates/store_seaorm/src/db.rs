@@ -160,17 +160,18 @@ pub async fn migrate_if_sqlite(db: &DatabaseConnection, url: &str) -> Result<(),
     Ok(())
 }
 
-/// After a bulk load: on PostgreSQL, `VACUUM (ANALYZE)` of the directory's tables, which sets
-/// the rows' hint bits and the visibility map now (so index-only scans skip the table) rather
-/// than leaving it to autovacuum, which would do it while the server answers, a burst of work
-/// on every row at a moment nobody chose; on SQLite, [`optimize`]. Cannot run inside a
-/// transaction.
+/// After a bulk load (and the profiles' preparation that follows it): on PostgreSQL, `VACUUM
+/// (ANALYZE)` of the directory's tables and kept documents, which clears the rows the load
+/// replaced and sets the rows' hint bits and the visibility map now (so index-only scans skip
+/// the table) rather than leaving it to autovacuum, which would do it while the server answers,
+/// a burst of work on every row at a moment nobody chose; on SQLite, [`optimize`]. Cannot run
+/// inside a transaction.
 pub async fn settle_after_bulk_load(db: &DatabaseConnection) -> Result<(), DbErr> {
     match db.get_database_backend() {
         sea_orm::DatabaseBackend::Postgres => db
             .execute_unprepared(
                 "VACUUM (ANALYZE) listings, votes, listing_follows, listing_categories, listing_founders, founders, listing_metrics, \
-                 billboard_contributions, listing_changes, awards",
+                 billboard_contributions, listing_changes, awards, listing_documents, listing_documents_due, category_rankings",
             )
             .await
             .map(|_| ()),
