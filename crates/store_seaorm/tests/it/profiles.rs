@@ -135,3 +135,26 @@ async fn reads_racing_votes_never_see_a_votes_count_without_its_week() {
     let last = read(&store, &slug).await;
     assert_eq!((last.summary.votes, last.momentum.by_week.iter().map(|(_, votes)| votes).sum::<u64>()), (40, 40));
 }
+
+#[tokio::test]
+async fn a_flush_of_views_adds_each_listings_own_count_however_many_listings_it_holds() {
+    let test = TestDatabase::new().await;
+    let store = SeaStore::new(test.db.clone());
+    // More listings with one view than one statement takes, and a few with more.
+    let mut views = Vec::new();
+    for n in 0..503 {
+        let id = fixtures::listing(&test.db, &format!("viewed-{n}"), "live", Week::containing(T.date()), T).await;
+        let count = match n {
+            0 => 7,
+            1 | 2 => 2,
+            _ => 1,
+        };
+        views.push((kernel::ListingId::new(id), count));
+    }
+    store.add_views(&views).await.unwrap();
+    store.add_views(&views[..2]).await.unwrap();
+    for (n, expected) in [(0, 14), (1, 4), (2, 2), (3, 1), (502, 1)] {
+        let slug = Slug::parse(&format!("viewed-{n}")).unwrap();
+        assert_eq!(read(&store, &slug).await.views, expected, "viewed-{n} on {}", test.backend_name());
+    }
+}

@@ -10,6 +10,7 @@ use kernel::{ListingId, RepoError, Slug};
 use listings::{GenuineReviews, ListingProfile, ProfileRepository};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{ColumnTrait, EntityTrait, JoinType, QueryFilter, QuerySelect, TransactionTrait};
+use std::collections::BTreeMap;
 use time::OffsetDateTime;
 
 #[async_trait]
@@ -73,17 +74,27 @@ impl ProfileRepository for SeaStore {
     }
 
     async fn add_views(&self, views: &[(ListingId, u64)]) -> Result<(), RepoError> {
-        let txn = self.db.begin().await.map_err(repo_err)?;
+        // The listings that gained the same number of views share one statement per
+        // `VIEWS_PER_STATEMENT` (most gained one): a long tail of visitors brings tens of thousands
+        // of listings to a flush, and a statement each made the flush a burst that held up the
+        // requests beside it (p99 of `get_listing` 45 ms against 4 ms without flushes).
+        let mut by_count: BTreeMap<u64, Vec<i64>> = BTreeMap::new();
         for (listing_id, count) in views {
-            listing::Entity::update_many()
-                .col_expr(
-                    listing::Column::ViewsCount,
-                    Expr::col(listing::Column::ViewsCount).add(i64::try_from(*count).unwrap_or(i64::MAX)),
-                )
-                .filter(listing::Column::Id.eq(listing_id.get()))
-                .exec(&txn)
-                .await
-                .map_err(repo_err)?;
+            by_count.entry(*count).or_default().push(listing_id.get());
+        }
+        let txn = self.db.begin().await.map_err(repo_err)?;
+        for (count, listings) in by_count {
+            for chunk in listings.chunks(VIEWS_PER_STATEMENT) {
+                listing::Entity::update_many()
+                    .col_expr(
+                        listing::Column::ViewsCount,
+                        Expr::col(listing::Column::ViewsCount).add(i64::try_from(count).unwrap_or(i64::MAX)),
+                    )
+                    .filter(listing::Column::Id.is_in(chunk.iter().copied()))
+                    .exec(&txn)
+                    .await
+                    .map_err(repo_err)?;
+            }
         }
         txn.commit().await.map_err(repo_err)
     }
@@ -92,6 +103,9 @@ impl ProfileRepository for SeaStore {
         documents::build_due(&self.db).await
     }
 }
+
+/// Listings whose view counts one statement adds to.
+const VIEWS_PER_STATEMENT: usize = 500;
 
 /// How many times a profile read part by part is tried before it takes a snapshot.
 const READS_BEFORE_A_SNAPSHOT: usize = 3;
