@@ -11,7 +11,9 @@
 //! count of writes it shares with the answer cache), as it forgets every kept answer.
 
 use crate::repo_err;
+use crate::shared::rows::SummaryRow;
 use kernel::{PageRequest, RepoError, WriteGeneration};
+use listings::ListingSummary;
 use sea_orm::sea_query::{Expr, Order, SelectStatement};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, QueryFilter, QueryOrder, QueryResult, QuerySelect, QueryTrait,
@@ -136,6 +138,22 @@ pub(crate) const PAGE_VALUE_COLUMN: &str = PAGE_VALUE;
 pub(crate) const PAGE_BESIDE: &str = "page_beside";
 
 impl<E: EntityTrait> Ranked<E> {
+    /// The rows `base` finds, `by` highest first, then by `id`.
+    pub(crate) fn highest_first(base: Select<E>, by: E::Column, kind: RankKind, id: E::Column) -> Self {
+        Self { base, by, kind, direction: Direction::HighestFirst, id, beside: None }
+    }
+
+    /// One page as listings' cards (the list's ids are listings').
+    pub(crate) async fn cards(
+        self,
+        db: &sea_orm::DatabaseConnection,
+        positions: &PagePositions,
+        page: PageRequest,
+    ) -> Result<Vec<ListingSummary>, RepoError> {
+        let rows = self.page_of::<SummaryRow, _>(db, positions, page, SummaryRow::select()).await?;
+        rows.into_iter().map(SummaryRow::into_summary).collect()
+    }
+
     /// One page, each row read as `M` through `rows` (the columns `M` needs of the table the
     /// list's ids are ids of, with what they join, neither filtered nor ordered): the page and
     /// its rows in one statement.

@@ -1,7 +1,7 @@
 //! `CategoryRepository` and `ListingRepository` over SeaORM.
 
 use crate::entity::{category, category_ranking, listing};
-use crate::shared::positions::{Direction, RankKind, Ranked};
+use crate::shared::positions::{RankKind, Ranked};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
@@ -116,17 +116,13 @@ impl ListingRepository for SeaStore {
         // so a page costs its position there, never the category's or the directory's rows.
         // The page's listings are read in the same statement. Read even past `total`: the kept counts are
         // read every two seconds, the rankings are current.
-        let rows = Ranked {
-            base: category_ranking::Entity::find().filter(category_ranking::Column::CategoryId.eq(category.get())),
-            by: category_ranking::Column::VotesCount,
-            kind: RankKind::Count,
-            direction: Direction::HighestFirst,
-            id: category_ranking::Column::ListingId,
-            beside: None,
-        }
-        .page_of::<SummaryRow, _>(&self.db, &self.positions, page, SummaryRow::select())
-        .await?;
-        let summaries = rows.into_iter().map(SummaryRow::into_summary).collect::<Result<_, _>>()?;
-        Ok(Paged::new(summaries, page, total))
+        use category_ranking::Column as R;
+        let ranked = Ranked::highest_first(
+            category_ranking::Entity::find().filter(R::CategoryId.eq(category.get())),
+            R::VotesCount,
+            RankKind::Count,
+            R::ListingId,
+        );
+        Ok(Paged::new(ranked.cards(&self.db, &self.positions, page).await?, page, total))
     }
 }

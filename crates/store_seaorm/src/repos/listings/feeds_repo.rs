@@ -1,7 +1,7 @@
 //! `FeedRepository` over SeaORM.
 
 use crate::entity::{listing, vote};
-use crate::shared::positions::{Direction, RankKind, Ranked};
+use crate::shared::positions::{RankKind, Ranked};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
@@ -21,14 +21,7 @@ enum Walk {
 
 /// A ranked feed: the live listings `base` finds, `by` highest first, then by id.
 fn ranked(base: Select<listing::Entity>, by: listing::Column, kind: RankKind) -> Walk {
-    Walk::Ranked(Ranked {
-        base: base.filter(listing::Column::Status.eq("live")),
-        by,
-        kind,
-        direction: Direction::HighestFirst,
-        id: listing::Column::Id,
-        beside: None,
-    })
+    Walk::Ranked(Ranked::highest_first(base.filter(listing::Column::Status.eq("live")), by, kind, listing::Column::Id))
 }
 
 /// A feed's row: a summary's columns and the values the feeds show beside it.

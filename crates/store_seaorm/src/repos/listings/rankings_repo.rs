@@ -78,18 +78,9 @@ impl SeaStore {
 #[async_trait]
 impl RankingRepository for SeaStore {
     async fn by_votes(&self, page: PageRequest, total: u64) -> Result<Paged<ListingSummary>, RepoError> {
-        let rows = Ranked {
-            base: listing::Entity::find().filter(listing::Column::Status.eq("live")),
-            by: listing::Column::VotesCount,
-            kind: RankKind::Count,
-            direction: Direction::HighestFirst,
-            id: listing::Column::Id,
-            beside: None,
-        }
-        .page_of::<SummaryRow, _>(&self.db, &self.positions, page, SummaryRow::select())
-        .await?;
-        let summaries = rows.into_iter().map(SummaryRow::into_summary).collect::<Result<_, _>>()?;
-        Ok(Paged::new(summaries, page, total))
+        let live = listing::Entity::find().filter(listing::Column::Status.eq("live"));
+        let ranked = Ranked::highest_first(live, listing::Column::VotesCount, RankKind::Count, listing::Column::Id);
+        Ok(Paged::new(ranked.cards(&self.db, &self.positions, page).await?, page, total))
     }
 
     async fn by_contributions(&self, page: PageRequest) -> Result<Paged<(ListingSummary, i64)>, RepoError> {

@@ -3,9 +3,8 @@
 //! database keeps an index for.
 
 use crate::entity::{category, listing, listing_category, listing_change};
-use crate::shared::positions::{Direction, RankKind, Ranked};
+use crate::shared::positions::{RankKind, Ranked};
 use crate::shared::queries::feed_head;
-use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{CategoryId, ListingId, PageRequest, Paged, RepoError};
@@ -209,10 +208,7 @@ impl SearchSource for SeaStore {
             }
         };
         // The page and its listings in one statement.
-        let rows = Ranked { base: query, by, kind, direction: Direction::HighestFirst, id: listing::Column::Id, beside: None }
-            .page_of::<SummaryRow, _>(&self.db, &self.positions, page, SummaryRow::select())
-            .await?;
-        let summaries = rows.into_iter().map(SummaryRow::into_summary).collect::<Result<_, _>>()?;
-        Ok(Paged::new(summaries, page, total))
+        let ranked = Ranked::highest_first(query, by, kind, listing::Column::Id);
+        Ok(Paged::new(ranked.cards(&self.db, &self.positions, page).await?, page, total))
     }
 }
