@@ -131,10 +131,9 @@ pub(crate) struct Ranked<E: EntityTrait> {
 }
 
 const PAGE_ID: &str = "page_id";
-const PAGE_VALUE: &str = "page_value";
 const PAGE_PART: &str = "page_part";
-/// The name of the ranked value (`by`) and of the `beside` column in a page's rows.
-pub(crate) const PAGE_VALUE_COLUMN: &str = PAGE_VALUE;
+/// The names of the ranked value (`by`) and of the `beside` column in a page's rows.
+pub(crate) const PAGE_VALUE: &str = "page_value";
 pub(crate) const PAGE_BESIDE: &str = "page_beside";
 
 impl<E: EntityTrait> Ranked<E> {
@@ -168,7 +167,7 @@ impl<E: EntityTrait> Ranked<E> {
         rows.iter().map(|row| M::from_query_result(row, "").map_err(repo_err)).collect()
     }
 
-    /// Reads `rows` of one page (with `PAGE_VALUE_COLUMN` and `PAGE_BESIDE` beside them), from
+    /// Reads `rows` of one page (with `PAGE_VALUE` and `PAGE_BESIDE` beside them), from
     /// its remembered position when there is one, and remembers where the next page starts.
     pub(crate) async fn read<R: EntityTrait>(
         &self,

@@ -1,7 +1,7 @@
 //! `RankingRepository` and `AwardRepository` over SeaORM.
 
 use crate::entity::{award, award_week, billboard_total, directory_count, listing, listing_metric};
-use crate::shared::positions::{Direction, PAGE_BESIDE, PAGE_VALUE_COLUMN, RankKind, Ranked, page_statement};
+use crate::shared::positions::{PAGE_BESIDE, PAGE_VALUE, RankKind, Ranked, page_statement};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
@@ -129,14 +129,8 @@ impl SeaStore {
         B: sea_orm::TryGetable,
     {
         use listing_metric::Column as M;
-        let ranked = Ranked {
-            base: listing_metric::Entity::find().filter(M::Live.eq(true)).filter(value.is_not_null()),
-            by: value,
-            kind,
-            direction: Direction::HighestFirst,
-            id: M::ListingId,
-            beside: Some(beside),
-        };
+        let rated = listing_metric::Entity::find().filter(M::Live.eq(true)).filter(value.is_not_null());
+        let ranked = Ranked { beside: Some(beside), ..Ranked::highest_first(rated, value, kind, M::ListingId) };
         // The name is one of this file's constants, written into the SQL: a page's rows carry no
         // values of their own (`positions::joined`).
         debug_assert!(counted.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'));
@@ -148,7 +142,7 @@ impl SeaStore {
             .map(|row| {
                 total = row.try_get::<Option<i64>>("", BOARD_TOTAL).map_err(repo_err)?.or(total);
                 let summary = SummaryRow::from_query_result(row, "").map_err(repo_err)?.into_summary()?;
-                let value = row.try_get::<V>("", PAGE_VALUE_COLUMN).map_err(repo_err)?;
+                let value = row.try_get::<V>("", PAGE_VALUE).map_err(repo_err)?;
                 let beside = row.try_get::<B>("", PAGE_BESIDE).map_err(repo_err)?;
                 Ok((summary, value, beside))
             })
