@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod order;
+mod words;
 
 use async_trait::async_trait;
 use kernel::{ListingId, RepoError};
@@ -12,9 +13,10 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use tantivy::collector::{Count, TopDocs};
 use tantivy::columnar::ColumnValues;
-use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, FuzzyTermQuery, Occur, Query, RangeQuery, TermQuery};
-use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TEXT};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery};
+use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TEXT, TextFieldIndexing, TextOptions};
 use tantivy::{DocId, Index, IndexReader, IndexWriter, ReloadPolicy, Score, SegmentReader, TantivyDocument, Term};
+use words::WordsQuery;
 
 /// Field weights: a match in the name outranks one in the description.
 const BOOSTS: [(&str, f32); 4] = [("name", 4.0), ("tagline", 2.0), ("keywords", 1.5), ("description", 1.0)];
@@ -22,7 +24,8 @@ const BOOSTS: [(&str, f32); 4] = [("name", 4.0), ("tagline", 2.0), ("keywords", 
 const WRITER_HEAP: usize = 20_000_000;
 /// The version of the fields below: a kept index of another version is read again in full.
 /// 2: filters (categories, stage, country, pricing model, domain) and sort keys.
-const SCHEMA_VERSION: u32 = 2;
+/// 3: `any_text`, every text field's words in one dictionary for word searches to walk.
+const SCHEMA_VERSION: u32 = 3;
 /// What each commit keeps beside the documents: the schema version and the change-feed
 /// position, as `launchdir-search <version> <position>`.
 const PAYLOAD_PREFIX: &str = "launchdir-search";
@@ -33,6 +36,9 @@ struct Fields {
     /// `live` or `upcoming`, so the index alone can answer a search of either.
     state: Field,
     text: [Field; 4],
+    /// The words of all four text fields: a searched word's spellings are found here once, then
+    /// looked up in each field.
+    any_text: Field,
     /// The listing's categories and their parents.
     categories: Field,
     stage: Field,
@@ -74,10 +80,14 @@ fn schema() -> (Schema, Fields) {
     let id = builder.add_u64_field(ID, INDEXED | FAST);
     let state = builder.add_text_field("state", STRING);
     let text = BOOSTS.map(|(name, _)| builder.add_text_field(name, TEXT));
+    // Only its dictionary and which documents hold each word: no positions, no lengths.
+    let words_only = TextFieldIndexing::default().set_index_option(IndexRecordOption::Basic).set_fieldnorms(false);
+    let any_text = builder.add_text_field("any_text", TextOptions::default().set_indexing_options(words_only));
     let fields = Fields {
         id,
         state,
         text,
+        any_text,
         categories: builder.add_u64_field("categories", INDEXED),
         stage: builder.add_text_field("stage", STRING),
         country: builder.add_text_field("country", STRING),
@@ -134,69 +144,43 @@ impl TantivyIndex {
 
     /// The query of `search`; `None` when its words hold no word at all (nothing passes).
     fn query(&self, search: &IndexSearch) -> Option<Box<dyn Query>> {
+        let text = |field: Field, value: &Option<String>| value.as_ref().map(|value| Term::from_field_text(field, value));
         let state = Term::from_field_text(self.fields.state, if search.upcoming { "upcoming" } else { "live" });
-        let mut clauses = vec![filter(Box::new(TermQuery::new(state, IndexRecordOption::Basic)))];
-        if let Some(words) = &search.words {
-            clauses.extend(self.word_clauses(words)?);
-        }
-        let term = |field: Field, value: &Option<String>| {
-            value
-                .as_ref()
-                .map(|value| Box::new(TermQuery::new(Term::from_field_text(field, value), IndexRecordOption::Basic)) as Box<dyn Query>)
-        };
-        let category = search.category.map(|category| {
-            Box::new(TermQuery::new(Term::from_field_u64(self.fields.categories, category.get() as u64), IndexRecordOption::Basic))
-                as Box<dyn Query>
-        });
-        let follows = (search.order == IndexOrder::Follows).then(|| {
-            Box::new(RangeQuery::new(Bound::Included(Term::from_field_u64(self.fields.follows, 1)), Bound::Unbounded)) as Box<dyn Query>
-        });
-        let filters = [
+        let category = search.category.map(|category| Term::from_field_u64(self.fields.categories, category.get() as u64));
+        let terms = [
+            Some(state),
             category,
-            term(self.fields.stage, &search.stage),
-            term(self.fields.country, &search.country),
-            term(self.fields.pricing_model, &search.pricing_model),
-            term(self.fields.domain, &search.domain),
-            follows,
+            text(self.fields.stage, &search.stage),
+            text(self.fields.country, &search.country),
+            text(self.fields.pricing_model, &search.pricing_model),
+            text(self.fields.domain, &search.domain),
         ];
-        clauses.extend(filters.into_iter().flatten().map(filter));
+        let terms: Vec<Term> = terms.into_iter().flatten().collect();
+        let mut clauses = match &search.words {
+            // The words query reads the filters' postings beside the words' own.
+            Some(words) => vec![(Occur::Must, self.words_query(words, terms)?)],
+            None => terms.into_iter().map(|term| filter(Box::new(TermQuery::new(term, IndexRecordOption::Basic)))).collect(),
+        };
+        if search.order == IndexOrder::Follows {
+            let followed = RangeQuery::new(Bound::Included(Term::from_field_u64(self.fields.follows, 1)), Bound::Unbounded);
+            clauses.push(filter(Box::new(followed)));
+        }
         Some(Box::new(BooleanQuery::new(clauses)))
     }
 
-    /// One clause per word, each matching in any text field, weighted by field; `None` when
-    /// the text holds no word.
-    fn word_clauses(&self, text: &str) -> Option<Vec<(Occur, Box<dyn Query>)>> {
+    /// The words of `text`, each matching in any text field with the typos its length allows,
+    /// among the documents holding every one of `filters`; `None` when the text holds no word.
+    fn words_query(&self, text: &str, filters: Vec<Term>) -> Option<Box<dyn Query>> {
         let mut tokenizer = self.index.tokenizer_for_field(self.fields.text[0]).ok()?;
         let mut words = Vec::new();
         let mut stream = tokenizer.token_stream(text);
         while let Some(token) = stream.next() {
-            words.push(token.text.clone());
+            words.push((token.text.clone(), typos_allowed(&token.text)));
         }
-        let last = words.len().checked_sub(1)?;
-        let clauses = words
-            .iter()
-            .enumerate()
-            .map(|(position, word)| {
-                let distance = typos_allowed(word);
-                let per_field: Vec<(Occur, Box<dyn Query>)> = self
-                    .fields
-                    .text
-                    .iter()
-                    .zip(BOOSTS)
-                    .map(|(field, (_, boost))| {
-                        let term = Term::from_field_text(*field, word);
-                        let fuzzy = if position == last {
-                            FuzzyTermQuery::new_prefix(term, distance, true)
-                        } else {
-                            FuzzyTermQuery::new(term, distance, true)
-                        };
-                        (Occur::Should, Box::new(BoostQuery::new(Box::new(fuzzy), boost)) as Box<dyn Query>)
-                    })
-                    .collect();
-                (Occur::Must, Box::new(BooleanQuery::new(per_field)) as Box<dyn Query>)
-            })
-            .collect();
-        Some(clauses)
+        let fields = self.fields.text.iter().zip(BOOSTS).map(|(field, (_, boost))| (*field, boost)).collect();
+        // Both errors are ruled out here: typo budgets stop at two, and there are four fields.
+        let query = WordsQuery::new(&words, self.fields.any_text, fields, filters).ok()??;
+        Some(Box::new(query))
     }
 }
 
@@ -238,6 +222,12 @@ fn write(
         document.add_text(tagline, &doc.tagline);
         document.add_text(keywords, doc.keywords.join(" "));
         document.add_text(description, &doc.description);
+        for text in [&doc.name, &doc.tagline, &doc.description] {
+            document.add_text(fields.any_text, text);
+        }
+        for keyword in &doc.keywords {
+            document.add_text(fields.any_text, keyword);
+        }
         for category in &doc.categories {
             document.add_u64(fields.categories, category.get() as u64);
         }
@@ -404,7 +394,26 @@ mod tests {
         assert_eq!(ids(&index, "remote whiteb").await, [3]);
         assert!(ids(&index, "xyz").await.is_empty());
         assert!(ids(&index, "app").await.is_empty(), "no typo allowed under 4 letters");
+        assert!(ids(&index, "wuillflow").await.is_empty(), "nor in the first letter");
+        assert!(ids(&index, "uillflow").await.is_empty(), "which must be there");
         assert!(ids(&index, "invoices whiteboards").await.is_empty(), "every word must match");
+    }
+
+    #[tokio::test]
+    async fn a_score_adds_the_weight_of_every_field_each_word_is_found_in() {
+        let index = TantivyIndex::in_memory().unwrap();
+        let first =
+            vec![doc(4, "Alpha beta", "", ""), doc(5, "Alpha", "", "beta"), doc(6, "Other", "alpha beta", ""), doc(7, "Alpha", "", "")];
+        index.apply(first, vec![], 1, true).await.unwrap();
+        // A second commit: a second segment, searched the same way.
+        let keywords = SearchDoc { keywords: vec!["alpha".into(), "beta".into()], ..doc(8, "Other", "", "") };
+        index.apply(vec![doc(3, "Alpha", "alpha", "beta"), keywords], vec![], 2, false).await.unwrap();
+        // 4 both in the name (4 + 4); 3 alpha in the name and tagline, beta in the description
+        // (4 + 2 + 1); 5 name and description (4 + 1); 6 the tagline twice (2 + 2); 8 the
+        // keywords twice (1.5 + 1.5); 7 lacks beta.
+        assert_eq!(ids(&index, "alpha beta").await, [4, 3, 5, 6, 8]);
+        assert_eq!(index.search(&words("alpha beta", false), 0, 2).await.unwrap().1, 5, "the total counts every match");
+        assert_eq!(ids(&index, "alpha").await, [3, 4, 5, 7, 6, 8], "ties go to the lower id");
     }
 
     #[tokio::test]
@@ -511,6 +520,8 @@ mod tests {
         assert_eq!(get(index.search(&domain, 0, 20).await.unwrap().0), [42]);
         let nothing = IndexSearch { pricing_model: Some("paid".into()), ..browse(IndexOrder::Votes) };
         assert_eq!(index.search(&nothing, 0, 20).await.unwrap(), (vec![], 0));
+        let no_words_pass = IndexSearch { pricing_model: Some("paid".into()), ..notes(IndexOrder::Relevance) };
+        assert_eq!(index.search(&no_words_pass, 0, 20).await.unwrap(), (vec![], 0), "a filter no listing holds, with words");
         let passing = index.passing(&narrow).await.unwrap();
         assert_eq!(passing.len(), 100);
         assert!(passing.windows(2).all(|pair| pair[0] < pair[1]), "ascending ids");

@@ -4,7 +4,7 @@
 use std::cmp::Reverse;
 use std::sync::Arc;
 use tantivy::collector::{Collector, SegmentCollector};
-use tantivy::columnar::ColumnValues;
+use tantivy::columnar::{ColumnIndex, ColumnValues};
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
 /// The fast fields searches sort by (and the id, which breaks their ties).
@@ -17,7 +17,13 @@ pub(crate) const PUBLISHED: &str = "published";
 /// A fast field's values in one segment. Every field named here is in the index's schema, and a
 /// document without a value reads as 0.
 pub(crate) fn column(segment: &SegmentReader, name: &str) -> Arc<dyn ColumnValues<u64>> {
-    segment.fast_fields().u64(name).expect("the schema declares this u64 fast field").first_or_default_col(0)
+    let column = segment.fast_fields().u64(name).expect("the schema declares this u64 fast field");
+    match column.index {
+        // Every document holds a value (every listing has an id and counts): read it straight,
+        // without asking the index which row each document's value is in.
+        ColumnIndex::Full => column.values,
+        _ => column.first_or_default_col(0),
+    }
 }
 
 /// A segment's sort key of each document: a value, highest first, then the lower id.
