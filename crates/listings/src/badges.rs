@@ -226,6 +226,8 @@ impl BadgeService {
         }
         if listing.status == ListingStatus::Live {
             badges.push(EarnedBadge { kind: BadgeKind::Launched, caption: "LAUNCHED ON".into(), title: "Launched on".into(), week: None });
+        }
+        if listing.status == ListingStatus::Live && marks.awards > 0 {
             let awards = self.awards.list(Some(listing.id), PageRequest::new(1, 100).unwrap_or_default()).await?;
             for award in awards.items {
                 let rank = award.rank.min(3) as u8;

@@ -37,7 +37,9 @@ pub trait AlternativeRepository: Send + Sync {
     /// leaving out `exclude`.
     async fn in_primary_category(&self, category: &Slug, exclude: &[ListingId], limit: usize) -> Result<Vec<ListingSummary>, RepoError>;
 
-    async fn find(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError>;
+    /// The listing with this slug, whatever its status, and whether its owner approved any
+    /// alternatives (most did not: then they need no read).
+    async fn find(&self, slug: &Slug) -> Result<Option<(ListingSummary, bool)>, RepoError>;
 }
 
 /// One fact in a comparison.
@@ -135,14 +137,12 @@ impl CompareService {
     /// Owner-approved alternatives first, then other live listings of the same primary
     /// category, at most `MAX_ALTERNATIVES` in all.
     pub async fn alternatives(&self, slug: &Slug) -> Result<(ListingSummary, Vec<Alternative>), CompareError> {
-        let listing = self.alternatives.find(slug).await?.ok_or(CompareError::NotFound)?;
+        let (listing, any_approved) = self.alternatives.find(slug).await?.ok_or(CompareError::NotFound)?;
         if !matches!(listing.status, ListingStatus::Live | ListingStatus::Scheduled | ListingStatus::AwaitingBadge) {
             return Err(CompareError::NotFound);
         }
-        let mut result: Vec<Alternative> = self
-            .alternatives
-            .approved(listing.id)
-            .await?
+        let approved = if any_approved { self.alternatives.approved(listing.id).await? } else { Vec::new() };
+        let mut result: Vec<Alternative> = approved
             .into_iter()
             .filter(|alt| alt.id != listing.id)
             .take(MAX_ALTERNATIVES)
@@ -219,8 +219,8 @@ mod tests {
             Ok(listings.into_iter().filter(|l| !exclude.contains(&l.id)).take(limit).collect())
         }
 
-        async fn find(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError> {
-            Ok(self.listings.lock().unwrap().iter().find(|l| &l.slug == slug).cloned())
+        async fn find(&self, slug: &Slug) -> Result<Option<(ListingSummary, bool)>, RepoError> {
+            Ok(self.listings.lock().unwrap().iter().find(|l| &l.slug == slug).map(|l| (l.clone(), false)))
         }
     }
 

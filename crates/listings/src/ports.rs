@@ -40,6 +40,9 @@ pub struct ListingMarks {
     pub featured_at: Option<time::OffsetDateTime>,
     /// A claim on it was verified (its owner proved control of the company).
     pub verified_at: Option<time::OffsetDateTime>,
+    /// How many Launch of the Week awards it won: most listings won none, and then their
+    /// badges need no read of the awards.
+    pub awards: u64,
 }
 
 #[async_trait]
@@ -54,6 +57,7 @@ pub trait ListingRepository: Send + Sync {
     async fn live_in_category(&self, category: CategoryId, page: PageRequest, total: u64) -> Result<Paged<ListingSummary>, RepoError>;
 
     /// The listing with this slug, whatever its status, with the marks behind its Featured and
-    /// Verified badges (one read: they are on the same row).
+    /// Verified badges and how many awards it won (one read: the marks are on the same row, the
+    /// awards counted beside it).
     async fn find_marked(&self, slug: &Slug) -> Result<Option<(ListingSummary, ListingMarks)>, RepoError>;
 }

@@ -21,6 +21,21 @@ pub(crate) fn to_user(row: user::Model) -> Result<User, RepoError> {
     })
 }
 
+/// A summary's row with how many rows of another table name the listing, counted in the same
+/// statement: read it `into_model::<CountedRow>()` from [`SummaryRow::counting`].
+#[derive(Debug, sea_orm::FromQueryResult)]
+pub(crate) struct CountedRow {
+    #[sea_orm(nested)]
+    pub summary: SummaryRow,
+    pub counted: i64,
+}
+
+impl CountedRow {
+    pub(crate) fn counted(&self) -> u64 {
+        u64::try_from(self.counted).unwrap_or(0)
+    }
+}
+
 /// The columns of a listing a summary (a card) shows, with its primary category's slug and the
 /// marks behind its Featured and Verified badges: a list reads these and not the whole row,
 /// whose JSON columns (features, FAQs, socials, links, ...) cost more to decode than the rest.
@@ -99,8 +114,29 @@ impl SummaryRow {
         ids.iter().filter_map(|id| by_id.remove(id)).collect()
     }
 
-    pub(crate) fn marks(&self) -> listings::ListingMarks {
-        listings::ListingMarks { featured_at: self.featured_at, verified_at: self.verified_at }
+    /// A summary's columns (as [`SummaryRow::select`]) and, as `counted`, how many rows of
+    /// `table` whose `listing` column is the listing's id pass `only`.
+    pub(crate) fn counting<E: sea_orm::EntityTrait, C: sea_orm::ColumnTrait>(
+        table: E,
+        listing_column: C,
+        only: Option<sea_orm::sea_query::SimpleExpr>,
+    ) -> sea_orm::Select<listing::Entity> {
+        use sea_orm::QuerySelect;
+        use sea_orm::sea_query::{Asterisk, Expr, ExprTrait, Query, SubQueryStatement};
+        let mut rows = Query::select()
+            .expr(Expr::col(Asterisk).count())
+            .from(table)
+            .and_where(Expr::col((table, listing_column)).equals((listing::Entity, listing::Column::Id)))
+            .to_owned();
+        if let Some(only) = only {
+            rows.and_where(only);
+        }
+        Self::select().expr_as(Expr::SubQuery(None, Box::new(SubQueryStatement::SelectStatement(rows))), "counted")
+    }
+
+    /// The marks on the row, with the awards the listing won (counted elsewhere).
+    pub(crate) fn marks(&self, awards: u64) -> listings::ListingMarks {
+        listings::ListingMarks { featured_at: self.featured_at, verified_at: self.verified_at, awards }
     }
 
     pub(crate) fn into_summary(self) -> Result<ListingSummary, RepoError> {

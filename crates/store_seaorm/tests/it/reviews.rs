@@ -49,6 +49,13 @@ async fn the_rating_query_and_the_marks_apply_the_domains_rule_of_genuine_review
     assert_eq!(genuine, [5], "the marks agree with the rating");
     let shown = store.of_listing(&slug, None, 50, rule).await.unwrap().shown;
     assert_eq!(shown.iter().filter(|review| review.genuine).count() as u64, rating.count);
+    // Signed in, the listing is read first (for the viewer's own review): the same marks.
+    let seen = store.of_listing(&slug, Some(UserId::new(user("owner"))), 50, rule).await.unwrap();
+    assert_eq!(
+        seen.shown.iter().map(|review| (review.id, review.genuine)).collect::<Vec<_>>(),
+        shown.iter().map(|review| (review.id, review.genuine)).collect::<Vec<_>>()
+    );
+    assert_eq!(seen.mine.map(|review| review.genuine), Some(false), "the owner's own review, not counted");
 }
 
 #[tokio::test]

@@ -1,11 +1,12 @@
 //! `AlternativeRepository` over SeaORM.
 
 use crate::entity::{category, listing, listing_alternative};
-use crate::shared::rows::SummaryRow;
+use crate::shared::rows::{CountedRow, SummaryRow};
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, RepoError, Slug};
-use listings::{AlternativeRepository, ListingRepository, ListingSummary};
+use listings::{AlternativeRepository, ListingSummary};
+use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 #[async_trait]
@@ -53,7 +54,17 @@ impl AlternativeRepository for SeaStore {
         rows.into_iter().map(SummaryRow::into_summary).collect()
     }
 
-    async fn find(&self, slug: &Slug) -> Result<Option<ListingSummary>, RepoError> {
-        ListingRepository::find_by_slug(self, slug).await
+    async fn find(&self, slug: &Slug) -> Result<Option<(ListingSummary, bool)>, RepoError> {
+        // The card and its approved alternatives counted, in one statement.
+        let approved = Expr::col((listing_alternative::Entity, listing_alternative::Column::Approved)).eq(true);
+        let found = SummaryRow::counting(listing_alternative::Entity, listing_alternative::Column::ListingId, Some(approved))
+            .filter(listing::Column::Slug.eq(slug.as_str()))
+            .into_model::<CountedRow>()
+            .one(&self.db)
+            .await
+            .map_err(repo_err)?;
+        let Some(row) = found else { return Ok(None) };
+        let any_approved = row.counted() > 0;
+        Ok(Some((row.summary.into_summary()?, any_approved)))
     }
 }

@@ -11,7 +11,7 @@ use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{RepoError, Slug, UserId};
 use listings::{GenuineReviews, ListingReviews, Review, ReviewFacts, ReviewRecord, ReviewRepository, ReviewText, ReviewerFacts, Saved};
-use sea_orm::sea_query::Expr;
+use sea_orm::sea_query::{Expr, Query};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait, TryInsertResult,
 };
@@ -143,27 +143,42 @@ impl ReviewRepository for SeaStore {
     }
 
     async fn of_listing(&self, slug: &Slug, viewer: Option<UserId>, shown: u64, rule: GenuineReviews) -> Result<ListingReviews, RepoError> {
+        let newest = |reviews: sea_orm::Select<review::Entity>| {
+            reviews
+                .filter(review::Column::Hidden.eq(false))
+                .order_by_desc(review::Column::CreatedAt)
+                .order_by_desc(review::Column::Id)
+                .limit(shown)
+        };
         // Just the id and the submitting owner: the rest of the row is not needed here.
-        let found: Option<(i64, Option<i64>)> = listing::Entity::find()
-            .select_only()
-            .column(listing::Column::Id)
-            .column(listing::Column::OwnerUserId)
-            .filter(listing::Column::Slug.eq(slug.as_str()))
-            .into_tuple()
-            .one(&self.db)
-            .await
-            .map_err(repo_err)?;
-        let Some((listing_id, submitter)) = found else {
-            return Ok(ListingReviews::default());
+        let listing_row = |by: sea_orm::sea_query::SimpleExpr| {
+            listing::Entity::find().select_only().column(listing::Column::Id).column(listing::Column::OwnerUserId).filter(by).into_tuple()
+        };
+        let (listing_id, submitter, mut rows): (i64, Option<i64>, _) = if viewer.is_none() {
+            // Someone signed out sees the reviews, read by the listing's slug in one statement:
+            // most listings have none, and then that is all.
+            let of_slug = Query::select()
+                .column(listing::Column::Id)
+                .from(listing::Entity)
+                .and_where(listing::Column::Slug.eq(slug.as_str()))
+                .to_owned();
+            let rows = newest(review::Entity::find().filter(review::Column::ListingId.in_subquery(of_slug)))
+                .all(&self.db)
+                .await
+                .map_err(repo_err)?;
+            let Some(listing_id) = rows.first().map(|row| row.listing_id) else { return Ok(ListingReviews::default()) };
+            let found: Option<(i64, Option<i64>)> =
+                listing_row(listing::Column::Id.eq(listing_id)).one(&self.db).await.map_err(repo_err)?;
+            (listing_id, found.and_then(|(_, submitter)| submitter), rows)
+        } else {
+            let found: Option<(i64, Option<i64>)> =
+                listing_row(listing::Column::Slug.eq(slug.as_str())).one(&self.db).await.map_err(repo_err)?;
+            let Some((listing_id, submitter)) = found else { return Ok(ListingReviews::default()) };
+            let rows =
+                newest(review::Entity::find().filter(review::Column::ListingId.eq(listing_id))).all(&self.db).await.map_err(repo_err)?;
+            (listing_id, submitter, rows)
         };
         let visible = || review::Entity::find().filter(review::Column::ListingId.eq(listing_id)).filter(review::Column::Hidden.eq(false));
-        let mut rows = visible()
-            .order_by_desc(review::Column::CreatedAt)
-            .order_by_desc(review::Column::Id)
-            .limit(shown)
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?;
         // Most listings have fewer reviews than are shown: then the rows are the count.
         let total = if (rows.len() as u64) < shown { rows.len() as u64 } else { visible().count(&self.db).await.map_err(repo_err)? };
         let mut following = false;
