@@ -82,6 +82,11 @@ async fn every_section_orders_by_its_own_metric() {
     let upcoming = get("upcoming").await;
     assert_eq!(slugs(&upcoming), ["soon", "later"]);
     assert_eq!(upcoming["items"][1]["metric"]["kind"], "launch_week");
+    assert_eq!(upcoming["total"], 2, "the queue's count, read with its page");
+    let second = app.get("/api/v1/launches?section=upcoming&per_page=1&page=2").await.body;
+    assert_eq!((slugs(&second), second["total"].as_u64()), (vec!["later"], Some(2)));
+    let past = app.get("/api/v1/launches?section=upcoming&per_page=1&page=3").await.body;
+    assert_eq!((slugs(&past).len(), past["total"].as_u64()), (0, Some(2)), "a page past the end still counts the queue");
     let default = app.get("/api/v1/launches").await.body;
     assert_eq!(default["section"], "this-week");
     let this_week = app.get("/api/v1/launches/weeks/this").await.body;

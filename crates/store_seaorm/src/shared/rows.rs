@@ -5,7 +5,6 @@ use accounts::User;
 use kernel::{Email, ListingId, NewJob, RepoError, Slug, UserId, Week};
 use listings::{ListingCopy, ListingSummary};
 use sea_orm::Set;
-use std::collections::HashMap;
 use time::OffsetDateTime;
 
 pub(crate) fn to_user(row: user::Model) -> Result<User, RepoError> {
@@ -86,32 +85,6 @@ impl SummaryRow {
             ])
             .column_as(Expr::col((category::Entity, category::Column::Slug)), "primary_slug")
             .join(JoinType::LeftJoin, primary_category())
-    }
-
-    /// The ids of one page of `query` (filtered and ordered), read from its index alone: the
-    /// rows before the page are skipped there, never read, where a query that joins or reads
-    /// more columns would seek every skipped row (`SummaryRow::select` joins the category).
-    pub(crate) async fn page_ids(
-        db: &sea_orm::DatabaseConnection,
-        query: sea_orm::Select<listing::Entity>,
-        page: kernel::PageRequest,
-    ) -> Result<Vec<i64>, RepoError> {
-        use sea_orm::QuerySelect;
-        query
-            .select_only()
-            .column(listing::Column::Id)
-            .offset(page.offset())
-            .limit(u64::from(page.per_page()))
-            .into_tuple()
-            .all(db)
-            .await
-            .map_err(crate::repo_err)
-    }
-
-    /// `rows` in the order of `ids` (rows read by id come in any order).
-    pub(crate) fn in_order_of<T>(ids: &[i64], rows: Vec<T>, id_of: impl Fn(&T) -> i64) -> Vec<T> {
-        let mut by_id: HashMap<i64, T> = rows.into_iter().map(|row| (id_of(&row), row)).collect();
-        ids.iter().filter_map(|id| by_id.remove(id)).collect()
     }
 
     /// A summary's columns (as [`SummaryRow::select`]) and, as `counted`, how many rows of

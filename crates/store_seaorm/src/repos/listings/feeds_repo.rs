@@ -1,13 +1,14 @@
 //! `FeedRepository` over SeaORM.
 
 use crate::entity::{listing, vote};
-use crate::shared::positions::{RankKind, Ranked};
+use crate::shared::positions::{RankKind, Ranked, page_statement};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Week};
 use listings::{FeedRepository, ListingSummary};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Select};
+use sea_orm::sea_query::{Asterisk, Expr, ExprTrait, SubQueryStatement};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, FromQueryResult, QueryFilter, QueryOrder, QuerySelect, QueryTrait, Select};
 use std::collections::HashMap;
 use time::OffsetDateTime;
 
@@ -15,7 +16,8 @@ use time::OffsetDateTime;
 enum Walk {
     /// A ranked list: from the page's remembered position when there is one.
     Ranked(Ranked<listing::Entity>),
-    /// Any other order (already applied): past the pages before it.
+    /// Any other order (already applied) of a short list (the queue of upcoming launches):
+    /// the page by offset, its rows and the count of the whole list in one statement.
     Ordered(Select<listing::Entity>),
 }
 
@@ -35,6 +37,14 @@ struct FeedRow {
     follows_count: i64,
 }
 
+/// A feed's row with the count of the whole list, read beside it.
+#[derive(Debug, sea_orm::FromQueryResult)]
+struct CountedFeedRow {
+    #[sea_orm(nested)]
+    row: FeedRow,
+    listed: i64,
+}
+
 impl SeaStore {
     /// Runs a listing query for one page, reading just what a summary and `extra` need.
     /// `total`: how many the query finds when the directory's counts know it (else counted).
@@ -45,35 +55,38 @@ impl SeaStore {
         total: Option<u64>,
         extra: impl Fn(&FeedRow) -> T,
     ) -> Result<Paged<(ListingSummary, T)>, RepoError> {
-        let columns = SummaryRow::select().columns([
-            listing::Column::LaunchedAt,
-            listing::Column::CreatedAt,
-            listing::Column::ViewsCount,
-            listing::Column::FollowsCount,
-        ]);
+        let feed_columns = |query: Select<listing::Entity>| {
+            query.columns([
+                listing::Column::LaunchedAt,
+                listing::Column::CreatedAt,
+                listing::Column::ViewsCount,
+                listing::Column::FollowsCount,
+            ])
+        };
+        let mut listed_total = None;
         let (rows, query) = match walk {
             // The page and its listings in one statement.
             Walk::Ranked(ranked) => {
                 let query = ranked.base.clone();
-                (ranked.page_of::<FeedRow, _>(&self.db, &self.positions, page, columns).await?, query)
+                (ranked.page_of::<FeedRow, _>(&self.db, &self.positions, page, feed_columns(SummaryRow::select())).await?, query)
             }
             Walk::Ordered(query) => {
-                let ids = SummaryRow::page_ids(&self.db, query.clone(), page).await?;
-                let rows = if ids.is_empty() {
-                    Vec::new()
-                } else {
-                    let rows = columns
-                        .filter(listing::Column::Id.is_in(ids.iter().copied()))
-                        .into_model::<FeedRow>()
-                        .all(&self.db)
-                        .await
-                        .map_err(repo_err)?;
-                    SummaryRow::in_order_of(&ids, rows, |row| row.summary.id)
-                };
+                let mut counted = query.clone().select_only().expr(Expr::col(Asterisk).count()).into_query();
+                counted.clear_order_by();
+                let listed = Expr::SubQuery(None, Box::new(SubQueryStatement::SelectStatement(counted)));
+                let read = feed_columns(SummaryRow::of(query.clone())).expr_as(listed, "listed");
+                let statement = page_statement(self.db.get_database_backend(), read.into_query(), page);
+                let mut rows = Vec::new();
+                for row in self.db.query_all_raw(statement).await.map_err(repo_err)? {
+                    let row = CountedFeedRow::from_query_result(&row, "").map_err(repo_err)?;
+                    listed_total = Some(u64::try_from(row.listed).unwrap_or(0));
+                    rows.push(row.row);
+                }
                 (rows, query)
             }
         };
-        let total = match total {
+        // A page past the end reads no row, and so no count: count them then.
+        let total = match total.or(listed_total) {
             Some(total) => total,
             None => crate::shared::total_after(&self.db, query, page, rows.len()).await?,
         };
