@@ -414,6 +414,16 @@ mod tests {
         assert_eq!(ids(&index, "alpha beta").await, [4, 3, 5, 6, 8]);
         assert_eq!(index.search(&words("alpha beta", false), 0, 2).await.unwrap().1, 5, "the total counts every match");
         assert_eq!(ids(&index, "alpha").await, [3, 4, 5, 7, 6, 8], "ties go to the lower id");
+        let page = |offset, limit| {
+            let index = &index;
+            async move {
+                let (ids, total) = index.search(&words("alpha beta", false), offset, limit).await.unwrap();
+                (ids.into_iter().map(|id| id.get()).collect::<Vec<_>>(), total)
+            }
+        };
+        assert_eq!(page(2, 2).await, (vec![5, 6], 5), "a later page");
+        assert_eq!(page(4, 2).await, (vec![8], 5), "the last, short");
+        assert_eq!(page(0, 0).await, (vec![], 5), "only the count");
     }
 
     #[tokio::test]
