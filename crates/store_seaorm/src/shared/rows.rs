@@ -21,15 +21,43 @@ pub(crate) fn to_user(row: user::Model) -> Result<User, RepoError> {
 }
 
 /// A summary's row with how many rows of another table name the listing, counted in the same
-/// statement: read it `into_model::<CountedRow>()` from [`SummaryRow::counting`].
+/// statement ([`CountedRow::find`]).
 #[derive(Debug, sea_orm::FromQueryResult)]
 pub(crate) struct CountedRow {
     #[sea_orm(nested)]
     pub summary: SummaryRow,
-    pub counted: i64,
+    counted: i64,
 }
 
 impl CountedRow {
+    /// The listing with this slug, whatever its status, as a card with, counted beside it, the
+    /// rows of `table` whose `listing_column` is its id and that pass `only`: one statement.
+    pub(crate) async fn find<E: sea_orm::EntityTrait, C: sea_orm::ColumnTrait>(
+        db: &sea_orm::DatabaseConnection,
+        slug: &Slug,
+        table: E,
+        listing_column: C,
+        only: Option<sea_orm::sea_query::SimpleExpr>,
+    ) -> Result<Option<Self>, RepoError> {
+        use sea_orm::sea_query::{Asterisk, Expr, ExprTrait, Query, SubQueryStatement};
+        use sea_orm::{ColumnTrait, QueryFilter, QuerySelect};
+        let mut rows = Query::select()
+            .expr(Expr::col(Asterisk).count())
+            .from(table)
+            .and_where(Expr::col((table, listing_column)).equals((listing::Entity, listing::Column::Id)))
+            .to_owned();
+        if let Some(only) = only {
+            rows.and_where(only);
+        }
+        SummaryRow::select()
+            .expr_as(Expr::SubQuery(None, Box::new(SubQueryStatement::SelectStatement(rows))), "counted")
+            .filter(listing::Column::Slug.eq(slug.as_str()))
+            .into_model::<Self>()
+            .one(db)
+            .await
+            .map_err(crate::repo_err)
+    }
+
     pub(crate) fn counted(&self) -> u64 {
         u64::try_from(self.counted).unwrap_or(0)
     }
@@ -85,26 +113,6 @@ impl SummaryRow {
             ])
             .column_as(Expr::col((category::Entity, category::Column::Slug)), "primary_slug")
             .join(JoinType::LeftJoin, primary_category())
-    }
-
-    /// A summary's columns (as [`SummaryRow::select`]) and, as `counted`, how many rows of
-    /// `table` whose `listing` column is the listing's id pass `only`.
-    pub(crate) fn counting<E: sea_orm::EntityTrait, C: sea_orm::ColumnTrait>(
-        table: E,
-        listing_column: C,
-        only: Option<sea_orm::sea_query::SimpleExpr>,
-    ) -> sea_orm::Select<listing::Entity> {
-        use sea_orm::QuerySelect;
-        use sea_orm::sea_query::{Asterisk, Expr, ExprTrait, Query, SubQueryStatement};
-        let mut rows = Query::select()
-            .expr(Expr::col(Asterisk).count())
-            .from(table)
-            .and_where(Expr::col((table, listing_column)).equals((listing::Entity, listing::Column::Id)))
-            .to_owned();
-        if let Some(only) = only {
-            rows.and_where(only);
-        }
-        Self::select().expr_as(Expr::SubQuery(None, Box::new(SubQueryStatement::SelectStatement(rows))), "counted")
     }
 
     /// The marks on the row, with the awards the listing won (counted elsewhere).

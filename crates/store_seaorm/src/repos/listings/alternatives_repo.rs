@@ -57,12 +57,8 @@ impl AlternativeRepository for SeaStore {
     async fn find(&self, slug: &Slug) -> Result<Option<(ListingSummary, bool)>, RepoError> {
         // The card and its approved alternatives counted, in one statement.
         let approved = Expr::col((listing_alternative::Entity, listing_alternative::Column::Approved)).eq(true);
-        let found = SummaryRow::counting(listing_alternative::Entity, listing_alternative::Column::ListingId, Some(approved))
-            .filter(listing::Column::Slug.eq(slug.as_str()))
-            .into_model::<CountedRow>()
-            .one(&self.db)
-            .await
-            .map_err(repo_err)?;
+        let found =
+            CountedRow::find(&self.db, slug, listing_alternative::Entity, listing_alternative::Column::ListingId, Some(approved)).await?;
         let Some(row) = found else { return Ok(None) };
         let any_approved = row.counted() > 0;
         Ok(Some((row.summary.into_summary()?, any_approved)))

@@ -1,8 +1,8 @@
 //! `CategoryRepository` and `ListingRepository` over SeaORM.
 
-use crate::entity::{award, category, category_ranking, listing};
+use crate::entity::{award, category, category_ranking};
 use crate::shared::positions::{RankKind, Ranked};
-use crate::shared::rows::{CountedRow, SummaryRow};
+use crate::shared::rows::CountedRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{CategoryId, PageRequest, Paged, RepoError, Slug};
@@ -100,13 +100,7 @@ impl ListingRepository for SeaStore {
     async fn find_marked(&self, slug: &Slug) -> Result<Option<(ListingSummary, listings::ListingMarks)>, RepoError> {
         // A summary's columns, its primary category, its marks and its awards counted, in one
         // statement.
-        let found = SummaryRow::counting(award::Entity, award::Column::ListingId, None)
-            .filter(listing::Column::Slug.eq(slug.as_str()))
-            .into_model::<CountedRow>()
-            .one(&self.db)
-            .await
-            .map_err(repo_err)?;
-        let Some(row) = found else { return Ok(None) };
+        let Some(row) = CountedRow::find(&self.db, slug, award::Entity, award::Column::ListingId, None).await? else { return Ok(None) };
         let marks = row.summary.marks(row.counted());
         Ok(Some((row.summary.into_summary()?, marks)))
     }
