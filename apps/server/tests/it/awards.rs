@@ -108,6 +108,11 @@ async fn list_awards_newest_first_and_by_listing() {
     assert_eq!(items[1]["rank"], 1);
     assert_eq!(items[3]["rank"], 3);
     assert_eq!(items[3]["votes_in_week"], 3);
+    let second: serde_json::Value =
+        client.get(format!("{base}/api/v1/awards?per_page=3&page=2")).send().await.unwrap().json().await.unwrap();
+    assert_eq!((second["items"].as_array().unwrap().len(), &second["total"]), (1, &serde_json::json!(4)), "{second:#}");
+    let past: serde_json::Value = client.get(format!("{base}/api/v1/awards?per_page=2&page=3")).send().await.unwrap().json().await.unwrap();
+    assert_eq!((past["items"].as_array().unwrap().len(), &past["total"]), (0, &serde_json::json!(4)), "a page past the end still counts");
 
     let alpha: serde_json::Value = client.get(format!("{base}/api/v1/awards?listing=alpha")).send().await.unwrap().json().await.unwrap();
     assert_eq!(alpha["total"], 1, "{alpha:#}");

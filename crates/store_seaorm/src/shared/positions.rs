@@ -311,6 +311,31 @@ pub(crate) fn page_statement(backend: DbBackend, query: SelectStatement, page: P
     Statement::from_sql_and_values(backend, sql, values)
 }
 
+/// The name of the count a counted page reads beside its rows.
+const PAGE_TOTAL: &str = "page_total";
+
+/// One page of `query` (filtered and ordered, its columns chosen) and how many rows it finds in
+/// all, counted beside the page's rows in the same statement (a scalar subquery, read once); a
+/// page past the end, which reads no row and so no count, counts in a statement of its own.
+pub(crate) async fn counted_page<E: EntityTrait>(
+    db: &impl ConnectionTrait,
+    query: Select<E>,
+    page: PageRequest,
+) -> Result<(Vec<QueryResult>, u64), RepoError> {
+    use sea_orm::sea_query::{Asterisk, ExprTrait, SubQueryStatement};
+    let mut all = query.clone().select_only().expr_as(Expr::col(Asterisk).count(), PAGE_TOTAL).into_query();
+    all.clear_order_by();
+    let beside = Expr::SubQuery(None, Box::new(SubQueryStatement::SelectStatement(all.clone())));
+    let backend = db.get_database_backend();
+    let rows = db.query_all_raw(page_statement(backend, query.expr_as(beside, PAGE_TOTAL).into_query(), page)).await.map_err(repo_err)?;
+    let read = |row: &QueryResult| row.try_get::<i64>("", PAGE_TOTAL).map_err(repo_err);
+    let total = match rows.first() {
+        Some(row) => read(row)?,
+        None => db.query_one_raw(backend.build(&all)).await.map_err(repo_err)?.as_ref().map(read).transpose()?.unwrap_or(0),
+    };
+    Ok((rows, u64::try_from(total).unwrap_or(0)))
+}
+
 /// `query` as SQL with `LIMIT limit` written into the text, and its values, numbered from
 /// `numbered` on (PostgreSQL numbers its placeholders; SQLite's are positional). A limit sent as
 /// a parameter makes PostgreSQL plan the statement anew at every execution (it cannot cost a

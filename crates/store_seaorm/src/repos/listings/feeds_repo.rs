@@ -1,14 +1,13 @@
 //! `FeedRepository` over SeaORM.
 
 use crate::entity::{listing, vote};
-use crate::shared::positions::{RankKind, Ranked, page_statement};
+use crate::shared::positions::{RankKind, Ranked, counted_page};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Week};
 use listings::{FeedRepository, ListingSummary};
-use sea_orm::sea_query::{Asterisk, Expr, ExprTrait, SubQueryStatement};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, FromQueryResult, QueryFilter, QueryOrder, QuerySelect, QueryTrait, Select};
+use sea_orm::{ColumnTrait, EntityTrait, FromQueryResult, QueryFilter, QueryOrder, QuerySelect, Select};
 use std::collections::HashMap;
 use time::OffsetDateTime;
 
@@ -37,14 +36,6 @@ struct FeedRow {
     follows_count: i64,
 }
 
-/// A feed's row with the count of the whole list, read beside it.
-#[derive(Debug, sea_orm::FromQueryResult)]
-struct CountedFeedRow {
-    #[sea_orm(nested)]
-    row: FeedRow,
-    listed: i64,
-}
-
 impl SeaStore {
     /// Runs a listing query for one page, reading just what a summary and `extra` need.
     /// `total`: how many the query finds when the directory's counts know it (else counted).
@@ -71,21 +62,12 @@ impl SeaStore {
                 (ranked.page_of::<FeedRow, _>(&self.db, &self.positions, page, feed_columns(SummaryRow::select())).await?, query)
             }
             Walk::Ordered(query) => {
-                let mut counted = query.clone().select_only().expr(Expr::col(Asterisk).count()).into_query();
-                counted.clear_order_by();
-                let listed = Expr::SubQuery(None, Box::new(SubQueryStatement::SelectStatement(counted)));
-                let read = feed_columns(SummaryRow::of(query.clone())).expr_as(listed, "listed");
-                let statement = page_statement(self.db.get_database_backend(), read.into_query(), page);
-                let mut rows = Vec::new();
-                for row in self.db.query_all_raw(statement).await.map_err(repo_err)? {
-                    let row = CountedFeedRow::from_query_result(&row, "").map_err(repo_err)?;
-                    listed_total = Some(u64::try_from(row.listed).unwrap_or(0));
-                    rows.push(row.row);
-                }
+                let (rows, listed) = counted_page(&self.db, feed_columns(SummaryRow::of(query.clone())), page).await?;
+                listed_total = Some(listed);
+                let rows = rows.iter().map(|row| FeedRow::from_query_result(row, "").map_err(repo_err)).collect::<Result<_, _>>()?;
                 (rows, query)
             }
         };
-        // A page past the end reads no row, and so no count: count them then.
         let total = match total.or(listed_total) {
             Some(total) => total,
             None => crate::shared::total_after(&self.db, query, page, rows.len()).await?,

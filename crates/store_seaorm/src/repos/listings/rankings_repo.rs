@@ -1,16 +1,15 @@
 //! `RankingRepository` and `AwardRepository` over SeaORM.
 
 use crate::entity::{award, award_week, billboard_total, directory_count, listing, listing_metric};
-use crate::shared::positions::{PAGE_BESIDE, PAGE_VALUE, RankKind, Ranked, page_statement};
+use crate::shared::positions::{PAGE_BESIDE, PAGE_VALUE, RankKind, Ranked, counted_page};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
 use kernel::{ListingId, PageRequest, Paged, RepoError, Slug, Week};
 use listings::{Award, AwardRepository, ListingSummary, RankingRepository, Winner};
-use sea_orm::sea_query::{Asterisk, Expr, ExprTrait, Query};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, FromQueryResult, JoinType, PaginatorTrait, QueryFilter, QueryOrder,
-    QuerySelect, QueryTrait, Set, TransactionTrait,
+    ActiveModelTrait, ColumnTrait, EntityTrait, FromQueryResult, JoinType, QueryFilter, QueryOrder, QuerySelect, Set, TransactionTrait,
 };
 use std::collections::{HashMap, HashSet};
 use time::OffsetDateTime;
@@ -23,7 +22,7 @@ const ON_BILLBOARD: &str = "on_billboard";
 /// The name of a board's kept total read beside its page's rows.
 const BOARD_TOTAL: &str = "board_total";
 
-/// An award with its listing's card, and how many awards the list holds.
+/// An award with its listing's card.
 #[derive(Debug, sea_orm::FromQueryResult)]
 struct AwardRow {
     #[sea_orm(nested)]
@@ -31,7 +30,6 @@ struct AwardRow {
     week: time::Date,
     rank: i32,
     award_votes: i64,
-    awards_listed: i64,
 }
 
 /// `listings JOIN awards ON awards.listing_id = listings.id`.
@@ -160,8 +158,7 @@ impl SeaStore {
 impl AwardRepository for SeaStore {
     async fn list(&self, listing: Option<ListingId>, page: PageRequest) -> Result<Paged<Award>, RepoError> {
         // The page's awards with their listings' cards and the count of all the awards listed,
-        // in one statement (the count is read once, not per row).
-        let mut counted = Query::select().expr(Expr::col(Asterisk).count()).from(award::Entity).to_owned();
+        // in one statement.
         let mut query = SummaryRow::select()
             .join(JoinType::InnerJoin, awards_of_listing())
             .column_as(award::Column::Week, "week")
@@ -169,20 +166,12 @@ impl AwardRepository for SeaStore {
             .column_as(Expr::col((award::Entity, award::Column::Votes)), "award_votes");
         if let Some(listing) = listing {
             query = query.filter(award::Column::ListingId.eq(listing.get()));
-            counted.and_where(Expr::col(award::Column::ListingId).eq(listing.get()));
         }
-        let query = query
-            .expr_as(Expr::SubQuery(None, Box::new(sea_orm::sea_query::SubQueryStatement::SelectStatement(counted))), "awards_listed")
-            .order_by_desc(award::Column::Week)
-            .order_by_asc(award::Column::Rank)
-            .order_by_asc(award::Column::Id);
-        let backend = self.db.get_database_backend();
-        let rows = self.db.query_all_raw(page_statement(backend, query.into_query(), page)).await.map_err(repo_err)?;
-        let mut total = None;
+        let query = query.order_by_desc(award::Column::Week).order_by_asc(award::Column::Rank).order_by_asc(award::Column::Id);
+        let (rows, total) = counted_page(&self.db, query, page).await?;
         let mut items = Vec::with_capacity(rows.len());
         for row in &rows {
             let row = AwardRow::from_query_result(row, "").map_err(repo_err)?;
-            total = Some(u64::try_from(row.awards_listed).unwrap_or(0));
             let Ok(rank) = u32::try_from(row.rank) else { continue };
             items.push(Award {
                 week: Week::containing(row.week),
@@ -191,17 +180,6 @@ impl AwardRepository for SeaStore {
                 listing: row.summary.into_summary()?,
             });
         }
-        // A page past the end reads no row, and so no count: count them then.
-        let total = match total {
-            Some(total) => total,
-            None => {
-                let mut query = award::Entity::find();
-                if let Some(listing) = listing {
-                    query = query.filter(award::Column::ListingId.eq(listing.get()));
-                }
-                query.count(&self.db).await.map_err(repo_err)?
-            }
-        };
         Ok(Paged::new(items, page, total))
     }
 
