@@ -56,7 +56,7 @@ declare_settings! {
         site_name: String = "Launchdir".into(), env "LAUNCHDIR_SITE_NAME";
         /// local state (the embedded database, the search index)
         data_dir: PathBuf = PathBuf::from("./data"), env "LAUNCHDIR_DATA_DIR";
-        /// keep the search index in `{data_dir}/search-index`, so a restart goes on from where it stood instead of reading every listing (off: in memory, read in full at each start); each server process needs its own `data_dir`
+        /// keep the search index in `{data_dir}/search-index`, so a restart goes on from where it stood instead of reading every listing (off: in memory, read in full at each start); an index kept by a version with other fields is read in full once, at the first start of the new one (about 2 s at 100,000 listings); each server process needs its own `data_dir`
         search_index_on_disk: bool = true, env "LAUNCHDIR_SEARCH_INDEX_ON_DISK";
         /// how long each server keeps the answer of a public read for every caller, and a public page for visitors without a session (0: off); a write this server takes forgets them at once, other servers' writes show once it passes
         answer_cache_ms: u64 = 1000, env "LAUNCHDIR_ANSWER_CACHE_MS";
