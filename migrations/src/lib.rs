@@ -31,6 +31,7 @@ mod m20261207_000025_listing_documents;
 mod m20261208_000026_kept_list_orders;
 mod m20261209_000027_kept_board_orders;
 mod m20261210_000028_views_feed_in_steps;
+mod m20261211_000029_views_feed_in_tens;
 mod triggers;
 
 pub struct Migrator;
@@ -67,6 +68,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261208_000026_kept_list_orders::Migration),
             Box::new(m20261209_000027_kept_board_orders::Migration),
             Box::new(m20261210_000028_views_feed_in_steps::Migration),
+            Box::new(m20261211_000029_views_feed_in_tens::Migration),
         ]
     }
 }

@@ -52,11 +52,26 @@ async fn every_write_to_what_the_index_holds_is_on_the_feed() {
 
     exec(&test, &format!("UPDATE listings SET votes_count = votes_count + 3 WHERE id = {id}")).await;
     assert_eq!(written(&store, &mut after, id, "a vote").await.votes, 3);
+    exec(&test, &format!("UPDATE listings SET views_count = 3 WHERE id = {id}")).await;
+    assert!(read(&store, &mut after).await.positions.is_empty(), "0 → 3 views is the step before");
     exec(&test, &format!("UPDATE listings SET views_count = 40 WHERE id = {id}")).await;
     assert_eq!(written(&store, &mut after, id, "views").await.views, 40);
-    // Views in steps (migration 28): a count whose digits and first two digits stay is no
-    // change; 40 → 41 is a step, 100 → 109 is not, 109 → 110 and 999 → 1,000 are.
-    for (views, step) in [(41, true), (100, true), (109, false), (110, true), (999, true), (1000, true), (1050, false), (1100, true)] {
+    // Views in steps (migrations 28 and 29): a count whose tens, or whose digits and first two
+    // digits, stay is no change; 40 → 49 is not a step, 49 → 50 is, 100 → 109 is not, 109 → 110
+    // and 999 → 1,000 are. Below ten, nothing is a step.
+    let steps = [
+        (41, false),
+        (49, false),
+        (50, true),
+        (100, true),
+        (109, false),
+        (110, true),
+        (999, true),
+        (1000, true),
+        (1050, false),
+        (1100, true),
+    ];
+    for (views, step) in steps {
         exec(&test, &format!("UPDATE listings SET views_count = {views} WHERE id = {id}")).await;
         let changes = read(&store, &mut after).await;
         match step {
