@@ -44,6 +44,7 @@ pub fn endpoint(
                         response.insert_header(("Idempotent-Replayed", "true"));
                     }
                     match executed.body {
+                        http_edge::Answer::Text(body) => response.content_type(header::ContentType::json()).body(body),
                         http_edge::Answer::Value(body) => response.json(body),
                         http_edge::Answer::Json(body) => {
                             // A kept answer comes with its gzip twin: a client that takes gzip

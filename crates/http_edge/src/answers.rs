@@ -311,8 +311,7 @@ pub(crate) async fn answer_public_read(
             // A rebuild may outlive the request that began it: the build owns what it uses.
             let (op, app, caller) = (Arc::clone(op), app.clone(), caller.clone());
             async move {
-                let value = op.call(&app, &caller, raw).await?;
-                let mut json = serde_json::to_vec(&value).map_err(OpError::internal)?;
+                let mut json = op.call(&app, &caller, raw).await?;
                 // Kept as it is: without the spare room the vector grew, it counts what it holds.
                 json.shrink_to_fit();
                 Ok::<_, OpError>(Bytes::from(json))

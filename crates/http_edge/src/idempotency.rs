@@ -6,6 +6,7 @@
 //! `answer_to_store` and `replay`).
 
 use crate::Edge;
+use bytes::Bytes;
 use kernel::{FieldError, IdempotencyScope, Reservation, StoredResponse};
 use ops::{App, Caller, DynOperation, OpError, RawInput};
 use serde_json::{Map, Value};
@@ -25,20 +26,22 @@ pub struct Executed {
     pub replayed: bool,
 }
 
-/// An operation's JSON answer: as a value, or already serialized (from the answer cache), with
-/// its gzip twin.
+/// An operation's JSON answer: as the operation wrote it, kept (from the answer cache, with its
+/// gzip twin), or replayed from an earlier request with the same key.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Answer {
-    Value(Value),
+    Text(Bytes),
     Json(crate::KeptBody),
+    Value(Value),
 }
 
 impl Answer {
     /// The answer as a JSON value (a serialized one is read back).
     pub fn into_value(self) -> Result<Value, OpError> {
         match self {
-            Self::Value(value) => Ok(value),
+            Self::Text(text) => serde_json::from_slice(&text).map_err(OpError::internal),
             Self::Json(body) => serde_json::from_slice(&body.plain).map_err(OpError::internal),
+            Self::Value(value) => Ok(value),
         }
     }
 }
@@ -106,7 +109,7 @@ impl Edge {
             }
             return op.call(app, caller, raw).await.map(|body| Executed {
                 status: spec.success_status,
-                body: Answer::Value(body),
+                body: Answer::Text(body.into()),
                 replayed: false,
             });
         }
@@ -130,7 +133,7 @@ impl Edge {
         let spec = op.spec();
         let status = spec.success_status;
         let (Some(key), true, Some(principal)) = (key, spec.idempotent, caller.principal.as_ref()) else {
-            return op.call(app, caller, raw).await.map(|body| Executed { status, body: Answer::Value(body), replayed: false });
+            return op.call(app, caller, raw).await.map(|body| Executed { status, body: Answer::Text(body.into()), replayed: false });
         };
         check_key(key)?;
         let scope =
@@ -157,8 +160,15 @@ impl Edge {
             Reservation::Reserved => match op.call(app, caller, raw).await {
                 Ok(body) => {
                     // The operation happened: its answer goes to the caller whatever the store says.
-                    store_answer(self.idempotency.as_ref(), &scope, &StoredResponse { status, body: op.answer_to_store(&body) }).await;
-                    Ok(Executed { status, body: Answer::Value(body), replayed: false })
+                    match serde_json::from_slice::<Value>(&body) {
+                        Ok(value) => {
+                            store_answer(self.idempotency.as_ref(), &scope, &StoredResponse { status, body: op.answer_to_store(&value) })
+                                .await;
+                        }
+                        // Not stored: the key stays in flight until it is taken for abandoned.
+                        Err(error) => tracing::error!(error = %error, operation = %scope.operation, "an answer was not JSON"),
+                    }
+                    Ok(Executed { status, body: Answer::Text(body.into()), replayed: false })
                 }
                 Err(error) => {
                     if let Err(release) = self.idempotency.release(&scope).await {

@@ -64,7 +64,8 @@ pub struct LaunchWeek {
     pub phase: WeekPhase,
     pub starts_at: OffsetDateTime,
     pub ends_at: OffsetDateTime,
-    pub launches: Vec<WeekLaunch>,
+    /// Shared with the kept ranking of a past or the current week, not copied.
+    pub launches: Arc<Vec<WeekLaunch>>,
     /// The neighbouring weeks, where they are within range.
     pub previous: Option<Week>,
     pub next: Option<Week>,
@@ -225,9 +226,9 @@ impl CalendarService {
         let launches = if phase == WeekPhase::Upcoming {
             let mut upcoming = self.launches.launching_in(week, &[ListingStatus::Scheduled, ListingStatus::AwaitingBadge]).await?;
             upcoming.sort_by_key(|listing| (listing.status != ListingStatus::Scheduled, listing.name.to_lowercase()));
-            upcoming.into_iter().map(|listing| WeekLaunch { rank: None, votes_in_week: None, listing }).collect()
+            Arc::new(upcoming.into_iter().map(|listing| WeekLaunch { rank: None, votes_in_week: None, listing }).collect())
         } else {
-            self.ranking(week).await?.as_ref().clone()
+            self.ranking(week).await?
         };
         Ok(LaunchWeek {
             week,

@@ -1,25 +1,28 @@
 #![doc = include_str!("../README.md")]
 
+mod dense;
 mod order;
 mod words;
 
 use async_trait::async_trait;
+use dense::Aids;
 use kernel::{ListingId, RepoError};
 use listings::{IndexOrder, IndexSearch, SearchDoc, SearchIndex};
-use order::{AllIds, FOLLOWS, ID, PUBLISHED, VIEWS, VOTES, by_published, by_u64, column};
+use order::{AllIds, FOLLOWS, ID, PUBLISHED, VIEWS, VOTES, by_published, by_u64};
 use std::cmp::Reverse;
 use std::ops::Bound;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use tantivy::collector::{Count, TopDocs};
-use tantivy::columnar::ColumnValues;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TEXT, TextFieldIndexing, TextOptions};
-use tantivy::{DocId, Index, IndexReader, IndexWriter, ReloadPolicy, Score, SegmentReader, TantivyDocument, Term};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 use words::WordsQuery;
 
 /// Field weights: a match in the name outranks one in the description.
 const BOOSTS: [(&str, f32); 4] = [("name", 4.0), ("tagline", 2.0), ("keywords", 1.5), ("description", 1.0)];
+/// Segments of fewer documents keep no dense words as bitsets (`dense`): their postings are short.
+const DENSE_MIN_DOCS: u32 = 1024;
 /// The writer's memory budget (tantivy's minimum is 15 MB per thread).
 const WRITER_HEAP: usize = 20_000_000;
 /// The version of the fields below: a kept index of another version is read again in full.
@@ -59,6 +62,8 @@ pub struct TantivyIndex {
     /// Shared with the blocking task that writes (a commit waits for the disk).
     writer: Arc<Mutex<IndexWriter>>,
     fields: Fields,
+    /// Each segment's dense words and alive documents, kept by the reader's warmer.
+    aids: Arc<Aids>,
 }
 
 fn err(error: impl std::error::Error + Send + Sync + 'static) -> RepoError {
@@ -113,6 +118,14 @@ impl TantivyIndex {
         Self::with_index(Index::create_in_ram(schema), fields)
     }
 
+    /// An index in memory whose segments keep their dense words from `min_docs` documents on:
+    /// tests search the same documents both ways.
+    #[cfg(test)]
+    fn in_memory_dense_from(min_docs: u32) -> Result<Self, RepoError> {
+        let (schema, fields) = schema();
+        Self::with_dense_from(Index::create_in_ram(schema), fields, min_docs)
+    }
+
     /// An index kept in `dir`, so a restart goes on from where it stood. A missing, unreadable
     /// or other-version index is made anew (empty; the first sync reads everything into it).
     /// A second process on the same directory is refused: each server keeps its own index.
@@ -136,14 +149,39 @@ impl TantivyIndex {
     }
 
     fn with_index(index: Index, fields: Fields) -> Result<Self, RepoError> {
+        Self::with_dense_from(index, fields, DENSE_MIN_DOCS)
+    }
+
+    /// `with_index`, keeping dense words of segments from `min_docs` documents on.
+    fn with_dense_from(index: Index, fields: Fields, min_docs: u32) -> Result<Self, RepoError> {
         // A busy lock means another server process writes this index.
         let writer = index.writer_with_num_threads(1, WRITER_HEAP).map_err(err)?;
-        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().map_err(err)?;
-        Ok(Self { index, reader, writer: Arc::new(Mutex::new(writer)), fields })
+        // The filters' fields but the domain, which is one listing's own.
+        let kept = fields.text.iter().copied().chain([fields.state, fields.categories, fields.stage, fields.country, fields.pricing_model]);
+        let aids = Arc::new(Aids::new(kept.collect(), min_docs));
+        let warmer: Arc<dyn tantivy::Warmer> = aids.clone();
+        let reader =
+            index.reader_builder().reload_policy(ReloadPolicy::Manual).warmers(vec![Arc::downgrade(&warmer)]).try_into().map_err(err)?;
+        Ok(Self { index, reader, writer: Arc::new(Mutex::new(writer)), fields, aids })
     }
 
     /// The query of `search`; `None` when its words hold no word at all (nothing passes).
     fn query(&self, search: &IndexSearch) -> Option<Box<dyn Query>> {
+        let terms = self.filters(search);
+        let mut clauses = match &search.words {
+            // The words query reads the filters' postings beside the words' own.
+            Some(words) => vec![(Occur::Must, Box::new(self.words_query(words, terms)?) as Box<dyn Query>)],
+            None => terms.into_iter().map(|term| filter(Box::new(TermQuery::new(term, IndexRecordOption::Basic)))).collect(),
+        };
+        if search.order == IndexOrder::Follows {
+            let followed = RangeQuery::new(Bound::Included(Term::from_field_u64(self.fields.follows, 1)), Bound::Unbounded);
+            clauses.push(filter(Box::new(followed)));
+        }
+        Some(Box::new(BooleanQuery::new(clauses)))
+    }
+
+    /// The terms a listing must hold to pass `search`'s filters (its state, category, …).
+    fn filters(&self, search: &IndexSearch) -> Vec<Term> {
         let text = |field: Field, value: &Option<String>| value.as_ref().map(|value| Term::from_field_text(field, value));
         let state = Term::from_field_text(self.fields.state, if search.upcoming { "upcoming" } else { "live" });
         let category = search.category.map(|category| Term::from_field_u64(self.fields.categories, category.get() as u64));
@@ -155,22 +193,12 @@ impl TantivyIndex {
             text(self.fields.pricing_model, &search.pricing_model),
             text(self.fields.domain, &search.domain),
         ];
-        let terms: Vec<Term> = terms.into_iter().flatten().collect();
-        let mut clauses = match &search.words {
-            // The words query reads the filters' postings beside the words' own.
-            Some(words) => vec![(Occur::Must, self.words_query(words, terms)?)],
-            None => terms.into_iter().map(|term| filter(Box::new(TermQuery::new(term, IndexRecordOption::Basic)))).collect(),
-        };
-        if search.order == IndexOrder::Follows {
-            let followed = RangeQuery::new(Bound::Included(Term::from_field_u64(self.fields.follows, 1)), Bound::Unbounded);
-            clauses.push(filter(Box::new(followed)));
-        }
-        Some(Box::new(BooleanQuery::new(clauses)))
+        terms.into_iter().flatten().collect()
     }
 
     /// The words of `text`, each matching in any text field with the typos its length allows,
     /// among the documents holding every one of `filters`; `None` when the text holds no word.
-    fn words_query(&self, text: &str, filters: Vec<Term>) -> Option<Box<dyn Query>> {
+    fn words_query(&self, text: &str, filters: Vec<Term>) -> Option<WordsQuery> {
         let mut tokenizer = self.index.tokenizer_for_field(self.fields.text[0]).ok()?;
         let mut words = Vec::new();
         let mut stream = tokenizer.token_stream(text);
@@ -178,9 +206,8 @@ impl TantivyIndex {
             words.push((token.text.clone(), typos_allowed(&token.text)));
         }
         let fields = self.fields.text.iter().zip(BOOSTS).map(|(field, (_, boost))| (*field, boost)).collect();
-        // Both errors are ruled out here: typo budgets stop at two, and there are four fields.
-        let query = WordsQuery::new(&words, self.fields.any_text, fields, filters).ok()??;
-        Some(Box::new(query))
+        // The one error is ruled out here: typo budgets stop at two.
+        WordsQuery::new(&words, self.fields.any_text, fields, filters, Arc::clone(&self.aids)).ok()?
     }
 }
 
@@ -260,21 +287,19 @@ fn write(
 #[async_trait]
 impl SearchIndex for TantivyIndex {
     async fn search(&self, search: &IndexSearch, offset: usize, limit: usize) -> Result<(Vec<ListingId>, u64), RepoError> {
+        if let (IndexOrder::Relevance, Some(words)) = (search.order, &search.words) {
+            let Some(query) = self.words_query(words, self.filters(search)) else { return Ok((Vec::new(), 0)) };
+            // The score, then the lower id: equal scores would otherwise come in the order of
+            // the segments, which every re-indexed listing changes.
+            let (best, total) = query.best(&self.reader.searcher(), if limit == 0 { 0 } else { offset + limit }).map_err(err)?;
+            let ids = best.into_iter().skip(offset).map(|(_, id)| ListingId::new(id as i64)).collect();
+            return Ok((ids, total));
+        }
         let Some(query) = self.query(search) else { return Ok((Vec::new(), 0)) };
         let searcher = self.reader.searcher();
         let top = TopDocs::with_limit(limit.max(1)).and_offset(offset);
         let by_key = |keys: Vec<u64>| keys.into_iter().map(|id| ListingId::new(id as i64)).collect::<Vec<_>>();
         let (ids, total) = match (search.order, &search.words) {
-            (IndexOrder::Relevance, Some(_)) => {
-                // The score, then the lower id: equal scores would otherwise come in the order of
-                // the segments, which every re-indexed listing changes.
-                let by_score = |segment: &SegmentReader| {
-                    let id = column(segment, ID);
-                    move |doc: DocId, score: Score| (score, Reverse(id.get_val(doc)))
-                };
-                let (top, total) = searcher.search(&query, &(top.tweak_score(by_score), Count)).map_err(err)?;
-                (by_key(top.into_iter().map(|((_, Reverse(id)), _)| id).collect()), total)
-            }
             (IndexOrder::Newest, _) => {
                 let (top, total) = searcher.search(&query, &(top.order_by(by_published), Count)).map_err(err)?;
                 (by_key(top.into_iter().map(|((_, Reverse(id)), _)| id).collect()), total)

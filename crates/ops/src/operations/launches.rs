@@ -7,10 +7,11 @@ use crate::{Caller, Context, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
 use kernel::Week;
-use listings::{ListingSummary, WeekPhase, WeekRef};
+use listings::{ListingSummary, WeekLaunch, WeekPhase, WeekRef};
 use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// `this`, `next`, `last`, or a date `YYYY-MM-DD`.
 #[derive(Debug, Clone, Copy)]
@@ -63,14 +64,38 @@ pub enum Phase {
 }
 
 /// One launch of the week.
+// Written borrowed from the week's kept ranking (`WeekLaunches`).
 #[derive(Debug, Serialize, JsonSchema)]
-pub struct WeekLaunchView {
+pub struct WeekLaunchView<'a> {
     /// 1 for the most voted; null in an upcoming week.
     pub rank: Option<u32>,
     /// Community votes received from Monday to Sunday of this week; null in an upcoming week.
     pub votes_in_week: Option<u64>,
     #[schemars(with = "SchemaOf<ListingSummary>")]
-    pub listing: ListingSummary,
+    pub listing: &'a ListingSummary,
+}
+
+/// A week's launches, shared with the calendar's kept ranking rather than copied: a week at a
+/// million listings holds about 1,900 launches, and copying them cost more than writing them.
+#[derive(Debug, Clone)]
+pub struct WeekLaunches(Arc<Vec<WeekLaunch>>);
+
+impl std::ops::Deref for WeekLaunches {
+    type Target = [WeekLaunch];
+
+    fn deref(&self) -> &[WeekLaunch] {
+        &self.0
+    }
+}
+
+impl Serialize for WeekLaunches {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|launch| WeekLaunchView {
+            rank: launch.rank,
+            votes_in_week: launch.votes_in_week,
+            listing: &launch.listing,
+        }))
+    }
 }
 
 /// A launch week.
@@ -87,7 +112,8 @@ pub struct LaunchWeekView {
     pub launch_timezone: String,
     /// Past and current weeks: live launches ranked by votes received this week. Upcoming
     /// weeks: scheduled launches, then those waiting for their badge.
-    pub items: Vec<WeekLaunchView>,
+    #[schemars(with = "Vec<WeekLaunchView<'static>>")]
+    pub items: WeekLaunches,
     #[schemars(with = "Option<SchemaOf<Week>>")]
     pub previous_week: Option<Week>,
     #[schemars(with = "Option<SchemaOf<Week>>")]
@@ -132,11 +158,7 @@ impl Operation for GetLaunchWeek {
             starts_at: rfc3339(week.starts_at),
             ends_at: rfc3339(week.ends_at),
             launch_timezone: listings.site.launch_timezone.clone(),
-            items: week
-                .launches
-                .into_iter()
-                .map(|launch| WeekLaunchView { rank: launch.rank, votes_in_week: launch.votes_in_week, listing: launch.listing })
-                .collect(),
+            items: WeekLaunches(week.launches),
             previous_week: week.previous,
             next_week: week.next,
         })

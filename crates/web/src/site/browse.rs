@@ -240,7 +240,7 @@ pub async fn week(state: web::Data<WebState>, request: HttpRequest, path: web::P
     meta.next = view.next_week.map(|w| format!("{}/launches/weeks/{w}", state.site_url));
     let mut cards = view
         .items
-        .into_iter()
+        .iter()
         .map(|item| {
             Card::of(&item.listing)
                 .ranked(item.rank)
