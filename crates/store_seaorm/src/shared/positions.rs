@@ -322,9 +322,29 @@ pub(crate) async fn counted_page<E: EntityTrait>(
     query: Select<E>,
     page: PageRequest,
 ) -> Result<(Vec<QueryResult>, u64), RepoError> {
-    use sea_orm::sea_query::{Asterisk, ExprTrait, SubQueryStatement};
-    let mut all = query.clone().select_only().expr_as(Expr::col(Asterisk).count(), PAGE_TOTAL).into_query();
+    let all = count_of(query.clone());
+    counted_page_by(db, query, all, page).await
+}
+
+/// `SELECT COUNT(*)` of `from` (filtered, its order dropped): how `counted_page` counts its
+/// query, and how a page whose joins add columns but never add nor drop rows (each award's
+/// listing card) counts its base table alone, instead of reading a joined row per match.
+pub(crate) fn count_of<E: EntityTrait>(from: Select<E>) -> SelectStatement {
+    use sea_orm::sea_query::ExprTrait;
+    let mut all = from.select_only().expr_as(Expr::col(sea_orm::sea_query::Asterisk).count(), PAGE_TOTAL).into_query();
     all.clear_order_by();
+    all
+}
+
+/// `counted_page`, counting with `all` (a statement whose one column is the count, from
+/// `count_of`).
+pub(crate) async fn counted_page_by<E: EntityTrait>(
+    db: &impl ConnectionTrait,
+    query: Select<E>,
+    all: SelectStatement,
+    page: PageRequest,
+) -> Result<(Vec<QueryResult>, u64), RepoError> {
+    use sea_orm::sea_query::SubQueryStatement;
     let beside = Expr::SubQuery(None, Box::new(SubQueryStatement::SelectStatement(all.clone())));
     let backend = db.get_database_backend();
     let rows = db.query_all_raw(page_statement(backend, query.expr_as(beside, PAGE_TOTAL).into_query(), page)).await.map_err(repo_err)?;

@@ -1,7 +1,7 @@
 //! `RankingRepository` and `AwardRepository` over SeaORM.
 
 use crate::entity::{award, award_week, billboard_total, directory_count, listing, listing_metric};
-use crate::shared::positions::{PAGE_BESIDE, PAGE_VALUE, RankKind, Ranked, counted_page};
+use crate::shared::positions::{PAGE_BESIDE, PAGE_VALUE, RankKind, Ranked, count_of, counted_page_by};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err};
 use async_trait::async_trait;
@@ -164,11 +164,15 @@ impl AwardRepository for SeaStore {
             .column_as(award::Column::Week, "week")
             .column_as(award::Column::Rank, "rank")
             .column_as(Expr::col((award::Entity, award::Column::Votes)), "award_votes");
+        // Counted on the awards alone: every award has its listing (a foreign key that deletes
+        // with it), and reading each listing's row to count them cost more than the page.
+        let mut awards = award::Entity::find();
         if let Some(listing) = listing {
             query = query.filter(award::Column::ListingId.eq(listing.get()));
+            awards = awards.filter(award::Column::ListingId.eq(listing.get()));
         }
         let query = query.order_by_desc(award::Column::Week).order_by_asc(award::Column::Rank).order_by_asc(award::Column::Id);
-        let (rows, total) = counted_page(&self.db, query, page).await?;
+        let (rows, total) = counted_page_by(&self.db, query, count_of(awards), page).await?;
         let mut items = Vec::with_capacity(rows.len());
         for row in &rows {
             let row = AwardRow::from_query_result(row, "").map_err(repo_err)?;
