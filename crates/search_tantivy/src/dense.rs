@@ -59,7 +59,7 @@ impl SegmentAids {
 
     fn build(reader: &SegmentReader, fields: &[Field], min_docs: u32) -> tantivy::Result<Self> {
         let max_doc = reader.max_doc();
-        let threshold = (max_doc / DENSE_SHARE).max(min_docs).max(1);
+        let threshold = (max_doc / DENSE_SHARE).max(1);
         let mut dense: HashMap<Field, HashMap<Box<[u8]>, Arc<Bits>>> = HashMap::new();
         if max_doc >= min_docs {
             for &field in fields {

@@ -234,7 +234,8 @@ impl Matches {
     /// only as high with every id above the weakest's.
     fn best(&self, reader: &SegmentReader, take: usize) -> Vec<(Score, u64)> {
         let ids = column(reader, ID);
-        let mut kept: BinaryHeap<Reverse<Ranked>> = BinaryHeap::with_capacity(take + 1);
+        // A deep page asks for thousands; a segment holds no more than its matches.
+        let mut kept: BinaryHeap<Reverse<Ranked>> = BinaryHeap::with_capacity(take.min(self.total as usize) + 1);
         for (block, &bits) in self.holding.iter().enumerate() {
             if bits == 0 {
                 continue;
@@ -435,7 +436,8 @@ mod tests {
 
     #[tokio::test]
     async fn dense_words_and_skipped_blocks_rank_and_count_as_every_match_scored() {
-        // Every word of every segment dense, and none: both must answer as the collector does.
+        // Dense words kept in every segment, however small, and in none: both must answer as
+        // the collector does.
         for min_docs in [1, u32::MAX] {
             let index = TantivyIndex::in_memory_dense_from(min_docs).unwrap();
             corpus(&index).await;
