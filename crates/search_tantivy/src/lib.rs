@@ -342,11 +342,11 @@ impl SearchIndex for TantivyIndex {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use kernel::CategoryId;
 
-    fn doc(id: i64, name: &str, tagline: &str, description: &str) -> SearchDoc {
+    pub(crate) fn doc(id: i64, name: &str, tagline: &str, description: &str) -> SearchDoc {
         SearchDoc {
             id: ListingId::new(id),
             name: name.into(),

@@ -374,26 +374,15 @@ mod tests {
         };
         let (name, tagline, description) = (words(1), words(2), words(4));
         SearchDoc {
-            id: ListingId::new(id),
-            name,
-            tagline,
-            description,
             keywords: vec![words(1)],
             upcoming: id % 7 == 0,
-            categories: vec![],
             stage: (id % 3 == 0).then(|| "beta".into()),
-            country: None,
-            pricing_model: None,
-            domain: None,
-            votes: 0,
-            views: 0,
-            follows: 0,
-            published_at: time::OffsetDateTime::UNIX_EPOCH,
+            ..crate::tests::doc(id, &name, &tagline, &description)
         }
     }
 
-    /// The same documents in three commits: ids rising, then falling (ids no longer rise with
-    /// document order), then a third of them written again (deleted from older segments).
+    /// Four commits: ids rising, then falling (ids no longer rise with document order), then a
+    /// third of them written again (deleted from older segments), then equal scores.
     async fn corpus(index: &TantivyIndex) {
         let mut seed = 7;
         let first: Vec<SearchDoc> = (1..=400).map(|id| listing(id, &mut seed)).collect();
