@@ -32,6 +32,7 @@ mod m20261208_000026_kept_list_orders;
 mod m20261209_000027_kept_board_orders;
 mod m20261210_000028_views_feed_in_steps;
 mod m20261211_000029_views_feed_in_tens;
+mod m20261212_000030_listing_images;
 mod triggers;
 
 pub struct Migrator;
@@ -69,6 +70,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261209_000027_kept_board_orders::Migration),
             Box::new(m20261210_000028_views_feed_in_steps::Migration),
             Box::new(m20261211_000029_views_feed_in_tens::Migration),
+            Box::new(m20261212_000030_listing_images::Migration),
         ]
     }
 }

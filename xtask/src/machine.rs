@@ -1,7 +1,8 @@
 //! What the tests need on this machine, found or installed and started before they run:
 //! PostgreSQL answering at `LAUNCHDIR_TEST_POSTGRES` (and its `psql`), Redis answering at
 //! 127.0.0.1:6379 (and `redis-server`, which two tests start on ports of their own), Debian's
-//! Chromium and its driver for the browser tests, and `npm` for their accessibility checker;
+//! Chromium and its driver for the browser tests, `npm` for their accessibility checker, and
+//! `s3s-fs` (an S3-compatible server from crates.io) for the media store's S3 tests;
 //! for `cargo xtask ci` also what the contract fuzzer and the MCP suites use (Python with
 //! `venv`, `openssl`). Each step says what it does and is safe to run again: what is there is
 //! left as it is. Packages come from Debian (`apt-get`), which needs root; without it, one
@@ -50,6 +51,25 @@ pub(crate) fn prepare(root: &Path, needs: Needs, postgres_url: &str) -> anyhow::
     }
     if !redis_answers() {
         start_redis(root)?;
+    }
+    install_s3_server()
+}
+
+/// The S3-compatible server the media store's tests start (`crates/media_store/tests`). Built
+/// once per machine from crates.io (about 2 minutes), like cargo-deny.
+const S3_SERVER: &str = "s3s-fs@0.14.1";
+
+fn install_s3_server() -> anyhow::Result<()> {
+    if on_path("s3s-fs") {
+        return Ok(());
+    }
+    eprintln!("installing {S3_SERVER} for the media store's S3 tests (cargo install, once per machine)");
+    let status = Command::new("cargo")
+        .args(["install", S3_SERVER, "--features", "binary", "--locked", "--quiet"])
+        .status()
+        .context("cannot run cargo install")?;
+    if !status.success() {
+        bail!("cargo install {S3_SERVER} failed; the media store's S3 tests need it");
     }
     Ok(())
 }

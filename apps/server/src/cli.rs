@@ -216,6 +216,12 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                     report.stories
                 );
             }
+            // The demo's pictures, before any generated listing exists (those have none yet).
+            let services = Services::build(&settings, db.clone(), Arc::new(SystemClock))?;
+            let pictured = crate::demo_pictures::add(&services.app.media, &services.store).await?;
+            if pictured > 0 {
+                println!("drew the logos and screenshots of {pictured} demo listings");
+            }
             if bulk_listings > 0 {
                 // A million listings take minutes: say how far it is about twenty times.
                 let started = std::time::Instant::now();

@@ -7,6 +7,7 @@ pub mod cli;
 mod cli_moderation;
 mod cli_orders;
 mod database;
+pub mod demo_pictures;
 mod http;
 mod periodic;
 pub mod settings;

@@ -62,6 +62,10 @@ impl Application {
         setup.close().await.context("cannot close the set-up connections")?;
         let db = open_serving_database(&settings).await?;
         let mut services = Services::build(&settings, db.clone(), clock)?;
+        if seeded {
+            let pictured = crate::demo_pictures::add(&services.app.media, &services.store).await?;
+            tracing::info!(listings = pictured, "drew the demo listings' logos and screenshots");
+        }
         // The serving process keeps its search index on disk (the CLI and other processes
         // never open it); it goes on from where it stood.
         if settings.search_index_on_disk {

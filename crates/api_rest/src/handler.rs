@@ -13,9 +13,6 @@ use serde_json::Value;
 use std::future::Future;
 use std::sync::Arc;
 
-/// Request bodies larger than this are refused with 400.
-pub const MAX_BODY_BYTES: usize = 1024 * 1024;
-
 pub fn method(method: HttpMethod) -> Method {
     match method {
         HttpMethod::Get => Method::GET,
@@ -118,7 +115,7 @@ async fn execute(
         }
     };
     let query = to_json(query_pairs, &types.1, &mut errors);
-    let body = read_body(request, payload, &mut errors).await;
+    let body = read_body(request, payload, op.spec().max_body_bytes, &mut errors).await;
     if !errors.is_empty() {
         return Err(OpError::Validation(errors));
     }
@@ -130,18 +127,19 @@ async fn execute(
     state.edge.execute(op, &state.app, caller, RawInput { path, query, body }, key).await
 }
 
-/// Reads a JSON body of at most 1 MiB. An empty body is `None`.
-async fn read_body(request: &HttpRequest, mut payload: web::Payload, errors: &mut Vec<FieldError>) -> Option<Value> {
+/// Reads a JSON body of at most `limit` bytes (the operation's). An empty body is `None`.
+async fn read_body(request: &HttpRequest, mut payload: web::Payload, limit: usize, errors: &mut Vec<FieldError>) -> Option<Value> {
+    let too_big = || FieldError::new("body", format!("must be at most {} MiB", limit.div_ceil(1024 * 1024)));
     let declared = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
-        errors.push(FieldError::new("body", "must be at most 1 MiB"));
+    if declared.is_some_and(|length| length > limit as u64) {
+        errors.push(too_big());
         return None;
     }
     let mut bytes = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
         match chunk {
-            Ok(chunk) if bytes.len() + chunk.len() > MAX_BODY_BYTES => {
-                errors.push(FieldError::new("body", "must be at most 1 MiB"));
+            Ok(chunk) if bytes.len() + chunk.len() > limit => {
+                errors.push(too_big());
                 return None;
             }
             Ok(chunk) => bytes.extend_from_slice(&chunk),

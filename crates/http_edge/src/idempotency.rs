@@ -10,7 +10,6 @@ use bytes::Bytes;
 use kernel::{FieldError, IdempotencyScope, Reservation, StoredResponse};
 use ops::{App, Caller, DynOperation, OpError, RawInput};
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 use std::sync::Arc;
 use time::Duration;
 
@@ -82,7 +81,7 @@ pub fn fingerprint(op: &dyn DynOperation, raw: &RawInput) -> String {
         canonical(&Value::Object(raw.query.clone())),
         canonical(raw.body.as_ref().unwrap_or(&Value::Object(Map::new())))
     );
-    Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    kernel::secrets::sha256_hex(&text)
 }
 
 impl Edge {

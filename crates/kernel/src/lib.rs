@@ -8,6 +8,7 @@ mod faq;
 mod housekeeping;
 mod idempotency;
 mod ids;
+mod image_ref;
 mod jobs;
 mod mail;
 pub mod markup;
@@ -30,6 +31,7 @@ pub use faq::Faq;
 pub use housekeeping::{Housekeeping, Purge, PurgeCutoffs, Purged};
 pub use idempotency::{IDEMPOTENCY_KEPT_FOR, IdempotencyScope, IdempotencyStore, Reservation, StoredResponse};
 pub use ids::{ApiKeyId, CategoryId, ClaimId, FounderId, ListingId, UserId};
+pub use image_ref::{ImageFormat, ImageRef, ImageSize, scaled_height};
 pub use jobs::{ClaimedJob, Job, JobHandler, JobOutcome, JobQueue, JobRun, JobState, NewJob, error_chain, retry_delay};
 #[cfg(feature = "testing")]
 pub use mail::MemoryMailer;

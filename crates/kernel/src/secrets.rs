@@ -17,9 +17,13 @@ pub fn random_token() -> Result<String, getrandom::Error> {
 
 /// The hex SHA-256 of a secret: the only form in which tokens are stored.
 pub fn sha256_hex(secret: &str) -> String {
-    let digest = Sha256::digest(secret.as_bytes());
-    let mut out = String::with_capacity(64);
-    for byte in digest {
+    hex(&Sha256::digest(secret.as_bytes()))
+}
+
+/// Bytes as lower-case hex (digests, signatures, content hashes).
+pub fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
         use std::fmt::Write;
         let _ = write!(out, "{byte:02x}");
     }

@@ -254,7 +254,7 @@ mod tests {
             name: format!("L{id}"),
             url: format!("https://l{id}.example"),
             tagline: None,
-            logo_url: None,
+            logo: None,
             votes: 0,
             primary_category: None,
             launch_week: None,

@@ -192,7 +192,7 @@ mod tests {
             name: format!("L{id}"),
             url: format!("https://l{id}.example/"),
             tagline: None,
-            logo_url: None,
+            logo: None,
             votes,
             primary_category: Some(Slug::parse("notes").unwrap()),
             launch_week: None,

@@ -1,7 +1,8 @@
 //! Owner edits of a listing (`update_my_listing`): the editable copy of a listing, the bounds
 //! of each editable field (the spec's owned-listing table), and the version kept of each edit.
 
-use kernel::{CountryCode, Email, Faq, FieldError, UserId};
+use crate::GalleryImage;
+use kernel::{CountryCode, Email, Faq, FieldError, ImageRef, UserId};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -32,6 +33,10 @@ pub struct ListingCopy {
     /// Platform key to https link.
     pub socials: BTreeMap<String, String>,
     pub faqs: Vec<Faq>,
+    /// The logo we keep (`upload_image`).
+    pub logo: Option<ImageRef>,
+    /// The gallery, in order.
+    pub gallery: Vec<GalleryImage>,
 }
 
 /// What kind of value a field takes, with its bounds.
@@ -160,6 +165,10 @@ pub struct ListingEdit {
     pub socials: Option<BTreeMap<String, String>>,
     /// Replaces all FAQs.
     pub faqs: Option<Vec<Faq>>,
+    /// Sets (`Some(Some(..))`) or removes (`Some(None)`) the logo.
+    pub logo: Option<Option<ImageRef>>,
+    /// Replaces the gallery.
+    pub gallery: Option<Vec<GalleryImage>>,
 }
 
 /// One kept edit: who made it, when, and the copy before and after.
@@ -276,6 +285,26 @@ fn parse_value(kind: FieldKind, value: &Value, at: &str) -> Result<EditValue, Ve
 pub const MAX_FAQ_QUESTION_CHARS: usize = 300;
 pub const MAX_FAQ_ANSWER_CHARS: usize = 1500;
 
+/// Checks a gallery: at most eight pictures, none twice, each with alt text of 1 to 300
+/// characters (what a screen reader says for it). The pictures themselves are checked against
+/// the media store by the caller.
+pub fn check_gallery(at: &str, gallery: &[GalleryImage], errors: &mut Vec<FieldError>) {
+    if gallery.len() > GalleryImage::MAX_IMAGES {
+        errors.push(FieldError::new(at, format!("must have at most {} pictures", GalleryImage::MAX_IMAGES)));
+    }
+    for (i, picture) in gallery.iter().enumerate() {
+        let alt = picture.alt.trim().chars().count();
+        if alt == 0 {
+            errors.push(FieldError::new(format!("{at}[{i}].alt"), "must say what the picture shows (a screen reader reads it out)"));
+        } else if alt > GalleryImage::MAX_ALT_CHARS {
+            errors.push(FieldError::new(format!("{at}[{i}].alt"), format!("must be at most {} characters", GalleryImage::MAX_ALT_CHARS)));
+        }
+        if gallery[..i].iter().any(|earlier| earlier.image == picture.image) {
+            errors.push(FieldError::new(format!("{at}[{i}].image"), "is in the gallery already"));
+        }
+    }
+}
+
 /// Checks a listing's FAQs: at most ten, each question and answer within its bound.
 pub fn check_faqs(at: &str, faqs: &[Faq], errors: &mut Vec<FieldError>) {
     if faqs.len() > MAX_FAQS {
@@ -315,6 +344,12 @@ impl ListingEdit {
         }
         if let Some(faqs) = &self.faqs {
             after.faqs = faqs.clone();
+        }
+        if let Some(logo) = self.logo {
+            after.logo = logo;
+        }
+        if let Some(gallery) = &self.gallery {
+            after.gallery = gallery.clone();
         }
         let changed = changed_keys(before, &after);
         (after, changed)
@@ -431,10 +466,44 @@ mod tests {
             ],
             socials: None,
             faqs: Some(vec![Faq { question: "Q".into(), answer: "A".into() }]),
+            ..ListingEdit::default()
         };
         let (after, changed) = edit.apply(&before);
         assert_eq!(after.tagline.as_deref(), Some("New"));
         assert_eq!(changed, ["faqs", "features", "tagline"]);
         assert!(ListingEdit::default().apply(&after).1.is_empty());
+    }
+
+    fn picture(byte: u8, alt: &str) -> GalleryImage {
+        GalleryImage { image: ImageRef::new([byte; 32], kernel::ImageFormat::Jpeg, 1280, 800), alt: alt.into() }
+    }
+
+    #[test]
+    fn a_gallery_holds_eight_different_pictures_each_with_alt_text() {
+        let mut errors = Vec::new();
+        check_gallery("gallery", &[picture(1, "The board"), picture(2, "Settings")], &mut errors);
+        assert!(errors.is_empty(), "{errors:?}");
+        let too_many: Vec<_> = (0..9).map(|n| picture(n, "A screen")).collect();
+        check_gallery("gallery", &too_many, &mut errors);
+        assert_eq!(errors.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["gallery"]);
+        errors.clear();
+        check_gallery("gallery", &[picture(1, "  "), picture(1, "Again"), picture(3, &"x".repeat(301))], &mut errors);
+        let fields: Vec<_> = errors.iter().map(|e| e.field.as_str()).collect();
+        assert_eq!(fields, ["gallery[0].alt", "gallery[1].image", "gallery[2].alt"]);
+    }
+
+    #[test]
+    fn a_logo_and_a_gallery_are_edits_kept_like_any_other() {
+        let before = ListingCopy::default();
+        let edit =
+            ListingEdit { logo: Some(Some(picture(7, "").image)), gallery: Some(vec![picture(1, "The board")]), ..ListingEdit::default() };
+        let (after, changed) = edit.apply(&before);
+        assert_eq!(changed, ["gallery", "logo"]);
+        assert_eq!(after.gallery.len(), 1);
+        let removed = ListingEdit { logo: Some(None), ..ListingEdit::default() }.apply(&after);
+        assert_eq!((removed.0.logo, removed.1), (None, vec!["logo".to_owned()]));
+        // A copy kept before logos existed reads as one without them.
+        let old: ListingCopy = serde_json::from_value(json!({"tagline": "Old"})).unwrap();
+        assert_eq!((old.logo, old.gallery.len()), (None, 0));
     }
 }

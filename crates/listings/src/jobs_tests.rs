@@ -110,7 +110,7 @@ async fn end_week_fixes_the_awards_of_finished_weeks_from_votes() {
         name: format!("L{id}"),
         url: format!("https://l{id}.example/"),
         tagline: None,
-        logo_url: None,
+        logo: None,
         votes: 0,
         primary_category: None,
         launch_week: Some(last),

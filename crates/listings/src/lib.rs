@@ -46,8 +46,8 @@ pub use owner::{
 pub use ownership::{ClaimableListing, Granted, OwnershipRepository, OwnershipService, has_verified_owner};
 pub use ports::{CategoryRepository, ListingMarks, ListingRepository, LiveCounts};
 pub use profile::{
-    CommunityRating, DomainRating, FounderCard, LATEST_UPDATES, Link, ListingCategory, ListingProfile, ListingUpdate, MOMENTUM_WEEKS,
-    Media, Milestone, ProfileError, ProfileRepository, ProfileService, Unlocked, ViewTally, VoteMomentum,
+    CommunityRating, DomainRating, FounderCard, GalleryImage, LATEST_UPDATES, Link, ListingCategory, ListingProfile, ListingUpdate,
+    MOMENTUM_WEEKS, Milestone, ProfileError, ProfileRepository, ProfileService, Unlocked, ViewTally, VoteMomentum,
 };
 pub use purchases::{LaunchOutcome, PAID_SECTIONS, PurchaseFacts, PurchaseRepository, PurchaseService};
 pub use rankings::{Board, BoardEntry, Leaderboard, LeaderboardError, LeaderboardService, Metric, RankingRepository};

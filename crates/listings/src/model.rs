@@ -76,12 +76,23 @@ pub struct ListingSummary {
     /// The product's own website.
     pub url: String,
     pub tagline: Option<String>,
-    pub logo_url: Option<String>,
+    /// The logo we keep; written as `logo_url`, its address on this site (`/media/...`).
+    #[serde(rename = "logo_url", serialize_with = "logo_address")]
+    pub logo: Option<kernel::ImageRef>,
     /// Community votes received, all time.
     pub votes: u64,
     pub primary_category: Option<Slug>,
     pub launch_week: Option<Week>,
     pub status: ListingStatus,
+}
+
+/// A logo as its address on this site, from the root: the original, which pages and clients
+/// scale as they need (`srcset` on the site).
+fn logo_address<S: serde::Serializer>(logo: &Option<kernel::ImageRef>, serializer: S) -> Result<S::Ok, S::Error> {
+    match logo {
+        Some(logo) => serializer.serialize_some(&logo.path(kernel::ImageSize::Original)),
+        None => serializer.serialize_none(),
+    }
 }
 
 /// A category with its neighbours and one page of its live listings, most voted first.

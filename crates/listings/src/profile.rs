@@ -67,12 +67,19 @@ impl Milestone {
     }
 }
 
-/// An image or video (a paid-only section).
+/// A picture of the product in its gallery (the paid-only `media` section), with the words a
+/// screen reader says for it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Media {
-    pub kind: String,
-    pub url: String,
-    pub caption: Option<String>,
+pub struct GalleryImage {
+    pub image: kernel::ImageRef,
+    pub alt: String,
+}
+
+impl GalleryImage {
+    /// The most pictures a gallery holds.
+    pub const MAX_IMAGES: usize = 8;
+    /// The longest alt text.
+    pub const MAX_ALT_CHARS: usize = 300;
 }
 
 /// A labelled link.
@@ -161,7 +168,8 @@ pub struct ListingProfile {
     /// Present only when unlocked and published.
     pub story: Option<(kernel::Story, CompanyRef)>,
     pub milestones: Vec<Milestone>,
-    pub media: Vec<Media>,
+    /// Shown publicly only where the `media` section is unlocked.
+    pub gallery: Vec<GalleryImage>,
 }
 
 /// Where profiles are read from, and where counted views go.

@@ -204,7 +204,7 @@ mod tests {
                 name: "Acme".into(),
                 url: "https://acme.example".into(),
                 tagline: None,
-                logo_url: None,
+                logo: None,
                 votes: 3,
                 primary_category: None,
                 launch_week: None,

@@ -118,8 +118,12 @@ impl Submission {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let edit =
-            ListingEdit { fields, socials: Some(self.socials.clone()), faqs: Some(self.faqs.iter().take(MAX_FAQS).cloned().collect()) };
+        let edit = ListingEdit {
+            fields,
+            socials: Some(self.socials.clone()),
+            faqs: Some(self.faqs.iter().take(MAX_FAQS).cloned().collect()),
+            ..ListingEdit::default()
+        };
         let (copy, _) = edit.apply(&ListingCopy::default());
         Ok(CheckedSubmission {
             name: name.to_owned(),

@@ -29,6 +29,8 @@ pub struct App {
     pub claims: claims::ClaimsService,
     /// Submission by URL: drafts, their crawls and invitations.
     pub drafts: drafts::DraftsService,
+    /// Images kept and served from our origin: logos, galleries, avatars.
+    pub media: media::MediaService,
     pub clock: Arc<dyn Clock>,
     /// The daily purge of rows whose use has ended.
     pub housekeeper: crate::housekeeping::Housekeeper,
@@ -147,6 +149,7 @@ areas!(
     CommerceServices => commerce,
     claims::ClaimsService => claims,
     drafts::DraftsService => drafts,
+    media::MediaService => media,
 );
 
 /// The whole application, for the one operation that reports on every area (`get_site_info`).

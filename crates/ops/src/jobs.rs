@@ -73,7 +73,8 @@ impl JobRegistry {
             .register::<orders::ExpireOrders>(app.commerce.orders.clone())
             .register::<orders::ReconcilePayments>(app.commerce.orders.clone())
             .register::<claims::ExpireClaims>(app.claims.clone())
-            .register::<claims::RecheckClaims>(app.claims.clone());
+            .register::<claims::RecheckClaims>(app.claims.clone())
+            .register::<media::ScaleImage>(app.media.clone());
         jobs
     }
 

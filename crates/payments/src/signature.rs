@@ -25,8 +25,7 @@ fn mac(secret: &str, timestamp: i64, body: &[u8]) -> Hmac<Sha256> {
 pub fn sign(secret: &str, body: &[u8], now: OffsetDateTime) -> String {
     let timestamp = now.unix_timestamp();
     let digest = mac(secret, timestamp, body).finalize().into_bytes();
-    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
-    format!("t={timestamp},v1={hex}")
+    format!("t={timestamp},v1={}", kernel::secrets::hex(&digest))
 }
 
 fn from_hex(hex: &str) -> Option<Vec<u8>> {

@@ -224,6 +224,16 @@ pub mod fixtures {
             .expect("set plan");
     }
 
+    /// Unlocks paid-only sections of a listing (`story`, `milestones`, `media`).
+    pub async fn unlock(db: &DatabaseConnection, listing_id: i64, sections: &[&str]) {
+        listing::Entity::update_many()
+            .col_expr(listing::Column::UnlockedSections, Expr::value(serde_json::json!(sections)))
+            .filter(listing::Column::Id.eq(listing_id))
+            .exec(db)
+            .await
+            .expect("unlock sections");
+    }
+
     pub async fn block(db: &DatabaseConnection, user_id: i64) {
         user::Entity::update_many()
             .col_expr(user::Column::Blocked, Expr::value(true))

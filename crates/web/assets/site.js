@@ -75,3 +75,20 @@ document.addEventListener("submit", function (event) {
   }
   window.setTimeout(poll, 1000);
 })();
+
+// A listing's demo video: its preview is a link to the video's site, and nothing is loaded from
+// that site until it is pressed. Pressed, the video's own player takes the preview's place.
+document.addEventListener("click", function (event) {
+  var link = event.target instanceof Element ? event.target.closest(".video[data-player] a.play") : null;
+  if (!link) {
+    return;
+  }
+  event.preventDefault();
+  var section = link.closest(".video");
+  var frame = document.createElement("iframe");
+  frame.src = section.getAttribute("data-player");
+  frame.title = section.getAttribute("data-title");
+  frame.allow = "autoplay; fullscreen; picture-in-picture";
+  frame.setAttribute("allowfullscreen", "");
+  link.replaceWith(frame);
+});

@@ -14,6 +14,7 @@ mod oauth;
 mod page_error;
 mod pages;
 mod payment_webhooks;
+mod pictures;
 mod reset;
 mod site;
 mod submit;
@@ -62,6 +63,8 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             .service(resource("/account/keys").route(web::post().to(account::create_key)))
             .service(resource("/account/listings/{id}").route(web::get().to(mine::show)).route(web::post().to(mine::edit)))
             .service(resource("/account/listings/{id}/updates").route(web::post().to(mine::post_update)))
+            .service(resource("/account/listings/{id}/pictures").route(web::post().to(pictures::send)))
+            .service(resource("/account/listings/{id}/gallery").route(web::post().to(pictures::arrange)))
             .service(resource("/account/keys/{id}/revoke").route(web::post().to(account::revoke_key)))
             .service(resource("/account/apps/disconnect").route(web::post().to(account::disconnect_app)))
             .service(resource("/invites/{token}").route(web::get().to(invites::show)).route(web::post().to(invites::accept)))

@@ -6,7 +6,7 @@
 //! errors and history are the API's; someone else's listing is 404.
 
 use crate::guard::{as_person, signed_in};
-use crate::site::run_with;
+use crate::site::{Picture, run_with};
 use crate::{PageError, SignedInPost, WebState, words};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -159,6 +159,12 @@ fn current(view: &MyListingView) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// A picture of the gallery as the owner's page lists it.
+struct GalleryRow {
+    picture: Picture,
+    alt: String,
+}
+
 #[derive(Template)]
 #[template(path = "my_listing.html")]
 struct MyListingPage<'a> {
@@ -166,6 +172,21 @@ struct MyListingPage<'a> {
     csrf: String,
     listing: MyListingView,
     fields: Vec<FormField>,
+    /// The logo we keep, if any.
+    logo: Option<Picture>,
+    gallery: Vec<GalleryRow>,
+    /// Whether the public page shows the gallery (the media section is unlocked).
+    gallery_shows: bool,
+    /// Whether another picture fits.
+    gallery_has_room: bool,
+    /// What was wrong with a picture sent (`logo`, `picture`, `alt`), beside its field.
+    picture_errors: Vec<FieldError>,
+    /// The alt text sent with a refused picture, to send again.
+    alt: String,
+    /// The letter tile without a logo.
+    initial: char,
+    /// The largest picture the site takes, in MiB.
+    max_mib: usize,
     /// What was saved, shown once after a change.
     notice: Option<String>,
     update_title: String,
@@ -177,18 +198,25 @@ impl MyListingPage<'_> {
     fn update_error(&self, field: &str) -> Option<&str> {
         crate::error_of(&self.update_errors, field)
     }
+
+    fn picture_error(&self, field: &str) -> Option<&str> {
+        crate::error_of(&self.picture_errors, field)
+    }
 }
 
 /// What the forms were sent with, and what was wrong, to show them again.
 #[derive(Default)]
-struct Sent {
-    fields: Vec<(String, String)>,
-    field_errors: Vec<FieldError>,
-    update: (String, String),
-    update_errors: Vec<FieldError>,
+pub(crate) struct Sent {
+    pub fields: Vec<(String, String)>,
+    pub field_errors: Vec<FieldError>,
+    pub update: (String, String),
+    pub update_errors: Vec<FieldError>,
+    /// The pictures' forms: `logo`, `picture` or `alt` with what was wrong.
+    pub picture_errors: Vec<FieldError>,
+    pub alt: String,
 }
 
-async fn render(
+pub(crate) async fn render(
     state: &WebState,
     request: &HttpRequest,
     id: i64,
@@ -219,9 +247,26 @@ async fn render(
             }
         })
         .collect();
+    let logo = listing.profile.logo.as_ref().and_then(|view| kernel::ImageRef::parse(&view.image).ok());
+    let gallery: Vec<GalleryRow> = listing
+        .gallery
+        .iter()
+        .filter_map(|item| {
+            let image = kernel::ImageRef::parse(&item.image.image).ok()?;
+            Some(GalleryRow { picture: Picture::of(&image, 160), alt: item.caption.clone().unwrap_or_default() })
+        })
+        .collect();
     let page = MyListingPage {
         site_name: &state.app.site.name,
         csrf: session.csrf_token.clone(),
+        logo: logo.map(|logo| Picture::logo(&logo, 64)),
+        gallery_has_room: gallery.len() < listings::GalleryImage::MAX_IMAGES,
+        gallery,
+        gallery_shows: listing.profile.unlocked.media,
+        picture_errors: sent.picture_errors,
+        alt: sent.alt,
+        initial: listing.owned.name.chars().find(|c| c.is_alphanumeric()).map_or('·', |c| c.to_ascii_uppercase()),
+        max_mib: state.app.media.limits().max_bytes / (1024 * 1024),
         listing,
         fields,
         notice,
@@ -237,6 +282,7 @@ pub async fn show(state: web::Data<WebState>, request: HttpRequest, path: web::P
         "saved=1" => Some("Your changes are saved and public.".to_owned()),
         "unchanged=1" => Some("Nothing changed: the values were already these.".to_owned()),
         "posted=1" => Some("Your update is posted; followers are told by e-mail.".to_owned()),
+        "pictures=1" => Some("Your pictures are saved.".to_owned()),
         _ => None,
     };
     render(&state, &request, path.into_inner(), StatusCode::OK, notice, Sent::default()).await

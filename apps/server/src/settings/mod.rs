@@ -8,7 +8,7 @@ use anyhow::{Context, bail};
 pub use declare::{Declaration, Kind};
 use declare::{SettingType, declare_settings};
 use std::path::{Path, PathBuf};
-pub use tables::{CrawlerSettings, DrafterSettings, MailSettings, McpSettings, PaymentSettings, RateLimitSettings};
+pub use tables::{CrawlerSettings, DrafterSettings, MailSettings, McpSettings, MediaSettings, PaymentSettings, RateLimitSettings};
 use time::UtcOffset;
 
 /// How logs are written.
@@ -54,7 +54,7 @@ declare_settings! {
         base_url: Option<String> = None, unset "`{site_url}/api/v1`", env "LAUNCHDIR_BASE_URL";
         /// shown by `get_site_info`
         site_name: String = "Launchdir".into(), env "LAUNCHDIR_SITE_NAME";
-        /// local state (the embedded database, the search index)
+        /// local state (the embedded database, the search index, kept images with `media.store = files`)
         data_dir: PathBuf = PathBuf::from("./data"), env "LAUNCHDIR_DATA_DIR";
         /// keep the search index in `{data_dir}/search-index`, so a restart goes on from where it stood instead of reading every listing (off: in memory, read in full at each start); an index kept by a version with other fields is read in full once, at the first start of the new one (about 2 s at 100,000 listings); each server process needs its own `data_dir`
         search_index_on_disk: bool = true, env "LAUNCHDIR_SEARCH_INDEX_ON_DISK";
@@ -135,6 +135,8 @@ declare_settings! {
         mail: MailSettings,
         /// Who may reach the tool server at `/mcp`.
         mcp: McpSettings,
+        /// Where kept images live, and what an image may be.
+        media: MediaSettings,
         /// How orders are paid.
         payments: PaymentSettings,
         /// How many requests each caller may make.

@@ -1,5 +1,5 @@
 //! The tables of the settings file (`[rate_limits]`, `[payments]`, `[crawler]`, `[drafter]`,
-//! `[mail]`, `[mcp]`), each declared once, with the `Debug` that keeps their secrets out.
+//! `[mail]`, `[media]`, `[mcp]`), each declared once, with the `Debug` that keeps their secrets out.
 
 use super::declare::{Declaration, SettingType, declare_settings};
 use super::redact_url;
@@ -116,6 +116,49 @@ declare_settings! {
         smtp_url: Option<String> = None, unset "none", env "LAUNCHDIR_MAIL_SMTP_URL";
         /// the sender of every e-mail
         from: String = "Launchdir <noreply@localhost>".into(), env "LAUNCHDIR_MAIL_FROM";
+    }
+}
+
+declare_settings! {
+    /// `[media]`: logos, gallery images and avatars, kept by us and served from `/media`.
+    pub struct MediaSettings {
+        /// where kept images live: `files` (under `{data_dir}/media`) or `s3` (an S3-compatible bucket, for several servers)
+        store: String = "files".into(), env "LAUNCHDIR_MEDIA_STORE";
+        /// the most bytes an uploaded or fetched image may have
+        max_bytes: usize = 10 * 1024 * 1024, env "LAUNCHDIR_MEDIA_MAX_BYTES";
+        /// the most pixels of an image, in millions (checked from its header, before it is decoded)
+        max_megapixels: u64 = 40, env "LAUNCHDIR_MEDIA_MAX_MEGAPIXELS";
+        /// the most frames of an animated image (only its first is kept)
+        max_frames: u32 = 100, env "LAUNCHDIR_MEDIA_MAX_FRAMES";
+        /// for `s3`: the endpoint (`https://s3.eu-central-1.amazonaws.com`, `http://127.0.0.1:9000`)
+        s3_endpoint: Option<String> = None, unset "none (required for `s3`)", env "LAUNCHDIR_MEDIA_S3_ENDPOINT";
+        /// for `s3`: the bucket
+        s3_bucket: Option<String> = None, unset "none (required for `s3`)", env "LAUNCHDIR_MEDIA_S3_BUCKET";
+        /// for `s3`: the region requests are signed for
+        s3_region: String = "us-east-1".into(), env "LAUNCHDIR_MEDIA_S3_REGION";
+        /// for `s3`: the access key id
+        s3_access_key_id: Option<String> = None, unset "none (required for `s3`)", env "LAUNCHDIR_MEDIA_S3_ACCESS_KEY_ID";
+        /// for `s3`: the secret access key; it is never logged
+        s3_secret_access_key: Option<String> = None, unset "none (required for `s3`)", env "LAUNCHDIR_MEDIA_S3_SECRET_ACCESS_KEY";
+        /// for `s3`: put before every object's name (`launchdir/`)
+        s3_prefix: Option<String> = None, unset "none", env "LAUNCHDIR_MEDIA_S3_PREFIX";
+        /// for `s3`: name the bucket in the host (`bucket.endpoint`, AWS S3's way) instead of the path (S3-compatible servers' way)
+        s3_virtual_hosted: bool = false, env "LAUNCHDIR_MEDIA_S3_VIRTUAL_HOSTED";
+    }
+}
+
+impl std::fmt::Debug for MediaSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MediaSettings")
+            .field("store", &self.store)
+            .field("max_bytes", &self.max_bytes)
+            .field("max_megapixels", &self.max_megapixels)
+            .field("max_frames", &self.max_frames)
+            .field("s3_endpoint", &self.s3_endpoint)
+            .field("s3_bucket", &self.s3_bucket)
+            .field("s3_region", &self.s3_region)
+            .field("s3_prefix", &self.s3_prefix)
+            .finish_non_exhaustive()
     }
 }
 

@@ -1,5 +1,5 @@
 //! Wiring: builds every adapter from settings and hands them to the application layer, one
-//! builder per domain (`accounts`, `listings`, `drafts`, `claims`, `commerce`) plus the edge
+//! builder per domain (`accounts`, `listings`, `drafts`, `claims`, `commerce`, `media`) plus the edge
 //! every transport shares. This file only says who gets which shared adapter.
 
 mod accounts;
@@ -8,6 +8,7 @@ mod commerce;
 mod drafts;
 mod edge;
 mod listings;
+mod media;
 
 use crate::settings::Settings;
 use anyhow::Context;
@@ -52,6 +53,7 @@ impl Services {
             commerce: commerce::commerce(settings, &store, &clock)?,
             claims: claims::claims(settings, &store, fetcher, mailer.clone(), &clock)?,
             drafts: drafts::drafts(settings, &store, site_reader, mailer, &clock)?,
+            media: media::media(settings, &store, &clock)?,
             housekeeper: ops::housekeeping::Housekeeper::new(store.housekeeping(), clock.clone()),
             clock: clock.clone(),
         };

@@ -20,6 +20,15 @@ pub fn own_data_dir() -> std::path::PathBuf {
     dir
 }
 
+/// The data folder of the servers on `config`'s database (one per database, so the servers on
+/// the shared demo directory see the pictures its seeding kept).
+fn data_dir_of(config: &DbConfig) -> std::path::PathBuf {
+    let name = kernel::secrets::sha256_hex(&format!("{}|{:?}", config.url, config.schema));
+    let dir = std::env::temp_dir().join(format!("launchdir-test-media-{}", &name[..16]));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// How far beyond a promised freshness a wait may go on a loaded machine: tests check which
 /// timer a read follows, not how fast the machine is.
 pub const FRESHNESS_SLACK: std::time::Duration = std::time::Duration::from_millis(1500);
@@ -62,6 +71,10 @@ pub fn shared_directory() -> &'static DbConfig {
             runtime.block_on(async {
                 let test = TestDatabase::new().await;
                 store_seaorm::seed::demo(&test.db, time::OffsetDateTime::now_utc()).await.expect("seed the demo directory");
+                // Its pictures, in the media folder every server on it shares (`settings_for`).
+                let services = Services::build(&settings_for(&test.config), test.db.clone(), std::sync::Arc::new(kernel::SystemClock))
+                    .expect("services for the demo's pictures");
+                launchdir_server::demo_pictures::add(&services.app.media, &services.store).await.expect("draw the demo's pictures");
                 test.db.clone().close().await.ok();
                 let config = test.config.clone();
                 // Kept for the whole test run; stale copies are removed by later runs.
@@ -92,6 +105,8 @@ pub fn settings_for(config: &DbConfig) -> Settings {
         // its connections as it needs them (`errors.rs` starts one that keeps them open).
         database_min_connections: Some(1),
         bind: "127.0.0.1:0".into(),
+        // Kept images go to the database's own folder: every server on one database shares it.
+        data_dir: data_dir_of(config),
         site_url: Some("https://launch.example".into()),
         demo_data: Some(false),
         http_workers: Some(1),

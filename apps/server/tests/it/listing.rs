@@ -49,6 +49,9 @@ async fn a_paid_listing_shows_every_section() {
     let launched_on = body["launched_at"].as_str().unwrap()[..10].to_owned();
     assert_eq!(body["milestones"][0]["date"], launched_on.as_str(), "milestones keep their own date");
     assert_eq!(body["media"][0]["kind"], "image");
+    assert!(body["media"][0]["url"].as_str().unwrap().starts_with("https://launch.example/media/"), "pictures we keep");
+    assert!(body["media"][0]["caption"].as_str().unwrap().ends_with(": the main screen"));
+    assert!(body["logo_url"].as_str().unwrap().ends_with("-full.webp"), "every demo listing has a logo");
     let dr = &body["domain_rating"];
     assert!(dr["value"].is_i64() && ["up", "down", "flat", "new"].contains(&dr["trend"].as_str().unwrap()));
     assert!(body["votes"].as_u64().unwrap() > 0);

@@ -27,6 +27,8 @@ mod leaderboards;
 mod lifecycle;
 mod listing;
 mod mcp;
+mod media;
+mod media_pages;
 mod my_account;
 mod oauth;
 mod orders;

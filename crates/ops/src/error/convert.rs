@@ -246,6 +246,18 @@ impl OpError {
     }
 }
 
+impl OpError {
+    /// A media error about the image that came in `field`: the image itself is a 400 naming it;
+    /// the store failing is ours.
+    pub fn from_media(error: media::MediaError, field: &str) -> Self {
+        match error {
+            media::MediaError::Refused(refusal) => Self::field(field, refusal.to_string()),
+            media::MediaError::Unknown => Self::field(field, media::MediaError::Unknown.to_string()),
+            error @ (media::MediaError::Store(_) | media::MediaError::Scale(_)) => Self::internal(error),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,6 +15,7 @@ pub mod feeds;
 pub mod founders;
 pub mod launches;
 pub mod listing;
+pub mod media;
 pub mod orders;
 pub mod owner;
 pub mod rankings;

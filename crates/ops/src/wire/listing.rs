@@ -3,7 +3,7 @@
 
 use super::dates::rfc3339;
 use super::sections::{MilestoneView, StoryView};
-use crate::wire::SchemaOf;
+use crate::wire::{ImageView, SchemaOf};
 use crate::{Context, ListingServices};
 use kernel::{Faq, Slug, Week};
 use listings::{Link, ListingStatus};
@@ -58,12 +58,24 @@ pub struct DomainRatingView {
     pub checked_at: Option<String>,
 }
 
+/// A picture of the product's gallery.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct MediaView {
-    /// image or video.
-    pub kind: String,
+    /// `image` (the demo video is `demo_video_url`).
+    pub kind: &'static str,
+    /// The kept original, on our origin.
     pub url: String,
+    /// What the picture shows: its alt text.
     pub caption: Option<String>,
+    /// The picture with its size and scaled copies.
+    pub image: ImageView,
+}
+
+impl MediaView {
+    pub fn of(picture: &listings::GalleryImage, site_url: &str) -> Self {
+        let image = ImageView::new(&picture.image, site_url);
+        Self { kind: "image", url: image.url.clone(), caption: Some(picture.alt.clone()), image }
+    }
 }
 
 /// Which paid-only sections this listing shows.
@@ -91,7 +103,10 @@ pub struct ListingView {
     pub description: Option<String>,
     /// The owner's long summary.
     pub summary: Option<String>,
+    /// The logo we keep, on our origin (null when there is none).
     pub logo_url: Option<String>,
+    /// The logo with its size and scaled copies.
+    pub logo: Option<ImageView>,
     pub stage: Option<String>,
     pub country: Option<String>,
     pub city: Option<String>,
@@ -171,7 +186,8 @@ impl ListingView {
             url: p.summary.url,
             status: p.summary.status,
             tagline: p.summary.tagline,
-            logo_url: p.summary.logo_url,
+            logo_url: p.summary.logo.map(|logo| format!("{site}{}", logo.path(kernel::ImageSize::Original))),
+            logo: p.summary.logo.map(|logo| ImageView::new(&logo, site)),
             votes: p.summary.votes,
             launch_week: p.summary.launch_week,
             short_description: p.short_description,
@@ -228,10 +244,7 @@ impl ListingView {
                     .map(|m| MilestoneView { date: m.date.to_string(), title: m.title, description: m.description, url: m.url })
                     .collect()
             }),
-            media: p
-                .unlocked
-                .media
-                .then(|| p.media.into_iter().map(|m| MediaView { kind: m.kind, url: m.url, caption: m.caption }).collect()),
+            media: p.unlocked.media.then(|| p.gallery.iter().map(|picture| MediaView::of(picture, site)).collect()),
         }
     }
 }

@@ -8,6 +8,7 @@ mod draft;
 mod draft_edit;
 mod interview;
 mod listing;
+mod media;
 mod owned;
 mod page;
 mod paths;
@@ -21,6 +22,7 @@ pub use interview::InterviewAnswerView;
 pub use listing::{
     CategoryView, DomainRatingView, FounderCardView, ListingView, MediaView, PricingView, RatingView, UnlockedView, UpdateView,
 };
+pub use media::{ImageSizeView, ImageView};
 pub use owned::{BadgeCheckView, MyListingView, OwnedListingView};
 pub use page::{PageOf, Pagination};
 pub(crate) use page::{default_per_page, first_page, page_request, paged_query};

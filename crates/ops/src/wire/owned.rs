@@ -2,7 +2,7 @@
 //! and `update_my_listing` answer with these views.
 
 use super::dates::rfc3339;
-use super::listing::ListingView;
+use super::listing::{ListingView, MediaView};
 use crate::{Context, ListingServices, OpError};
 use listings::OwnedListing;
 use schemars::JsonSchema;
@@ -89,6 +89,9 @@ pub struct MyListingView {
     /// The profile as the public sees it (or will, once published): paid-only sections appear
     /// only where unlocked.
     pub profile: ListingView,
+    /// The gallery as it stands, whether or not the media section is unlocked (the profile
+    /// shows it publicly only when it is).
+    pub gallery: Vec<MediaView>,
 }
 
 impl MyListingView {
@@ -96,6 +99,7 @@ impl MyListingView {
     pub async fn of(listing: OwnedListing, listings: Context<'_, ListingServices>) -> Result<Self, OpError> {
         let slug = kernel::Slug::parse(&listing.slug).map_err(OpError::corrupt)?;
         let profile = listings.profiles.owner_profile(&slug).await?;
-        Ok(Self { owned: OwnedListingView::of(&listing, listings), profile: ListingView::of(profile, listings) })
+        let gallery = profile.gallery.iter().map(|picture| MediaView::of(picture, &listings.site.site_url)).collect();
+        Ok(Self { owned: OwnedListingView::of(&listing, listings), profile: ListingView::of(profile, listings), gallery })
     }
 }

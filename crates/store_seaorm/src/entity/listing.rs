@@ -16,7 +16,12 @@ pub struct Model {
     pub tagline: Option<String>,
     pub short_description: Option<String>,
     pub description: Option<String>,
+    /// The maker's own address of their logo, where a draft found it (only its source).
     pub logo_url: Option<String>,
+    /// The logo we keep: a `kernel::ImageRef` (migration 30).
+    pub logo: Option<String>,
+    /// The gallery: `[{"image": ImageRef, "alt": ...}]` (migration 30).
+    pub gallery: Option<Json>,
     pub status: String,
     pub plan: Option<String>,
     pub primary_category_id: Option<i64>,

@@ -28,7 +28,6 @@ pub mod listing_document;
 pub mod listing_document_due;
 pub mod listing_follow;
 pub mod listing_founder;
-pub mod listing_media;
 pub mod listing_metric;
 pub mod listing_milestone;
 pub mod listing_owner;

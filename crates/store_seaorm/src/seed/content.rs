@@ -314,7 +314,7 @@ pub(crate) fn contributions_of(id: i64, now: OffsetDateTime) -> impl Iterator<It
 /// Profile details for demo listings that have none yet: features, FAQs, socials, links, what
 /// the site did not state, paid-only sections for paid listings, updates and reviews.
 pub(crate) async fn seed_profiles(db: &impl ConnectionTrait, now: OffsetDateTime) -> Result<usize, DbErr> {
-    use crate::entity::{listing_media, listing_milestone, listing_update, review, user, vote};
+    use crate::entity::{listing_milestone, listing_update, review, user, vote};
     use sea_orm::sea_query::Expr;
     let rows = listing::Entity::find()
         .filter(listing::Column::Url.like("%.example"))
@@ -392,16 +392,6 @@ pub(crate) async fn seed_profiles(db: &impl ConnectionTrait, now: OffsetDateTime
                 description: Set(Some("Our public launch.".into())),
                 url: Set(None),
                 created_at: Set(launched),
-                ..Default::default()
-            }
-            .insert(db)
-            .await?;
-            listing_media::ActiveModel {
-                listing_id: Set(id),
-                kind: Set("image".into()),
-                url: Set(format!("{}/screenshot.png", row.url)),
-                caption: Set(Some(format!("{name}'s main screen"))),
-                position: Set(0),
                 ..Default::default()
             }
             .insert(db)

@@ -17,9 +17,11 @@ use time::{Duration, OffsetDateTime};
 mod bulk;
 mod categories;
 mod content;
+mod pictures;
 
 pub use bulk::bulk_listings;
 use categories::{CATEGORIES, NEW_CATEGORIES, category_faqs};
+pub use pictures::{WithoutPictures, set_pictures, without_pictures};
 
 /// What a seed run wrote.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

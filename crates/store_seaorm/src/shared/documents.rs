@@ -7,14 +7,14 @@
 //! listing's revision on (triggers) and makes it due again.
 
 use crate::entity::{
-    category, founder, listing, listing_category, listing_document, listing_document_due, listing_founder, listing_media, listing_metric,
+    category, founder, listing, listing_category, listing_document, listing_document_due, listing_founder, listing_metric,
     listing_milestone, listing_owner, listing_story, listing_update, review, user, vote,
 };
 use crate::repo_err;
 use kernel::{Faq, ListingId, RepoError, Slug, Week};
 use listings::{
-    CommunityRating, CompanyRef, DomainRating, FounderCard, GenuineReviews, LATEST_UPDATES, Link, ListingCategory, ListingProfile,
-    ListingSummary, ListingUpdate, MOMENTUM_WEEKS, Media, Milestone, ReviewFacts, ReviewerFacts, Unlocked, VoteMomentum,
+    CommunityRating, CompanyRef, DomainRating, FounderCard, GalleryImage, GenuineReviews, LATEST_UPDATES, Link, ListingCategory,
+    ListingProfile, ListingSummary, ListingUpdate, MOMENTUM_WEEKS, Milestone, ReviewFacts, ReviewerFacts, Unlocked, VoteMomentum,
 };
 use sea_orm::sea_query::{Expr, ExprTrait, OnConflict, Query};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, JoinType, QueryFilter, QueryOrder, QuerySelect};
@@ -40,7 +40,6 @@ pub(crate) struct ListingDocument {
     momentum: VoteMomentum,
     story: Option<KeptStory>,
     milestones: Vec<Milestone>,
-    media: Vec<Media>,
 }
 
 /// The profile's columns of the listing's own row (migration 25's trigger on `listings`
@@ -53,7 +52,10 @@ struct KeptRow {
     url: String,
     status: String,
     tagline: Option<String>,
-    logo_url: Option<String>,
+    #[serde(default)]
+    logo: Option<kernel::ImageRef>,
+    #[serde(default)]
+    gallery: Vec<GalleryImage>,
     primary_category_id: Option<i64>,
     launch_week: Option<Date>,
     launched_at: Option<OffsetDateTime>,
@@ -89,7 +91,8 @@ impl KeptRow {
             url: row.url.clone(),
             status: row.status.clone(),
             tagline: row.tagline.clone(),
-            logo_url: row.logo_url.clone(),
+            logo: crate::shared::rows::logo_of(row.logo.as_deref()),
+            gallery: crate::shared::rows::gallery_of(row.gallery.as_ref()),
             primary_category_id: row.primary_category_id,
             launch_week: row.launch_week,
             launched_at: row.launched_at,
@@ -177,7 +180,6 @@ pub(crate) async fn build(db: &impl ConnectionTrait, rows: &[listing::Model]) ->
                 momentum: VoteMomentum::default(),
                 story: None,
                 milestones: Vec::new(),
-                media: Vec::new(),
             },
         );
     }
@@ -334,20 +336,6 @@ pub(crate) async fn build(db: &impl ConnectionTrait, rows: &[listing::Model]) ->
         }
     }
 
-    let media = listing_media::Entity::find()
-        .filter(listing_media::Column::ListingId.is_in(ids))
-        .order_by_asc(listing_media::Column::ListingId)
-        .order_by_asc(listing_media::Column::Position)
-        .order_by_asc(listing_media::Column::Id)
-        .all(db)
-        .await
-        .map_err(repo_err)?;
-    for m in media {
-        if let Some(doc) = documents.get_mut(&m.listing_id) {
-            doc.media.push(Media { kind: m.kind, url: m.url, caption: m.caption });
-        }
-    }
-
     for doc in documents.values_mut() {
         doc.categories.sort_by(|(_, a), (_, b)| b.primary.cmp(&a.primary).then(a.name.cmp(&b.name)));
     }
@@ -396,7 +384,7 @@ pub(crate) fn profile(
             name: row.name,
             url: row.url,
             tagline: row.tagline,
-            logo_url: row.logo_url,
+            logo: row.logo,
             votes: u64::try_from(counters.votes_count).unwrap_or(0),
             primary_category,
             launch_week: row.launch_week.map(Week::containing),
@@ -432,7 +420,9 @@ pub(crate) fn profile(
         unlocked,
         story,
         milestones: if unlocked.milestones { doc.milestones } else { Vec::new() },
-        media: if unlocked.media { doc.media } else { Vec::new() },
+        // Kept whatever is unlocked: its owner manages it; the public answer and page show it
+        // only where the media section is unlocked.
+        gallery: row.gallery,
     })
 }
 

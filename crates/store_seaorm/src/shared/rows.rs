@@ -73,7 +73,7 @@ pub(crate) struct SummaryRow {
     pub name: String,
     pub url: String,
     pub tagline: Option<String>,
-    pub logo_url: Option<String>,
+    pub logo: Option<String>,
     pub votes_count: i64,
     pub launch_week: Option<time::Date>,
     pub status: String,
@@ -104,7 +104,7 @@ impl SummaryRow {
                 listing::Column::Name,
                 listing::Column::Url,
                 listing::Column::Tagline,
-                listing::Column::LogoUrl,
+                listing::Column::Logo,
                 listing::Column::VotesCount,
                 listing::Column::LaunchWeek,
                 listing::Column::Status,
@@ -128,7 +128,7 @@ impl SummaryRow {
             name: self.name,
             url: self.url,
             tagline: self.tagline,
-            logo_url: self.logo_url,
+            logo: logo_of(self.logo.as_deref()),
             votes: u64::try_from(self.votes_count).unwrap_or(0),
             primary_category: self.primary_slug.and_then(|slug| Slug::parse(&slug).ok()),
             launch_week: self.launch_week.map(Week::containing),
@@ -166,7 +166,20 @@ pub(crate) fn copy_of(row: &listing::Model) -> ListingCopy {
         seo_description: row.seo_description.clone(),
         socials: row.socials.as_ref().and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default(),
         faqs: row.faqs.as_ref().and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default(),
+        logo: logo_of(row.logo.as_deref()),
+        gallery: gallery_of(row.gallery.as_ref()),
     }
+}
+
+/// A listing's logo from its column. Only `ImageRef`s are ever written there; one that does
+/// not read is left out rather than failing every read of the listing.
+pub(crate) fn logo_of(column: Option<&str>) -> Option<kernel::ImageRef> {
+    column.and_then(|text| kernel::ImageRef::parse(text).ok())
+}
+
+/// A listing's gallery from its JSON column, in order.
+pub(crate) fn gallery_of(column: Option<&serde_json::Value>) -> Vec<listings::GalleryImage> {
+    column.and_then(|value| serde_json::from_value(value.clone()).ok()).unwrap_or_default()
 }
 
 /// Writes an editable copy onto a listing row.
@@ -190,6 +203,8 @@ pub(crate) fn write_copy(row: &mut listing::ActiveModel, copy: &ListingCopy) {
     row.seo_description = Set(copy.seo_description.clone());
     row.socials = Set(Some(serde_json::json!(copy.socials)));
     row.faqs = Set(Some(serde_json::json!(copy.faqs)));
+    row.logo = Set(copy.logo.map(|logo| logo.to_string()));
+    row.gallery = Set(Some(serde_json::json!(copy.gallery)));
 }
 
 /// The row of a new job; every enqueue (alone, or in the transaction of the write that makes

@@ -1,7 +1,8 @@
 //! A listing's page: the full profile `get_listing` returns, its badges with their embed code,
 //! its alternatives, and JSON-LD for search engines.
 
-use super::{Card, Meta, VoteButtons, caller, page, run, vote_buttons_for};
+use super::showcase::{Shot, Video};
+use super::{Card, Meta, Picture, VoteButtons, caller, page, run, showcase, vote_buttons_for};
 use crate::PageError;
 use crate::WebState;
 use actix_web::http::StatusCode;
@@ -19,7 +20,13 @@ struct ListingPage<'a> {
     site_name: &'a str,
     meta: Meta,
     listing: ListingView,
+    /// The logo we keep; the letter tile (`initial`) stands in without one.
+    logo: Option<Picture>,
     initial: char,
+    /// The gallery, where the media section is unlocked.
+    gallery: Vec<Shot>,
+    /// The demo video, behind its preview.
+    video: Option<Video>,
     status: &'static str,
     badges: Vec<BadgeView>,
     alternatives: Vec<Card>,
@@ -220,7 +227,8 @@ pub(crate) async fn render(
     let mut alternatives: Vec<Card> =
         alternatives.items.iter().map(|alt| Card::of(&alt.listing).noted(alt.approved.then(|| "named by the maker".to_owned()))).collect();
     // The listing itself rides along with its alternatives to learn whether it was voted for.
-    let mut this = vec![Card::listing(&listing.slug, &listing.name, listing.tagline.as_deref(), listing.votes, listing.status)];
+    let logo = showcase::logo(listing.logo.as_ref());
+    let mut this = vec![Card::listing(&listing.slug, &listing.name, None, listing.tagline.as_deref(), listing.votes, listing.status)];
     let mut vote = vote_buttons_for(state, request, session.as_ref(), &mut [&mut this, &mut alternatives]).await;
     // A review sent back with its problems is answered at `/listings/<slug>/review`: the page's
     // other forms return to the listing itself.
@@ -238,6 +246,9 @@ pub(crate) async fn render(
         site_name: &state.app.site.name,
         meta,
         initial: this[0].initial,
+        logo,
+        gallery: showcase::gallery(listing.media.as_ref()),
+        video: showcase::video(listing.demo_video_url.as_deref()),
         status,
         not_stated: listing.not_found_on_website.iter().map(|field| field_words(field)).collect(),
         listing,

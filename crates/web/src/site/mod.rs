@@ -7,7 +7,9 @@ mod community;
 mod findable;
 mod kept;
 mod listing;
+mod media;
 mod people;
+mod showcase;
 mod voting;
 
 use crate::{PageError, WebState};
@@ -35,6 +37,7 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         .service(page("/sitemaps/{file}").route(web::get().to(findable::sitemap)))
         .service(web::resource("/assets/site.css").route(web::get().to(stylesheet)))
         .service(web::resource("/assets/site.js").route(web::get().to(script)))
+        .service(web::resource("/media/{name}").route(web::get().to(media::object)).route(web::head().to(media::object)))
         .service(kept("/").route(web::get().to(browse::home)))
         .service(kept("/launches").route(web::get().to(browse::launches)))
         .service(kept("/launches/weeks/{week}").route(web::get().to(browse::week)))
@@ -131,11 +134,42 @@ impl Pager {
     }
 }
 
+/// A kept image as an `img` shows it: the copy that fills its box on a dense screen as `src`,
+/// every copy in `srcset`, and the size of the box, so nothing moves as it loads.
+pub(crate) struct Picture {
+    pub src: String,
+    pub srcset: String,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Picture {
+    /// `image` in a box `css_px` wide (its height by the image's aspect ratio).
+    pub fn of(image: &kernel::ImageRef, css_px: u32) -> Self {
+        Self {
+            src: image.path(image.size_for(css_px)),
+            srcset: image.srcset(),
+            width: css_px,
+            height: kernel::scaled_height(image.width(), image.height(), css_px),
+        }
+    }
+
+    /// A logo in a square box `css_px` wide: the picture is fitted inside it (`object-fit`).
+    pub fn logo(image: &kernel::ImageRef, css_px: u32) -> Self {
+        Self { height: css_px, ..Self::of(image, css_px) }
+    }
+}
+
+/// How wide a card's logo is, in CSS pixels (`design/site.md`).
+pub(crate) const CARD_LOGO_PX: u32 = 48;
+
 /// A listing as the lists show it.
 pub(crate) struct Card {
     pub rank: Option<u32>,
     pub slug: String,
     pub name: String,
+    /// The logo we keep; the letter tile (`initial`) stands in without one.
+    pub logo: Option<Picture>,
     pub initial: char,
     pub tagline: String,
     /// All-time community votes, as `get_listing` counts them.
@@ -152,14 +186,22 @@ pub(crate) struct Card {
 
 impl Card {
     pub fn of(listing: &ListingSummary) -> Self {
-        Self::listing(&listing.slug, &listing.name, listing.tagline.as_deref(), listing.votes, listing.status)
+        Self::listing(&listing.slug, &listing.name, listing.logo.as_ref(), listing.tagline.as_deref(), listing.votes, listing.status)
     }
 
-    pub fn listing(slug: &kernel::Slug, name: &str, tagline: Option<&str>, votes: u64, status: listings::ListingStatus) -> Self {
+    pub fn listing(
+        slug: &kernel::Slug,
+        name: &str,
+        logo: Option<&kernel::ImageRef>,
+        tagline: Option<&str>,
+        votes: u64,
+        status: listings::ListingStatus,
+    ) -> Self {
         Self {
             rank: None,
             slug: slug.to_string(),
             name: name.to_owned(),
+            logo: logo.map(|logo| Picture::logo(logo, CARD_LOGO_PX)),
             initial: name.chars().find(|c| c.is_alphanumeric()).map_or('·', |c| c.to_ascii_uppercase()),
             tagline: tagline.unwrap_or_default().to_owned(),
             votes,
@@ -349,7 +391,9 @@ fn answer(
         .insert_header(("X-Frame-Options", "DENY"))
         .insert_header((
             "Content-Security-Policy",
-            "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+            // Frames only from the video players a listing's demo may play in, and only once the
+            // visitor presses its preview (our script makes the frame then).
+            "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; frame-src https://www.youtube-nocookie.com https://player.vimeo.com https://www.loom.com; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
         ));
     if fresh {
         return response.finish();

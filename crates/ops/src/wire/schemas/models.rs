@@ -61,6 +61,8 @@ pub(super) struct ListingSummary {
     /// The product's own website.
     url: String,
     tagline: Option<String>,
+    /// The logo we keep: its address on this site, from the root (`/media/<sha256>-full.<ext>`;
+    /// scaled copies replace `full` with 64, 128 or 256 where the logo is wider); null without one.
     logo_url: Option<String>,
     /// Community votes received, all time.
     votes: u64,

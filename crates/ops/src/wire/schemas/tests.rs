@@ -50,7 +50,7 @@ fn every_read_model_is_described_with_the_keys_it_is_written_with() {
             name: "Acme".into(),
             url: "https://acme.example/".into(),
             tagline: text(),
-            logo_url: text(),
+            logo: Some(kernel::ImageRef::new([1; 32], kernel::ImageFormat::Webp, 96, 96)),
             votes: 3,
             primary_category: Some(slug("productivity")),
             launch_week: Week::parse_date("2026-11-23"),

@@ -1,0 +1,124 @@
+//! `MediaService`: keeping an image (clean, hash, store, then scale in the background), checking
+//! that a reference names an image we keep, and serving a copy by its object name.
+
+use crate::{ImageCodec, ImageLimits, MediaError, MediaStore, Served};
+use async_trait::async_trait;
+use bytes::Bytes;
+use kernel::{Clock, ImageRef, ImageSize, Job, JobHandler, JobOutcome, JobQueue, JobRun};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+
+/// Makes the scaled copies of a kept image that pages ask for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScaleImage {
+    pub image: ImageRef,
+}
+
+impl Job for ScaleImage {
+    const KIND: &'static str = "media.scale";
+}
+
+/// Images in and out of the media store.
+#[derive(Clone)]
+pub struct MediaService {
+    store: Arc<dyn MediaStore>,
+    codec: Arc<dyn ImageCodec>,
+    jobs: Arc<dyn JobQueue>,
+    clock: Arc<dyn Clock>,
+    limits: ImageLimits,
+}
+
+impl MediaService {
+    pub fn new(
+        store: Arc<dyn MediaStore>,
+        codec: Arc<dyn ImageCodec>,
+        jobs: Arc<dyn JobQueue>,
+        clock: Arc<dyn Clock>,
+        limits: ImageLimits,
+    ) -> Self {
+        Self { store, codec, jobs, clock, limits }
+    }
+
+    pub fn limits(&self) -> ImageLimits {
+        self.limits
+    }
+
+    /// Keeps an image: cleaned by the codec, stored under the hash of the clean bytes, its
+    /// scaled copies left to a job. The same picture kept twice is one image. Nothing is stored
+    /// when the image is refused.
+    pub async fn keep(&self, bytes: Bytes) -> Result<ImageRef, MediaError> {
+        let clean = self.codec.clean(bytes, self.limits).await?;
+        let hash: [u8; 32] = Sha256::digest(&clean.bytes).into();
+        let image = ImageRef::new(hash, clean.format, clean.width, clean.height);
+        self.store.put(&image.object_name(ImageSize::Original), Bytes::from(clean.bytes), clean.format.content_type()).await?;
+        if image.scaled_widths().next().is_some() {
+            let job = ScaleImage { image }.new_job(self.clock.now()).unique(format!("{}:{}", ScaleImage::KIND, image.hash_hex()));
+            // A lost job costs nothing but time: the first request for a copy makes it.
+            if let Err(error) = self.jobs.enqueue(job).await {
+                tracing::warn!(image = %image, %error, "scaling was not queued");
+            }
+        }
+        Ok(image)
+    }
+
+    /// Checks that `image` names an image we keep, with the size it states.
+    pub async fn check(&self, image: &ImageRef) -> Result<(), MediaError> {
+        let original = self.store.get(&image.object_name(ImageSize::Original)).await?.ok_or(MediaError::Unknown)?;
+        match self.codec.dimensions(&original, image.format()) {
+            Some((width, height)) if width == image.width() && height == image.height() => Ok(()),
+            _ => Err(MediaError::Unknown),
+        }
+    }
+
+    /// The copy an address names (`<hash>-<size>.<ext>`): from the store, or, for a scaled copy
+    /// not made yet, made now from the original and kept. `None` for a name that is not ours,
+    /// an image we do not keep, or a width the original is not wider than.
+    pub async fn serve(&self, name: &str) -> Result<Option<Served>, MediaError> {
+        let Some((hash, size, format)) = ImageRef::parse_object_name(name) else { return Ok(None) };
+        let served = |bytes: Bytes| Served { bytes, content_type: format.content_type(), name: name.to_owned() };
+        if let Some(bytes) = self.store.get(name).await? {
+            return Ok(Some(served(bytes)));
+        }
+        let ImageSize::Width(width) = size else { return Ok(None) };
+        let probe = ImageRef::new(hash, format, 1, 1);
+        let Some(original) = self.store.get(&probe.object_name(ImageSize::Original)).await? else { return Ok(None) };
+        let (original_width, original_height) =
+            self.codec.dimensions(&original, format).ok_or_else(|| MediaError::Scale("its header cannot be read".into()))?;
+        if width >= original_width {
+            return Ok(None);
+        }
+        let image = ImageRef::new(hash, format, original_width, original_height);
+        Ok(Some(served(self.make_copy(&image, original, width).await?)))
+    }
+
+    async fn make_copy(&self, image: &ImageRef, original: Bytes, width: u32) -> Result<Bytes, MediaError> {
+        let scaled = Bytes::from(self.codec.scale(original, image.format(), width).await.map_err(MediaError::Scale)?);
+        self.store.put(&image.object_name(ImageSize::Width(width)), scaled.clone(), image.format().content_type()).await?;
+        Ok(scaled)
+    }
+}
+
+#[async_trait]
+impl JobHandler<ScaleImage> for MediaService {
+    async fn run(&self, job: ScaleImage, _run: JobRun) -> JobOutcome {
+        let image = job.image;
+        let original = match self.store.get(&image.object_name(ImageSize::Original)).await {
+            Ok(Some(original)) => original,
+            Ok(None) => return JobOutcome::Failed(format!("{} is not kept", image.hash_hex())),
+            Err(error) => return JobOutcome::Retry(error.to_string()),
+        };
+        let mut made = Vec::new();
+        for width in image.scaled_widths() {
+            match self.make_copy(&image, original.clone(), width).await {
+                Ok(_) => made.push(width),
+                Err(MediaError::Store(error)) => return JobOutcome::Retry(error.to_string()),
+                Err(error) => return JobOutcome::Failed(error.to_string()),
+            }
+        }
+        JobOutcome::Done(serde_json::json!({ "image": image.to_string(), "widths": made }))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,49 @@
+//! The demo directory's pictures: which listings still lack a logo, and writing the logo and
+//! gallery the server drew and kept for one (the media store is the server's, so the drawing
+//! and keeping happen there; this only writes the references).
+
+use crate::entity::listing;
+use kernel::ImageRef;
+use listings::GalleryImage;
+use sea_orm::sea_query::Expr;
+use sea_orm::{ColumnTrait, DatabaseConnection, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+
+/// A listing without a logo: its id, its name, and whether its gallery shows (media unlocked).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WithoutPictures {
+    pub id: i64,
+    pub name: String,
+    pub gallery_shows: bool,
+}
+
+/// Up to `limit` listings without a logo, oldest first.
+pub async fn without_pictures(db: &DatabaseConnection, limit: u64) -> Result<Vec<WithoutPictures>, DbErr> {
+    let rows: Vec<(i64, String, Option<serde_json::Value>)> = listing::Entity::find()
+        .select_only()
+        .columns([listing::Column::Id, listing::Column::Name, listing::Column::UnlockedSections])
+        .filter(listing::Column::Logo.is_null())
+        .order_by_asc(listing::Column::Id)
+        .limit(limit)
+        .into_tuple()
+        .all(db)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, name, unlocked)| {
+            let gallery_shows =
+                unlocked.and_then(|value| value.as_array().cloned()).is_some_and(|sections| sections.iter().any(|s| s == "media"));
+            WithoutPictures { id, name, gallery_shows }
+        })
+        .collect())
+}
+
+/// Sets a listing's logo and gallery (the seed's own writing: no version history).
+pub async fn set_pictures(db: &DatabaseConnection, id: i64, logo: &ImageRef, gallery: &[GalleryImage]) -> Result<(), DbErr> {
+    listing::Entity::update_many()
+        .col_expr(listing::Column::Logo, Expr::value(logo.to_string()))
+        .col_expr(listing::Column::Gallery, Expr::value(serde_json::json!(gallery)))
+        .filter(listing::Column::Id.eq(id))
+        .exec(db)
+        .await?;
+    Ok(())
+}

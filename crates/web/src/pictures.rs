@@ -1,0 +1,199 @@
+//! An owner's pictures on their listing's page (`/account/listings/<id>`): the logo and the
+//! gallery sent as files (`multipart/form-data`, `POST .../pictures`), and the gallery put in
+//! order, a picture or the logo removed (`POST .../gallery`). Each runs the operations the API
+//! runs as the person (`upload_image`, then `update_my_listing`), so the limits, refusals and
+//! history are the API's; a refusal is shown beside the field it concerns and nothing is kept.
+
+use crate::guard::{as_person, checked_back};
+use crate::mine::{Sent, render};
+use crate::site::run_with;
+use crate::{PageError, SignedInPost, WebState};
+use actix_multipart::Multipart;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use base64::Engine;
+use futures_util::StreamExt;
+use kernel::FieldError;
+use ops::operations::media::UploadImage;
+use ops::operations::owner::{GetMyListing, UpdateMyListing};
+use ops::wire::{ListingPath, MyListingView};
+use ops::{Caller, NoInput, OpError};
+use serde_json::{Value, json};
+
+/// The longest text field of the pictures' form that is read (the CSRF token, the alt text).
+const MAX_TEXT_BYTES: usize = 4096;
+
+/// What the pictures' form sent.
+#[derive(Default)]
+struct PictureForm {
+    csrf: String,
+    /// `logo` or `gallery`.
+    action: String,
+    alt: String,
+    file: Vec<u8>,
+    /// The file was larger than the site takes: its size so far.
+    too_large: Option<usize>,
+}
+
+/// Reads the form, stopping a file at one byte past `max_bytes` (it is refused by its size).
+async fn read_form(mut multipart: Multipart, max_bytes: usize) -> Result<PictureForm, String> {
+    let mut form = PictureForm::default();
+    while let Some(field) = multipart.next().await {
+        let mut field = field.map_err(|error| error.to_string())?;
+        let name = field.name().unwrap_or_default().to_owned();
+        let limit = if name == "file" { max_bytes + 1 } else { MAX_TEXT_BYTES };
+        let mut bytes = Vec::new();
+        while let Some(chunk) = field.next().await {
+            let chunk = chunk.map_err(|error| error.to_string())?;
+            if bytes.len() + chunk.len() > limit {
+                if name == "file" {
+                    form.too_large = Some(bytes.len() + chunk.len());
+                }
+                break;
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        let text = || String::from_utf8_lossy(&bytes).trim().to_owned();
+        match name.as_str() {
+            "csrf" => form.csrf = text(),
+            "action" => form.action = text(),
+            "alt" => form.alt = text(),
+            "file" => form.file = bytes,
+            _ => {}
+        }
+    }
+    Ok(form)
+}
+
+/// `POST /account/listings/<id>/pictures`: a logo or a gallery picture sent as a file.
+pub async fn send(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    path: web::Path<i64>,
+    multipart: Multipart,
+) -> Result<HttpResponse, PageError> {
+    let id = path.into_inner();
+    let back = format!("/account/listings/{id}");
+    let max_bytes = state.app.media.limits().max_bytes;
+    let form = match read_form(multipart, max_bytes).await {
+        Ok(form) => form,
+        Err(detail) => {
+            return Err(PageError::new(
+                StatusCode::BAD_REQUEST,
+                "The pictures could not be read",
+                format!("The form did not arrive whole ({detail}); send it again."),
+            )
+            .back_to(&back));
+        }
+    };
+    let session = checked_back(&state, &request, &form.csrf, &back).await?;
+    let caller = as_person(&session, &request);
+    let field = if form.action == "logo" { "logo" } else { "picture" };
+    let refused = |field: &str, message: String, alt: &str| Sent {
+        picture_errors: vec![FieldError::new(field, message)],
+        alt: alt.to_owned(),
+        ..Sent::default()
+    };
+    if form.file.is_empty() {
+        let sent = refused(field, "Choose a picture file first.".into(), &form.alt);
+        return render(&state, &request, id, StatusCode::BAD_REQUEST, None, sent).await;
+    }
+    if form.action == "gallery" && form.alt.is_empty() {
+        let sent = refused("alt", "Say what the picture shows: a screen reader reads it out to people who cannot see it.".into(), "");
+        return render(&state, &request, id, StatusCode::BAD_REQUEST, None, sent).await;
+    }
+    if let Some(bytes) = form.too_large {
+        let message =
+            format!("The file is larger than {} MiB (at least {bytes} bytes): send a smaller picture.", max_bytes / (1024 * 1024));
+        return render(&state, &request, id, StatusCode::BAD_REQUEST, None, refused(field, message, &form.alt)).await;
+    }
+    let data = base64::engine::general_purpose::STANDARD.encode(&form.file);
+    let uploaded =
+        async { run_with(UploadImage, &state, &caller, NoInput {}, NoInput {}, ops::parse_body(json!({ "data": data }))?).await }.await;
+    let image = match uploaded {
+        Ok(image) => image.image,
+        Err(OpError::Validation(errors)) => {
+            let message = errors.first().map_or_else(|| "is not a picture we can keep".to_owned(), |error| error.message.clone());
+            let sent = refused(field, format!("This file {message}."), &form.alt);
+            return render(&state, &request, id, StatusCode::BAD_REQUEST, None, sent).await;
+        }
+        Err(error) => return Err(error.into()),
+    };
+    let body = if form.action == "logo" {
+        json!({ "logo": image })
+    } else {
+        let mut gallery = current_gallery(&state, &caller, id).await?;
+        gallery.push(json!({ "image": image, "alt": form.alt }));
+        json!({ "gallery": gallery })
+    };
+    save(&state, &request, &caller, id, body, &form.alt).await
+}
+
+/// The gallery as `update_my_listing` takes it.
+async fn current_gallery(state: &WebState, caller: &Caller, id: i64) -> Result<Vec<Value>, PageError> {
+    let listing: MyListingView = run_with(GetMyListing, state, caller, ListingPath { listing_id: id }, NoInput {}, NoInput {}).await?;
+    Ok(listing.gallery.iter().map(|item| json!({ "image": item.image.image, "alt": item.caption })).collect())
+}
+
+/// Runs `update_my_listing`; back to the page with what was saved, or the page with each error
+/// beside its field (`gallery[3].alt` beside the alt text).
+async fn save(
+    state: &WebState,
+    request: &HttpRequest,
+    caller: &Caller,
+    id: i64,
+    body: Value,
+    alt: &str,
+) -> Result<HttpResponse, PageError> {
+    let path = ListingPath { listing_id: id };
+    match async { run_with(UpdateMyListing, state, caller, path, NoInput {}, ops::parse_body(body)?).await }.await {
+        Ok(_) => Ok(HttpResponse::SeeOther().insert_header(("Location", format!("/account/listings/{id}?pictures=1#pictures"))).finish()),
+        Err(OpError::Validation(errors)) => {
+            let picture_errors = errors
+                .into_iter()
+                .map(|error| {
+                    let field = if error.field.ends_with(".alt") {
+                        "alt"
+                    } else if error.field == "logo" {
+                        "logo"
+                    } else {
+                        "picture"
+                    };
+                    FieldError::new(field, error.message)
+                })
+                .collect();
+            let sent = Sent { picture_errors, alt: alt.to_owned(), ..Sent::default() };
+            render(state, request, id, StatusCode::BAD_REQUEST, None, sent).await
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// `POST /account/listings/<id>/gallery`: `action` `up`, `down` or `remove` the picture at
+/// `index`, or `remove_logo`.
+pub async fn arrange(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    path: web::Path<i64>,
+    SignedInPost { session, form, .. }: SignedInPost<Vec<(String, String)>>,
+) -> Result<HttpResponse, PageError> {
+    let id = path.into_inner();
+    let caller = as_person(&session, &request);
+    let value = |name: &str| form.iter().find(|(key, _)| key == name).map_or("", |(_, value)| value.as_str());
+    let action = value("action");
+    if action == "remove_logo" {
+        return save(&state, &request, &caller, id, json!({ "logo": null }), "").await;
+    }
+    let mut gallery = current_gallery(&state, &caller, id).await?;
+    let index = value("index").parse::<usize>().ok().filter(|index| *index < gallery.len());
+    match (action, index) {
+        ("remove", Some(index)) => {
+            gallery.remove(index);
+        }
+        ("up", Some(index)) if index > 0 => gallery.swap(index, index - 1),
+        ("down", Some(index)) if index + 1 < gallery.len() => gallery.swap(index, index + 1),
+        // A stale button (the gallery changed in another tab): the page as it is now.
+        _ => return Ok(HttpResponse::SeeOther().insert_header(("Location", format!("/account/listings/{id}#pictures"))).finish()),
+    }
+    save(&state, &request, &caller, id, json!({ "gallery": gallery }), "").await
+}
