@@ -20,7 +20,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     ("listings", &["kernel"]),
     ("content", &["kernel"]),
     ("media", &["kernel"]),
-    ("drafts", &["kernel", "listings"]),
+    ("drafts", &["kernel", "listings", "media"]),
     ("claims", &["kernel", "listings"]),
     ("orders", &["kernel", "listings"]),
     // The operations, over the domains; the HTTP edge every transport shares, over them.

@@ -22,6 +22,20 @@ pub struct DraftEdit {
     /// `Some("")` clears the comparison.
     pub competitor_url: Option<String>,
     pub seo: Option<DraftSeo>,
+    /// Replaces the pictures: the ones to keep in view, in order, with their alt text and
+    /// whether the listing gets them; an image not among them yet is an upload.
+    pub pictures: Option<Vec<PictureEdit>>,
+}
+
+/// One picture of an `update_draft`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PictureEdit {
+    pub image: kernel::ImageRef,
+    pub alt: String,
+    pub kept: bool,
+    /// What it is to the listing; a picture the draft has keeps its own when `None`, an upload
+    /// is a screenshot.
+    pub role: Option<crate::PictureRole>,
 }
 
 /// Checks field values for meaning: known categories (names or slugs, stored as slugs),

@@ -122,6 +122,10 @@ impl SiteReader for Sites {
             None => Err(ReadFailure::Unreachable("no such site".into())),
         }
     }
+
+    async fn picture(&self, url: &kernel::WebUrl, _: usize) -> Result<Vec<u8>, ReadFailure> {
+        Err(ReadFailure::Unreachable(format!("no picture at {url}")))
+    }
 }
 
 /// Proposes the homepage's first paragraph as the name, quoting it.
@@ -191,6 +195,7 @@ impl World {
                 drafter: Arc::new(FirstParagraphDrafter),
                 categories: Arc::new(OneCategory),
                 listings: SubmissionService::new(listings.clone(), clock.clone()),
+                media: media::testing::media_service(clock.clone()),
                 mailer: Arc::new(kernel::MemoryMailer::default()),
                 clock: clock.clone(),
             },

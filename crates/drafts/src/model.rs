@@ -492,6 +492,9 @@ pub struct Draft {
     /// Pages that show their content only with JavaScript, read without it.
     #[serde(default)]
     pub pages_needing_javascript: Vec<String>,
+    /// The logo and screenshots found on the site (kept by us), and the maker's uploads.
+    #[serde(default)]
+    pub pictures: Vec<crate::DraftPicture>,
     /// The listing made by `submit_draft`.
     pub listing_id: Option<ListingId>,
     /// Co-founder invitations sent.
@@ -532,6 +535,7 @@ impl Draft {
             pages_skipped: Vec::new(),
             pages_rendered: Vec::new(),
             pages_needing_javascript: Vec::new(),
+            pictures: Vec::new(),
             listing_id: None,
             invites: 0,
             created_at: now,

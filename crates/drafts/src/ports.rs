@@ -12,6 +12,10 @@ use time::OffsetDateTime;
 #[async_trait]
 pub trait SiteReader: Send + Sync {
     async fn read(&self, url: &kernel::WebUrl, max_pages: usize) -> Result<SiteSnapshot, ReadFailure>;
+
+    /// A picture a page of the site shows (at most `max_bytes`), as robots.txt of its origin
+    /// allows: its bytes as served, for the media domain to check and keep.
+    async fn picture(&self, url: &kernel::WebUrl, max_bytes: usize) -> Result<Vec<u8>, ReadFailure>;
 }
 
 /// Why a drafter could not propose anything.

@@ -89,6 +89,8 @@ pub struct DraftsService {
     drafter: Arc<dyn Drafter>,
     categories: Arc<dyn DraftCategories>,
     listings: SubmissionService,
+    /// Keeps the pictures found on a site, and checks the ones a maker names.
+    pub(crate) media: media::MediaService,
     pub(crate) mailer: Arc<dyn Mailer>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) policy: DraftsPolicy,
@@ -102,14 +104,16 @@ pub struct DraftsPorts {
     pub categories: Arc<dyn DraftCategories>,
     /// The listings domain's use case that turns a submitted draft into a listing.
     pub listings: SubmissionService,
+    /// The media domain's use cases: pictures found on a site are kept through them.
+    pub media: media::MediaService,
     pub mailer: Arc<dyn Mailer>,
     pub clock: Arc<dyn Clock>,
 }
 
 impl DraftsService {
     pub fn new(ports: DraftsPorts, policy: DraftsPolicy) -> Self {
-        let DraftsPorts { repo, reader, drafter, categories, listings, mailer, clock } = ports;
-        Self { repo, reader, drafter, categories, listings, mailer, clock, policy }
+        let DraftsPorts { repo, reader, drafter, categories, listings, media, mailer, clock } = ports;
+        Self { repo, reader, drafter, categories, listings, media, mailer, clock, policy }
     }
 
     /// `submit_listing`: a new draft for the website, read in the background.
@@ -144,6 +148,9 @@ impl DraftsService {
     pub async fn update(&self, owner: UserId, id: DraftId, edit: DraftEdit) -> Result<Draft, DraftError> {
         let categories =
             if edit.fields.iter().any(|(name, _)| *name == FieldName::Categories) { self.categories.all().await? } else { Vec::new() };
+        if let Some(pictures) = &edit.pictures {
+            self.check_uploads(owner, id, pictures).await?;
+        }
         // Optimistic locking: a background job may write the draft between our read and write.
         for _ in 0..WRITE_TRIES {
             let (mut draft, version) = self.load_owned(owner, id).await?;
@@ -196,8 +203,16 @@ impl DraftsService {
                 }
             },
         };
+        let pictures = edit.pictures.as_ref().map(|pictures| {
+            let merged = merge_pictures(&draft.pictures, pictures);
+            crate::pictures::check_pictures(&merged, &mut errors);
+            merged
+        });
         if !errors.is_empty() {
             return Err(DraftError::Invalid(errors));
+        }
+        if let Some(pictures) = pictures {
+            draft.pictures = pictures;
         }
 
         for (name, value) in values {
@@ -367,11 +382,77 @@ impl DraftsService {
         })
         .await?;
         let proposal = self.propose(&snapshot).await?;
+        let pictures = self.pictures_of(&snapshot).await;
         self.modify(id, |draft| {
             take_proposal(draft, &proposal, None);
+            if draft.pictures.is_empty() {
+                draft.pictures = pictures.clone();
+            }
             draft.status = DraftStatus::Ready;
         })
         .await
+    }
+
+    /// The logo and screenshots the site shows, fetched as its robots.txt allows and kept by
+    /// the media domain (which refuses what is no safe picture). One that cannot be fetched or
+    /// kept is left out; so is one too small to be what it is taken for (a tracking pixel).
+    async fn pictures_of(&self, snapshot: &SiteSnapshot) -> Vec<crate::DraftPicture> {
+        use crate::pictures::{PictureRole, candidates};
+        let mut pictures: Vec<crate::DraftPicture> = Vec::new();
+        let max_bytes = self.media.limits().max_bytes;
+        for candidate in candidates(snapshot) {
+            let Ok(url) = WebUrl::parse(&candidate.url) else { continue };
+            let bytes = match self.reader.picture(&url, max_bytes).await {
+                Ok(bytes) => bytes,
+                Err(failure) => {
+                    tracing::info!(%url, %failure, "a picture of the site could not be fetched");
+                    continue;
+                }
+            };
+            let image = match self.media.keep(bytes.into()).await {
+                Ok(image) => image,
+                Err(error) => {
+                    tracing::info!(%url, %error, "a picture of the site was not kept");
+                    continue;
+                }
+            };
+            let (min_width, min_height) = match candidate.role {
+                PictureRole::Logo => (32, 32),
+                PictureRole::Screenshot => (320, 180),
+            };
+            if image.width() < min_width || image.height() < min_height || pictures.iter().any(|p| p.image == image) {
+                continue;
+            }
+            pictures.push(crate::DraftPicture {
+                image,
+                role: candidate.role,
+                evidence: Some(candidate.evidence),
+                source: Some(candidate.url),
+                alt: candidate.alt,
+                kept: true,
+            });
+        }
+        pictures
+    }
+
+    /// Every picture an edit names that the draft does not hold must be an image we keep (an
+    /// upload); each that is not is named (`pictures[2].image`).
+    async fn check_uploads(&self, owner: UserId, id: DraftId, pictures: &[crate::edit::PictureEdit]) -> Result<(), DraftError> {
+        let (draft, _) = self.load_owned(owner, id).await?;
+        let mut errors = Vec::new();
+        for (i, picture) in pictures.iter().enumerate() {
+            if draft.pictures.iter().any(|held| held.image == picture.image) {
+                continue;
+            }
+            match self.media.check(&picture.image).await {
+                Ok(()) => {}
+                Err(media::MediaError::Unknown) => {
+                    errors.push(FieldError::new(format!("pictures[{i}].image"), media::MediaError::Unknown.to_string()))
+                }
+                Err(error) => return Err(DraftError::Repo(RepoError::backend(error))),
+            }
+        }
+        if errors.is_empty() { Ok(()) } else { Err(DraftError::Invalid(errors)) }
     }
 
     /// Drafts and grounds a proposal.
@@ -529,4 +610,22 @@ fn take_proposal(draft: &mut Draft, proposal: &Proposal, only: Option<&[FieldNam
         Some((seo, quotes)) => section(&mut draft.seo, seo, quotes, true),
         None => section(&mut draft.seo, Default::default(), Vec::new(), false),
     }
+}
+
+/// The pictures an edit lists, in its order: one the draft holds keeps its evidence and source
+/// (and its role unless the edit names one); an upload is a screenshot unless named otherwise.
+fn merge_pictures(held: &[crate::DraftPicture], edit: &[crate::edit::PictureEdit]) -> Vec<crate::DraftPicture> {
+    edit.iter()
+        .map(|picture| {
+            let known = held.iter().find(|held| held.image == picture.image);
+            crate::DraftPicture {
+                image: picture.image,
+                role: picture.role.or(known.map(|known| known.role)).unwrap_or(crate::PictureRole::Screenshot),
+                evidence: known.and_then(|known| known.evidence.clone()),
+                source: known.and_then(|known| known.source.clone()),
+                alt: picture.alt.trim().to_owned(),
+                kept: picture.kept,
+            }
+        })
+        .collect()
 }

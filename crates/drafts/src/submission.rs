@@ -72,6 +72,14 @@ pub(crate) fn submission_of(draft: &Draft) -> Result<Submission, DraftError> {
         story: draft.story.value.clone(),
         milestones,
         not_found_on_website: draft.not_found_on_website().into_iter().map(str::to_owned).collect(),
+        logo: draft.pictures.iter().find(|p| p.kept && p.role == crate::PictureRole::Logo).map(|p| p.image),
+        gallery: draft
+            .pictures
+            .iter()
+            .filter(|p| p.kept && p.role == crate::PictureRole::Screenshot)
+            .take(listings::GalleryImage::MAX_IMAGES)
+            .map(|p| listings::GalleryImage { image: p.image, alt: p.alt.clone() })
+            .collect(),
     })
 }
 

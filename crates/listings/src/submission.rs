@@ -41,6 +41,10 @@ pub struct Submission {
     pub story: Story,
     pub milestones: Vec<Milestone>,
     pub not_found_on_website: Vec<String>,
+    /// The logo kept for the listing (a picture found on its site, or an upload).
+    pub logo: Option<kernel::ImageRef>,
+    /// The gallery, in order.
+    pub gallery: Vec<crate::GalleryImage>,
 }
 
 /// A founder named by a submission.
@@ -115,6 +119,7 @@ impl Submission {
         for (i, milestone) in self.milestones.iter().enumerate() {
             errors.extend(milestone.check(&format!("milestones[{i}]")));
         }
+        crate::edit::check_gallery("pictures", &self.gallery, &mut errors);
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -122,7 +127,8 @@ impl Submission {
             fields,
             socials: Some(self.socials.clone()),
             faqs: Some(self.faqs.iter().take(MAX_FAQS).cloned().collect()),
-            ..ListingEdit::default()
+            logo: Some(self.logo),
+            gallery: Some(self.gallery.clone()),
         };
         let (copy, _) = edit.apply(&ListingCopy::default());
         Ok(CheckedSubmission {
@@ -218,6 +224,8 @@ mod tests {
             story: Story::default(),
             milestones: Vec::new(),
             not_found_on_website: Vec::new(),
+            logo: None,
+            gallery: Vec::new(),
         }
     }
 

@@ -7,6 +7,8 @@
 mod model;
 mod ports;
 mod service;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 pub use model::{CleanImage, ImageLimits, ImageRefusal, MediaError, Served, StoreError};
 pub use ports::{ImageCodec, MediaStore};

@@ -53,9 +53,19 @@ impl PageFailure {
     }
 }
 
-/// Reads the HTML page at `url` (at most `max_bytes`) as robots.txt allows: every hop of a
-/// redirect chain is checked before it is requested, so a disallowed page is never fetched.
+/// Reads the HTML page at `url` (at most `max_bytes`) as robots.txt allows (`fetch_allowed`).
 pub async fn fetch_html(fetcher: &SafeFetcher, robots: &RobotsCache, url: &WebUrl, max_bytes: usize) -> Result<Fetched, PageFailure> {
+    let fetched = fetch_allowed(fetcher, robots, url, max_bytes).await?;
+    if !fetched.is_html() {
+        return Err(PageFailure::NotHtml(fetched.media_type.clone()));
+    }
+    Ok(fetched)
+}
+
+/// Reads what `url` serves (at most `max_bytes`) as robots.txt allows: every hop of a redirect
+/// chain is checked before it is requested, so a disallowed address is never fetched; an error
+/// status is a failure.
+pub async fn fetch_allowed(fetcher: &SafeFetcher, robots: &RobotsCache, url: &WebUrl, max_bytes: usize) -> Result<Fetched, PageFailure> {
     let deadline = fetcher.deadline();
     let mut current = url.clone();
     for hop in 0..=MAX_REDIRECTS {
@@ -71,9 +81,6 @@ pub async fn fetch_html(fetcher: &SafeFetcher, robots: &RobotsCache, url: &WebUr
         };
         if !fetched.status.is_success() {
             return Err(PageFailure::Unreachable(format!("{url} answered {}", fetched.status)));
-        }
-        if !fetched.is_html() {
-            return Err(PageFailure::NotHtml(fetched.media_type.clone()));
         }
         return Ok(fetched);
     }

@@ -5,7 +5,7 @@
 
 use crate::extract::{extract, needs_javascript};
 use crate::fetcher::SafeFetcher;
-use crate::page::{PageFailure, fetch_html};
+use crate::page::{PageFailure, fetch_allowed, fetch_html};
 use crate::render::ChromiumRenderer;
 use crate::robots::RobotsCache;
 use async_trait::async_trait;
@@ -196,7 +196,25 @@ impl drafts::SiteReader for CrawlingSiteReader {
             Err(_) => Err(ReadFailure::Unreachable(format!("reading the site took longer than {} seconds", self.deadline.as_secs()))),
         }
     }
+
+    async fn picture(&self, url: &WebUrl, max_bytes: usize) -> Result<Vec<u8>, ReadFailure> {
+        let fetched = match tokio::time::timeout(PICTURE_DEADLINE, fetch_allowed(&self.fetcher, &self.robots, url, max_bytes)).await {
+            Ok(Ok(fetched)) => fetched,
+            Ok(Err(PageFailure::RobotsDisallowed { .. })) => return Err(ReadFailure::RobotsDisallowed),
+            Ok(Err(PageFailure::Blocked(what))) => return Err(ReadFailure::BlockedAddress(what)),
+            Ok(Err(PageFailure::TooLarge(_))) => return Err(ReadFailure::TooLarge),
+            Ok(Err(failure)) => return Err(ReadFailure::Unreachable(failure.describe())),
+            Err(_) => return Err(ReadFailure::Unreachable(format!("{url} took longer than {} seconds", PICTURE_DEADLINE.as_secs()))),
+        };
+        if !fetched.media_type.starts_with("image/") {
+            return Err(ReadFailure::NotHtml(format!("{url} is {}, not a picture", fetched.media_type)));
+        }
+        Ok(fetched.body)
+    }
 }
+
+/// The time one picture of a site may take.
+pub const PICTURE_DEADLINE: Duration = Duration::from_secs(15);
 
 /// Picks up to `limit` same-origin pages from the homepage's links: one per topic in topic order,
 /// then further pages of any topic.

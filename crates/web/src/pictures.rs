@@ -197,3 +197,94 @@ pub async fn arrange(
     }
     save(&state, &request, &caller, id, json!({ "gallery": gallery }), "").await
 }
+
+/// `POST /submit/drafts/<id>/pictures`: a picture added to a draft (a screenshot, or the logo,
+/// which then stands in for the others the draft holds), kept through `upload_image` and added
+/// with `update_draft`; a refusal is shown beside the file on the editor.
+pub async fn send_to_draft(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    path: web::Path<String>,
+    multipart: Multipart,
+) -> Result<HttpResponse, PageError> {
+    use ops::operations::drafts::UpdateDraft;
+    use ops::wire::DraftPath;
+    let back = format!("/submit/drafts/{path}");
+    let form = match read_form(multipart, state.app.media.limits().max_bytes).await {
+        Ok(form) => form,
+        Err(detail) => {
+            return Err(PageError::new(
+                StatusCode::BAD_REQUEST,
+                "The picture could not be read",
+                format!("The form did not arrive whole ({detail}); send it again."),
+            )
+            .back_to(&back));
+        }
+    };
+    let session = checked_back(&state, &request, &form.csrf, &back).await?;
+    let caller = as_person(&session, &request);
+    let draft = crate::submit::draft_of(&state, &caller, &path).await?;
+    let refused = |message: String| crate::submit::EditorSent {
+        values: vec![("upload_alt".to_owned(), form.alt.clone())],
+        errors: vec![FieldError::new("upload", message)],
+    };
+    let max_mib = state.app.media.limits().max_bytes / (1024 * 1024);
+    let problem = if form.file.is_empty() {
+        Some("Choose a picture file first.".to_owned())
+    } else if let Some(bytes) = form.too_large {
+        Some(format!("The file is larger than {max_mib} MiB (at least {bytes} bytes): send a smaller picture."))
+    } else if form.action != "logo" && form.alt.is_empty() {
+        Some("Say what the picture shows: a screen reader reads it out to people who cannot see it.".to_owned())
+    } else {
+        None
+    };
+    if let Some(message) = problem {
+        return Ok(crate::submit::editor_page(&state, &request, &session, draft, StatusCode::BAD_REQUEST, None, refused(message)));
+    }
+    let data = base64::engine::general_purpose::STANDARD.encode(&form.file);
+    let image =
+        match async { run_with(UploadImage, &state, &caller, NoInput {}, NoInput {}, ops::parse_body(json!({ "data": data }))?).await }
+            .await
+        {
+            Ok(image) => image.image,
+            Err(OpError::Validation(errors)) => {
+                let message = errors.first().map_or_else(|| "is not a picture we can keep".to_owned(), |error| error.message.clone());
+                return Ok(crate::submit::editor_page(
+                    &state,
+                    &request,
+                    &session,
+                    draft,
+                    StatusCode::BAD_REQUEST,
+                    None,
+                    refused(format!("This file {message}.")),
+                ));
+            }
+            Err(error) => return Err(error.into()),
+        };
+    let logo = form.action == "logo";
+    let mut pictures: Vec<Value> = draft
+        .pictures
+        .iter()
+        // A new logo stands in for the others: they stay in view, unused.
+        .map(|p| json!({ "image": p.image, "alt": p.alt, "kept": p.kept && !(logo && p.role == drafts::PictureRole::Logo) }))
+        .collect();
+    let role = if logo { "logo" } else { "screenshot" };
+    let added = json!({ "image": image, "alt": form.alt, "kept": true, "role": role });
+    if logo {
+        pictures.insert(0, added)
+    } else {
+        pictures.push(added)
+    }
+    let body = json!({ "pictures": pictures });
+    let path = DraftPath { id: draft.id.clone() };
+    match async { run_with(UpdateDraft, &state, &caller, path, NoInput {}, ops::parse_body(body)?).await }.await {
+        Ok(updated) => {
+            Ok(HttpResponse::SeeOther().insert_header(("Location", format!("/submit/drafts/{}?saved=1#pictures", updated.id))).finish())
+        }
+        Err(OpError::Validation(errors)) => {
+            let message = errors.iter().map(|error| error.message.clone()).collect::<Vec<_>>().join("; ");
+            Ok(crate::submit::editor_page(&state, &request, &session, draft, StatusCode::BAD_REQUEST, None, refused(message)))
+        }
+        Err(error) => Err(error.into()),
+    }
+}

@@ -52,6 +52,7 @@ pub fn drafts(
     settings: &Settings,
     store: &SeaStore,
     site_reader: outbound_http::CrawlingSiteReader,
+    media: media::MediaService,
     mailer: Arc<dyn Mailer>,
     clock: &Arc<dyn Clock>,
 ) -> anyhow::Result<drafts::DraftsService> {
@@ -62,6 +63,7 @@ pub fn drafts(
             drafter: drafter(settings)?,
             categories: store.draft_categories(),
             listings: listings::SubmissionService::new(store.submitted_listings(), clock.clone()),
+            media,
             mailer,
             clock: clock.clone(),
         },

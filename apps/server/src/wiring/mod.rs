@@ -37,6 +37,7 @@ impl Services {
         let mailer = mailer(settings, &store, &clock)?;
         let site_reader = drafts::site_reader(settings, fetcher.clone());
         let badge_probe = Arc::new(outbound_http::HomepageBadgeProbe::new(fetcher.clone(), site_reader.robots()));
+        let media = media::media(settings, &store, &clock)?;
         let app = App {
             site: SiteConfig {
                 name: settings.site_name.clone(),
@@ -52,8 +53,8 @@ impl Services {
             },
             commerce: commerce::commerce(settings, &store, &clock)?,
             claims: claims::claims(settings, &store, fetcher, mailer.clone(), &clock)?,
-            drafts: drafts::drafts(settings, &store, site_reader, mailer, &clock)?,
-            media: media::media(settings, &store, &clock)?,
+            drafts: drafts::drafts(settings, &store, site_reader, media.clone(), mailer, &clock)?,
+            media,
             housekeeper: ops::housekeeping::Housekeeper::new(store.housekeeping(), clock.clone()),
             clock: clock.clone(),
         };

@@ -149,8 +149,13 @@ impl Browser {
     /// Waits (up to 10 s) until the page shows `needle`, as a person waits for the next page
     /// after pressing a button; returns the page's text.
     pub async fn wait_for_text(&self, needle: &str) -> String {
+        self.wait_for_text_for(needle, Duration::from_secs(10)).await
+    }
+
+    /// `wait_for_text` for work that takes longer than a page load (a site being read).
+    pub async fn wait_for_text_for(&self, needle: &str, bound: Duration) -> String {
         let mut text = String::new();
-        for _ in 0..100 {
+        for _ in 0..bound.as_millis() / 100 {
             text = self.text().await;
             if text.contains(needle) {
                 return text;

@@ -15,6 +15,7 @@ mod claims;
 mod cli;
 mod compare;
 mod crawling;
+mod drafted_pictures;
 mod drafts;
 mod errors;
 mod feeds;

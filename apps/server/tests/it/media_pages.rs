@@ -124,3 +124,83 @@ async fn an_owner_sends_pictures_and_a_visitor_sees_them_with_the_video_behind_i
         .await;
     let _ = std::fs::remove_dir_all(files);
 }
+
+#[tokio::test]
+async fn a_maker_keeps_drops_and_adds_the_pictures_of_a_draft_and_the_listing_shows_them() {
+    use sea_orm::ConnectionTrait;
+    let app = crate::submitting::app().await;
+    let site = outbound_http::testing::FixtureServer::start(crate::drafted_pictures::routes()).await;
+    let email = format!("pictured-{}@example.com", uuid::Uuid::new_v4().simple());
+    let files = crate::helpers::own_data_dir();
+    let settings_shot = files.join("settings.png");
+    std::fs::write(&settings_shot, crate::drafted_pictures::png(1000, 640, [20, 160, 90])).unwrap();
+    let browser = Browser::start().await;
+    browser
+        .run("draft_pictures", async {
+            crate::submitting::sign_in_to_submit(&app, &browser, &email).await;
+            browser.field("Your product's website").await.send_keys(site.url("/")).await.unwrap();
+            browser.button("Read my website").await.click().await.unwrap();
+            // Reading the site and keeping its pictures runs in the background, beside other tests.
+            let editor = browser.wait_for_text_for("Save the draft", std::time::Duration::from_secs(45)).await;
+            // The logo and two screenshots, each with the page it was found on.
+            assert!(editor.contains("Logo") && editor.contains(&format!("on {}", site.url("/"))), "{editor}");
+            assert_eq!(browser.driver.find_all(By::Css(".gallery-edit img")).await.unwrap().len(), 3);
+            assert_eq!(
+                browser.field("What picture 3 shows").await.value().await.unwrap().as_deref(),
+                Some("The Dapple board with three columns")
+            );
+            browser.assert_accessible_light_and_dark().await;
+
+            // Drop the shared picture, name the category, save.
+            browser
+                .driver
+                .find(By::XPath("//label[normalize-space()='Use picture 2 on the listing']"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
+            browser.field("Categories").await.send_keys("Productivity").await.unwrap();
+            browser.button("Save the draft").await.click().await.unwrap();
+            browser.wait_for_text("Your changes are saved").await;
+            let kept = browser.driver.find(By::Name("keep.1")).await.unwrap();
+            assert!(!kept.is_selected().await.unwrap(), "picture 2 stays in view, unused");
+
+            // A picture without words is refused beside its file; with them it joins the gallery.
+            browser.field("Picture").await.send_keys(settings_shot.display().to_string()).await.unwrap();
+            browser.button("Add the picture").await.click().await.unwrap();
+            browser.wait_for_text("Say what the picture shows").await;
+            browser.assert_accessible().await;
+            browser.field("Picture").await.send_keys(settings_shot.display().to_string()).await.unwrap();
+            browser.field("What the picture shows").await.send_keys("The settings of a board").await.unwrap();
+            browser.button("Add the picture").await.click().await.unwrap();
+            browser.wait_for_text("Your changes are saved").await;
+            assert_eq!(browser.driver.find_all(By::Css(".gallery-edit img")).await.unwrap().len(), 4);
+
+            browser.button("Submit the draft").await.click().await.unwrap();
+            browser.wait_for_text("Free launch").await;
+        })
+        .await;
+    // The site team lets it go live with the media section (as a paid launch would).
+    let db = app.services.store.connection();
+    let row = db
+        .query_one_raw(sea_orm::Statement::from_string(
+            db.get_database_backend(),
+            "SELECT id, slug FROM listings WHERE name = 'Dapple'".to_owned(),
+        ))
+        .await
+        .unwrap()
+        .expect("the submitted listing");
+    let (listing, slug): (i64, String) = (row.try_get_by_index(0).unwrap(), row.try_get_by_index(1).unwrap());
+    db.execute_unprepared(&format!("UPDATE listings SET status = 'live' WHERE id = {listing}")).await.unwrap();
+    store_seaorm::testing::fixtures::unlock(db, listing, &["media"]).await;
+    let page = app.client.get(app.url(&format!("/listings/{slug}"))).send().await.unwrap().text().await.unwrap();
+    assert!(page.contains(r#"<img class="logo big""#), "the listing shows the logo found on the site");
+    let shown: Vec<&str> = ["The Dapple board with three columns", "The settings of a board"]
+        .into_iter()
+        .filter(|alt| page.contains(&format!(r#"alt="{alt}""#)))
+        .collect();
+    assert_eq!(shown.len(), 2, "the gallery holds the kept screenshot and the upload");
+    assert!(!page.contains("A picture from the page Dapple"), "the dropped picture is not shown");
+    let _ = std::fs::remove_dir_all(files);
+}

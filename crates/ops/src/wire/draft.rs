@@ -128,12 +128,53 @@ pub struct DraftView {
     pub pages_rendered: Vec<String>,
     /// Why the draft may be thin, when it is: the site needs JavaScript that was not run.
     pub reading_note: Option<&'static str>,
+    /// The logo and screenshots found on the site (each kept by us, with the page it came from
+    /// as `evidence`) and the maker's uploads, in order. `kept` ones go to the listing.
+    pub pictures: Vec<PictureView>,
     /// The listing `submit_draft` made, once submitted.
     pub listing_id: Option<i64>,
     pub invites_sent: u32,
     /// RFC 3339.
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// A picture of a draft.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PictureView {
+    /// The reference `update_draft`'s `pictures` take.
+    pub image: String,
+    /// The kept original, on this site from its root (`/media/<sha256>-full.<ext>`).
+    pub url: String,
+    pub width: u32,
+    pub height: u32,
+    #[schemars(with = "SchemaOf<drafts::PictureRole>")]
+    pub role: drafts::PictureRole,
+    /// What it shows, for people who cannot see it.
+    pub alt: String,
+    /// Whether the listing gets it.
+    pub kept: bool,
+    /// The page that shows it and how (`og:image`, its alt text); null for an upload.
+    #[schemars(with = "Option<SchemaOf<drafts::Evidence>>")]
+    pub evidence: Option<drafts::Evidence>,
+    /// The address it was fetched from; null for an upload.
+    pub source: Option<String>,
+}
+
+impl PictureView {
+    fn of(picture: &drafts::DraftPicture) -> Self {
+        Self {
+            image: picture.image.to_string(),
+            url: picture.image.path(kernel::ImageSize::Original),
+            width: picture.image.width(),
+            height: picture.image.height(),
+            role: picture.role,
+            alt: picture.alt.clone(),
+            kept: picture.kept,
+            evidence: picture.evidence.clone(),
+            source: picture.source.clone(),
+        }
+    }
 }
 
 impl From<&Draft> for DraftView {
@@ -171,6 +212,7 @@ impl From<&Draft> for DraftView {
             pages_skipped: draft.pages_skipped.clone(),
             pages_rendered: draft.pages_rendered.clone(),
             reading_note: (!draft.pages_needing_javascript.is_empty()).then_some(drafts::NEEDS_JAVASCRIPT_NOTE),
+            pictures: draft.pictures.iter().map(PictureView::of).collect(),
             listing_id: draft.listing_id.map(kernel::ListingId::get),
             invites_sent: draft.invites,
             created_at: rfc3339(draft.created_at),

@@ -2,8 +2,9 @@
 //! bounds are checked here, every bad one named, before the use case runs.
 
 use super::sections::{FaqInput, MilestoneInput, StoryInput, socials_schema};
+use crate::wire::SchemaOf;
 use crate::{InputPart, OpError};
-use drafts::{DraftEdit, DraftFounder, DraftMilestone, DraftSeo, FieldKind, FieldName, FieldValue};
+use drafts::{DraftEdit, DraftFounder, DraftMilestone, DraftSeo, FieldKind, FieldName, FieldValue, PictureRole};
 use garde::Validate;
 use kernel::{Faq, FieldError};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
@@ -84,9 +85,41 @@ pub struct UpdateDraftBody {
     #[garde(dive)]
     #[serde(default, deserialize_with = "crate::input::object_or_null")]
     pub seo: Option<SeoInput>,
+    /// Replaces the pictures (at most 15): those found on the site that stay in view, in order,
+    /// and uploads (an `image` from `upload_image`). `kept: false` drops one from the listing
+    /// while it stays here; a kept screenshot needs alt text. On submission the first kept
+    /// logo becomes the listing's logo, the kept screenshots its gallery (at most 8).
+    #[garde(length(max = 15), dive)]
+    pub pictures: Option<Vec<PictureInput>>,
 }
 
 impl InputPart for UpdateDraftBody {}
+
+/// One picture of a draft as `update_draft` takes it.
+#[derive(Debug, Deserialize, JsonSchema, Validate)]
+#[serde(deny_unknown_fields)]
+pub struct PictureInput {
+    /// A picture's `image` as `get_draft` shows it, or one from `upload_image`.
+    #[garde(length(max = 120))]
+    pub image: String,
+    /// What it shows, for people who cannot see it (at most 300 characters).
+    #[garde(length(chars, max = 300))]
+    #[serde(default)]
+    pub alt: String,
+    /// Whether the listing gets it.
+    #[garde(skip)]
+    #[serde(default = "kept_by_default")]
+    pub kept: bool,
+    /// `logo` or `screenshot`; a picture the draft holds keeps its own when left out, an upload
+    /// is a screenshot.
+    #[garde(skip)]
+    #[schemars(with = "Option<SchemaOf<PictureRole>>")]
+    pub role: Option<PictureRole>,
+}
+
+fn kept_by_default() -> bool {
+    true
+}
 
 /// A web address, or empty to clear.
 fn competitor_url_pattern() -> String {
@@ -206,6 +239,19 @@ impl UpdateDraftBody {
         let restore = parse_names("restore", &self.restore, &mut errors);
         check_social_lengths("company_socials", &self.company_socials, &mut errors);
         check_social_lengths("founder_socials", &self.founder_socials, &mut errors);
+        let pictures = self.pictures.map(|pictures| {
+            pictures
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, picture)| match kernel::ImageRef::parse(picture.image.trim()) {
+                    Ok(image) => Some(drafts::edit::PictureEdit { image, alt: picture.alt, kept: picture.kept, role: picture.role }),
+                    Err(error) => {
+                        errors.push(FieldError::new(format!("pictures[{i}].image"), error.0));
+                        None
+                    }
+                })
+                .collect()
+        });
         if !errors.is_empty() {
             return Err(OpError::Validation(errors));
         }
@@ -229,6 +275,7 @@ impl UpdateDraftBody {
             }),
             competitor_url: self.competitor_url,
             seo: self.seo.map(|s| DraftSeo { title: s.title, meta: s.meta }),
+            pictures,
         })
     }
 }

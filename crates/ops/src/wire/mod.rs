@@ -16,8 +16,8 @@ mod schemas;
 mod sections;
 
 pub(crate) use dates::rfc3339;
-pub use draft::{DraftPath, DraftView, FieldView, SectionView};
-pub use draft_edit::{FounderInput, SeoInput, UpdateDraftBody};
+pub use draft::{DraftPath, DraftView, FieldView, PictureView, SectionView};
+pub use draft_edit::{FounderInput, PictureInput, SeoInput, UpdateDraftBody};
 pub use interview::InterviewAnswerView;
 pub use listing::{
     CategoryView, DomainRatingView, FounderCardView, ListingView, MediaView, PricingView, RatingView, UnlockedView, UpdateView,

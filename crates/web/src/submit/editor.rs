@@ -6,7 +6,7 @@
 
 use super::{draft_of, errors_under, in_progress, progress_message, see_other};
 use crate::WebState;
-use crate::site::{Meta, page, run_with};
+use crate::site::{Meta, Picture, page, run_with};
 use crate::{PageError, SignedInPost};
 use accounts::signin::Session;
 use actix_web::http::StatusCode;
@@ -55,6 +55,23 @@ struct FieldRow {
     error: Option<String>,
 }
 
+/// A picture of the draft as the editor shows it: whether the listing gets it, its alt text and
+/// its place are part of the editor's form.
+struct PictureRow {
+    /// Its place on the page (the form's names carry it).
+    index: usize,
+    /// Its place as people count.
+    number: usize,
+    image: String,
+    picture: Picture,
+    role: &'static str,
+    alt: String,
+    kept: bool,
+    /// The page it was found on; `None` for an upload.
+    from: Option<Quote>,
+    error: Option<String>,
+}
+
 /// A section (FAQs, founders, ...) as a text area.
 struct SectionRow {
     name: &'static str,
@@ -81,6 +98,10 @@ struct EditorPage<'a> {
     problems: Vec<String>,
     /// While fields are redrafted: what the progress line says.
     progress: Option<String>,
+    pictures: Vec<PictureRow>,
+    /// What was wrong with a picture sent, and the alt text it came with.
+    upload_error: Option<String>,
+    upload_alt: String,
 }
 
 fn state_words(state: FieldState) -> &'static str {
@@ -260,12 +281,40 @@ pub(crate) fn editor_page(
         ),
     ];
     let handled = |field: &str| {
-        ["fields", "faqs", "founders", "company_socials", "story", "milestones"]
+        ["fields", "faqs", "founders", "company_socials", "story", "milestones", "pictures", "upload"]
             .iter()
             .any(|prefix| field == *prefix || field.starts_with(&format!("{prefix}.")) || field.starts_with(&format!("{prefix}[")))
     };
     let problems =
         sent.errors.iter().filter(|error| !handled(&error.field)).map(|error| format!("{}: {}", error.field, error.message)).collect();
+    let pictures = draft
+        .pictures
+        .iter()
+        .enumerate()
+        .filter_map(|(index, shown)| {
+            let image = kernel::ImageRef::parse(&shown.image).ok()?;
+            Some(PictureRow {
+                index,
+                number: index + 1,
+                image: shown.image.clone(),
+                picture: Picture::of(&image, 160.min(image.width())),
+                role: match shown.role {
+                    drafts::PictureRole::Logo => "Logo",
+                    drafts::PictureRole::Screenshot => "Screenshot",
+                },
+                alt: sent.value(&format!("alt.{index}")).map_or_else(|| shown.alt.clone(), str::to_owned),
+                kept: if sent.values.is_empty() { shown.kept } else { sent.value(&format!("keep.{index}")).is_some() },
+                from: shown.evidence.as_ref().map(|quote| Quote {
+                    text: quote.quote.clone(),
+                    url: quote.url.clone(),
+                    kind: quote.basis.describe(),
+                }),
+                error: errors_under(&sent.errors, &format!("pictures[{index}]")),
+            })
+        })
+        .collect();
+    let upload_error = errors_under(&sent.errors, "upload");
+    let upload_alt = sent.value("upload_alt").unwrap_or_default().to_owned();
     let title = format!("Your draft of {}", field_text(draft.fields.get("name").and_then(|field| field.value.as_ref())));
     let meta = Meta::new(state, request.path(), title, "Check and edit your product's draft.".to_owned());
     let progress = in_progress(&draft).then(|| progress_message(&draft));
@@ -278,9 +327,28 @@ pub(crate) fn editor_page(
         notice,
         problems,
         progress,
+        pictures,
+        upload_error,
+        upload_alt,
         draft,
     };
     page(request, status, &editor)
+}
+
+/// The pictures as the form sends them, in the places the person gave them (ties keep the
+/// page's order): each with its place on the page, its image, whether it is kept, its alt text.
+fn pictures_sent(form: &[(String, String)]) -> Vec<(usize, String, bool, String)> {
+    let value = |name: String| form.iter().find(|(key, _)| *key == name).map(|(_, value)| value.clone());
+    let mut rows: Vec<(u32, usize, String, bool, String)> = form
+        .iter()
+        .filter_map(|(key, image)| key.strip_prefix("pic.")?.parse::<usize>().ok().map(|index| (index, image.clone())))
+        .map(|(index, image)| {
+            let place = value(format!("order.{index}")).and_then(|place| place.trim().parse().ok()).unwrap_or(u32::MAX);
+            (place, index, image, value(format!("keep.{index}")).is_some(), value(format!("alt.{index}")).unwrap_or_default())
+        })
+        .collect();
+    rows.sort_by_key(|(place, index, ..)| (*place, *index));
+    rows.into_iter().map(|(_, index, image, kept, alt)| (index, image, kept, alt)).collect()
 }
 
 /// The `update_draft` body of what the form changed.
@@ -372,6 +440,15 @@ fn changes(draft: &DraftView, form: &[(String, String)]) -> Map<String, Value> {
         }
         body.insert("story".into(), whole);
     }
+    let pictures = pictures_sent(form);
+    let now: Vec<(String, bool, String)> = draft.pictures.iter().map(|p| (p.image.clone(), p.kept, p.alt.clone())).collect();
+    let then: Vec<(String, bool, String)> =
+        pictures.iter().map(|(_, image, kept, alt)| (image.clone(), *kept, alt.trim().to_owned())).collect();
+    if !pictures.is_empty() && now != then {
+        let list: Vec<Value> =
+            pictures.iter().map(|(_, image, kept, alt)| json!({"image": image, "kept": kept, "alt": alt.trim()})).collect();
+        body.insert("pictures".into(), Value::from(list));
+    }
     if let Some(text) = changed("milestones") {
         let milestones: Vec<Value> = text
             .lines()
@@ -417,7 +494,16 @@ pub async fn edit(
     let path = DraftPath { id: draft.id.clone() };
     match async { run_with(UpdateDraft, &state, &caller, path, NoInput {}, ops::parse_body(Value::Object(body))?).await }.await {
         Ok(updated) => Ok(see_other(&format!("/submit/drafts/{}?saved=1", updated.id))),
-        Err(OpError::Validation(errors)) => {
+        Err(OpError::Validation(mut errors)) => {
+            // `pictures[k]` counts in the order sent: named by the place on the page instead.
+            let places: Vec<usize> = pictures_sent(&form).into_iter().map(|(index, ..)| index).collect();
+            for error in &mut errors {
+                let Some(rest) = error.field.strip_prefix("pictures[") else { continue };
+                let Some((sent_at, tail)) = rest.split_once(']') else { continue };
+                if let Some(index) = sent_at.parse::<usize>().ok().and_then(|at| places.get(at)) {
+                    error.field = format!("pictures[{index}]{tail}");
+                }
+            }
             let sent = Sent { values: form, errors };
             Ok(editor_page(&state, &request, &session, draft, StatusCode::BAD_REQUEST, None, sent))
         }

@@ -22,7 +22,7 @@ use ops::operations::drafts::{GetDraft, ListMyDrafts, SubmitListing};
 use ops::wire::{DraftPath, DraftView};
 use ops::{Caller, NoInput, OpError, Pagination};
 
-pub(crate) use editor::{edit, editor_page};
+pub(crate) use editor::{Sent as EditorSent, edit, editor_page};
 pub(crate) use launch::{choose_free, choose_paid, launch_page, submit_draft};
 
 /// Registers the submission pages (each counted by the rate limits).
@@ -32,6 +32,7 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         .service(resource("/submit/drafts/{id}").route(web::get().to(draft_page)).route(web::post().to(edit)))
         .service(resource("/submit/drafts/{id}/status").route(web::get().to(status)))
         .service(resource("/submit/drafts/{id}/submit").route(web::post().to(submit_draft)))
+        .service(resource("/submit/drafts/{id}/pictures").route(web::post().to(crate::pictures::send_to_draft)))
         .service(resource("/submit/drafts/{id}/launch").route(web::get().to(launch_page)))
         .service(resource("/submit/drafts/{id}/free").route(web::post().to(choose_free)))
         .service(resource("/submit/drafts/{id}/paid").route(web::post().to(choose_paid)));

@@ -63,7 +63,7 @@ macro_rules! closed_set {
 }
 
 use accounts::Scope;
-use drafts::{Basis, DraftStatus, FailureReason, FieldName, FieldState};
+use drafts::{Basis, DraftStatus, FailureReason, FieldName, FieldState, PictureRole};
 use listings::ListingStatus;
 use orders::{OrderStatus, VatNumberCheck, VatTreatment, WeekRule};
 
@@ -97,6 +97,11 @@ closed_set!(FailureReason, "Why a site could not be read.", [
 ]);
 
 closed_set!(FieldName, "The 18 editable profile fields of a draft.", every FieldName::ALL);
+
+closed_set!(PictureRole, "What a draft's picture is to the listing.", [
+    Logo => "The listing's logo (the first kept one).",
+    Screenshot => "A picture of the product, for the listing's gallery.",
+]);
 
 closed_set!(FieldState, "The state of a value.", [
     Ai => "Drafted from the website, with evidence.",
