@@ -74,6 +74,7 @@ pub const TAIL: &[(&str, &str)] = &[
     ("page: leaderboard (page)", "/leaderboards/community-all-time?page={page}"),
     ("page: founders (page)", "/founders?page={page}"),
     ("page: founder", "/founders/{founder}"),
+    ("media: a logo, 128 px", "/media/{logo}"),
 ];
 
 /// The Lua statements that give each placeholder a new value for every request: a random
@@ -87,22 +88,25 @@ fn changing_values(bulk: usize) -> String {
          local other = \"bulk-\" .. ((n + math.random(1, {last})) % {listings})\n  \
          local founder = \"bulk-founder-\" .. math.random(0, {last_founder})\n  \
          local page = math.random(1, {DEEPEST_PAGE})\n  \
-         local words = pick() .. \"%20\" .. pick()\n",
+         local words = pick() .. \"%20\" .. pick()\n  \
+         local logo = logos[math.random(#logos)]\n",
         last = listings - 1,
         last_founder = founders - 1,
     )
 }
 
-/// The placeholders `changing_values` gives values to.
-const PLACEHOLDERS: &[&str] = &["listing", "other", "founder", "page", "words"];
+/// The placeholders `changing_values` gives values to (`logo` from the seed's list of drawn
+/// logos, `bulk-logos.txt` in the data directory).
+const PLACEHOLDERS: &[&str] = &["listing", "other", "founder", "page", "words", "logo"];
 
 /// The value a placeholder keeps when one address is loaded over and over.
-fn fixed(placeholder: &str) -> &'static str {
+fn fixed<'a>(placeholder: &str, logos: &'a [String]) -> &'a str {
     match placeholder {
         "listing" => "bulk-1",
         "other" => "bulk-2",
         "founder" => "bulk-founder-1",
         "page" => "1",
+        "logo" => logos.first().map_or("none", String::as_str),
         _ => "remote%20teams",
     }
 }
@@ -122,12 +126,12 @@ fn parts(template: &str) -> Vec<(bool, &str)> {
 }
 
 /// The address with every placeholder at its first value.
-pub fn one_address(template: &str) -> String {
-    parts(template).into_iter().map(|(placeholder, text)| if placeholder { fixed(text) } else { text }).collect()
+pub fn one_address(template: &str, logos: &[String]) -> String {
+    parts(template).into_iter().map(|(placeholder, text)| if placeholder { fixed(text, logos) } else { text }).collect()
 }
 
 /// A wrk script that asks for a different address on every request.
-fn script(template: &str, bulk: usize) -> anyhow::Result<String> {
+fn script(template: &str, bulk: usize, logos: &[String]) -> anyhow::Result<String> {
     let mut path = Vec::new();
     for (placeholder, text) in parts(template) {
         match placeholder {
@@ -142,6 +146,8 @@ fn script(template: &str, bulk: usize) -> anyhow::Result<String> {
     writeln!(lua, "math.randomseed(os.time())")?;
     writeln!(lua, "local vocabulary = {{{}}}", words.join(", "))?;
     writeln!(lua, "local function pick() return vocabulary[math.random(#vocabulary)] end")?;
+    let logos: Vec<String> = logos.iter().map(|logo| format!("{logo:?}")).collect();
+    writeln!(lua, "local logos = {{{}}}", if logos.is_empty() { "\"none\"".to_owned() } else { logos.join(", ") })?;
     writeln!(lua, "request = function()")?;
     write!(lua, "  {}", changing_values(bulk))?;
     writeln!(lua, "  return wrk.format(nil, {})", path.join(" .. "))?;
@@ -177,6 +183,13 @@ pub fn measure(run: &Run<'_>, backend: &Backend, data_dir: Option<PathBuf>) -> a
             (dir, Some(seconds))
         }
     };
+    // The seed's drawn logos (their 128 px copies), for `/media/{logo}`.
+    let logos: Vec<String> = std::fs::read_to_string(data_dir.join("bulk-logos.txt"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|line| !line.is_empty())
+        .map(str::to_owned)
+        .collect();
     let scripts = run.scratch.join("scripts");
     std::fs::create_dir_all(&scripts)?;
     let mut figures: Vec<Figure> = TAIL.iter().map(|_| Figure { one_address: None, changing: None }).collect();
@@ -186,7 +199,7 @@ pub fn measure(run: &Run<'_>, backend: &Backend, data_dir: Option<PathBuf>) -> a
     let mut cached_ceiling = vec![healthz(run, &server)?];
     for ((name, template), figure) in TAIL.iter().zip(&mut figures) {
         eprintln!("bench: {} {name}, one address", backend.name());
-        figure.one_address = load(run, &server, name, &one_address(template), None).ok();
+        figure.one_address = load(run, &server, name, &one_address(template, &logos), None).ok();
     }
     cached_ceiling.push(healthz(run, &server)?);
     drop(server);
@@ -199,7 +212,7 @@ pub fn measure(run: &Run<'_>, backend: &Backend, data_dir: Option<PathBuf>) -> a
     for (index, ((name, template), figure)) in TAIL.iter().zip(&mut figures).enumerate() {
         eprintln!("bench: {} {name}, changing addresses", backend.name());
         let file = scripts.join(format!("{index}.lua"));
-        std::fs::write(&file, script(template, run.bulk)?)?;
+        std::fs::write(&file, script(template, run.bulk, &logos)?)?;
         figure.changing = load(run, &server, name, "/", Some(&file)).ok();
     }
     uncached_ceiling.push(healthz(run, &server)?);
@@ -255,12 +268,15 @@ mod tests {
 
     #[test]
     fn a_template_becomes_one_address_and_a_script_that_changes_it() {
-        assert_eq!(one_address("/api/v1/compare?a={listing}&b={other}"), "/api/v1/compare?a=bulk-1&b=bulk-2");
-        assert_eq!(one_address("/api/v1/site"), "/api/v1/site");
-        let lua = script("/api/v1/listings/{listing}/badges?page={page}", 1000).unwrap();
+        assert_eq!(one_address("/api/v1/compare?a={listing}&b={other}", &[]), "/api/v1/compare?a=bulk-1&b=bulk-2");
+        assert_eq!(one_address("/api/v1/site", &[]), "/api/v1/site");
+        assert_eq!(one_address("/media/{logo}", &["ab-128.webp".to_owned()]), "/media/ab-128.webp");
+        let lua = script("/api/v1/listings/{listing}/badges?page={page}", 1000, &[]).unwrap();
         assert!(lua.contains(r#"return wrk.format(nil, "/api/v1/listings/" .. listing .. "/badges?page=" .. page)"#), "{lua}");
         assert!(lua.contains("local n = math.random(0, 999)"), "{lua}");
         assert!(lua.contains("local other = \"bulk-\" .. ((n + math.random(1, 999)) % 1000)"), "{lua}");
-        assert!(script("/x/{nothing}", 10).is_err());
+        assert!(script("/x/{nothing}", 10, &[]).is_err());
+        let lua = script("/media/{logo}", 10, &["ab-128.webp".to_owned(), "cd-128.webp".to_owned()]).unwrap();
+        assert!(lua.contains(r#"local logos = {"ab-128.webp", "cd-128.webp"}"#), "{lua}");
     }
 }

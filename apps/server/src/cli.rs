@@ -236,6 +236,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
                 let added = store_seaorm::seed::bulk_listings(&db, SystemClock.now(), bulk_listings, progress)
                     .await
                     .context("bulk seeding failed")?;
+                let services = Services::build(&settings, db.clone(), Arc::new(SystemClock))?;
+                let pictured = crate::demo_pictures::add_bulk(&services.app.media, &services.store, &settings.data_dir).await?;
+                println!("gave {pictured} generated listings one of {} drawn logos", crate::demo_pictures::BULK_LOGOS);
                 store_seaorm::optimize(&db).await.context("cannot refresh the planner's statistics")?;
                 println!("added {added} generated listings");
                 // The generated history reaches back years: its finished weeks get their awards

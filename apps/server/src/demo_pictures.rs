@@ -29,3 +29,29 @@ pub async fn add(media: &MediaService, store: &SeaStore) -> anyhow::Result<usize
     }
     Ok(listings.len())
 }
+
+/// How many logos the bulk seed draws: its listings share them (a logo is kept once, by hash),
+/// as many listings share a look in a large directory's long tail.
+pub const BULK_LOGOS: u64 = 500;
+
+/// Draws the bulk seed's logos, makes their scaled copies now (the server's job workers would,
+/// a moment after it starts), gives each generated listing one of them, and names the copies
+/// cards ask for in `{data_dir}/bulk-logos.txt`, where the benchmark reads them.
+pub async fn add_bulk(media: &MediaService, store: &SeaStore, data_dir: &std::path::Path) -> anyhow::Result<u64> {
+    use kernel::JobHandler;
+    let mut logos = Vec::new();
+    for n in 0..BULK_LOGOS {
+        let logo = media.keep(generated::logo(1_000_000 + n).into()).await.context("cannot keep a drawn logo")?;
+        let run = kernel::JobRun { attempt: 1, max_attempts: 1 };
+        if let kernel::JobOutcome::Failed(why) | kernel::JobOutcome::Retry(why) =
+            JobHandler::<media::ScaleImage>::run(media, media::ScaleImage { image: logo }, run).await
+        {
+            anyhow::bail!("cannot scale a drawn logo: {why}");
+        }
+        logos.push(logo);
+    }
+    let given = store_seaorm::seed::set_bulk_logos(store.connection(), &logos).await.context("cannot give the generated listings logos")?;
+    let names: Vec<String> = logos.iter().map(|logo| logo.object_name(logo.size_for(::web::CARD_LOGO_PX))).collect();
+    std::fs::write(data_dir.join("bulk-logos.txt"), names.join("\n")).context("cannot write bulk-logos.txt")?;
+    Ok(given)
+}

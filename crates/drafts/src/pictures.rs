@@ -3,9 +3,11 @@
 //! evidence. The maker keeps, drops, orders and adds to them; a submitted draft gives its
 //! listing the kept logo and the kept screenshots as its gallery.
 
+use crate::DraftError;
+use crate::model::DraftId;
 use crate::model::{Basis, Evidence};
 use crate::site::{Page, SiteSnapshot};
-use kernel::{FieldError, ImageRef};
+use kernel::{FieldError, ImageRef, RepoError, UserId, WebUrl};
 use serde::{Deserialize, Serialize};
 
 /// The most screenshots a draft proposes from the site.
@@ -176,6 +178,88 @@ pub fn check_pictures(pictures: &[DraftPicture], errors: &mut Vec<FieldError>) {
             errors.push(FieldError::new(format!("pictures[{i}].image"), "is among the pictures already"));
         }
     }
+}
+
+/// The pictures of a draft as its use cases fetch, keep and check them.
+impl crate::DraftsService {
+    /// The logo and screenshots the site shows, fetched as its robots.txt allows and kept by
+    /// the media domain (which refuses what is no safe picture). One that cannot be fetched or
+    /// kept is left out; so is one too small to be what it is taken for (a tracking pixel).
+    pub(crate) async fn pictures_of(&self, snapshot: &SiteSnapshot) -> Vec<crate::DraftPicture> {
+        let mut pictures: Vec<crate::DraftPicture> = Vec::new();
+        let max_bytes = self.media.limits().max_bytes;
+        for candidate in candidates(snapshot) {
+            let Ok(url) = WebUrl::parse(&candidate.url) else { continue };
+            let bytes = match self.reader.picture(&url, max_bytes).await {
+                Ok(bytes) => bytes,
+                Err(failure) => {
+                    tracing::info!(%url, %failure, "a picture of the site could not be fetched");
+                    continue;
+                }
+            };
+            let image = match self.media.keep(bytes.into()).await {
+                Ok(image) => image,
+                Err(error) => {
+                    tracing::info!(%url, %error, "a picture of the site was not kept");
+                    continue;
+                }
+            };
+            let (min_width, min_height) = match candidate.role {
+                PictureRole::Logo => (32, 32),
+                PictureRole::Screenshot => (320, 180),
+            };
+            if image.width() < min_width || image.height() < min_height || pictures.iter().any(|p| p.image == image) {
+                continue;
+            }
+            pictures.push(crate::DraftPicture {
+                image,
+                role: candidate.role,
+                evidence: Some(candidate.evidence),
+                source: Some(candidate.url),
+                alt: candidate.alt,
+                kept: true,
+            });
+        }
+        pictures
+    }
+
+    /// Every picture an edit names that the draft does not hold must be an image we keep (an
+    /// upload); each that is not is named (`pictures[2].image`).
+    pub(crate) async fn check_uploads(&self, owner: UserId, id: DraftId, pictures: &[crate::edit::PictureEdit]) -> Result<(), DraftError> {
+        let (draft, _) = self.load_owned(owner, id).await?;
+        let mut errors = Vec::new();
+        for (i, picture) in pictures.iter().enumerate() {
+            if draft.pictures.iter().any(|held| held.image == picture.image) {
+                continue;
+            }
+            match self.media.check(&picture.image).await {
+                Ok(()) => {}
+                Err(media::MediaError::Unknown) => {
+                    errors.push(FieldError::new(format!("pictures[{i}].image"), media::MediaError::Unknown.to_string()))
+                }
+                Err(error) => return Err(DraftError::Repo(RepoError::backend(error))),
+            }
+        }
+        if errors.is_empty() { Ok(()) } else { Err(DraftError::Invalid(errors)) }
+    }
+}
+
+/// The pictures an edit lists, in its order: one the draft holds keeps its evidence and source
+/// (and its role unless the edit names one); an upload is a screenshot unless named otherwise.
+pub(crate) fn merge_pictures(held: &[crate::DraftPicture], edit: &[crate::edit::PictureEdit]) -> Vec<crate::DraftPicture> {
+    edit.iter()
+        .map(|picture| {
+            let known = held.iter().find(|held| held.image == picture.image);
+            crate::DraftPicture {
+                image: picture.image,
+                role: picture.role.or(known.map(|known| known.role)).unwrap_or(crate::PictureRole::Screenshot),
+                evidence: known.and_then(|known| known.evidence.clone()),
+                source: known.and_then(|known| known.source.clone()),
+                alt: picture.alt.trim().to_owned(),
+                kept: picture.kept,
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -85,7 +85,7 @@ pub struct DraftsPolicy {
 #[derive(Clone)]
 pub struct DraftsService {
     pub(crate) repo: Arc<dyn DraftRepository>,
-    reader: Arc<dyn SiteReader>,
+    pub(crate) reader: Arc<dyn SiteReader>,
     drafter: Arc<dyn Drafter>,
     categories: Arc<dyn DraftCategories>,
     listings: SubmissionService,
@@ -204,7 +204,7 @@ impl DraftsService {
             },
         };
         let pictures = edit.pictures.as_ref().map(|pictures| {
-            let merged = merge_pictures(&draft.pictures, pictures);
+            let merged = crate::pictures::merge_pictures(&draft.pictures, pictures);
             crate::pictures::check_pictures(&merged, &mut errors);
             merged
         });
@@ -344,9 +344,14 @@ impl DraftsService {
             DraftStatus::Drafting => {
                 if let Some(snapshot) = self.repo.snapshot(id).await? {
                     let proposal = self.propose(&snapshot).await?;
+                    // Its pictures too, unless the earlier run got as far as keeping them.
+                    let pictures = if draft.pictures.is_empty() { self.pictures_of(&snapshot).await } else { Vec::new() };
                     return self
                         .modify(id, |draft| {
                             take_proposal(draft, &proposal, None);
+                            if draft.pictures.is_empty() {
+                                draft.pictures = pictures.clone();
+                            }
                             draft.status = DraftStatus::Ready;
                         })
                         .await;
@@ -391,68 +396,6 @@ impl DraftsService {
             draft.status = DraftStatus::Ready;
         })
         .await
-    }
-
-    /// The logo and screenshots the site shows, fetched as its robots.txt allows and kept by
-    /// the media domain (which refuses what is no safe picture). One that cannot be fetched or
-    /// kept is left out; so is one too small to be what it is taken for (a tracking pixel).
-    async fn pictures_of(&self, snapshot: &SiteSnapshot) -> Vec<crate::DraftPicture> {
-        use crate::pictures::{PictureRole, candidates};
-        let mut pictures: Vec<crate::DraftPicture> = Vec::new();
-        let max_bytes = self.media.limits().max_bytes;
-        for candidate in candidates(snapshot) {
-            let Ok(url) = WebUrl::parse(&candidate.url) else { continue };
-            let bytes = match self.reader.picture(&url, max_bytes).await {
-                Ok(bytes) => bytes,
-                Err(failure) => {
-                    tracing::info!(%url, %failure, "a picture of the site could not be fetched");
-                    continue;
-                }
-            };
-            let image = match self.media.keep(bytes.into()).await {
-                Ok(image) => image,
-                Err(error) => {
-                    tracing::info!(%url, %error, "a picture of the site was not kept");
-                    continue;
-                }
-            };
-            let (min_width, min_height) = match candidate.role {
-                PictureRole::Logo => (32, 32),
-                PictureRole::Screenshot => (320, 180),
-            };
-            if image.width() < min_width || image.height() < min_height || pictures.iter().any(|p| p.image == image) {
-                continue;
-            }
-            pictures.push(crate::DraftPicture {
-                image,
-                role: candidate.role,
-                evidence: Some(candidate.evidence),
-                source: Some(candidate.url),
-                alt: candidate.alt,
-                kept: true,
-            });
-        }
-        pictures
-    }
-
-    /// Every picture an edit names that the draft does not hold must be an image we keep (an
-    /// upload); each that is not is named (`pictures[2].image`).
-    async fn check_uploads(&self, owner: UserId, id: DraftId, pictures: &[crate::edit::PictureEdit]) -> Result<(), DraftError> {
-        let (draft, _) = self.load_owned(owner, id).await?;
-        let mut errors = Vec::new();
-        for (i, picture) in pictures.iter().enumerate() {
-            if draft.pictures.iter().any(|held| held.image == picture.image) {
-                continue;
-            }
-            match self.media.check(&picture.image).await {
-                Ok(()) => {}
-                Err(media::MediaError::Unknown) => {
-                    errors.push(FieldError::new(format!("pictures[{i}].image"), media::MediaError::Unknown.to_string()))
-                }
-                Err(error) => return Err(DraftError::Repo(RepoError::backend(error))),
-            }
-        }
-        if errors.is_empty() { Ok(()) } else { Err(DraftError::Invalid(errors)) }
     }
 
     /// Drafts and grounds a proposal.
@@ -610,22 +553,4 @@ fn take_proposal(draft: &mut Draft, proposal: &Proposal, only: Option<&[FieldNam
         Some((seo, quotes)) => section(&mut draft.seo, seo, quotes, true),
         None => section(&mut draft.seo, Default::default(), Vec::new(), false),
     }
-}
-
-/// The pictures an edit lists, in its order: one the draft holds keeps its evidence and source
-/// (and its role unless the edit names one); an upload is a screenshot unless named otherwise.
-fn merge_pictures(held: &[crate::DraftPicture], edit: &[crate::edit::PictureEdit]) -> Vec<crate::DraftPicture> {
-    edit.iter()
-        .map(|picture| {
-            let known = held.iter().find(|held| held.image == picture.image);
-            crate::DraftPicture {
-                image: picture.image,
-                role: picture.role.or(known.map(|known| known.role)).unwrap_or(crate::PictureRole::Screenshot),
-                evidence: known.and_then(|known| known.evidence.clone()),
-                source: known.and_then(|known| known.source.clone()),
-                alt: picture.alt.trim().to_owned(),
-                kept: picture.kept,
-            }
-        })
-        .collect()
 }

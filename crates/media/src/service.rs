@@ -7,7 +7,40 @@ use bytes::Bytes;
 use kernel::{Clock, ImageRef, ImageSize, Job, JobHandler, JobOutcome, JobQueue, JobRun};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Memory for copies served lately: logos and thumbnails a page shows dozens of, each a file
+/// read (or an S3 request) otherwise. Objects never change, so a kept copy is never stale.
+const HOT_BUDGET_BYTES: usize = 32 * 1024 * 1024;
+/// Larger objects (full-size screenshots) are read from the store each time.
+const HOT_MAX_OBJECT_BYTES: usize = 256 * 1024;
+
+/// The copies kept in memory; when the budget is spent they are all let go (the hot ones come
+/// back at once), which costs no bookkeeping per read.
+#[derive(Default)]
+struct HotObjects {
+    bytes: usize,
+    objects: HashMap<String, Bytes>,
+}
+
+impl HotObjects {
+    fn get(&self, name: &str) -> Option<Bytes> {
+        self.objects.get(name).cloned()
+    }
+
+    fn keep(&mut self, name: &str, bytes: &Bytes) {
+        if bytes.len() > HOT_MAX_OBJECT_BYTES || self.objects.contains_key(name) {
+            return;
+        }
+        if self.bytes + bytes.len() > HOT_BUDGET_BYTES {
+            self.objects.clear();
+            self.bytes = 0;
+        }
+        self.bytes += bytes.len();
+        self.objects.insert(name.to_owned(), bytes.clone());
+    }
+}
 
 /// Makes the scaled copies of a kept image that pages ask for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -27,6 +60,7 @@ pub struct MediaService {
     jobs: Arc<dyn JobQueue>,
     clock: Arc<dyn Clock>,
     limits: ImageLimits,
+    hot: Arc<Mutex<HotObjects>>,
 }
 
 impl MediaService {
@@ -37,7 +71,7 @@ impl MediaService {
         clock: Arc<dyn Clock>,
         limits: ImageLimits,
     ) -> Self {
-        Self { store, codec, jobs, clock, limits }
+        Self { store, codec, jobs, clock, limits, hot: Arc::default() }
     }
 
     pub fn limits(&self) -> ImageLimits {
@@ -77,7 +111,12 @@ impl MediaService {
     pub async fn serve(&self, name: &str) -> Result<Option<Served>, MediaError> {
         let Some((hash, size, format)) = ImageRef::parse_object_name(name) else { return Ok(None) };
         let served = |bytes: Bytes| Served { bytes, content_type: format.content_type(), name: name.to_owned() };
+        let hot = self.hot.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(name);
+        if let Some(bytes) = hot {
+            return Ok(Some(served(bytes)));
+        }
         if let Some(bytes) = self.store.get(name).await? {
+            self.hot.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).keep(name, &bytes);
             return Ok(Some(served(bytes)));
         }
         let ImageSize::Width(width) = size else { return Ok(None) };

@@ -224,6 +224,18 @@ pub mod fixtures {
             .expect("set plan");
     }
 
+    /// Publishes a listing in `week`, launched at `at` (as the week-start job does).
+    pub async fn publish(db: &DatabaseConnection, listing_id: i64, week: kernel::Week, at: OffsetDateTime) {
+        listing::Entity::update_many()
+            .col_expr(listing::Column::Status, Expr::value("live"))
+            .col_expr(listing::Column::LaunchWeek, Expr::value(week.monday()))
+            .col_expr(listing::Column::LaunchedAt, Expr::value(at))
+            .filter(listing::Column::Id.eq(listing_id))
+            .exec(db)
+            .await
+            .expect("publish");
+    }
+
     /// Unlocks paid-only sections of a listing (`story`, `milestones`, `media`).
     pub async fn unlock(db: &DatabaseConnection, listing_id: i64, sections: &[&str]) {
         listing::Entity::update_many()

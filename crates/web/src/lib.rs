@@ -19,7 +19,7 @@ mod reset;
 mod site;
 mod submit;
 
-pub use site::{not_found, unknown_address, wants_html};
+pub use site::{CARD_LOGO_PX, not_found, unknown_address, wants_html};
 
 pub(crate) use guard::{PostedForm, SignedInPost};
 pub(crate) use page_error::PageError;

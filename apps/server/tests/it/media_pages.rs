@@ -127,7 +127,7 @@ async fn an_owner_sends_pictures_and_a_visitor_sees_them_with_the_video_behind_i
 
 #[tokio::test]
 async fn a_maker_keeps_drops_and_adds_the_pictures_of_a_draft_and_the_listing_shows_them() {
-    use sea_orm::ConnectionTrait;
+    use sea_orm::ConnectionTrait as _;
     let app = crate::submitting::app().await;
     let site = outbound_http::testing::FixtureServer::start(crate::drafted_pictures::routes()).await;
     let email = format!("pictured-{}@example.com", uuid::Uuid::new_v4().simple());
@@ -192,7 +192,8 @@ async fn a_maker_keeps_drops_and_adds_the_pictures_of_a_draft_and_the_listing_sh
         .unwrap()
         .expect("the submitted listing");
     let (listing, slug): (i64, String) = (row.try_get_by_index(0).unwrap(), row.try_get_by_index(1).unwrap());
-    db.execute_unprepared(&format!("UPDATE listings SET status = 'live' WHERE id = {listing}")).await.unwrap();
+    let now = time::OffsetDateTime::now_utc();
+    store_seaorm::testing::fixtures::publish(db, listing, kernel::Week::containing(now.date()), now).await;
     store_seaorm::testing::fixtures::unlock(db, listing, &["media"]).await;
     let page = app.client.get(app.url(&format!("/listings/{slug}"))).send().await.unwrap().text().await.unwrap();
     assert!(page.contains(r#"<img class="logo big""#), "the listing shows the logo found on the site");

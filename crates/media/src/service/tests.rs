@@ -78,3 +78,14 @@ async fn a_reference_must_name_a_kept_image_with_its_own_size() {
     *store.down.lock().unwrap() = true;
     assert!(matches!(media.keep(Bytes::from_static(b"310x200 other")).await, Err(MediaError::Store(_))));
 }
+
+#[tokio::test]
+async fn a_copy_served_once_is_served_from_memory_after() {
+    let (media, store, _) = service();
+    let image = media.keep(Bytes::from_static(b"300x200 logo")).await.unwrap();
+    let name = image.object_name(ImageSize::Original);
+    assert!(media.serve(&name).await.unwrap().is_some());
+    // Gone from the store (an operator's mistake, a bucket's outage): the hot copy still serves.
+    store.objects.lock().unwrap().clear();
+    assert_eq!(media.serve(&name).await.unwrap().unwrap().bytes, Bytes::from_static(b"300x200 logo"));
+}

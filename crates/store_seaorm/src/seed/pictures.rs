@@ -47,3 +47,16 @@ pub async fn set_pictures(db: &DatabaseConnection, id: i64, logo: &ImageRef, gal
         .await?;
     Ok(())
 }
+
+/// Gives every generated listing (`bulk-...`) one of `logos`, by its id, in one statement.
+pub async fn set_bulk_logos(db: &DatabaseConnection, logos: &[ImageRef]) -> Result<u64, DbErr> {
+    use sea_orm::ConnectionTrait;
+    if logos.is_empty() {
+        return Ok(0);
+    }
+    // An `ImageRef`'s text is hex digits, a format's name, digits, `.`, `:` and `x`: nothing to
+    // escape in a literal.
+    let branches: String = logos.iter().enumerate().map(|(at, logo)| format!(" WHEN {at} THEN '{logo}'")).collect();
+    let sql = format!("UPDATE listings SET logo = CASE id % {}{branches} END WHERE slug LIKE 'bulk-%'", logos.len());
+    Ok(db.execute_unprepared(&sql).await?.rows_affected())
+}

@@ -161,7 +161,7 @@ impl Picture {
 }
 
 /// How wide a card's logo is, in CSS pixels (`design/site.md`).
-pub(crate) const CARD_LOGO_PX: u32 = 48;
+pub const CARD_LOGO_PX: u32 = 48;
 
 /// A listing as the lists show it.
 pub(crate) struct Card {
