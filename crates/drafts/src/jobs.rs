@@ -33,6 +33,17 @@ impl Job for RegenerateDraft {
     const KIND: &'static str = "draft.regenerate";
 }
 
+/// Fetches and keeps the pictures the site shows (its logo and screenshots), once the draft is
+/// ready.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CollectPictures {
+    pub draft_id: DraftId,
+}
+
+impl Job for CollectPictures {
+    const KIND: &'static str = "draft.pictures";
+}
+
 /// Reads a competitor's site and compares it with the draft.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompareCompetitor {
@@ -79,6 +90,17 @@ impl JobHandler<RegenerateDraft> for DraftsService {
 
     async fn give_up(&self, job: RegenerateDraft) -> Result<(), String> {
         self.abandon(job.draft_id, false, job.fields, job.competitor_url).await.map_err(|err| kernel::error_chain(&err))
+    }
+}
+
+#[async_trait]
+impl JobHandler<CollectPictures> for DraftsService {
+    async fn run(&self, job: CollectPictures, _: JobRun) -> JobOutcome {
+        outcome(self.collect_pictures(job.draft_id).await, job.draft_id)
+    }
+
+    async fn give_up(&self, job: CollectPictures) -> Result<(), String> {
+        self.modify(job.draft_id, |draft| draft.looking_for_pictures = false).await.map_err(|err| kernel::error_chain(&err))
     }
 }
 

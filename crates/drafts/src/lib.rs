@@ -20,7 +20,7 @@ mod submission;
 pub use edit::DraftEdit;
 pub use grounding::{CategoryRef, Dropped, Proposal, SocialLink, ground};
 pub use invites::{AcceptedInvite, INVITE_LIFETIME, InviteState, OpenInvite};
-pub use jobs::{CompareCompetitor, CrawlDraft, RegenerateDraft};
+pub use jobs::{CollectPictures, CompareCompetitor, CrawlDraft, RegenerateDraft};
 pub use model::*;
 pub use pictures::{DraftPicture, PictureRole};
 pub use ports::{DraftCategories, DraftRepository, Drafter, DrafterError, InviteOutcome, InviteQuota, SiteReader, StoredInvite};

@@ -495,6 +495,9 @@ pub struct Draft {
     /// The logo and screenshots found on the site (kept by us), and the maker's uploads.
     #[serde(default)]
     pub pictures: Vec<crate::DraftPicture>,
+    /// The site's pictures are being fetched and kept (a job after the draft is ready).
+    #[serde(default)]
+    pub looking_for_pictures: bool,
     /// The listing made by `submit_draft`.
     pub listing_id: Option<ListingId>,
     /// Co-founder invitations sent.
@@ -536,6 +539,7 @@ impl Draft {
             pages_rendered: Vec::new(),
             pages_needing_javascript: Vec::new(),
             pictures: Vec::new(),
+            looking_for_pictures: false,
             listing_id: None,
             invites: 0,
             created_at: now,

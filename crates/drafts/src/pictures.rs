@@ -182,6 +182,23 @@ pub fn check_pictures(pictures: &[DraftPicture], errors: &mut Vec<FieldError>) {
 
 /// The pictures of a draft as its use cases fetch, keep and check them.
 impl crate::DraftsService {
+    /// The job `draft.pictures`: the site's pictures, read from the snapshot the crawl kept,
+    /// unless the draft has pictures already (an earlier run, or the maker's).
+    pub(crate) async fn collect_pictures(&self, id: DraftId) -> Result<(), DraftError> {
+        let Some((draft, _)) = self.repo.get(id).await? else { return Ok(()) };
+        let pictures = match self.repo.snapshot(id).await? {
+            Some(snapshot) if draft.pictures.is_empty() => self.pictures_of(&snapshot).await,
+            _ => Vec::new(),
+        };
+        self.modify(id, |draft| {
+            if draft.pictures.is_empty() {
+                draft.pictures = pictures.clone();
+            }
+            draft.looking_for_pictures = false;
+        })
+        .await
+    }
+
     /// The logo and screenshots the site shows, fetched as its robots.txt allows and kept by
     /// the media domain (which refuses what is no safe picture). One that cannot be fetched or
     /// kept is left out; so is one too small to be what it is taken for (a tracking pixel).

@@ -344,17 +344,7 @@ impl DraftsService {
             DraftStatus::Drafting => {
                 if let Some(snapshot) = self.repo.snapshot(id).await? {
                     let proposal = self.propose(&snapshot).await?;
-                    // Its pictures too, unless the earlier run got as far as keeping them.
-                    let pictures = if draft.pictures.is_empty() { self.pictures_of(&snapshot).await } else { Vec::new() };
-                    return self
-                        .modify(id, |draft| {
-                            take_proposal(draft, &proposal, None);
-                            if draft.pictures.is_empty() {
-                                draft.pictures = pictures.clone();
-                            }
-                            draft.status = DraftStatus::Ready;
-                        })
-                        .await;
+                    return self.make_ready(id, &proposal).await;
                 }
             }
             // Done by an earlier run whose completion was not recorded.
@@ -387,15 +377,25 @@ impl DraftsService {
         })
         .await?;
         let proposal = self.propose(&snapshot).await?;
-        let pictures = self.pictures_of(&snapshot).await;
-        self.modify(id, |draft| {
-            take_proposal(draft, &proposal, None);
-            if draft.pictures.is_empty() {
-                draft.pictures = pictures.clone();
-            }
+        self.make_ready(id, &proposal).await
+    }
+
+    /// The draft takes its proposal and is ready; the site's pictures are looked for next, by a
+    /// job of their own (fetching and keeping them takes longer than drafting), enqueued in the
+    /// same write.
+    async fn make_ready(&self, id: DraftId, proposal: &Proposal) -> Result<(), DraftError> {
+        for _ in 0..2 * WRITE_TRIES {
+            let Some((mut draft, version)) = self.repo.get(id).await? else { return Ok(()) };
+            take_proposal(&mut draft, proposal, None);
             draft.status = DraftStatus::Ready;
-        })
-        .await
+            let job = draft.pictures.is_empty().then(|| crate::jobs::CollectPictures { draft_id: id }.new_job(self.clock.now()));
+            draft.looking_for_pictures = job.is_some();
+            draft.updated_at = self.clock.now();
+            if self.repo.save(&draft, version, job.as_ref()).await? {
+                return Ok(());
+            }
+        }
+        Err(DraftError::Contention)
     }
 
     /// Drafts and grounds a proposal.

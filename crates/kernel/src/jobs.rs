@@ -205,6 +205,48 @@ pub trait JobQueue: Send + Sync {
     async fn state(&self, id: i64) -> Result<Option<(JobState, u32, Option<String>)>, RepoError>;
 }
 
+/// A job queue that records what it is given and hands out nothing: for the unit tests of the
+/// domains that enqueue (`testing` feature).
+#[cfg(feature = "testing")]
+#[derive(Debug, Default)]
+pub struct MemoryJobQueue {
+    pub jobs: std::sync::Mutex<Vec<NewJob>>,
+}
+
+#[cfg(feature = "testing")]
+#[async_trait]
+impl JobQueue for MemoryJobQueue {
+    async fn enqueue(&self, job: NewJob) -> Result<bool, RepoError> {
+        let mut jobs = self.jobs.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if job.unique_key.is_some() && jobs.iter().any(|queued| queued.unique_key == job.unique_key) {
+            return Ok(false);
+        }
+        jobs.push(job);
+        Ok(true)
+    }
+
+    async fn claim(&self, _: OffsetDateTime, _: Duration, _: &str) -> Result<Option<ClaimedJob>, RepoError> {
+        Ok(None)
+    }
+
+    async fn complete(&self, _: i64, _: u32, _: OffsetDateTime) -> Result<bool, RepoError> {
+        Ok(false)
+    }
+
+    async fn fail(&self, _: i64, _: u32, _: &str, _: Option<OffsetDateTime>, _: OffsetDateTime) -> Result<bool, RepoError> {
+        Ok(false)
+    }
+
+    async fn release(&self, _: &[String], _: OffsetDateTime) -> Result<u64, RepoError> {
+        // This queue never hands out a claim, so nothing is held.
+        Ok(0)
+    }
+
+    async fn state(&self, _: i64) -> Result<Option<(JobState, u32, Option<String>)>, RepoError> {
+        Ok(None)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

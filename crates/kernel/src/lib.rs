@@ -17,6 +17,7 @@ mod paging;
 mod rate_limit;
 pub mod secrets;
 mod socials;
+mod splitmix;
 mod story;
 mod values;
 mod web_url;
@@ -32,6 +33,8 @@ pub use housekeeping::{Housekeeping, Purge, PurgeCutoffs, Purged};
 pub use idempotency::{IDEMPOTENCY_KEPT_FOR, IdempotencyScope, IdempotencyStore, Reservation, StoredResponse};
 pub use ids::{ApiKeyId, CategoryId, ClaimId, FounderId, ListingId, UserId};
 pub use image_ref::{ImageFormat, ImageRef, ImageSize, scaled_height};
+#[cfg(feature = "testing")]
+pub use jobs::MemoryJobQueue;
 pub use jobs::{ClaimedJob, Job, JobHandler, JobOutcome, JobQueue, JobRun, JobState, NewJob, error_chain, retry_delay};
 #[cfg(feature = "testing")]
 pub use mail::MemoryMailer;
@@ -40,6 +43,7 @@ pub use money::Cents;
 pub use paging::{PageRequest, Paged};
 pub use rate_limit::{RateDecision, RateLimiter, RateQuota};
 pub use socials::{HTTPS_LINK_PATTERN, SocialKey, check_https_link, check_socials};
+pub use splitmix::SplitMix64;
 pub use story::{Story, StoryBounds};
 pub use values::{CountryCode, Email, InvalidValue, Slug};
 pub use web_url::WebUrl;

@@ -8,10 +8,10 @@ use crate::model::{ListingStatus, ListingSummary};
 use crate::owner::{OwnedListing, OwnedListingRepository};
 use crate::{Award, AwardsService, ListingEdit, ListingVersion, Milestone};
 use async_trait::async_trait;
-use kernel::{ClaimedJob, Email, FixedClock, JobQueue, JobState, ListingId, NewJob, PageRequest, Paged, RepoError, Slug, UserId, Week};
+use kernel::{Email, FixedClock, ListingId, NewJob, PageRequest, Paged, RepoError, Slug, UserId, Week};
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
-use time::{Duration, OffsetDateTime, UtcOffset};
+use time::{OffsetDateTime, UtcOffset};
 
 /// Monday 2026-11-16, 09:00 UTC.
 pub(crate) const T0: OffsetDateTime = time::macros::datetime!(2026-11-16 09:00 UTC);
@@ -169,44 +169,8 @@ impl BadgeProbe for Probe {
     }
 }
 
-/// Jobs enqueued, keyed as the table keys them.
-#[derive(Default)]
-pub(crate) struct Queue {
-    pub jobs: Mutex<Vec<NewJob>>,
-}
-
-#[async_trait]
-impl JobQueue for Queue {
-    async fn enqueue(&self, job: NewJob) -> Result<bool, RepoError> {
-        let mut jobs = self.jobs.lock().unwrap();
-        if job.unique_key.is_some() && jobs.iter().any(|queued| queued.unique_key == job.unique_key) {
-            return Ok(false);
-        }
-        jobs.push(job);
-        Ok(true)
-    }
-
-    async fn claim(&self, _: OffsetDateTime, _: Duration, _: &str) -> Result<Option<ClaimedJob>, RepoError> {
-        Ok(None)
-    }
-
-    async fn complete(&self, _: i64, _: u32, _: OffsetDateTime) -> Result<bool, RepoError> {
-        Ok(false)
-    }
-
-    async fn fail(&self, _: i64, _: u32, _: &str, _: Option<OffsetDateTime>, _: OffsetDateTime) -> Result<bool, RepoError> {
-        Ok(false)
-    }
-
-    async fn release(&self, _: &[String], _: OffsetDateTime) -> Result<u64, RepoError> {
-        // This queue never hands out a claim, so nothing is held.
-        Ok(0)
-    }
-
-    async fn state(&self, _: i64) -> Result<Option<(JobState, u32, Option<String>)>, RepoError> {
-        Ok(None)
-    }
-}
+/// The job queue the tests read what was enqueued from.
+pub(crate) type Queue = kernel::MemoryJobQueue;
 
 /// Launches of one listing in one week, with its votes that week.
 #[derive(Default)]

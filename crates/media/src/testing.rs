@@ -1,14 +1,13 @@
 //! In-memory stand-ins for the media ports, for this crate's tests and other domains' (feature
-//! `testing`): a store in a map, a codec that reads "WxH ..." text as a W × H picture, and a job
-//! queue that records what it is given.
+//! `testing`): a store in a map and a codec that reads "WxH ..." text as a W × H picture (the job
+//! queue is `kernel::MemoryJobQueue`).
 
 use crate::{CleanImage, ImageCodec, ImageLimits, ImageRefusal, MediaService, MediaStore, StoreError};
 use async_trait::async_trait;
 use bytes::Bytes;
-use kernel::{ClaimedJob, ImageFormat, JobQueue, JobState, NewJob, RepoError};
+use kernel::ImageFormat;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
-use time::{Duration, OffsetDateTime};
 
 #[derive(Default)]
 pub struct MemoryStore {
@@ -67,43 +66,12 @@ impl ImageCodec for HeaderCodec {
     }
 }
 
-/// Records the jobs enqueued; claims none.
-#[derive(Default)]
-pub struct MemoryQueue(pub Mutex<Vec<NewJob>>);
-
-#[async_trait]
-impl JobQueue for MemoryQueue {
-    async fn enqueue(&self, job: NewJob) -> Result<bool, RepoError> {
-        let mut jobs = self.0.lock().unwrap();
-        if jobs.iter().any(|queued| queued.unique_key.is_some() && queued.unique_key == job.unique_key) {
-            return Ok(false);
-        }
-        jobs.push(job);
-        Ok(true)
-    }
-    async fn claim(&self, _: OffsetDateTime, _: Duration, _: &str) -> Result<Option<ClaimedJob>, RepoError> {
-        Ok(None)
-    }
-    async fn complete(&self, _: i64, _: u32, _: OffsetDateTime) -> Result<bool, RepoError> {
-        Ok(true)
-    }
-    async fn fail(&self, _: i64, _: u32, _: &str, _: Option<OffsetDateTime>, _: OffsetDateTime) -> Result<bool, RepoError> {
-        Ok(true)
-    }
-    async fn release(&self, _: &[String], _: OffsetDateTime) -> Result<u64, RepoError> {
-        Ok(0)
-    }
-    async fn state(&self, _: i64) -> Result<Option<(JobState, u32, Option<String>)>, RepoError> {
-        Ok(None)
-    }
-}
-
 /// A media service over the stand-ins.
 pub fn media_service(clock: Arc<dyn kernel::Clock>) -> MediaService {
     MediaService::new(
         Arc::new(MemoryStore::default()),
         Arc::new(HeaderCodec),
-        Arc::new(MemoryQueue::default()),
+        Arc::new(kernel::MemoryJobQueue::default()),
         clock,
         ImageLimits::default(),
     )

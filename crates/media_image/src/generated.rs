@@ -11,22 +11,8 @@ pub const LOGO_SIDE: u32 = 128;
 /// Screenshots' size, in pixels.
 pub const SCREENSHOT_SIZE: (u32, u32) = (960, 600);
 
-/// splitmix64: the numbers each picture is drawn from.
-struct Draw(u64);
-
-impl Draw {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
+/// The numbers each picture is drawn from.
+type Draw = kernel::SplitMix64;
 
 /// A colour of `hue` (degrees) at saturation `s` and value `v` (0 to 1).
 fn hsv(hue: f32, s: f32, v: f32) -> [u8; 3] {
@@ -47,7 +33,7 @@ fn hsv(hue: f32, s: f32, v: f32) -> [u8; 3] {
 
 /// A logo drawn from `seed`, as PNG with transparent corners.
 pub fn logo(seed: u64) -> Vec<u8> {
-    let mut draw = Draw(seed);
+    let mut draw = Draw::new(seed);
     let hue = draw.below(360) as f32;
     let mark = draw.below(6);
     let top = hsv(hue, 0.65, 0.95);
@@ -106,7 +92,7 @@ pub fn logo(seed: u64) -> Vec<u8> {
 
 /// A screenshot of an imagined app drawn from `seed`, as PNG.
 pub fn screenshot(seed: u64) -> Vec<u8> {
-    let mut draw = Draw(seed ^ 0x5C4E_E115);
+    let mut draw = Draw::new(seed ^ 0x5C4E_E115);
     let hue = draw.below(360) as f32;
     let accent = Rgb(hsv(hue, 0.6, 0.85));
     let tint = Rgb(hsv(hue, 0.08, 0.97));

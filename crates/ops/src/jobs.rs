@@ -5,7 +5,7 @@
 
 use crate::App;
 use async_trait::async_trait;
-use drafts::{CompareCompetitor, CrawlDraft, RegenerateDraft};
+use drafts::{CollectPictures, CompareCompetitor, CrawlDraft, RegenerateDraft};
 use kernel::{ClaimedJob, Job, JobHandler, JobOutcome, JobRun};
 use listings::{CheckBadge, EndWeek, NotifyFollowers, StartWeek, SweepBadges};
 use serde_json::Value;
@@ -62,6 +62,7 @@ impl JobRegistry {
         jobs.register::<CrawlDraft>(app.drafts.clone())
             .register::<RegenerateDraft>(app.drafts.clone())
             .register::<CompareCompetitor>(app.drafts.clone())
+            .register::<CollectPictures>(app.drafts.clone())
             .register::<NotifyFollowers>(app.listings.owners.clone())
             .register::<StartWeek>(app.listings.lifecycle.clone())
             .register::<EndWeek>(app.listings.lifecycle.clone())

@@ -4,7 +4,7 @@
 //! runs as the person (`upload_image`, then `update_my_listing`), so the limits, refusals and
 //! history are the API's; a refusal is shown beside the field it concerns and nothing is kept.
 
-use crate::guard::{as_person, checked_back};
+use crate::guard::{as_person, own_form, signed_in};
 use crate::mine::{Sent, render};
 use crate::site::run_with;
 use crate::{PageError, SignedInPost, WebState};
@@ -35,10 +35,16 @@ struct PictureForm {
     too_large: Option<usize>,
 }
 
-/// Reads the form, stopping a file at one byte past `max_bytes` (it is refused by its size).
+/// Reads the form, stopping a file at one byte past `max_bytes` (it is refused by its size),
+/// and the whole form once it is larger than a file and its few text fields can be.
 async fn read_form(mut multipart: Multipart, max_bytes: usize) -> Result<PictureForm, String> {
     let mut form = PictureForm::default();
+    let mut parts = 0;
     while let Some(field) = multipart.next().await {
+        parts += 1;
+        if parts > 8 {
+            return Err("it has more parts than this form sends".into());
+        }
         let mut field = field.map_err(|error| error.to_string())?;
         let name = field.name().unwrap_or_default().to_owned();
         let limit = if name == "file" { max_bytes + 1 } else { MAX_TEXT_BYTES };
@@ -46,10 +52,13 @@ async fn read_form(mut multipart: Multipart, max_bytes: usize) -> Result<Picture
         while let Some(chunk) = field.next().await {
             let chunk = chunk.map_err(|error| error.to_string())?;
             if bytes.len() + chunk.len() > limit {
-                if name == "file" {
-                    form.too_large = Some(bytes.len() + chunk.len());
+                if name != "file" {
+                    return Err(format!("its field {name:?} is longer than this form sends"));
                 }
-                break;
+                // Refused by its size: the rest of the body is not read (the form's own fields,
+                // the token among them, come before the file).
+                form.too_large = Some(bytes.len() + chunk.len());
+                return Ok(form);
             }
             bytes.extend_from_slice(&chunk);
         }
@@ -74,6 +83,8 @@ pub async fn send(
 ) -> Result<HttpResponse, PageError> {
     let id = path.into_inner();
     let back = format!("/account/listings/{id}");
+    // Signed in before the body is read: nobody else makes us read up to a file's worth.
+    let session = signed_in(&state, &request).await?;
     let max_bytes = state.app.media.limits().max_bytes;
     let form = match read_form(multipart, max_bytes).await {
         Ok(form) => form,
@@ -86,7 +97,7 @@ pub async fn send(
             .back_to(&back));
         }
     };
-    let session = checked_back(&state, &request, &form.csrf, &back).await?;
+    own_form(&state, &request, &session, &form.csrf, &back)?;
     let caller = as_person(&session, &request);
     let field = if form.action == "logo" { "logo" } else { "picture" };
     let refused = |field: &str, message: String, alt: &str| Sent {
@@ -210,6 +221,7 @@ pub async fn send_to_draft(
     use ops::operations::drafts::UpdateDraft;
     use ops::wire::DraftPath;
     let back = format!("/submit/drafts/{path}");
+    let session = signed_in(&state, &request).await?;
     let form = match read_form(multipart, state.app.media.limits().max_bytes).await {
         Ok(form) => form,
         Err(detail) => {
@@ -221,7 +233,7 @@ pub async fn send_to_draft(
             .back_to(&back));
         }
     };
-    let session = checked_back(&state, &request, &form.csrf, &back).await?;
+    own_form(&state, &request, &session, &form.csrf, &back)?;
     let caller = as_person(&session, &request);
     let draft = crate::submit::draft_of(&state, &caller, &path).await?;
     let refused = |message: String| crate::submit::EditorSent {

@@ -48,6 +48,9 @@ async fn a_draft_proposes_the_sites_logo_and_screenshots_with_evidence_and_the_l
     let site = FixtureServer::start(routes()).await;
     let draft = app.draft_of(&site.url("/"), &token).await;
     assert_eq!(draft["status"], "ready", "{draft:#}");
+    // The pictures come a moment after the draft is ready, from a job of their own.
+    let id = draft["id"].as_str().unwrap().to_owned();
+    let draft = app.poll_draft(&id, &token, |draft| draft["looking_for_pictures"] == false).await;
     let pictures = draft["pictures"].as_array().unwrap();
     let sources: Vec<&str> = pictures.iter().map(|p| p["source"].as_str().unwrap()).collect();
     assert_eq!(sources, [site.url("/logo.png"), site.url("/og.png"), site.url("/hero.png")], "{pictures:#?}");
@@ -65,7 +68,7 @@ async fn a_draft_proposes_the_sites_logo_and_screenshots_with_evidence_and_the_l
     let served = app.client.get(app.url(pictures[2]["url"].as_str().unwrap())).send().await.unwrap();
     assert_eq!(served.status(), 200, "the picture is ours to serve");
 
-    let id = draft["id"].as_str().unwrap();
+    let id = id.as_str();
     let upload = app.post_json("/api/v1/me/images", &token, json!({"data": base64(&png(900, 600, [10, 200, 100]))})).await;
     let uploaded = upload.body["image"].as_str().unwrap().to_owned();
     let image = |i: usize| pictures[i]["image"].clone();

@@ -32,7 +32,7 @@ impl TestApp {
     }
 
     /// Polls `get_draft` until `done` holds (at most 30 s).
-    async fn poll_draft(&self, id: &str, token: &str, done: impl Fn(&Value) -> bool) -> Value {
+    pub(crate) async fn poll_draft(&self, id: &str, token: &str, done: impl Fn(&Value) -> bool) -> Value {
         let started = Instant::now();
         loop {
             let reply = self.get_with_token(&format!("/api/v1/drafts/{id}"), token).await;

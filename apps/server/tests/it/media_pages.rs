@@ -141,7 +141,16 @@ async fn a_maker_keeps_drops_and_adds_the_pictures_of_a_draft_and_the_listing_sh
             browser.field("Your product's website").await.send_keys(site.url("/")).await.unwrap();
             browser.button("Read my website").await.click().await.unwrap();
             // Reading the site and keeping its pictures runs in the background, beside other tests.
-            let editor = browser.wait_for_text_for("Save the draft", std::time::Duration::from_secs(45)).await;
+            let mut editor = browser.wait_for_text_for("Save the draft", std::time::Duration::from_secs(45)).await;
+            // The pictures follow the draft by a moment: the page says so until they are there.
+            for _ in 0..60 {
+                if !editor.contains("Looking for your logo and screenshots") {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                browser.driver.refresh().await.unwrap();
+                editor = browser.wait_for_text("Save the draft").await;
+            }
             // The logo and two screenshots, each with the page it was found on.
             assert!(editor.contains("Logo") && editor.contains(&format!("on {}", site.url("/"))), "{editor}");
             assert_eq!(browser.driver.find_all(By::Css(".gallery-edit img")).await.unwrap().len(), 3);

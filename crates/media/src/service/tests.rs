@@ -4,7 +4,8 @@
 
 use super::*;
 use crate::ImageRefusal;
-use crate::testing::{MemoryQueue as Queue, MemoryStore};
+use crate::testing::MemoryStore;
+use kernel::MemoryJobQueue as Queue;
 use kernel::{FixedClock, ImageFormat};
 use time::OffsetDateTime;
 
@@ -24,7 +25,7 @@ async fn the_same_picture_kept_twice_is_one_image_and_one_scaling_job() {
     assert_eq!(first, again);
     assert_eq!((first.width(), first.height(), first.format()), (300, 200, ImageFormat::Webp));
     assert_eq!(store.objects.lock().unwrap().keys().cloned().collect::<Vec<_>>(), vec![first.object_name(ImageSize::Original)]);
-    let jobs = queue.0.lock().unwrap();
+    let jobs = queue.jobs.lock().unwrap();
     assert_eq!(jobs.len(), 1);
     assert_eq!(jobs[0].kind, ScaleImage::KIND);
 }
@@ -39,7 +40,7 @@ async fn a_refused_image_stores_nothing_and_a_small_one_needs_no_scaling() {
     ));
     assert!(store.objects.lock().unwrap().is_empty());
     media.keep(Bytes::from_static(b"40x40 tiny")).await.unwrap();
-    assert!(queue.0.lock().unwrap().is_empty(), "no standard width is narrower than 40 px");
+    assert!(queue.jobs.lock().unwrap().is_empty(), "no standard width is narrower than 40 px");
 }
 
 #[tokio::test]

@@ -131,6 +131,8 @@ pub struct DraftView {
     /// The logo and screenshots found on the site (each kept by us, with the page it came from
     /// as `evidence`) and the maker's uploads, in order. `kept` ones go to the listing.
     pub pictures: Vec<PictureView>,
+    /// The site's pictures are still being fetched (a few seconds after the draft is ready).
+    pub looking_for_pictures: bool,
     /// The listing `submit_draft` made, once submitted.
     pub listing_id: Option<i64>,
     pub invites_sent: u32,
@@ -213,6 +215,7 @@ impl From<&Draft> for DraftView {
             pages_rendered: draft.pages_rendered.clone(),
             reading_note: (!draft.pages_needing_javascript.is_empty()).then_some(drafts::NEEDS_JAVASCRIPT_NOTE),
             pictures: draft.pictures.iter().map(PictureView::of).collect(),
+            looking_for_pictures: draft.looking_for_pictures,
             listing_id: draft.listing_id.map(kernel::ListingId::get),
             invites_sent: draft.invites,
             created_at: rfc3339(draft.created_at),

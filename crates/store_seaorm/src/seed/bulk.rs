@@ -103,7 +103,7 @@ async fn write(
         .collect();
     let this_monday = now.date() - Duration::days(i64::from(now.date().weekday().number_days_from_monday()));
     let weeks = (count / LAUNCHES_PER_WEEK).clamp(*WEEKS.start(), *WEEKS.end()) as u64;
-    let mut rng = Rng(0xB01C);
+    let mut rng = Rng::new(0xB01C);
     let mut written = 0;
     for chunk_start in (0..count).step_by(CHUNK) {
         let own = if single.is_none() { Some(db.begin().await?) } else { None };

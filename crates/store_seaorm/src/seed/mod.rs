@@ -72,26 +72,8 @@ pub async fn demo(db: &DatabaseConnection, now: OffsetDateTime) -> Result<SeedRe
     Ok(report)
 }
 
-/// splitmix64: small, fast and the same everywhere, so the demo data is reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
-    }
-}
+/// The demo data's numbers: the same from the same start, so it is reproducible.
+type Rng = kernel::SplitMix64;
 
 async fn seed_categories(db: &impl sea_orm::ConnectionTrait, report: &mut SeedReport) -> Result<Vec<(i64, i64, &'static str)>, DbErr> {
     let existing: HashMap<String, i64> = category::Entity::find()
@@ -355,7 +337,7 @@ async fn seed_listings(
         let back = i64::from(date.weekday().number_days_from_monday());
         date - Duration::days(back)
     };
-    let mut rng = Rng(0x1A0C_4D12);
+    let mut rng = Rng::new(0x1A0C_4D12);
     let mut votes = Vec::new();
     let mut follows = Vec::new();
     let mut followed = HashSet::new();
@@ -391,7 +373,7 @@ async fn seed_listings(
             let founders: Vec<(String, String)> =
                 (0..1 + rng.below(2)).map(|_| (rng.pick(FIRST_NAMES).to_string(), rng.pick(LAST_NAMES).to_string())).collect();
             let founded = 2015 + rng.below(11) as i32;
-            let vote_seed = rng.next();
+            let vote_seed = rng.next_u64();
             if existing.contains(&slug) {
                 continue;
             }
@@ -462,7 +444,7 @@ async fn seed_listings(
                     .await?;
             }
             // Distinct voters: a walk through the voter list with a stride coprime to its length.
-            let mut vote_rng = Rng(vote_seed);
+            let mut vote_rng = Rng::new(vote_seed);
             let start = vote_rng.below(voters.len() as u64) as usize;
             let stride = [7usize, 11, 13, 17, 19, 23][vote_rng.below(6) as usize];
             for n in 0..vote_total {
