@@ -1,6 +1,7 @@
 //! The demo directory's pictures: each listing without a logo gets one drawn from its id, and a
 //! listing whose gallery shows (media unlocked) two screenshots, all kept through the media
-//! service like any upload, so the demo looks like a directory rather than a row of letters.
+//! service like any upload (their scaled copies made at once: a seed's hundreds of scaling jobs
+//! would queue ahead of everyone's), so the demo looks like a directory, not a row of letters.
 
 use anyhow::Context;
 use listings::GalleryImage;
@@ -17,11 +18,12 @@ pub async fn add(media: &MediaService, store: &SeaStore) -> anyhow::Result<usize
     let listings = store_seaorm::seed::without_pictures(db, AT_MOST).await.context("cannot read the listings without a logo")?;
     for listing in &listings {
         let seed = listing.id as u64;
-        let logo = media.keep(generated::logo(seed).into()).await.context("cannot keep a drawn logo")?;
+        let logo = media.keep_scaled(generated::logo(seed).into()).await.context("cannot keep a drawn logo")?;
         let mut gallery = Vec::new();
         if listing.gallery_shows {
             for (n, what) in [(1, "the main screen"), (2, "the reports")] {
-                let image = media.keep(generated::screenshot(seed * 10 + n).into()).await.context("cannot keep a drawn screenshot")?;
+                let image =
+                    media.keep_scaled(generated::screenshot(seed * 10 + n).into()).await.context("cannot keep a drawn screenshot")?;
                 gallery.push(GalleryImage { image, alt: format!("{}: {what}", listing.name) });
             }
         }
@@ -34,20 +36,13 @@ pub async fn add(media: &MediaService, store: &SeaStore) -> anyhow::Result<usize
 /// as many listings share a look in a large directory's long tail.
 pub const BULK_LOGOS: u64 = 500;
 
-/// Draws the bulk seed's logos, makes their scaled copies now (the server's job workers would,
-/// a moment after it starts), gives each generated listing one of them, and names the copies
-/// cards ask for in `{data_dir}/bulk-logos.txt`, where the benchmark reads them.
+/// Draws the bulk seed's logos with their scaled copies, gives each generated listing one of
+/// them, and names the copies cards ask for in `{data_dir}/bulk-logos.txt`, where the
+/// benchmark reads them.
 pub async fn add_bulk(media: &MediaService, store: &SeaStore, data_dir: &std::path::Path) -> anyhow::Result<u64> {
-    use kernel::JobHandler;
     let mut logos = Vec::new();
     for n in 0..BULK_LOGOS {
-        let logo = media.keep(generated::logo(1_000_000 + n).into()).await.context("cannot keep a drawn logo")?;
-        let run = kernel::JobRun { attempt: 1, max_attempts: 1 };
-        if let kernel::JobOutcome::Failed(why) | kernel::JobOutcome::Retry(why) =
-            JobHandler::<media::ScaleImage>::run(media, media::ScaleImage { image: logo }, run).await
-        {
-            anyhow::bail!("cannot scale a drawn logo: {why}");
-        }
+        let logo = media.keep_scaled(generated::logo(1_000_000 + n).into()).await.context("cannot keep a drawn logo")?;
         logos.push(logo);
     }
     let given = store_seaorm::seed::set_bulk_logos(store.connection(), &logos).await.context("cannot give the generated listings logos")?;

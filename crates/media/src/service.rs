@@ -96,6 +96,20 @@ impl MediaService {
         Ok(image)
     }
 
+    /// Keeps an image and makes its scaled copies now, enqueueing nothing: for seeds, which
+    /// keep hundreds at once and would otherwise leave that many jobs ahead of everyone else's.
+    pub async fn keep_scaled(&self, bytes: Bytes) -> Result<ImageRef, MediaError> {
+        let clean = self.codec.clean(bytes, self.limits).await?;
+        let hash: [u8; 32] = Sha256::digest(&clean.bytes).into();
+        let image = ImageRef::new(hash, clean.format, clean.width, clean.height);
+        let original = Bytes::from(clean.bytes);
+        self.store.put(&image.object_name(ImageSize::Original), original.clone(), clean.format.content_type()).await?;
+        for width in image.scaled_widths() {
+            self.make_copy(&image, original.clone(), width).await?;
+        }
+        Ok(image)
+    }
+
     /// Checks that `image` names an image we keep, with the size it states.
     pub async fn check(&self, image: &ImageRef) -> Result<(), MediaError> {
         let original = self.store.get(&image.object_name(ImageSize::Original)).await?.ok_or(MediaError::Unknown)?;

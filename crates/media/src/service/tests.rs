@@ -90,3 +90,12 @@ async fn a_copy_served_once_is_served_from_memory_after() {
     store.objects.lock().unwrap().clear();
     assert_eq!(media.serve(&name).await.unwrap().unwrap().bytes, Bytes::from_static(b"300x200 logo"));
 }
+
+#[tokio::test]
+async fn a_seed_keeps_an_image_with_its_copies_and_queues_nothing() {
+    let (media, store, queue) = service();
+    let image = media.keep_scaled(Bytes::from_static(b"700x350 shot")).await.unwrap();
+    assert_eq!(store.objects.lock().unwrap().len(), 5, "the original and four copies");
+    assert!(queue.jobs.lock().unwrap().is_empty());
+    assert_eq!(media.keep(Bytes::from_static(b"700x350 shot")).await.unwrap(), image);
+}
