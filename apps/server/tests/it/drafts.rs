@@ -45,13 +45,18 @@ impl TestApp {
         }
     }
 
-    /// Submits a website and waits until its draft is drafted (ready or failed).
+    /// Submits a website and waits until its draft is drafted (ready or failed) and its
+    /// pictures looked for.
     pub(crate) async fn draft_of(&self, url: &str, token: &str) -> Value {
         let reply = self.post_json("/api/v1/drafts", token, json!({"url": url})).await;
         assert_eq!(reply.status, 201, "{:#}", reply.body);
         assert_eq!(reply.body["status"], "crawling");
         let id = reply.body["id"].as_str().unwrap().to_owned();
-        self.poll_draft(&id, token, |draft| draft["status"] == "ready" || draft["status"] == "failed").await
+        // Settled: drafted, and the site's pictures looked for (their job writes the draft too).
+        self.poll_draft(&id, token, |draft| {
+            (draft["status"] == "ready" || draft["status"] == "failed") && draft["looking_for_pictures"] != true
+        })
+        .await
     }
 }
 
