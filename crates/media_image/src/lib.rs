@@ -6,6 +6,8 @@
 pub mod generated;
 mod raster;
 mod svg;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 use async_trait::async_trait;
 use bytes::Bytes;

@@ -103,28 +103,6 @@ fn gif(frames: u32) -> Vec<u8> {
     bytes
 }
 
-/// A PNG whose header states `side` × `side` pixels, in a few dozen bytes.
-fn png_claiming(side: u32) -> Vec<u8> {
-    let mut png = logo_png();
-    // The IHDR chunk's width and height follow the 8-byte signature, length and type.
-    png[16..20].copy_from_slice(&side.to_be_bytes());
-    png[20..24].copy_from_slice(&side.to_be_bytes());
-    let crc = crc32(&png[12..29]);
-    png[29..33].copy_from_slice(&crc.to_be_bytes());
-    png
-}
-
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = 0xffff_ffffu32;
-    for byte in bytes {
-        crc ^= u32::from(*byte);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xedb8_8320 } else { crc >> 1 };
-        }
-    }
-    !crc
-}
-
 #[tokio::test]
 async fn bad_images_are_refused_naming_the_field_and_nothing_is_kept() {
     let app = spawn_empty_app().await;
@@ -133,7 +111,7 @@ async fn bad_images_are_refused_naming_the_field_and_nothing_is_kept() {
     twelve_megabytes.resize(12 * 1024 * 1024, 0);
     let cases: Vec<(&str, String, &str)> = vec![
         ("a text file named .png", base64(b"meeting notes, saved as logo.png\n"), "is not an image we can read"),
-        ("a 30,000 x 30,000 image", base64(&png_claiming(30_000)), "is 30000 × 30000 pixels"),
+        ("a 30,000 x 30,000 image", base64(&media_image::testing::png_bomb(30_000)), "is 30000 × 30000 pixels"),
         ("a 12 MB file", base64(&twelve_megabytes), "an image may have at most 10485760 bytes"),
         (
             "an SVG with a script and an external reference",
