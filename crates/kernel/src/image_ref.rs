@@ -85,6 +85,10 @@ impl ImageRef {
     /// The largest side an image may have (the decoder's limit is lower still).
     pub const MAX_SIDE: u32 = 100_000;
 
+    /// The shape of a reference as [`ImageRef::parse`] reads it (sides below [`Self::MAX_SIDE`]),
+    /// for schemas: whether an image of that name is kept is for the media service to say.
+    pub const PATTERN: &'static str = r"^[0-9a-f]{64}\.(jpg|webp|png):[1-9][0-9]{0,4}x[1-9][0-9]{0,4}$";
+
     pub fn new(hash: [u8; 32], format: ImageFormat, width: u32, height: u32) -> Self {
         Self { hash, format, width, height }
     }
@@ -257,6 +261,24 @@ mod tests {
             format!("../{hash}.png:10x10"),
         ] {
             assert!(ImageRef::parse(&raw).is_err(), "{raw}");
+            assert!(!regex::Regex::new(ImageRef::PATTERN).unwrap().is_match(&raw), "the schema admits {raw}");
+        }
+    }
+
+    #[test]
+    fn the_schema_pattern_admits_exactly_what_parses() {
+        let pattern = regex::Regex::new(ImageRef::PATTERN).unwrap();
+        let hash = "0f".repeat(32);
+        for (raw, parses) in [
+            (sample().to_string(), true),
+            (format!("{hash}.jpg:99999x1"), true),
+            (format!("{hash}.png:1x10000"), true),
+            (format!("{hash}.jpg:100001x1"), false),
+            (format!("{hash}.jpeg:1x1"), false),
+            (format!(" {hash}.jpg:1x1"), false),
+        ] {
+            assert_eq!(ImageRef::parse(&raw).is_ok(), parses, "{raw}");
+            assert_eq!(pattern.is_match(&raw), parses, "{raw}");
         }
     }
 }

@@ -101,6 +101,7 @@ impl InputPart for UpdateDraftBody {}
 pub struct PictureInput {
     /// A picture's `image` as `get_draft` shows it, or one from `upload_image`.
     #[garde(length(max = 120))]
+    #[schemars(with = "SchemaOf<kernel::ImageRef>")]
     pub image: String,
     /// What it shows, for people who cannot see it (at most 300 characters).
     #[garde(length(chars, max = 300))]

@@ -3,7 +3,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::spec_presets::OWNER_WRITE;
-use crate::wire::{FaqInput, ListingPath, MyListingView, rfc3339, socials_schema};
+use crate::wire::{FaqInput, ListingPath, MyListingView, SchemaOf, rfc3339, socials_schema};
 use crate::{App, Caller, Context, HttpMethod, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
@@ -29,13 +29,14 @@ pub struct UpdateMyListingBody {
     pub faqs: Option<Vec<FaqInput>>,
     /// The logo: an `image` from `upload_image`, or null to remove it.
     #[serde(default, deserialize_with = "present")]
-    #[schemars(with = "Option<String>")]
+    #[schemars(with = "Option<SchemaOf<kernel::ImageRef>>")]
     #[garde(skip)]
     pub logo: Option<Option<String>>,
     /// Replaces the gallery: at most 8 pictures, in order, each an `image` from `upload_image`
     /// with the alt text a screen reader says for it (1 to 300 characters, required). Shown
     /// publicly where the media section is unlocked.
     #[garde(skip)]
+    #[schemars(extend("maxItems" = listings::GalleryImage::MAX_IMAGES))]
     pub gallery: Option<Vec<GalleryInput>>,
 }
 
@@ -44,8 +45,10 @@ pub struct UpdateMyListingBody {
 #[serde(deny_unknown_fields)]
 pub struct GalleryInput {
     /// An `image` from `upload_image`.
+    #[schemars(with = "SchemaOf<kernel::ImageRef>")]
     pub image: String,
     /// What the picture shows, for people who cannot see it (1 to 300 characters).
+    #[schemars(extend("minLength" = 1, "maxLength" = listings::GalleryImage::MAX_ALT_CHARS, "pattern" = "\\S"))]
     pub alt: String,
 }
 

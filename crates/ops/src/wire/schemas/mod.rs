@@ -43,6 +43,7 @@ value_shape! {
     kernel::CountryCode => "CountryCode" {"type": "string", "pattern": "^[A-Za-z]{2}$", "minLength": 2, "maxLength": 2};
     kernel::Email => "Email" {"type": "string", "pattern": kernel::Email::PATTERN, "maxLength": 254};
     kernel::WebUrl => "WebUrl" {"type": "string", "format": "uri", "maxLength": 2048};
+    kernel::ImageRef => "ImageRef" {"type": "string", "pattern": kernel::ImageRef::PATTERN, "maxLength": 120};
     kernel::Week => "Week" {"type": "string", "format": "date", "description": "The Monday that names a launch week (YYYY-MM-DD)."};
 }
 
