@@ -33,6 +33,7 @@ mod m20261209_000027_kept_board_orders;
 mod m20261210_000028_views_feed_in_steps;
 mod m20261211_000029_views_feed_in_tens;
 mod m20261212_000030_listing_images;
+mod m20261213_000031_founder_avatars;
 mod triggers;
 
 pub struct Migrator;
@@ -71,6 +72,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261210_000028_views_feed_in_steps::Migration),
             Box::new(m20261211_000029_views_feed_in_tens::Migration),
             Box::new(m20261212_000030_listing_images::Migration),
+            Box::new(m20261213_000031_founder_avatars::Migration),
         ]
     }
 }

@@ -249,6 +249,7 @@ mod tests {
 
     #[test]
     fn anything_else_is_refused() {
+        let pattern = regex::Regex::new(ImageRef::PATTERN).unwrap();
         let hash = "ab".repeat(32);
         for raw in [
             String::new(),
@@ -261,7 +262,7 @@ mod tests {
             format!("../{hash}.png:10x10"),
         ] {
             assert!(ImageRef::parse(&raw).is_err(), "{raw}");
-            assert!(!regex::Regex::new(ImageRef::PATTERN).unwrap().is_match(&raw), "the schema admits {raw}");
+            assert!(!pattern.is_match(&raw), "the schema admits {raw}");
         }
     }
 

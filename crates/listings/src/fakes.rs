@@ -103,6 +103,10 @@ impl OwnedListingRepository for Owned {
         Ok(false)
     }
 
+    async fn set_founder_avatar(&self, _: ListingId, _: &kernel::Slug, _: Option<kernel::ImageRef>) -> Result<bool, RepoError> {
+        Ok(false)
+    }
+
     async fn edit(&self, _: ListingId, _: UserId, _: &ListingEdit, _: OffsetDateTime) -> Result<Option<ListingVersion>, RepoError> {
         Ok(None)
     }

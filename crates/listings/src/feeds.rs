@@ -197,6 +197,12 @@ impl FeedService {
         &self.trending
     }
 
+    /// The cards of these listings, by id, whatever their status: for lists of other things
+    /// that name listings (the site team's pages).
+    pub async fn summaries(&self, ids: &[ListingId]) -> Result<std::collections::HashMap<ListingId, ListingSummary>, RepoError> {
+        self.feeds.summaries(ids).await
+    }
+
     pub async fn section(&self, section: Section, page: PageRequest) -> Result<Paged<FeedItem>, RepoError> {
         let now = self.clock.now();
         let item = |listing, metric| FeedItem { listing, metric };

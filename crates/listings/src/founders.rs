@@ -23,7 +23,8 @@ pub struct FounderSummary {
     pub name: String,
     pub title: Option<String>,
     pub country: Option<CountryCode>,
-    pub avatar_url: Option<String>,
+    /// Their picture, an image we keep, when an owner of one of their listings set one.
+    pub avatar: Option<kernel::ImageRef>,
     pub companies: Vec<CompanyRef>,
 }
 
@@ -43,7 +44,8 @@ pub struct FounderProfile {
     pub title: Option<String>,
     pub bio: Option<String>,
     pub country: Option<CountryCode>,
-    pub avatar_url: Option<String>,
+    /// Their picture, an image we keep, when an owner of one of their listings set one.
+    pub avatar: Option<kernel::ImageRef>,
     /// Platform key (`x`, `linkedin`, ...) to link.
     pub socials: BTreeMap<String, String>,
     /// Live listings the founder founded, most voted first.

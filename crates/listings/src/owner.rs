@@ -106,6 +106,11 @@ pub trait OwnedListingRepository: Send + Sync {
         now: OffsetDateTime,
     ) -> Result<Option<crate::ListingVersion>, RepoError>;
 
+    /// Sets (or, with `None`, removes) the avatar of a founder of this listing; `false` when the
+    /// listing has no founder with this slug. The documents of the founder's listings move on
+    /// (a trigger), so every listing that shows them shows the new picture.
+    async fn set_founder_avatar(&self, id: ListingId, founder: &kernel::Slug, avatar: Option<kernel::ImageRef>) -> Result<bool, RepoError>;
+
     /// Kept edits, newest first: of one listing, or of every listing.
     async fn versions(&self, listing: Option<ListingId>, limit: u64) -> Result<Vec<crate::ListingVersion>, RepoError>;
 
@@ -139,6 +144,8 @@ pub struct FreeQueuePolicy {
 pub enum OwnerError {
     #[error("no such listing")]
     NotFound,
+    #[error("this listing has no founder with this slug")]
+    NoSuchFounder,
     #[error("{0}")]
     NotAllowed(String),
     #[error(transparent)]
@@ -261,6 +268,19 @@ impl OwnerService {
     pub async fn delete_milestone(&self, owner: UserId, id: ListingId, milestone_id: i64) -> Result<(), OwnerError> {
         self.get(owner, id).await?;
         if self.repo.delete_milestone(id, milestone_id, self.clock.now()).await? { Ok(()) } else { Err(OwnerError::NotFound) }
+    }
+
+    /// `set_founder_avatar`: someone else's listing, or a founder not of this listing, is not
+    /// found. The picture shows wherever the founder does, on every listing of theirs.
+    pub async fn set_founder_avatar(
+        &self,
+        owner: UserId,
+        id: ListingId,
+        founder: &kernel::Slug,
+        avatar: Option<kernel::ImageRef>,
+    ) -> Result<(), OwnerError> {
+        self.get(owner, id).await?;
+        if self.repo.set_founder_avatar(id, founder, avatar).await? { Ok(()) } else { Err(OwnerError::NoSuchFounder) }
     }
 
     /// `set_founder_story`: published at once on a public listing, else with the listing.

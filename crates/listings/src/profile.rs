@@ -23,6 +23,9 @@ pub struct FounderCard {
     pub slug: Slug,
     pub name: String,
     pub title: Option<String>,
+    /// Their picture, when an owner set one (documents built before avatars have none).
+    #[serde(default)]
+    pub avatar: Option<kernel::ImageRef>,
 }
 
 /// A what's-new post of the owners.

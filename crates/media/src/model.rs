@@ -74,6 +74,9 @@ pub enum MediaError {
     /// Scaling a kept original failed: the original is damaged.
     #[error("the kept image could not be scaled: {0}")]
     Scale(String),
+    /// Drawing a social card failed.
+    #[error("the social card could not be drawn: {0}")]
+    Draw(String),
 }
 
 /// A stored copy, ready to be sent.

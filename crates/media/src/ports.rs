@@ -1,6 +1,6 @@
 //! The ports of the media domain: decoding and encoding images, and keeping bytes.
 
-use crate::{CleanImage, ImageLimits, ImageRefusal, StoreError};
+use crate::{CleanImage, ImageLimits, ImageRefusal, SocialCard, StoreError};
 use async_trait::async_trait;
 use bytes::Bytes;
 use kernel::ImageFormat;
@@ -20,6 +20,11 @@ pub trait ImageCodec: Send + Sync {
 
     /// The width and height a kept image's header states.
     fn dimensions(&self, bytes: &[u8], format: ImageFormat) -> Option<(u32, u32)>;
+
+    /// Draws a social card as a PNG of `SocialCard::WIDTH` × `SocialCard::HEIGHT`. `logos` holds,
+    /// for each of the card's logos in order, a kept copy of it and its format, or `None` where
+    /// none could be read (a tile with the title's first letter is drawn instead).
+    async fn draw_card(&self, card: SocialCard, logos: Vec<Option<(Bytes, ImageFormat)>>) -> Result<Vec<u8>, String>;
 }
 
 /// Where kept bytes live, by object name (`<hash>-<size>.<ext>`). Objects are written once and

@@ -1,7 +1,7 @@
 //! `MediaService`: keeping an image (clean, hash, store, then scale in the background), checking
 //! that a reference names an image we keep, and serving a copy by its object name.
 
-use crate::{ImageCodec, ImageLimits, MediaError, MediaStore, Served};
+use crate::{ImageCodec, ImageLimits, MediaError, MediaStore, Served, SocialCard};
 use async_trait::async_trait;
 use bytes::Bytes;
 use kernel::{Clock, ImageRef, ImageSize, Job, JobHandler, JobOutcome, JobQueue, JobRun};
@@ -143,6 +143,39 @@ impl MediaService {
         }
         let image = ImageRef::new(hash, format, original_width, original_height);
         Ok(Some(served(self.make_copy(&image, original, width).await?)))
+    }
+
+    /// A social card: kept already, or drawn now (with the logos' kept copies) and kept, under
+    /// the name of what it says, so it is also served at its `/media/` address from then on.
+    pub async fn card(&self, card: SocialCard) -> Result<Served, MediaError> {
+        let card = card.trimmed();
+        let image = card.image();
+        let name = image.object_name(ImageSize::Original);
+        let served = |bytes: Bytes| Served { bytes, content_type: image.format().content_type(), name: name.clone() };
+        if let Some(bytes) = self.hot.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&name) {
+            return Ok(served(bytes));
+        }
+        if let Some(bytes) = self.store.get(&name).await? {
+            self.hot.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).keep(&name, &bytes);
+            return Ok(served(bytes));
+        }
+        let mut logos = Vec::with_capacity(card.logos.len());
+        for logo in &card.logos {
+            // A logo that cannot be read costs the card its picture, not the card itself.
+            // `size_for` counts CSS pixels at double density: half the card's pixels is the width.
+            let copy = match self.serve(&logo.object_name(logo.size_for(SocialCard::LOGO_PX.div_ceil(2)))).await {
+                Ok(copy) => copy.map(|copy| (copy.bytes, logo.format())),
+                Err(error) => {
+                    tracing::warn!(image = %logo, %error, "a logo was left off a social card");
+                    None
+                }
+            };
+            logos.push(copy);
+        }
+        let bytes = Bytes::from(self.codec.draw_card(card, logos).await.map_err(MediaError::Draw)?);
+        self.store.put(&name, bytes.clone(), image.format().content_type()).await?;
+        self.hot.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).keep(&name, &bytes);
+        Ok(served(bytes))
     }
 
     async fn make_copy(&self, image: &ImageRef, original: Bytes, width: u32) -> Result<Bytes, MediaError> {

@@ -2,7 +2,7 @@
 //! `testing`): a store in a map and a codec that reads "WxH ..." text as a W × H picture (the job
 //! queue is `kernel::MemoryJobQueue`).
 
-use crate::{CleanImage, ImageCodec, ImageLimits, ImageRefusal, MediaService, MediaStore, StoreError};
+use crate::{CleanImage, ImageCodec, ImageLimits, ImageRefusal, MediaService, MediaStore, SocialCard, StoreError};
 use async_trait::async_trait;
 use bytes::Bytes;
 use kernel::ImageFormat;
@@ -63,6 +63,12 @@ impl ImageCodec for HeaderCodec {
 
     fn dimensions(&self, bytes: &[u8], _format: ImageFormat) -> Option<(u32, u32)> {
         header(bytes)
+    }
+
+    /// "1200x630 card <title> with <read> of <asked> logos".
+    async fn draw_card(&self, card: SocialCard, logos: Vec<Option<(Bytes, ImageFormat)>>) -> Result<Vec<u8>, String> {
+        let read = logos.iter().flatten().count();
+        Ok(format!("1200x630 card {} with {read} of {} logos", card.title, logos.len()).into_bytes())
     }
 }
 

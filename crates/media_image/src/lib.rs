@@ -1,8 +1,10 @@
 //! `ImageCodec` on the `image` crate (PNG, JPEG, WebP, GIF) and `resvg` (SVG): every image is
 //! held to the limits from its header before a pixel is decoded, decoded once, turned upright,
 //! cut to its first frame, and written again as JPEG (opaque) or lossless WebP (transparent), so
-//! no byte of what was uploaded (metadata, trailing data, scripts) is ever served.
+//! no byte of what was uploaded (metadata, trailing data, scripts) is ever served. Social cards
+//! are drawn here too, with a bundled font.
 
+mod card;
 pub mod generated;
 mod raster;
 mod svg;
@@ -12,7 +14,7 @@ pub mod testing;
 use async_trait::async_trait;
 use bytes::Bytes;
 use kernel::ImageFormat;
-use media::{CleanImage, ImageCodec, ImageLimits, ImageRefusal};
+use media::{CleanImage, ImageCodec, ImageLimits, ImageRefusal, SocialCard};
 
 /// The codec the server uses.
 #[derive(Debug, Clone, Copy, Default)]
@@ -35,6 +37,10 @@ impl ImageCodec for ImageCrateCodec {
 
     fn dimensions(&self, bytes: &[u8], format: ImageFormat) -> Option<(u32, u32)> {
         raster::dimensions(bytes, format)
+    }
+
+    async fn draw_card(&self, card: SocialCard, logos: Vec<Option<(Bytes, ImageFormat)>>) -> Result<Vec<u8>, String> {
+        tokio::task::spawn_blocking(move || card::draw(&card, &logos)).await.unwrap_or_else(|_| Err("the card's drawing failed".into()))
     }
 }
 

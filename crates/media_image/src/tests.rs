@@ -190,3 +190,64 @@ fn scaled_copies_keep_the_aspect_ratio_and_clean_edges() {
     let scaled = raster::scale(&photo.bytes, photo.format, 640).unwrap();
     assert_eq!(raster::dimensions(&scaled, ImageFormat::Jpeg), Some((640, 274)));
 }
+
+fn card(title: &str, subtitle: Option<&str>) -> SocialCard {
+    SocialCard {
+        site_name: "Launchdir".into(),
+        kind: "Product".into(),
+        title: title.into(),
+        subtitle: subtitle.map(Into::into),
+        logos: vec![],
+        facts: vec!["▲ 124 votes".into(), "Launched the week of 2026-11-23".into()],
+    }
+}
+
+/// The share of a region's pixels that are dark ink, not the white page.
+fn inked(picture: &RgbImage, left: u32, top: u32, width: u32, height: u32) -> f64 {
+    let mut dark = 0;
+    for y in top..top + height {
+        for x in left..left + width {
+            if picture.get_pixel(x, y).0.iter().all(|channel| *channel < 120) {
+                dark += 1;
+            }
+        }
+    }
+    f64::from(dark) / f64::from(width * height)
+}
+
+#[test]
+fn a_social_card_is_a_png_with_its_text_and_logo_drawn() {
+    let logo = clean(&crate::generated::logo(7), limits()).unwrap();
+    let logos = vec![Some((Bytes::from(logo.bytes), logo.format))];
+    let drawn = card::draw(&SocialCard { logos: vec![], ..card("Acme Rockets", Some("Rockets for everyone")) }, &logos).unwrap();
+    assert_eq!(image::guess_format(&drawn).unwrap(), image::ImageFormat::Png);
+    if let Ok(dir) = std::env::var("LAUNCHDIR_CARD_DIR") {
+        std::fs::write(format!("{dir}/card-logo.png"), &drawn).unwrap();
+    }
+    let picture = image::load_from_memory(&drawn).unwrap().into_rgb8();
+    assert_eq!(picture.dimensions(), (SocialCard::WIDTH, SocialCard::HEIGHT));
+    assert_eq!(picture.get_pixel(600, 4).0, [0x0b, 0x57, 0xd0], "the accent bar along the top");
+    assert_eq!(picture.get_pixel(1190, 320).0, [255, 255, 255], "the page is white");
+    assert!(inked(&picture, 304, 140, 600, 70) > 0.05, "the title is written");
+    assert!(inked(&picture, 304, 400, 600, 100) == 0.0, "one line of title and one of tagline");
+    // Inside the box, left of the logo's white mark: the logo's own colour.
+    let logo = picture.get_pixel(80 + 30, 140 + 84).0;
+    assert_ne!(logo, [255, 255, 255], "the logo is drawn in its box");
+    assert_ne!(logo, [0x0b, 0x57, 0xd0], "and not the letter tile");
+    assert!(inked(&picture, 80, 510, 300, 64) > 0.02, "the facts are written along the bottom");
+}
+
+#[test]
+fn a_card_without_a_logo_has_the_letter_tile_and_long_text_is_cut() {
+    let long = "An extraordinarily long product name that goes on and on well past two lines of the card";
+    let tagline = "word ".repeat(200);
+    let drawn = card::draw(&card(long, Some(&tagline)), &[None]).unwrap();
+    if let Ok(dir) = std::env::var("LAUNCHDIR_CARD_DIR") {
+        std::fs::write(format!("{dir}/card-tile.png"), &drawn).unwrap();
+    }
+    let picture = image::load_from_memory(&drawn).unwrap().into_rgb8();
+    assert_eq!(picture.get_pixel(80 + 10, 140 + 84).0, [0x0b, 0x57, 0xd0], "a logo that could not be read leaves the tile");
+    assert!(inked(&picture, 304, 140, 816, 150) > 0.05, "two lines of title");
+    assert_eq!(inked(&picture, 0, 490, 1200, 12), 0.0, "the tagline stops at three lines, above the facts");
+    assert!(inked(&picture, 1120, 0, 80, 630) == 0.0, "nothing runs into the right margin");
+}

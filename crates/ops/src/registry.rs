@@ -306,6 +306,7 @@ static REGISTRY: LazyLock<Vec<Arc<dyn DynOperation>>> = LazyLock::new(|| {
         Arc::new(orders::GetOrder),
         // Ours, beyond the spec's tables (`tests/data/our-operations.tsv`).
         Arc::new(media::UploadImage),
+        Arc::new(owner::SetFounderAvatar),
     ]
 });
 

@@ -185,6 +185,8 @@ struct MyListingPage<'a> {
     alt: String,
     /// The letter tile without a logo.
     initial: char,
+    /// The listing's founders (slug, name) with their pictures.
+    founders: Vec<crate::site::Person<(String, String)>>,
     /// The largest picture the site takes, in MiB.
     max_mib: usize,
     /// What was saved, shown once after a change.
@@ -266,6 +268,15 @@ pub(crate) async fn render(
         picture_errors: sent.picture_errors,
         alt: sent.alt,
         initial: listing.owned.name.chars().find(|c| c.is_alphanumeric()).map_or('·', |c| c.to_ascii_uppercase()),
+        founders: listing
+            .profile
+            .founders
+            .iter()
+            .map(|founder| {
+                let who = (founder.slug.to_string(), founder.name.clone());
+                crate::site::Person::new(who, &founder.name, founder.avatar.as_ref(), 48)
+            })
+            .collect(),
         max_mib: state.app.media.limits().max_bytes / (1024 * 1024),
         listing,
         fields,

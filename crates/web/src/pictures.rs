@@ -1,6 +1,7 @@
 //! An owner's pictures on their listing's page (`/account/listings/<id>`): the logo and the
 //! gallery sent as files (`multipart/form-data`, `POST .../pictures`), and the gallery put in
-//! order, a picture or the logo removed (`POST .../gallery`). Each runs the operations the API
+//! order, a picture or the logo removed (`POST .../gallery`); a founder's picture sent or removed
+//! the same ways (`set_founder_avatar`). Each runs the operations the API
 //! runs as the person (`upload_image`, then `update_my_listing`), so the limits, refusals and
 //! history are the API's; a refusal is shown beside the field it concerns and nothing is kept.
 
@@ -15,7 +16,7 @@ use base64::Engine;
 use futures_util::StreamExt;
 use kernel::FieldError;
 use ops::operations::media::UploadImage;
-use ops::operations::owner::{GetMyListing, UpdateMyListing};
+use ops::operations::owner::{GetMyListing, ListingFounderPath, SetFounderAvatar, UpdateMyListing};
 use ops::wire::{ListingPath, MyListingView};
 use ops::{Caller, NoInput, OpError};
 use serde_json::{Value, json};
@@ -27,9 +28,11 @@ const MAX_TEXT_BYTES: usize = 4096;
 #[derive(Default)]
 struct PictureForm {
     csrf: String,
-    /// `logo` or `gallery`.
+    /// `logo`, `gallery` or `avatar`.
     action: String,
     alt: String,
+    /// The founder whose picture it is (`avatar`).
+    founder: String,
     file: Vec<u8>,
     /// The file was larger than the site takes: its size so far.
     too_large: Option<usize>,
@@ -67,6 +70,7 @@ async fn read_form(mut multipart: Multipart, max_bytes: usize) -> Result<Picture
             "csrf" => form.csrf = text(),
             "action" => form.action = text(),
             "alt" => form.alt = text(),
+            "founder" => form.founder = text(),
             "file" => form.file = bytes,
             _ => {}
         }
@@ -99,7 +103,12 @@ pub async fn send(
     };
     own_form(&state, &request, &session, &form.csrf, &back)?;
     let caller = as_person(&session, &request);
-    let field = if form.action == "logo" { "logo" } else { "picture" };
+    let avatar_field = format!("avatar-{}", form.founder);
+    let field = match form.action.as_str() {
+        "logo" => "logo",
+        "avatar" => avatar_field.as_str(),
+        _ => "picture",
+    };
     let refused = |field: &str, message: String, alt: &str| Sent {
         picture_errors: vec![FieldError::new(field, message)],
         alt: alt.to_owned(),
@@ -130,6 +139,9 @@ pub async fn send(
         }
         Err(error) => return Err(error.into()),
     };
+    if form.action == "avatar" {
+        return save_avatar(&state, &request, &caller, id, &form.founder, json!({ "avatar": image })).await;
+    }
     let body = if form.action == "logo" {
         json!({ "logo": image })
     } else {
@@ -180,8 +192,33 @@ async fn save(
     }
 }
 
+/// Runs `set_founder_avatar`; back to the page with the picture shown, or the page with the
+/// refusal beside the founder's file.
+async fn save_avatar(
+    state: &WebState,
+    request: &HttpRequest,
+    caller: &Caller,
+    id: i64,
+    founder: &str,
+    body: Value,
+) -> Result<HttpResponse, PageError> {
+    let Ok(slug) = kernel::Slug::parse(founder) else {
+        return Err(PageError::new(StatusCode::NOT_FOUND, "No such founder", "This listing has no founder by that name.".to_owned()));
+    };
+    let path = ListingFounderPath { listing_id: id, slug };
+    match async { run_with(SetFounderAvatar, state, caller, path, NoInput {}, ops::parse_body(body)?).await }.await {
+        Ok(_) => Ok(HttpResponse::SeeOther().insert_header(("Location", format!("/account/listings/{id}?pictures=1#founders"))).finish()),
+        Err(OpError::Validation(errors)) => {
+            let message = errors.first().map_or_else(|| "is not a picture we can keep".to_owned(), |error| error.message.clone());
+            let sent = Sent { picture_errors: vec![FieldError::new(format!("avatar-{founder}"), message)], ..Sent::default() };
+            render(state, request, id, StatusCode::BAD_REQUEST, None, sent).await
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
 /// `POST /account/listings/<id>/gallery`: `action` `up`, `down` or `remove` the picture at
-/// `index`, or `remove_logo`.
+/// `index`, `remove_logo`, or `remove_avatar` of a `founder`.
 pub async fn arrange(
     state: web::Data<WebState>,
     request: HttpRequest,
@@ -194,6 +231,9 @@ pub async fn arrange(
     let action = value("action");
     if action == "remove_logo" {
         return save(&state, &request, &caller, id, json!({ "logo": null }), "").await;
+    }
+    if action == "remove_avatar" {
+        return save_avatar(&state, &request, &caller, id, value("founder"), json!({ "avatar": null })).await;
     }
     let mut gallery = current_gallery(&state, &caller, id).await?;
     let index = value("index").parse::<usize>().ok().filter(|index| *index < gallery.len());

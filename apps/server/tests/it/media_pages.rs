@@ -2,7 +2,8 @@
 //! gallery pictures from the listing's page (a file that is not a picture, and a picture without
 //! alt text, refused beside their fields, nothing saved), orders and removes them; the visitor
 //! sees the logo, the gallery and the demo video behind a preview that loads nothing from the
-//! video's site until pressed, as the browser's own log of requests shows.
+//! video's site until pressed, as the browser's own log of requests shows. The owner gives the
+//! listing's founder a picture, which their page shows.
 
 use crate::browser::Browser;
 use image::ImageEncoder;
@@ -35,9 +36,12 @@ async fn an_owner_sends_pictures_and_a_visitor_sees_them_with_the_video_behind_i
     let listing = store_seaorm::testing::fixtures::listing(db, "shown", "live", kernel::Week::containing(now.date()), now).await;
     store_seaorm::testing::fixtures::set_owner(db, listing, session.user.id.get()).await;
     store_seaorm::testing::fixtures::unlock(db, listing, &["media"]).await;
+    store_seaorm::testing::fixtures::founder(db, listing, "ada-lovelace", 0).await;
     let files = crate::helpers::own_data_dir();
     let (logo, board, settings_shot, notes) =
         (files.join("logo.png"), files.join("board.png"), files.join("settings.png"), files.join("notes.png"));
+    let face = files.join("face.png");
+    write_png(&face, 300, 300, [200, 150, 120]);
     write_png(&logo, 240, 240, [20, 90, 200]);
     write_png(&board, 1280, 800, [230, 240, 250]);
     write_png(&settings_shot, 1200, 750, [250, 230, 220]);
@@ -120,6 +124,22 @@ async fn an_owner_sends_pictures_and_a_visitor_sees_them_with_the_video_behind_i
             browser.button("Remove picture 1").await.click().await.unwrap();
             browser.wait_for_text("Your pictures are saved").await;
             assert_eq!(captions(app.get("/api/v1/listings/shown").await.body), ["The board with three columns"]);
+
+            // A founder's picture: a file that is not one is refused beside the founder's field.
+            browser.field("A picture of ada lovelace").await.send_keys(path(&notes)).await.unwrap();
+            browser.button("Upload the picture of ada lovelace").await.click().await.unwrap();
+            browser.wait_for_text("is not an image we can read").await;
+            assert_eq!(browser.field("A picture of ada lovelace").await.attr("aria-invalid").await.unwrap().as_deref(), Some("true"));
+            assert_eq!(app.get("/api/v1/founders/ada-lovelace").await.body["avatar_url"], serde_json::Value::Null);
+            browser.field("A picture of ada lovelace").await.send_keys(path(&face)).await.unwrap();
+            browser.button("Upload the picture of ada lovelace").await.click().await.unwrap();
+            browser.wait_for_text("Your pictures are saved").await;
+            assert!(app.get("/api/v1/founders/ada-lovelace").await.body["avatar_url"].as_str().unwrap().contains("/media/"));
+            browser.assert_accessible().await;
+            browser.driver.goto(&app.url("/founders/ada-lovelace")).await.unwrap();
+            let avatar = browser.driver.find(By::Css("img.avatar.big")).await.unwrap();
+            assert!(avatar.prop("naturalWidth").await.unwrap().unwrap_or_default() != "0", "the founder's picture loaded");
+            browser.assert_accessible_light_and_dark().await;
         })
         .await;
     let _ = std::fs::remove_dir_all(files);

@@ -99,3 +99,34 @@ async fn a_seed_keeps_an_image_with_its_copies_and_queues_nothing() {
     assert!(queue.jobs.lock().unwrap().is_empty());
     assert_eq!(media.keep(Bytes::from_static(b"700x350 shot")).await.unwrap(), image);
 }
+
+fn card(title: &str, logos: Vec<ImageRef>) -> SocialCard {
+    SocialCard {
+        site_name: "Launchdir".into(),
+        kind: "Product".into(),
+        title: title.into(),
+        subtitle: None,
+        logos,
+        facts: vec!["▲ 3 votes".into()],
+    }
+}
+
+#[tokio::test]
+async fn a_social_card_is_drawn_once_with_its_logos_and_served_at_its_name() {
+    let (media, store, _) = service();
+    let logo = media.keep(Bytes::from_static(b"700x700 logo")).await.unwrap();
+    let stranger = ImageRef::new([9; 32], ImageFormat::Webp, 64, 64);
+    let drawn = media.card(card("Acme", vec![logo, stranger])).await.unwrap();
+    assert_eq!(drawn.bytes, Bytes::from_static(b"1200x630 card Acme with 1 of 2 logos"), "a logo we do not keep is left off");
+    assert_eq!(drawn.content_type, "image/png");
+    assert!(store.objects.lock().unwrap().contains_key(&logo.object_name(ImageSize::Width(256))), "the logo's 256 px copy was used");
+    let name = card("Acme", vec![logo, stranger]).image().object_name(ImageSize::Original);
+    assert_eq!(drawn.name, name);
+    assert_eq!(media.serve(&name).await.unwrap().unwrap().bytes, drawn.bytes, "kept, so /media serves it too");
+    // Kept: the store's copy answers even when memory was let go.
+    media.hot.lock().unwrap().objects.clear();
+    store.objects.lock().unwrap().insert(name.clone(), Bytes::from_static(b"kept"));
+    assert_eq!(media.card(card("Acme", vec![logo, stranger])).await.unwrap().bytes, Bytes::from_static(b"kept"), "not drawn again");
+    let renamed = media.card(card("Acme Rockets", vec![])).await.unwrap();
+    assert_ne!(renamed.name, name, "what a card says names it");
+}

@@ -67,6 +67,9 @@ impl From<OwnerError> for OpError {
     fn from(error: OwnerError) -> Self {
         match error {
             OwnerError::NotFound => Self::NotFound("you own no listing with this id".into()),
+            OwnerError::NoSuchFounder => {
+                Self::NotFound("this listing has no founder with this slug (get_listing names its founders)".into())
+            }
             OwnerError::NotAllowed(message) => Self::field("listing_id", message),
             OwnerError::Repo(err) => Self::internal(err),
             OwnerError::Mail(err) => Self::internal(err),
@@ -253,7 +256,7 @@ impl OpError {
         match error {
             media::MediaError::Refused(refusal) => Self::field(field, refusal.to_string()),
             media::MediaError::Unknown => Self::field(field, media::MediaError::Unknown.to_string()),
-            error @ (media::MediaError::Store(_) | media::MediaError::Scale(_)) => Self::internal(error),
+            error @ (media::MediaError::Store(_) | media::MediaError::Scale(_) | media::MediaError::Draw(_)) => Self::internal(error),
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::registry::{Input, Operation, OperationSpec};
 use crate::wire::SchemaOf;
-use crate::wire::{self, InterviewAnswerView, paged_query, rfc3339};
+use crate::wire::{self, ImageView, InterviewAnswerView, paged_query, rfc3339};
 use crate::{Caller, Context, InputPart, ListingServices, NoInput, OpError};
 use async_trait::async_trait;
 use garde::Validate;
@@ -39,7 +39,10 @@ pub struct FounderItem {
     pub title: Option<String>,
     #[schemars(with = "Option<SchemaOf<CountryCode>>")]
     pub country: Option<CountryCode>,
+    /// Their picture, on our origin (null when no owner set one).
     pub avatar_url: Option<String>,
+    /// The picture with its size and scaled copies.
+    pub avatar: Option<ImageView>,
     /// Live listings they founded.
     #[schemars(with = "Vec<SchemaOf<CompanyRef>>")]
     pub companies: Vec<CompanyRef>,
@@ -97,7 +100,8 @@ impl Operation for ListFounders {
                     name: f.name,
                     title: f.title,
                     country: f.country,
-                    avatar_url: f.avatar_url,
+                    avatar_url: f.avatar.map(|avatar| format!("{}{}", listings.site.site_url, avatar.path(kernel::ImageSize::Original))),
+                    avatar: f.avatar.map(|avatar| ImageView::new(&avatar, &listings.site.site_url)),
                     companies: f.companies,
                 })
                 .collect(),
@@ -141,7 +145,10 @@ pub struct FounderView {
     pub bio: Option<String>,
     #[schemars(with = "Option<SchemaOf<CountryCode>>")]
     pub country: Option<CountryCode>,
+    /// Their picture, on our origin (null when no owner set one).
     pub avatar_url: Option<String>,
+    /// The picture with its size and scaled copies.
+    pub avatar: Option<ImageView>,
     /// Platform key to link.
     pub socials: BTreeMap<String, String>,
     /// Live listings the founder founded, most voted first.
@@ -187,7 +194,8 @@ impl Operation for GetFounder {
             title: profile.title,
             bio: profile.bio,
             country: profile.country,
-            avatar_url: profile.avatar_url,
+            avatar_url: profile.avatar.map(|avatar| format!("{}{}", listings.site.site_url, avatar.path(kernel::ImageSize::Original))),
+            avatar: profile.avatar.map(|avatar| ImageView::new(&avatar, &listings.site.site_url)),
             socials: profile.socials,
             companies: profile.companies,
             stories: profile

@@ -27,6 +27,8 @@ pub struct FounderCardView {
     pub slug: Slug,
     pub name: String,
     pub title: Option<String>,
+    /// Their picture (`set_founder_avatar`), null when none was set.
+    pub avatar: Option<ImageView>,
     pub url: String,
 }
 
@@ -206,7 +208,13 @@ impl ListingView {
             founders: p
                 .founders
                 .into_iter()
-                .map(|f| FounderCardView { url: format!("{site}/founders/{}", f.slug), slug: f.slug, name: f.name, title: f.title })
+                .map(|f| FounderCardView {
+                    url: format!("{site}/founders/{}", f.slug),
+                    avatar: f.avatar.map(|avatar| ImageView::new(&avatar, site)),
+                    slug: f.slug,
+                    name: f.name,
+                    title: f.title,
+                })
                 .collect(),
             faqs: p.faqs,
             socials: p.socials,

@@ -13,7 +13,8 @@ pub struct Model {
     pub title: Option<String>,
     pub bio: Option<String>,
     pub country: Option<String>,
-    pub avatar_url: Option<String>,
+    /// A `kernel::ImageRef` we keep.
+    pub avatar: Option<String>,
     /// `{"x": "https://...", ...}`
     pub socials: Json,
     pub created_at: TimeDateTimeWithTimeZone,

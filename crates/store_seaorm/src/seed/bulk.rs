@@ -201,7 +201,7 @@ async fn write(
                     title: Set(Some(TITLES[k % TITLES.len()].to_owned())),
                     bio: Set(None),
                     country: Set(Some(COUNTRIES[k % COUNTRIES.len()].to_owned())),
-                    avatar_url: Set(None),
+                    avatar: Set(None),
                     socials: Set(json!({})),
                     created_at: Set(*launched_at),
                     ..Default::default()

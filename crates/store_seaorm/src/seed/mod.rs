@@ -431,7 +431,7 @@ async fn seed_listings(
                     title: Set(Some(TITLES[(index + position) % TITLES.len()].to_owned())),
                     bio: Set(Some(format!("{first} {last} is a fictional founder of {name} in the Launchdir demo directory."))),
                     country: Set(Some(country.to_owned())),
-                    avatar_url: Set(None),
+                    avatar: Set(None),
                     socials: Set(json!({"x": format!("https://x.com/{}{}", first.to_lowercase(), last.to_lowercase())})),
                     created_at: Set(launched_at - Duration::days(30)),
                     ..Default::default()

@@ -91,7 +91,7 @@ impl KeptRow {
             url: row.url.clone(),
             status: row.status.clone(),
             tagline: row.tagline.clone(),
-            logo: crate::shared::rows::logo_of(row.logo.as_deref()),
+            logo: crate::shared::rows::image_of(row.logo.as_deref()),
             gallery: crate::shared::rows::gallery_of(row.gallery.as_ref()),
             primary_category_id: row.primary_category_id,
             launch_week: row.launch_week,
@@ -221,7 +221,8 @@ pub(crate) async fn build(db: &impl ConnectionTrait, rows: &[listing::Model]) ->
     for (link, row) in founders {
         let (Some(doc), Some(row)) = (documents.get_mut(&link.listing_id), row) else { continue };
         let Ok(slug) = Slug::parse(&row.slug) else { continue };
-        doc.founders.push(FounderCard { slug, name: row.name, title: row.title });
+        let avatar = crate::shared::rows::image_of(row.avatar.as_deref());
+        doc.founders.push(FounderCard { slug, name: row.name, title: row.title, avatar });
     }
 
     // Updates newest first; a listing keeps its newest `LATEST_UPDATES`.

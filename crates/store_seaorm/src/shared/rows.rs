@@ -128,7 +128,7 @@ impl SummaryRow {
             name: self.name,
             url: self.url,
             tagline: self.tagline,
-            logo: logo_of(self.logo.as_deref()),
+            logo: image_of(self.logo.as_deref()),
             votes: u64::try_from(self.votes_count).unwrap_or(0),
             primary_category: self.primary_slug.and_then(|slug| Slug::parse(&slug).ok()),
             launch_week: self.launch_week.map(Week::containing),
@@ -166,14 +166,14 @@ pub(crate) fn copy_of(row: &listing::Model) -> ListingCopy {
         seo_description: row.seo_description.clone(),
         socials: row.socials.as_ref().and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default(),
         faqs: row.faqs.as_ref().and_then(|v| serde_json::from_value(v.clone()).ok()).unwrap_or_default(),
-        logo: logo_of(row.logo.as_deref()),
+        logo: image_of(row.logo.as_deref()),
         gallery: gallery_of(row.gallery.as_ref()),
     }
 }
 
-/// A listing's logo from its column. Only `ImageRef`s are ever written there; one that does
-/// not read is left out rather than failing every read of the listing.
-pub(crate) fn logo_of(column: Option<&str>) -> Option<kernel::ImageRef> {
+/// An image from its column (a logo, an avatar). Only `ImageRef`s are ever written there; one
+/// that does not read is left out rather than failing every read of the listing.
+pub(crate) fn image_of(column: Option<&str>) -> Option<kernel::ImageRef> {
     column.and_then(|text| kernel::ImageRef::parse(text).ok())
 }
 

@@ -34,6 +34,7 @@ async fn prices_page(
         .map(|product| {
             let error = problem.as_ref().filter(|(code, _)| *code == product.code).map(|(_, message)| message.clone());
             Row {
+                listing: None,
                 cells: vec![product.code.clone(), product.name.clone(), Cents::new(product.price_cents).to_string()],
                 actions: vec![Action {
                     post: true,
@@ -121,6 +122,7 @@ async fn vat_page(
     let rows = shown
         .into_iter()
         .map(|entry| Row {
+            listing: None,
             cells: vec![entry.country.to_string(), entry.rate.to_string(), entry.valid_from.to_string()],
             actions: Vec::new(),
         })

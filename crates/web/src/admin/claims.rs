@@ -24,6 +24,7 @@ pub async fn claims(
         Err(err) => return Err(failed(&err)),
     };
     let pager = Pager::new("/admin/claims", &[("q", query.q.clone())], found.page, found.per_page, found.total);
+    let mut marks = super::listing_marks(&state, found.items.iter().map(|team| team.claim.listing)).await;
     let rows = found
         .items
         .into_iter()
@@ -59,6 +60,7 @@ pub async fn claims(
                 } else {
                     Vec::new()
                 },
+                listing: marks.remove(&claim.listing),
             }
         })
         .collect();

@@ -129,9 +129,29 @@ pub(crate) struct Input {
     pub error: Option<String>,
 }
 
+/// The listings rows are about, as cards (logo, name, address), by id. A listing that cannot be
+/// read leaves its row with the plain cell, and the list still shows.
+pub(crate) async fn listing_marks(
+    state: &WebState,
+    ids: impl Iterator<Item = kernel::ListingId>,
+) -> std::collections::HashMap<kernel::ListingId, crate::site::Card> {
+    let ids: Vec<kernel::ListingId> = ids.collect();
+    match state.app.listings.feeds.summaries(&ids).await {
+        Ok(found) => found.iter().map(|(id, listing)| (*id, crate::site::Card::of(listing))).collect(),
+        Err(error) => {
+            tracing::warn!(%error, "the listings of an admin list could not be read");
+            std::collections::HashMap::new()
+        }
+    }
+}
+
+#[derive(Default)]
 pub(crate) struct Row {
     pub cells: Vec<String>,
     pub actions: Vec<Action>,
+    /// The listing the row is about: shown in the second column by its logo (or letter tile)
+    /// and name, linking to its page, in place of `cells[1]`.
+    pub listing: Option<crate::site::Card>,
 }
 
 /// A form above the list (a new VAT rate).

@@ -32,6 +32,7 @@ pub async fn votes(
                 (false, None) => "not counted (young account)",
             };
             Row {
+                listing: None,
                 cells: vec![
                     format!("#{}", vote.id),
                     vote.listing.to_string(),
@@ -126,6 +127,7 @@ pub async fn reviews(
                 None => state_words.to_owned(),
             };
             Row {
+                listing: None,
                 cells: vec![
                     format!("#{}", review.id),
                     listing.to_string(),
@@ -200,6 +202,7 @@ pub async fn orders(
     let mut rows: Vec<Row> = review
         .into_iter()
         .map(|order| Row {
+            listing: None,
             cells: vec![
                 format!("order {}", order.number),
                 "needs review".into(),
@@ -210,6 +213,7 @@ pub async fn orders(
         })
         .collect();
     rows.extend(tasks.into_iter().map(|task| Row {
+        listing: None,
         cells: vec![
             format!("task #{} of order {}", task.id, task.order_number),
             task.kind.clone(),

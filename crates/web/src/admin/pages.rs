@@ -76,6 +76,7 @@ pub async fn index(state: web::Data<WebState>, request: HttpRequest, Admin(sessi
     let rows = sections
         .iter()
         .map(|(url, name, what)| Row {
+            listing: None,
             cells: vec![(*what).to_owned()],
             actions: vec![Action { post: false, url: (*url).to_owned(), label: (*name).to_owned(), aria: (*name).to_owned(), input: None }],
         })
@@ -113,6 +114,7 @@ pub async fn edits(
             || version.changed.iter().any(|key| has(key, &query.q))
     };
     let (shown, pager) = page_of(versions, &query, "/admin/edits", matches);
+    let mut marks = super::listing_marks(&state, shown.iter().map(|version| version.listing_id)).await;
     let rows = shown
         .into_iter()
         .map(|version| {
@@ -138,6 +140,7 @@ pub async fn edits(
                     changes,
                 ],
                 actions: Vec::new(),
+                listing: marks.remove(&version.listing_id),
             }
         })
         .collect();
@@ -199,6 +202,7 @@ pub async fn users(
                 state_words.push("confirmed");
             }
             Row {
+                listing: None,
                 cells: vec![
                     user.id.to_string(),
                     user.email.to_string(),
@@ -265,7 +269,7 @@ pub async fn audit(
     let rows = found
         .items
         .into_iter()
-        .map(|entry| Row { cells: vec![day(entry.at), entry.actor_email, entry.action, entry.target, entry.detail], actions: Vec::new() })
+        .map(|entry| Row { cells: vec![day(entry.at), entry.actor_email, entry.action, entry.target, entry.detail], ..Row::default() })
         .collect();
     Ok(list(
         &state,

@@ -235,7 +235,8 @@ pub async fn week(state: web::Data<WebState>, request: HttpRequest, path: web::P
         &format!("/launches/weeks/{week}"),
         format!("Launches of the week of {week}"),
         format!("The products launching in the week starting Monday {week}, ranked by the votes they received that week."),
-    );
+    )
+    .with_card(&state, &format!("/cards/weeks/{week}.png"), &super::cards::week_card(&state, &view));
     meta.prev = view.previous_week.map(|w| format!("{}/launches/weeks/{w}", state.site_url));
     meta.next = view.next_week.map(|w| format!("{}/launches/weeks/{w}", state.site_url));
     let mut cards = view

@@ -1,7 +1,7 @@
 //! A listing's page: the full profile `get_listing` returns, its badges with their embed code,
 //! its alternatives, and JSON-LD for search engines.
 
-use super::showcase::{Shot, Video};
+use super::showcase::{Person, Shot, Video};
 use super::{Card, Meta, Picture, VoteButtons, caller, page, run, showcase, vote_buttons_for};
 use crate::PageError;
 use crate::WebState;
@@ -27,6 +27,8 @@ struct ListingPage<'a> {
     gallery: Vec<Shot>,
     /// The demo video, behind its preview.
     video: Option<Video>,
+    /// The founders with their pictures.
+    founders: Vec<Person<FounderLine>>,
     status: &'static str,
     badges: Vec<BadgeView>,
     alternatives: Vec<Card>,
@@ -52,6 +54,16 @@ struct ListingPage<'a> {
     mine: Option<ReviewRow>,
     draft: ReviewDraft,
 }
+
+/// A founder as the listing page names them.
+pub(crate) struct FounderLine {
+    slug: String,
+    name: String,
+    title: Option<String>,
+}
+
+/// How wide a founder's picture is on a listing page, in CSS pixels.
+const FOUNDER_AVATAR_PX: u32 = 28;
 
 /// A review as the page lists it.
 pub(crate) struct ReviewRow {
@@ -204,7 +216,12 @@ pub(crate) async fn render(
         Some(tagline) => format!("{}: {tagline}", listing.name),
         None => listing.name.clone(),
     };
-    let mut meta = Meta::new(state, &format!("/listings/{}", listing.slug), title, description);
+    let card = super::cards::listing_card(state, &listing);
+    let mut meta = Meta::new(state, &format!("/listings/{}", listing.slug), title, description).with_card(
+        state,
+        &format!("/cards/listings/{}.png", listing.slug),
+        &card,
+    );
     meta.og_type = "product";
     meta.json_ld = Some(json_ld(&listing));
     let rating = listing.community_rating.average.map(|average| {
@@ -249,6 +266,14 @@ pub(crate) async fn render(
         logo,
         gallery: showcase::gallery(listing.media.as_ref()),
         video: showcase::video(listing.demo_video_url.as_deref()),
+        founders: listing
+            .founders
+            .iter()
+            .map(|founder| {
+                let line = FounderLine { slug: founder.slug.to_string(), name: founder.name.clone(), title: founder.title.clone() };
+                Person::new(line, &founder.name, founder.avatar.as_ref(), FOUNDER_AVATAR_PX)
+            })
+            .collect(),
         status,
         not_stated: listing.not_found_on_website.iter().map(|field| field_words(field)).collect(),
         listing,

@@ -3,6 +3,7 @@
 //! typed output with askama. No page reads a repository.
 
 mod browse;
+mod cards;
 mod community;
 mod findable;
 mod kept;
@@ -11,6 +12,8 @@ mod media;
 mod people;
 mod showcase;
 mod voting;
+
+pub(crate) use showcase::Person;
 
 use crate::{PageError, WebState};
 use actix_web::http::StatusCode;
@@ -38,6 +41,9 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         .service(web::resource("/assets/site.css").route(web::get().to(stylesheet)))
         .service(web::resource("/assets/site.js").route(web::get().to(script)))
         .service(web::resource("/media/{name}").route(web::get().to(media::object)).route(web::head().to(media::object)))
+        .service(page("/cards/listings/{file}").route(web::get().to(cards::listing)))
+        .service(page("/cards/weeks/{file}").route(web::get().to(cards::week)))
+        .service(page("/cards/founders/{file}").route(web::get().to(cards::founder)))
         .service(kept("/").route(web::get().to(browse::home)))
         .service(kept("/launches").route(web::get().to(browse::launches)))
         .service(kept("/launches/weeks/{week}").route(web::get().to(browse::week)))
@@ -76,6 +82,14 @@ pub(crate) struct Meta {
     pub next: Option<String>,
     /// The page's JSON-LD, already made safe to sit inside a `script` element.
     pub json_ld: Option<String>,
+    /// The page's social card (`og:image`), for listings, weeks and founders.
+    pub image: Option<CardMeta>,
+}
+
+/// A page's social card: its absolute address and what it shows.
+pub(crate) struct CardMeta {
+    pub url: String,
+    pub alt: String,
 }
 
 impl Meta {
@@ -88,6 +102,7 @@ impl Meta {
             prev: None,
             next: None,
             json_ld: None,
+            image: None,
         }
     }
 

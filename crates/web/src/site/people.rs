@@ -1,7 +1,11 @@
 //! Leaderboards and awards, founders, the blog, and the pages about submitting and the API.
 
 use super::browse::{all_but_page, param, params};
+use super::showcase::Person;
 use super::{Card, Meta, Pager, VoteButtons, caller, page, plural, run, vote_buttons};
+
+/// How wide a founder's picture is on their page, in CSS pixels.
+const FOUNDER_PAGE_AVATAR_PX: u32 = 96;
 use crate::PageError;
 use crate::WebState;
 use crate::markdown::{to_safe_html, to_safe_html_below_title};
@@ -172,7 +176,7 @@ struct FoundersPage<'a> {
     site_name: &'a str,
     meta: Meta,
     q: String,
-    founders: Vec<FounderItem>,
+    founders: Vec<Person<FounderItem>>,
     total: u64,
     pager: Pager,
 }
@@ -188,7 +192,21 @@ pub async fn founders(state: web::Data<WebState>, request: HttpRequest) -> Resul
     Ok(page(
         &request,
         StatusCode::OK,
-        &FoundersPage { site_name: &state.app.site.name, meta, q, founders: list.items, total: list.total, pager },
+        &FoundersPage {
+            site_name: &state.app.site.name,
+            meta,
+            q,
+            founders: list
+                .items
+                .into_iter()
+                .map(|founder| {
+                    let (name, avatar) = (founder.name.clone(), founder.avatar.clone());
+                    Person::new(founder, &name, avatar.as_ref(), super::CARD_LOGO_PX)
+                })
+                .collect(),
+            total: list.total,
+            pager,
+        },
     ))
 }
 
@@ -197,6 +215,8 @@ pub async fn founders(state: web::Data<WebState>, request: HttpRequest) -> Resul
 struct FounderPage<'a> {
     site_name: &'a str,
     meta: Meta,
+    /// The founder's picture, or their initial.
+    face: Person<()>,
     founder: FounderView,
     companies: Vec<Card>,
     vote: VoteButtons,
@@ -208,11 +228,17 @@ pub async fn founder(state: web::Data<WebState>, request: HttpRequest, path: web
         Some(title) => format!("{}, {title}.", founder.name),
         None => format!("{} and the products they founded.", founder.name),
     });
-    let mut meta = Meta::new(&state, &format!("/founders/{}", founder.slug), founder.name.clone(), description);
+    let card = super::cards::founder_card(&state, &founder);
+    let mut meta = Meta::new(&state, &format!("/founders/{}", founder.slug), founder.name.clone(), description).with_card(
+        &state,
+        &format!("/cards/founders/{}.png", founder.slug),
+        &card,
+    );
     meta.og_type = "profile";
     let mut companies = founder.companies.iter().map(Card::of).collect();
     let vote = vote_buttons(&state, &request, &mut [&mut companies]).await;
-    Ok(page(&request, StatusCode::OK, &FounderPage { site_name: &state.app.site.name, meta, founder, companies, vote }))
+    let face = Person::new((), &founder.name, founder.avatar.as_ref(), FOUNDER_PAGE_AVATAR_PX);
+    Ok(page(&request, StatusCode::OK, &FounderPage { site_name: &state.app.site.name, meta, face, founder, companies, vote }))
 }
 
 #[derive(Template)]

@@ -1,6 +1,7 @@
 //! What a listing page shows of the product itself: its logo, its gallery (pictures that work
 //! without script and with the keyboard: a row of links to each full picture), and its demo
-//! video behind a preview that loads nothing from the video's site until it is pressed.
+//! video behind a preview that loads nothing from the video's site until it is pressed; and
+//! the pictures of its founders.
 
 use super::Picture;
 use kernel::{ImageRef, ImageSize};
@@ -18,7 +19,26 @@ fn image_of(view: &ImageView) -> Option<ImageRef> {
 }
 
 pub(crate) fn logo(view: Option<&ImageView>) -> Option<Picture> {
-    view.and_then(image_of).map(|image| Picture::logo(&image, PAGE_LOGO_PX))
+    square(view, PAGE_LOGO_PX)
+}
+
+/// A kept image fitted in a square box `css_px` wide: a logo, a founder's picture.
+pub(crate) fn square(view: Option<&ImageView>, css_px: u32) -> Option<Picture> {
+    view.and_then(image_of).map(|image| Picture::logo(&image, css_px))
+}
+
+/// A person as the pages show them: their picture, or their initial on a round tile.
+pub(crate) struct Person<T> {
+    pub person: T,
+    pub avatar: Option<Picture>,
+    pub initial: char,
+}
+
+impl<T> Person<T> {
+    pub fn new(person: T, name: &str, avatar: Option<&ImageView>, css_px: u32) -> Self {
+        let initial = name.chars().find(|c| c.is_alphanumeric()).map_or('·', |c| c.to_uppercase().next().unwrap_or(c));
+        Self { person, avatar: square(avatar, css_px), initial }
+    }
 }
 
 /// One picture of the gallery.

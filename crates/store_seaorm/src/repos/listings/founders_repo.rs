@@ -107,7 +107,7 @@ impl FounderRepository for SeaStore {
                     companies: companies.remove(&row.id).unwrap_or_default(),
                     name: row.name,
                     title: row.title,
-                    avatar_url: row.avatar_url,
+                    avatar: crate::shared::rows::image_of(row.avatar.as_deref()),
                 })
             })
             .collect::<Result<_, RepoError>>()?;
@@ -185,7 +185,7 @@ impl FounderRepository for SeaStore {
             title: row.title,
             bio: row.bio,
             country: parse_country(row.country.as_deref()),
-            avatar_url: row.avatar_url,
+            avatar: crate::shared::rows::image_of(row.avatar.as_deref()),
             socials,
             companies: companies.into_iter().map(|c| c.summary.into_summary()).collect::<Result<_, _>>()?,
             stories,

@@ -1,6 +1,8 @@
 //! `OwnedListingRepository` over SeaORM.
 
-use crate::entity::{listing, listing_follow, listing_milestone, listing_story, listing_update, listing_version, user};
+use crate::entity::{
+    founder, listing, listing_follow, listing_founder, listing_milestone, listing_story, listing_update, listing_version, user,
+};
 use crate::shared::rows::{copy_of, write_copy};
 use crate::{SeaStore, fetch_page, repo_err};
 use async_trait::async_trait;
@@ -182,6 +184,22 @@ impl OwnedListingRepository for SeaStore {
         .map_err(repo_err)?;
         txn.commit().await.map_err(repo_err)?;
         Ok(row.id)
+    }
+
+    async fn set_founder_avatar(&self, id: ListingId, founder: &kernel::Slug, avatar: Option<kernel::ImageRef>) -> Result<bool, RepoError> {
+        let of_listing = sea_orm::sea_query::Query::select()
+            .column(listing_founder::Column::FounderId)
+            .from(listing_founder::Entity)
+            .and_where(listing_founder::Column::ListingId.eq(id.get()))
+            .to_owned();
+        let updated = founder::Entity::update_many()
+            .col_expr(founder::Column::Avatar, Expr::value(avatar.map(|avatar| avatar.to_string())))
+            .filter(founder::Column::Slug.eq(founder.as_str()))
+            .filter(founder::Column::Id.in_subquery(of_listing))
+            .exec(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(updated.rows_affected == 1)
     }
 
     async fn delete_milestone(&self, id: ListingId, milestone_id: i64, now: OffsetDateTime) -> Result<bool, RepoError> {

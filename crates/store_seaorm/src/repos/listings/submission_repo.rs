@@ -161,7 +161,7 @@ impl SubmittedListingRepository for SeaStore {
                         title: Set(person.title.clone()),
                         bio: Set(person.bio.clone()),
                         country: Set(None),
-                        avatar_url: Set(None),
+                        avatar: Set(None),
                         socials: Set(socials),
                         created_at: Set(now),
                         ..Default::default()
