@@ -34,15 +34,7 @@ const WATCHED: &str = "AFTER UPDATE OF slug, name, title, avatar";
 
 /// Drops the row trigger and creates it watching `to`.
 fn rewatch(manager: &SchemaManager, from: &'static str, to: &'static str) -> Vec<String> {
-    let backend = manager.get_database_backend();
-    let mut statements = Vec::new();
-    if backend != sea_orm_migration::sea_orm::DatabaseBackend::Postgres {
-        // A pooled connection reads the schema first (as in migration 29).
-        statements.push("SELECT COUNT(*) FROM sqlite_master".to_owned());
-    }
-    statements.extend(crate::triggers::drop_statements(backend, &[touch_documents(from)]));
-    statements.extend(crate::triggers::create_statements(backend, &[touch_documents(to)]));
-    statements
+    crate::triggers::replace_statements(manager, touch_documents(from), touch_documents(to))
 }
 
 #[async_trait::async_trait]

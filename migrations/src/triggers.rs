@@ -99,6 +99,19 @@ pub(crate) fn create_statements(backend: sea_orm_migration::sea_orm::DatabaseBac
         .collect()
 }
 
+/// The statements that replace a row trigger with one of the same name (another column list,
+/// another body): on SQLite a pooled connection reads the schema first (as in migration 29).
+pub(crate) fn replace_statements(manager: &sea_orm_migration::SchemaManager<'_>, old: Trigger, new: Trigger) -> Vec<String> {
+    let backend = manager.get_database_backend();
+    let mut statements = Vec::new();
+    if backend != sea_orm_migration::sea_orm::DatabaseBackend::Postgres {
+        statements.push("SELECT COUNT(*) FROM sqlite_master".to_owned());
+    }
+    statements.extend(drop_statements(backend, &[old]));
+    statements.extend(create_statements(backend, &[new]));
+    statements
+}
+
 /// The statements that drop these triggers (and their functions) on `backend`.
 pub(crate) fn drop_statements(backend: sea_orm_migration::sea_orm::DatabaseBackend, triggers: &[Trigger]) -> Vec<String> {
     use sea_orm_migration::sea_orm::DatabaseBackend;

@@ -75,6 +75,9 @@ pub const TAIL: &[(&str, &str)] = &[
     ("page: founders (page)", "/founders?page={page}"),
     ("page: founder", "/founders/{founder}"),
     ("media: a logo, 128 px", "/media/{logo}"),
+    // Each listing's card is drawn on its first request, then served kept: changing listings
+    // measure the drawing.
+    ("media: a listing's social card", "/cards/listings/{listing}.png"),
 ];
 
 /// The Lua statements that give each placeholder a new value for every request: a random

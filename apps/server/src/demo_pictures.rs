@@ -1,5 +1,5 @@
-//! The demo directory's pictures: each listing without a logo gets one drawn from its id, and a
-//! listing whose gallery shows (media unlocked) two screenshots, all kept through the media
+//! The demo directory's pictures: each listing without a logo gets one drawn from its id, a
+//! listing whose gallery shows (media unlocked) two screenshots, and each founder a portrait, all kept through the media
 //! service like any upload (their scaled copies made at once: a seed's hundreds of scaling jobs
 //! would queue ahead of everyone's), so the demo looks like a directory, not a row of letters.
 
@@ -28,6 +28,11 @@ pub async fn add(media: &MediaService, store: &SeaStore) -> anyhow::Result<usize
             }
         }
         store_seaorm::seed::set_pictures(db, listing.id, &logo, &gallery).await.context("cannot set a listing's pictures")?;
+    }
+    let founders = store_seaorm::seed::founders_without_avatar(db, AT_MOST).await.context("cannot read the founders without a picture")?;
+    for founder in founders {
+        let avatar = media.keep_scaled(generated::avatar(founder as u64).into()).await.context("cannot keep a drawn portrait")?;
+        store_seaorm::seed::set_founder_avatar(db, founder, &avatar).await.context("cannot set a founder's picture")?;
     }
     Ok(listings.len())
 }

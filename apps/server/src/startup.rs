@@ -64,7 +64,7 @@ impl Application {
         let mut services = Services::build(&settings, db.clone(), clock)?;
         if seeded {
             let pictured = crate::demo_pictures::add(&services.app.media, &services.store).await?;
-            tracing::info!(listings = pictured, "drew the demo listings' logos and screenshots");
+            tracing::info!(listings = pictured, "drew the demo's logos, screenshots and founders' portraits");
         }
         // The serving process keeps its search index on disk (the CLI and other processes
         // never open it); it goes on from where it stood.

@@ -1,6 +1,6 @@
 //! Pictures drawn from a number, for the demo directory and the benchmarks' seed: a logo (a
-//! white mark on a rounded square in a colour of its own) and a screenshot (an app's layout in
-//! that colour: bar, sidebar, cards, a chart). The same number always draws the same picture,
+//! white mark on a rounded square in a colour of its own), a screenshot (an app's layout in
+//! that colour: bar, sidebar, cards, a chart) and a portrait (a silhouette). The same number always draws the same picture,
 //! so a seed stays reproducible and, kept by hash, two listings with one number share it.
 
 use image::{ImageEncoder, Rgb, RgbImage, Rgba, RgbaImage};
@@ -90,6 +90,50 @@ pub fn logo(seed: u64) -> Vec<u8> {
     encoded.map(|()| bytes).unwrap_or_default()
 }
 
+/// The side of a drawn portrait, in pixels.
+pub const AVATAR_SIDE: u32 = 256;
+
+/// A portrait drawn from `seed`, as PNG: a head-and-shoulders silhouette in a light tone on a
+/// background of a colour of its own (the demo's founders are imagined people, not photos).
+pub fn avatar(seed: u64) -> Vec<u8> {
+    let mut draw = Draw::new(seed ^ 0xA7A7_A7A7);
+    let hue = draw.below(360) as f32;
+    let (top, bottom) = (hsv(hue, 0.35, 0.92), hsv(hue + 20.0, 0.45, 0.78));
+    let figure = hsv(hue + 180.0, 0.12, 0.98);
+    let head_y = 0.36 + draw.below(5) as f32 / 100.0;
+    let side = AVATAR_SIDE as f32;
+    let inside = |x: f32, y: f32| {
+        let head = (x - 0.5).powi(2) + (y - head_y).powi(2) < 0.17f32.powi(2);
+        let shoulders = ((x - 0.5) / 0.36).powi(2) + ((y - 1.02) / 0.38).powi(2) < 1.0;
+        head || shoulders
+    };
+    let samples = 3;
+    let picture = RgbImage::from_fn(AVATAR_SIDE, AVATAR_SIDE, |px, py| {
+        let mut covered = 0;
+        for sx in 0..samples {
+            for sy in 0..samples {
+                let x = (px as f32 + (sx as f32 + 0.5) / samples as f32) / side;
+                let y = (py as f32 + (sy as f32 + 0.5) / samples as f32) / side;
+                covered += u32::from(inside(x, y));
+            }
+        }
+        let t = py as f32 / side;
+        let share = covered as f32 / (samples * samples) as f32;
+        let channel = |c: usize| {
+            ((f32::from(top[c]) * (1.0 - t) + f32::from(bottom[c]) * t) * (1.0 - share) + f32::from(figure[c]) * share).round() as u8
+        };
+        Rgb([channel(0), channel(1), channel(2)])
+    });
+    let mut bytes = Vec::new();
+    let encoded = image::codecs::png::PngEncoder::new(&mut bytes).write_image(
+        picture.as_raw(),
+        AVATAR_SIDE,
+        AVATAR_SIDE,
+        image::ExtendedColorType::Rgb8,
+    );
+    encoded.map(|()| bytes).unwrap_or_default()
+}
+
 /// A screenshot of an imagined app drawn from `seed`, as PNG.
 pub fn screenshot(seed: u64) -> Vec<u8> {
     let mut draw = Draw::new(seed ^ 0x5C4E_E115);
@@ -144,5 +188,8 @@ mod tests {
         assert_eq!((kept.format, kept.width, kept.height), (kernel::ImageFormat::Webp, LOGO_SIDE, LOGO_SIDE));
         let shot = crate::clean(&screenshot(7), media::ImageLimits::default()).unwrap();
         assert_eq!((shot.format, shot.width, shot.height), (kernel::ImageFormat::Jpeg, 960, 600));
+        assert_ne!(avatar(7), avatar(8));
+        let face = crate::clean(&avatar(7), media::ImageLimits::default()).unwrap();
+        assert_eq!((face.format, face.width, face.height), (kernel::ImageFormat::Jpeg, AVATAR_SIDE, AVATAR_SIDE));
     }
 }

@@ -20,14 +20,11 @@ fn portrait() -> String {
 #[tokio::test]
 async fn an_owner_sets_a_founders_picture_that_shows_wherever_the_founder_does() {
     let app = spawn_empty_app().await;
-    let (_, key) = app.api_key("").await;
+    let (key, id) = app.owned_live_listing("faces").await;
     let (_, stranger) = app.api_key("").await;
-    let me = app.get_with_token("/api/v1/me", &key).await.body["user"]["id"].as_i64().unwrap();
     let db = app.services.store.connection();
     let now = OffsetDateTime::now_utc();
     let week = Week::at(now, time::UtcOffset::UTC);
-    let id = fixtures::listing(db, "faces", "live", week, now).await;
-    fixtures::set_owner(db, id, me).await;
     fixtures::founder(db, id, "ada-lovelace", 0).await;
     let other = fixtures::listing(db, "elsewhere", "live", week, now).await;
     fixtures::founder(db, other, "grace-hopper", 0).await;

@@ -232,6 +232,18 @@ impl TestApp {
         let created = accounts.create_api_key(&email, Some("test key"), Scopes::parse_list(scopes).unwrap()).await.unwrap();
         (email, created.secret.expose().to_owned())
     }
+
+    /// A live listing of this week (`fixtures::listing`) owned by a new account: its API key
+    /// (every scope) and the listing's id.
+    pub async fn owned_live_listing(&self, slug: &str) -> (String, i64) {
+        let (_, key) = self.api_key("").await;
+        let me = self.get_with_token("/api/v1/me", &key).await.body["user"]["id"].as_i64().unwrap();
+        let db = self.services.store.connection();
+        let now = time::OffsetDateTime::now_utc();
+        let id = store_seaorm::testing::fixtures::listing(db, slug, "live", kernel::Week::at(now, time::UtcOffset::UTC), now).await;
+        store_seaorm::testing::fixtures::set_owner(db, id, me).await;
+        (key, id)
+    }
 }
 
 fn uuid_like() -> String {

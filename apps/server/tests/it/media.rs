@@ -149,17 +149,11 @@ fn screenshot_png(width: u32, height: u32) -> Vec<u8> {
 
 #[tokio::test]
 async fn an_owner_sets_a_logo_and_a_gallery_that_the_listing_its_cards_and_its_page_show() {
-    use kernel::Week;
     use store_seaorm::testing::fixtures;
-    use time::OffsetDateTime;
     let app = spawn_empty_app().await;
-    let (_, key) = app.api_key("").await;
+    let (key, id) = app.owned_live_listing("pictured").await;
     let (_, stranger) = app.api_key("").await;
-    let me = app.get_with_token("/api/v1/me", &key).await.body["user"]["id"].as_i64().unwrap();
     let db = app.services.store.connection();
-    let now = OffsetDateTime::now_utc();
-    let id = fixtures::listing(db, "pictured", "live", Week::at(now, time::UtcOffset::UTC), now).await;
-    fixtures::set_owner(db, id, me).await;
     let logo = upload(&app, &key, &base64(&logo_png())).await.body["image"].as_str().unwrap().to_owned();
     let shot = upload(&app, &key, &base64(&screenshot_png(1400, 800))).await.body["image"].as_str().unwrap().to_owned();
     assert!(shot.ends_with(".jpg:1400x800"), "an opaque screenshot is kept as JPEG: {shot}");

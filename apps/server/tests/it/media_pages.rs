@@ -190,6 +190,7 @@ async fn a_maker_keeps_drops_and_adds_the_pictures_of_a_draft_and_the_listing_sh
                 .await
                 .unwrap();
             browser.field("Categories").await.send_keys("Productivity").await.unwrap();
+            browser.field("Demo video url").await.send_keys("https://www.youtube.com/watch?v=dQw4w9WgXcQ").await.unwrap();
             browser.button("Save the draft").await.click().await.unwrap();
             browser.wait_for_text("Your changes are saved").await;
             let kept = browser.driver.find(By::Name("keep.1")).await.unwrap();
@@ -232,5 +233,24 @@ async fn a_maker_keeps_drops_and_adds_the_pictures_of_a_draft_and_the_listing_sh
         .collect();
     assert_eq!(shown.len(), 2, "the gallery holds the kept screenshot and the upload");
     assert!(!page.contains("A picture from the page Dapple"), "the dropped picture is not shown");
+
+    // The visitor's view of it: nothing from the video's site until the preview is pressed.
+    let visitor = Browser::start().await;
+    visitor
+        .run("drafted_listing_page", async {
+            visitor.driver.goto(&app.url(&format!("/listings/{slug}"))).await.unwrap();
+            visitor.wait_for_text("Play the demo (YouTube)").await;
+            assert_eq!(visitor.driver.find_all(By::Css(".shots img")).await.unwrap().len(), 2);
+            visitor.assert_accessible_light_and_dark().await;
+            let origin = app.url("");
+            let before = requested(&visitor).await;
+            assert!(before.iter().all(|address| address.starts_with(&origin)), "only our origin before the preview: {before:#?}");
+            visitor.driver.find(By::LinkText("Play the demo (YouTube)")).await.unwrap().click().await.unwrap();
+            let player = visitor.driver.find(By::Css(".video iframe")).await.unwrap();
+            assert!(
+                player.attr("src").await.unwrap().unwrap_or_default().starts_with("https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ")
+            );
+        })
+        .await;
     let _ = std::fs::remove_dir_all(files);
 }

@@ -44,13 +44,10 @@ async fn fetch_card(app: &TestApp, path: &str) -> String {
 #[tokio::test]
 async fn listing_week_and_founder_pages_name_a_card_drawn_and_kept_by_the_server() {
     let app = spawn_empty_app().await;
-    let (_, key) = app.api_key("").await;
-    let me = app.get_with_token("/api/v1/me", &key).await.body["user"]["id"].as_i64().unwrap();
+    let (key, id) = app.owned_live_listing("carded").await;
     let db = app.services.store.connection();
     let now = OffsetDateTime::now_utc();
     let week = Week::at(now, time::UtcOffset::UTC);
-    let id = fixtures::listing(db, "carded", "live", week, now).await;
-    fixtures::set_owner(db, id, me).await;
     fixtures::founder(db, id, "ada-lovelace", 0).await;
     fixtures::listing(db, "hidden", "draft", week, now).await;
 

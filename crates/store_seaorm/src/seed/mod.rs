@@ -21,7 +21,7 @@ mod pictures;
 
 pub use bulk::bulk_listings;
 use categories::{CATEGORIES, NEW_CATEGORIES, category_faqs};
-pub use pictures::{WithoutPictures, set_bulk_logos, set_pictures, without_pictures};
+pub use pictures::{WithoutPictures, founders_without_avatar, set_bulk_logos, set_founder_avatar, set_pictures, without_pictures};
 
 /// What a seed run wrote.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]

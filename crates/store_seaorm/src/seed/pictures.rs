@@ -60,3 +60,28 @@ pub async fn set_bulk_logos(db: &DatabaseConnection, logos: &[ImageRef]) -> Resu
     let sql = format!("UPDATE listings SET logo = CASE id % {}{branches} END WHERE slug LIKE 'bulk-%'", logos.len());
     Ok(db.execute_unprepared(&sql).await?.rows_affected())
 }
+
+/// The ids of the demo's founders without a picture, lowest first.
+pub async fn founders_without_avatar(db: &DatabaseConnection, limit: u64) -> Result<Vec<i64>, DbErr> {
+    crate::entity::founder::Entity::find()
+        .select_only()
+        .column(crate::entity::founder::Column::Id)
+        .filter(crate::entity::founder::Column::Avatar.is_null())
+        // The bulk seed's founders stay without: the demo's few dozen are drawn, not thousands.
+        .filter(crate::entity::founder::Column::Slug.not_like("bulk-%"))
+        .order_by_asc(crate::entity::founder::Column::Id)
+        .limit(limit)
+        .into_tuple()
+        .all(db)
+        .await
+}
+
+/// Sets a founder's picture (the seed's own writing).
+pub async fn set_founder_avatar(db: &DatabaseConnection, id: i64, avatar: &ImageRef) -> Result<(), DbErr> {
+    crate::entity::founder::Entity::update_many()
+        .col_expr(crate::entity::founder::Column::Avatar, Expr::value(avatar.to_string()))
+        .filter(crate::entity::founder::Column::Id.eq(id))
+        .exec(db)
+        .await?;
+    Ok(())
+}
