@@ -16,6 +16,9 @@ use bytes::Bytes;
 use kernel::ImageFormat;
 use media::{CleanImage, ImageCodec, ImageLimits, ImageRefusal, SocialCard};
 
+/// Social cards drawn at once, by every codec of the process.
+static DRAWING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
+
 /// The codec the server uses.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ImageCrateCodec;
@@ -40,6 +43,9 @@ impl ImageCodec for ImageCrateCodec {
     }
 
     async fn draw_card(&self, card: SocialCard, logos: Vec<Option<(Bytes, ImageFormat)>>) -> Result<Vec<u8>, String> {
+        // A card takes a core for about 20 ms, and anyone may ask for the card of any listing:
+        // one is drawn at a time, so a crawl of cards never takes every core from the pages.
+        let _turn = DRAWING.acquire().await.map_err(|_| "the card's drawing was stopped".to_owned())?;
         tokio::task::spawn_blocking(move || card::draw(&card, &logos)).await.unwrap_or_else(|_| Err("the card's drawing failed".into()))
     }
 }
