@@ -90,6 +90,8 @@ pub trait FeedRepository: Send + Sync {
     async fn live_votes_since(&self, since: OffsetDateTime) -> Result<Vec<(ListingId, OffsetDateTime)>, RepoError>;
     /// Summaries of these listings.
     async fn summaries(&self, ids: &[ListingId]) -> Result<HashMap<ListingId, ListingSummary>, RepoError>;
+    /// Summaries of the listings with these slugs (a slug no listing has is left out).
+    async fn summaries_by_slug(&self, slugs: &[kernel::Slug]) -> Result<HashMap<kernel::Slug, ListingSummary>, RepoError>;
 }
 
 /// Feed settings.
@@ -201,6 +203,12 @@ impl FeedService {
     /// that name listings (the site team's pages).
     pub async fn summaries(&self, ids: &[ListingId]) -> Result<std::collections::HashMap<ListingId, ListingSummary>, RepoError> {
         self.feeds.summaries(ids).await
+    }
+
+    /// The cards of the listings with these slugs, whatever their status (lists that name
+    /// listings by slug: the site team's votes and reviews).
+    pub async fn summaries_by_slug(&self, slugs: &[kernel::Slug]) -> Result<HashMap<kernel::Slug, ListingSummary>, RepoError> {
+        self.feeds.summaries_by_slug(slugs).await
     }
 
     pub async fn section(&self, section: Section, page: PageRequest) -> Result<Paged<FeedItem>, RepoError> {

@@ -228,6 +228,9 @@ async fn an_admin_reprices_discounts_a_vote_hides_a_review_and_finishes_a_task_i
     let rating = || async { app.get("/api/v1/listings/boardtop").await.body["community_rating"]["average"].clone() };
     assert_eq!(rating().await, json!(3.0));
     let low = app.services.app.listings.reviews.recent(10).await.unwrap().into_iter().find(|(_, review)| review.rating == 2).unwrap().1.id;
+    // Its logo, which the site team's lists show beside its name.
+    let logo = app.services.app.media.keep_scaled(media_image::generated::logo(42).into()).await.unwrap();
+    store_seaorm::seed::set_pictures(db, listing, &logo, &[]).await.unwrap();
     let (number, task) = order_with_a_task(&shop, "browser-shop").await;
     let (_, email) = someone(app, "admin", true).await;
 
@@ -253,12 +256,15 @@ async fn an_admin_reprices_discounts_a_vote_hides_a_review_and_finishes_a_task_i
 
             browser.driver.goto(&app.url("/admin/votes")).await.unwrap();
             browser.wait_for_text("bursts from one network").await;
+            let shown = browser.driver.find(By::Css("a.admin-listing[href='/listings/boardtop'] img.logo.small")).await.unwrap();
+            assert!(shown.prop("naturalWidth").await.unwrap().unwrap_or_default() != "0", "the listing's logo beside its name");
             browser.driver.find(By::Css("button[aria-label^='Discount vote']")).await.unwrap().click().await.unwrap();
             browser.wait_for_text("no longer counts").await;
             browser.assert_accessible().await;
             crate::helpers::eventually(week_ttl, "the discount on the weekly board", || async { weekly().await == Some(json!(4)) }).await;
 
             browser.driver.goto(&app.url("/admin/reviews")).await.unwrap();
+            browser.driver.find(By::Css("a.admin-listing[href='/listings/boardtop'] img.logo.small")).await.unwrap();
             browser.driver.find(By::Css(format!("button[aria-label='Hide review {low}']"))).await.unwrap().click().await.unwrap();
             browser.wait_for_text(&format!("Review {low} is hidden")).await;
             assert_eq!(rating().await, json!(4.0), "the rating follows");

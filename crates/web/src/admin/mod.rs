@@ -136,8 +136,23 @@ pub(crate) async fn listing_marks(
     ids: impl Iterator<Item = kernel::ListingId>,
 ) -> std::collections::HashMap<kernel::ListingId, crate::site::Card> {
     let ids: Vec<kernel::ListingId> = ids.collect();
-    match state.app.listings.feeds.summaries(&ids).await {
-        Ok(found) => found.iter().map(|(id, listing)| (*id, crate::site::Card::of(listing))).collect(),
+    cards_of(state.app.listings.feeds.summaries(&ids).await)
+}
+
+/// [`listing_marks`] by slug, for lists that name listings so (votes, reviews).
+pub(crate) async fn listing_marks_by_slug(
+    state: &WebState,
+    slugs: impl Iterator<Item = kernel::Slug>,
+) -> std::collections::HashMap<kernel::Slug, crate::site::Card> {
+    let slugs: Vec<kernel::Slug> = slugs.collect();
+    cards_of(state.app.listings.feeds.summaries_by_slug(&slugs).await)
+}
+
+fn cards_of<K: std::hash::Hash + Eq>(
+    found: Result<std::collections::HashMap<K, listings::ListingSummary>, kernel::RepoError>,
+) -> std::collections::HashMap<K, crate::site::Card> {
+    match found {
+        Ok(found) => found.into_iter().map(|(key, listing)| (key, crate::site::Card::of(&listing))).collect(),
         Err(error) => {
             tracing::warn!(%error, "the listings of an admin list could not be read");
             std::collections::HashMap::new()

@@ -23,6 +23,7 @@ pub async fn votes(
     let (shown, pager) = page_of(flagged, &query, "/admin/votes", |vote| {
         has(vote.listing.as_str(), &query.q) || has(vote.network.as_deref().unwrap_or(""), &query.q)
     });
+    let marks = super::listing_marks_by_slug(&state, shown.iter().map(|vote| vote.listing.clone())).await;
     let rows = shown
         .into_iter()
         .map(|vote| {
@@ -32,7 +33,7 @@ pub async fn votes(
                 (false, None) => "not counted (young account)",
             };
             Row {
-                listing: None,
+                listing: marks.get(&vote.listing).cloned(),
                 cells: vec![
                     format!("#{}", vote.id),
                     vote.listing.to_string(),
@@ -113,6 +114,7 @@ pub async fn reviews(
             || has(&review.author, &query.q)
             || network.as_deref().is_some_and(|network| has(network, &query.q))
     });
+    let marks = super::listing_marks_by_slug(&state, shown.iter().map(|(listing, _, _)| listing.clone())).await;
     let rows = shown
         .into_iter()
         .map(|(listing, review, network)| {
@@ -127,7 +129,7 @@ pub async fn reviews(
                 None => state_words.to_owned(),
             };
             Row {
-                listing: None,
+                listing: marks.get(&listing).cloned(),
                 cells: vec![
                     format!("#{}", review.id),
                     listing.to_string(),

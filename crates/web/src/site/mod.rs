@@ -151,6 +151,7 @@ impl Pager {
 
 /// A kept image as an `img` shows it: the copy that fills its box on a dense screen as `src`,
 /// every copy in `srcset`, and the size of the box, so nothing moves as it loads.
+#[derive(Clone)]
 pub(crate) struct Picture {
     pub src: String,
     pub srcset: String,
@@ -179,6 +180,7 @@ impl Picture {
 pub const CARD_LOGO_PX: u32 = 48;
 
 /// A listing as the lists show it.
+#[derive(Clone)]
 pub(crate) struct Card {
     pub rank: Option<u32>,
     pub slug: String,

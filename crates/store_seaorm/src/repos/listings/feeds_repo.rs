@@ -5,7 +5,7 @@ use crate::shared::positions::{RankKind, Ranked, counted_page};
 use crate::shared::rows::SummaryRow;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
-use kernel::{ListingId, PageRequest, Paged, RepoError, Week};
+use kernel::{ListingId, PageRequest, Paged, RepoError, Slug, Week};
 use listings::{FeedRepository, ListingSummary};
 use sea_orm::{ColumnTrait, EntityTrait, FromQueryResult, QueryFilter, QueryOrder, QuerySelect, Select};
 use std::collections::HashMap;
@@ -153,5 +153,23 @@ impl FeedRepository for SeaStore {
     async fn summaries(&self, ids: &[ListingId]) -> Result<HashMap<ListingId, ListingSummary>, RepoError> {
         let raw: Vec<i64> = ids.iter().map(|id| id.get()).collect();
         Ok(self.summaries_by_id(&raw).await?.into_iter().map(|(id, summary)| (ListingId::new(id), summary)).collect())
+    }
+
+    async fn summaries_by_slug(&self, slugs: &[Slug]) -> Result<HashMap<Slug, ListingSummary>, RepoError> {
+        if slugs.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let rows = SummaryRow::select()
+            .filter(listing::Column::Slug.is_in(slugs.iter().map(|slug| slug.as_str().to_owned())))
+            .into_model::<SummaryRow>()
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        rows.into_iter()
+            .map(|row| {
+                let summary = row.into_summary()?;
+                Ok((summary.slug.clone(), summary))
+            })
+            .collect()
     }
 }
