@@ -190,7 +190,6 @@ async fn a_maker_keeps_drops_and_adds_the_pictures_of_a_draft_and_the_listing_sh
                 .await
                 .unwrap();
             browser.field("Categories").await.send_keys("Productivity").await.unwrap();
-            browser.field("Demo video url").await.send_keys("https://www.youtube.com/watch?v=dQw4w9WgXcQ").await.unwrap();
             browser.button("Save the draft").await.click().await.unwrap();
             browser.wait_for_text("Your changes are saved").await;
             let kept = browser.driver.find(By::Name("keep.1")).await.unwrap();
@@ -225,6 +224,13 @@ async fn a_maker_keeps_drops_and_adds_the_pictures_of_a_draft_and_the_listing_sh
     let now = time::OffsetDateTime::now_utc();
     store_seaorm::testing::fixtures::publish(db, listing, kernel::Week::containing(now.date()), now).await;
     store_seaorm::testing::fixtures::unlock(db, listing, &["media"]).await;
+    // Its owner adds a demo video (the owner's page does this in the test above).
+    db.execute_raw(sea_orm::Statement::from_string(
+        db.get_database_backend(),
+        format!("UPDATE listings SET demo_video_url = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' WHERE id = {listing}"),
+    ))
+    .await
+    .unwrap();
     let page = app.client.get(app.url(&format!("/listings/{slug}"))).send().await.unwrap().text().await.unwrap();
     assert!(page.contains(r#"<img class="logo big""#), "the listing shows the logo found on the site");
     let shown: Vec<&str> = ["The Dapple board with three columns", "The settings of a board"]
