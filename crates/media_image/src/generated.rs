@@ -80,14 +80,7 @@ pub fn logo(seed: u64) -> Vec<u8> {
         let channel = |c: usize| (background[c] * (1.0 - white) + 255.0 * white).round() as u8;
         Rgba([channel(0), channel(1), channel(2), (255 * tile / (samples * samples)) as u8])
     });
-    let mut bytes = Vec::new();
-    let encoded = image::codecs::png::PngEncoder::new(&mut bytes).write_image(
-        picture.as_raw(),
-        LOGO_SIDE,
-        LOGO_SIDE,
-        image::ExtendedColorType::Rgba8,
-    );
-    encoded.map(|()| bytes).unwrap_or_default()
+    png(picture.as_raw(), LOGO_SIDE, LOGO_SIDE, image::ExtendedColorType::Rgba8)
 }
 
 /// The side of a drawn portrait, in pixels.
@@ -124,14 +117,7 @@ pub fn avatar(seed: u64) -> Vec<u8> {
         };
         Rgb([channel(0), channel(1), channel(2)])
     });
-    let mut bytes = Vec::new();
-    let encoded = image::codecs::png::PngEncoder::new(&mut bytes).write_image(
-        picture.as_raw(),
-        AVATAR_SIDE,
-        AVATAR_SIDE,
-        image::ExtendedColorType::Rgb8,
-    );
-    encoded.map(|()| bytes).unwrap_or_default()
+    png(picture.as_raw(), AVATAR_SIDE, AVATAR_SIDE, image::ExtendedColorType::Rgb8)
 }
 
 /// A screenshot of an imagined app drawn from `seed`, as PNG.
@@ -170,9 +156,13 @@ pub fn screenshot(seed: u64) -> Vec<u8> {
         let x = 260 + bar * 54;
         fill(x, 540 - tall, x + 34, 540, if bar % 4 == 3 { Rgb(hsv(hue + 160.0, 0.5, 0.8)) } else { accent });
     }
+    png(picture.as_raw(), width, height, image::ExtendedColorType::Rgb8)
+}
+
+/// Pixels as PNG (empty should the encoder fail, which it does not for these sizes).
+fn png(pixels: &[u8], width: u32, height: u32, color: image::ExtendedColorType) -> Vec<u8> {
     let mut bytes = Vec::new();
-    let encoded =
-        image::codecs::png::PngEncoder::new(&mut bytes).write_image(picture.as_raw(), width, height, image::ExtendedColorType::Rgb8);
+    let encoded = image::codecs::png::PngEncoder::new(&mut bytes).write_image(pixels, width, height, color);
     encoded.map(|()| bytes).unwrap_or_default()
 }
 
