@@ -4,6 +4,7 @@
 //! would queue ahead of everyone's), so the demo looks like a directory, not a row of letters.
 
 use anyhow::Context;
+use futures_util::{StreamExt, TryStreamExt, stream};
 use listings::GalleryImage;
 use media::MediaService;
 use media_image::generated;
@@ -13,28 +14,40 @@ use store_seaorm::SeaStore;
 const AT_MOST: u64 = 1000;
 
 /// Draws and keeps the pictures of the listings that lack a logo; returns how many got one.
+/// Drawing and scaling is work for the processor, so as many listings are drawn at once as
+/// there are cores (the server answers nobody until the demo has its pictures).
 pub async fn add(media: &MediaService, store: &SeaStore) -> anyhow::Result<usize> {
     let db = store.connection();
+    let at_once = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     let listings = store_seaorm::seed::without_pictures(db, AT_MOST).await.context("cannot read the listings without a logo")?;
-    for listing in &listings {
-        let seed = listing.id as u64;
-        let logo = media.keep_scaled(generated::logo(seed).into()).await.context("cannot keep a drawn logo")?;
-        let mut gallery = Vec::new();
-        if listing.gallery_shows {
-            for (n, what) in [(1, "the main screen"), (2, "the reports")] {
-                let image =
-                    media.keep_scaled(generated::screenshot(seed * 10 + n).into()).await.context("cannot keep a drawn screenshot")?;
-                gallery.push(GalleryImage { image, alt: format!("{}: {what}", listing.name) });
+    let pictured = listings.len();
+    stream::iter(listings)
+        .map(|listing| async move {
+            let seed = listing.id as u64;
+            let logo = media.keep_scaled(generated::logo(seed).into()).await.context("cannot keep a drawn logo")?;
+            let mut gallery = Vec::new();
+            if listing.gallery_shows {
+                for (n, what) in [(1, "the main screen"), (2, "the reports")] {
+                    let image =
+                        media.keep_scaled(generated::screenshot(seed * 10 + n).into()).await.context("cannot keep a drawn screenshot")?;
+                    gallery.push(GalleryImage { image, alt: format!("{}: {what}", listing.name) });
+                }
             }
-        }
-        store_seaorm::seed::set_pictures(db, listing.id, &logo, &gallery).await.context("cannot set a listing's pictures")?;
-    }
+            store_seaorm::seed::set_pictures(db, listing.id, &logo, &gallery).await.context("cannot set a listing's pictures")
+        })
+        .buffer_unordered(at_once)
+        .try_collect::<()>()
+        .await?;
     let founders = store_seaorm::seed::founders_without_avatar(db, AT_MOST).await.context("cannot read the founders without a picture")?;
-    for founder in founders {
-        let avatar = media.keep_scaled(generated::avatar(founder as u64).into()).await.context("cannot keep a drawn portrait")?;
-        store_seaorm::seed::set_founder_avatar(db, founder, &avatar).await.context("cannot set a founder's picture")?;
-    }
-    Ok(listings.len())
+    stream::iter(founders)
+        .map(|founder| async move {
+            let avatar = media.keep_scaled(generated::avatar(founder as u64).into()).await.context("cannot keep a drawn portrait")?;
+            store_seaorm::seed::set_founder_avatar(db, founder, &avatar).await.context("cannot set a founder's picture")
+        })
+        .buffer_unordered(at_once)
+        .try_collect::<()>()
+        .await?;
+    Ok(pictured)
 }
 
 /// How many logos the bulk seed draws: its listings share them (a logo is kept once, by hash),

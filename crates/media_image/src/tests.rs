@@ -189,6 +189,9 @@ fn scaled_copies_keep_the_aspect_ratio_and_clean_edges() {
     let photo = clean(&jpeg(&RgbImage::from_pixel(700, 300, Rgb([9, 9, 9]))), limits()).unwrap();
     let scaled = raster::scale(&photo.bytes, photo.format, 640).unwrap();
     assert_eq!(raster::dimensions(&scaled, ImageFormat::Jpeg), Some((640, 274)));
+    // Much narrower: averaged down first, then filtered, to the same exact size.
+    let scaled = raster::scale(&photo.bytes, photo.format, 64).unwrap();
+    assert_eq!(raster::dimensions(&scaled, ImageFormat::Jpeg), Some((64, kernel::scaled_height(700, 300, 64))));
 }
 
 fn card(title: &str, subtitle: Option<&str>) -> SocialCard {
