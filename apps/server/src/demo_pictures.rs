@@ -1,7 +1,8 @@
 //! The demo directory's pictures: each listing without a logo gets one drawn from its id, a
-//! listing whose gallery shows (media unlocked) two screenshots, and each founder a portrait, all kept through the media
-//! service like any upload (their scaled copies made at once: a seed's hundreds of scaling jobs
-//! would queue ahead of everyone's), so the demo looks like a directory, not a row of letters.
+//! listing whose gallery shows (media unlocked) two screenshots, and each founder a portrait, all
+//! kept through the media service like any upload but queueing no scaling jobs (a seed's hundreds
+//! would queue ahead of everyone's): each scaled copy is made when first asked for. So the demo
+//! looks like a directory, not a row of letters.
 
 use anyhow::Context;
 use futures_util::{StreamExt, TryStreamExt, stream};
@@ -24,12 +25,12 @@ pub async fn add(media: &MediaService, store: &SeaStore) -> anyhow::Result<usize
     stream::iter(listings)
         .map(|listing| async move {
             let seed = listing.id as u64;
-            let logo = media.keep_scaled(generated::logo(seed).into()).await.context("cannot keep a drawn logo")?;
+            let logo = media.keep_unqueued(generated::logo(seed).into()).await.context("cannot keep a drawn logo")?;
             let mut gallery = Vec::new();
             if listing.gallery_shows {
                 for (n, what) in [(1, "the main screen"), (2, "the reports")] {
                     let image =
-                        media.keep_scaled(generated::screenshot(seed * 10 + n).into()).await.context("cannot keep a drawn screenshot")?;
+                        media.keep_unqueued(generated::screenshot(seed * 10 + n).into()).await.context("cannot keep a drawn screenshot")?;
                     gallery.push(GalleryImage { image, alt: format!("{}: {what}", listing.name) });
                 }
             }
@@ -41,7 +42,7 @@ pub async fn add(media: &MediaService, store: &SeaStore) -> anyhow::Result<usize
     let founders = store_seaorm::seed::founders_without_avatar(db, AT_MOST).await.context("cannot read the founders without a picture")?;
     stream::iter(founders)
         .map(|founder| async move {
-            let avatar = media.keep_scaled(generated::avatar(founder as u64).into()).await.context("cannot keep a drawn portrait")?;
+            let avatar = media.keep_unqueued(generated::avatar(founder as u64).into()).await.context("cannot keep a drawn portrait")?;
             store_seaorm::seed::set_founder_avatar(db, founder, &avatar).await.context("cannot set a founder's picture")
         })
         .buffer_unordered(at_once)
@@ -54,13 +55,13 @@ pub async fn add(media: &MediaService, store: &SeaStore) -> anyhow::Result<usize
 /// as many listings share a look in a large directory's long tail.
 pub const BULK_LOGOS: u64 = 500;
 
-/// Draws the bulk seed's logos with their scaled copies, gives each generated listing one of
+/// Draws the bulk seed's logos (their copies made when first asked for), gives each generated listing one of
 /// them, and names the copies cards ask for in `{data_dir}/bulk-logos.txt`, where the
 /// benchmark reads them.
 pub async fn add_bulk(media: &MediaService, store: &SeaStore, data_dir: &std::path::Path) -> anyhow::Result<u64> {
     let mut logos = Vec::new();
     for n in 0..BULK_LOGOS {
-        let logo = media.keep_scaled(generated::logo(1_000_000 + n).into()).await.context("cannot keep a drawn logo")?;
+        let logo = media.keep_unqueued(generated::logo(1_000_000 + n).into()).await.context("cannot keep a drawn logo")?;
         logos.push(logo);
     }
     let given = store_seaorm::seed::set_bulk_logos(store.connection(), &logos).await.context("cannot give the generated listings logos")?;

@@ -96,17 +96,15 @@ impl MediaService {
         Ok(image)
     }
 
-    /// Keeps an image and makes its scaled copies now, enqueueing nothing: for seeds, which
-    /// keep hundreds at once and would otherwise leave that many jobs ahead of everyone else's.
-    pub async fn keep_scaled(&self, bytes: Bytes) -> Result<ImageRef, MediaError> {
+    /// Keeps an image and queues nothing: for seeds, which keep hundreds at once and would
+    /// otherwise leave that many scaling jobs ahead of everyone else's. Each scaled copy is made
+    /// the first time it is asked for, as [`MediaService::serve`] does for any copy not made yet
+    /// (making them all at once took most of the demo's minute of drawing).
+    pub async fn keep_unqueued(&self, bytes: Bytes) -> Result<ImageRef, MediaError> {
         let clean = self.codec.clean(bytes, self.limits).await?;
         let hash: [u8; 32] = Sha256::digest(&clean.bytes).into();
         let image = ImageRef::new(hash, clean.format, clean.width, clean.height);
-        let original = Bytes::from(clean.bytes);
-        self.store.put(&image.object_name(ImageSize::Original), original.clone(), clean.format.content_type()).await?;
-        for width in image.scaled_widths() {
-            self.make_copy(&image, original.clone(), width).await?;
-        }
+        self.store.put(&image.object_name(ImageSize::Original), Bytes::from(clean.bytes), clean.format.content_type()).await?;
         Ok(image)
     }
 

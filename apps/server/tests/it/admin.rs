@@ -229,7 +229,7 @@ async fn an_admin_reprices_discounts_a_vote_hides_a_review_and_finishes_a_task_i
     assert_eq!(rating().await, json!(3.0));
     let low = app.services.app.listings.reviews.recent(10).await.unwrap().into_iter().find(|(_, review)| review.rating == 2).unwrap().1.id;
     // Its logo, which the site team's lists show beside its name.
-    let logo = app.services.app.media.keep_scaled(media_image::generated::logo(42).into()).await.unwrap();
+    let logo = app.services.app.media.keep_unqueued(media_image::generated::logo(42).into()).await.unwrap();
     store_seaorm::seed::set_pictures(db, listing, &logo, &[]).await.unwrap();
     let (number, task) = order_with_a_task(&shop, "browser-shop").await;
     let (_, email) = someone(app, "admin", true).await;

@@ -92,11 +92,14 @@ async fn a_copy_served_once_is_served_from_memory_after() {
 }
 
 #[tokio::test]
-async fn a_seed_keeps_an_image_with_its_copies_and_queues_nothing() {
+async fn a_seed_keeps_an_image_and_queues_nothing_and_a_copy_is_made_when_asked_for() {
     let (media, store, queue) = service();
-    let image = media.keep_scaled(Bytes::from_static(b"700x350 shot")).await.unwrap();
-    assert_eq!(store.objects.lock().unwrap().len(), 5, "the original and four copies");
+    let image = media.keep_unqueued(Bytes::from_static(b"700x350 shot")).await.unwrap();
+    assert_eq!(store.objects.lock().unwrap().len(), 1, "the original alone");
     assert!(queue.jobs.lock().unwrap().is_empty());
+    let copy = media.serve(&image.object_name(ImageSize::Width(128))).await.unwrap().expect("made on request");
+    assert_eq!(copy.bytes, Bytes::from_static(b"128x64 scaled"));
+    assert_eq!(store.objects.lock().unwrap().len(), 2, "and kept");
     assert_eq!(media.keep(Bytes::from_static(b"700x350 shot")).await.unwrap(), image);
 }
 
