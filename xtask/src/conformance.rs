@@ -7,7 +7,7 @@
 
 use crate::run;
 use anyhow::{Context, bail};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -74,29 +74,19 @@ pub(crate) fn demo_server(root: &Path, port: u16, data: &Path) -> Command {
     command
 }
 
-/// Waits until the server answers `GET /healthz` with 200. Its port accepts connections from
-/// the start, while the demo is seeded and drawn (tens of seconds in a debug build), so a
-/// connection alone says nothing: a suite started then waits on its first answers and times out.
+/// Waits until the server answers `GET /readyz` with 200. Its port accepts connections from the
+/// start, while the database is migrated and the demo seeded and drawn, so a connection alone
+/// says nothing: a suite started then waits on its first answers and times out (and the CLI
+/// must not migrate the same file at the same time).
 pub(crate) fn wait_for(port: u16) -> anyhow::Result<()> {
     let started = Instant::now();
-    while !answers_health(port) {
+    while crate::bench::http_status(port, "/readyz") != Some(200) {
         if started.elapsed() > Duration::from_secs(240) {
-            bail!("the server on port {port} did not answer /healthz within four minutes");
+            bail!("the server on port {port} did not answer /readyz within four minutes");
         }
         std::thread::sleep(Duration::from_millis(200));
     }
     Ok(())
-}
-
-fn answers_health(port: u16) -> bool {
-    use std::io::{Read, Write};
-    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else { return false };
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
-    if stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").is_err() {
-        return false;
-    }
-    let mut status = [0u8; 12];
-    stream.read_exact(&mut status).is_ok() && status.ends_with(b" 200")
 }
 
 /// A throwaway CA and a `localhost` certificate it signed (with the openssl command).

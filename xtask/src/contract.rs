@@ -14,19 +14,6 @@ use std::process::{Command, Stdio};
 
 const SCHEMATHESIS: &str = "schemathesis==4.32.5";
 
-/// Waits until `/readyz` answers 200: the port is bound before the database is migrated and the
-/// demo data loaded, and the CLI must not migrate the same file at the same time.
-fn wait_ready(port: u16) -> anyhow::Result<()> {
-    let started = std::time::Instant::now();
-    while crate::bench::http_status(port, "/readyz") != Some(200) {
-        if started.elapsed() > std::time::Duration::from_secs(120) {
-            bail!("the server did not become ready");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    }
-    Ok(())
-}
-
 pub fn run_contract(root: &Path, built: crate::Built) -> anyhow::Result<()> {
     let dir = root.join("target/contract");
     let venv = dir.join("venv");
@@ -47,7 +34,6 @@ pub fn run_contract(root: &Path, built: crate::Built) -> anyhow::Result<()> {
     let child = demo_server(root, port, &data).spawn().context("cannot start the server")?;
     let _server = Server::new(child);
     wait_for(port)?;
-    wait_ready(port)?;
     let created = cli(&["user", "create", "--email", "contract@example.com", "--name", "Contract"])?;
     if !created.status.success() {
         bail!("cannot create the contract user: {}", String::from_utf8_lossy(&created.stderr));

@@ -12,8 +12,8 @@
 //!   first; `ci` makes them under `target/` and keeps nothing.
 //! - `tidy`: dependency rules (domain crates never depend on frameworks or adapters).
 //! - `openapi [--check]`: writes (or checks) `docs/openapi.json`, as `launchdir openapi` prints it.
-//! - `conformance`: the official MCP conformance suite against `/mcp` (Node 22 and the suite are
-//!   installed with npm into `target/conformance/`).
+//! - `conformance [--no-build]`: the official MCP conformance suite against `/mcp` (Node 22 and the
+//!   suite are installed with npm into `target/conformance/`).
 //! - `contract`: schemathesis against the REST API's OpenAPI document on a fresh demo server
 //!   (installed with pip into `target/contract/`); fails on server errors, schema violations and
 //!   refusals not in `tests/contract/allowed-refusals.toml`.
@@ -62,7 +62,10 @@ fn main() -> anyhow::Result<()> {
         Some("tidy") => tidy::check(&root),
         Some("screenshots") => screenshots(&root, Path::new("docs/images"), None),
         Some("openapi") => openapi(&root, args.iter().any(|a| a == "--check"), Built::NotYet),
-        Some("conformance") => conformance::run_suite(&root, Built::NotYet),
+        // `--no-build`: the server binary is current (`ci` runs the suite beside the contract).
+        Some("conformance") => {
+            conformance::run_suite(&root, if args.iter().any(|a| a == "--no-build") { Built::Already } else { Built::NotYet })
+        }
         Some("contract") => contract::run_contract(&root, Built::NotYet),
         // tools/call against its REST twin for three kinds of client, in one run.
         Some("bench") if args.iter().any(|a| a == "--mcp") => {
@@ -131,7 +134,7 @@ fn main() -> anyhow::Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci | test [--sqlite-only] | prepare [--sqlite-only] [--ci] | tidy | screenshots | openapi [--check] | bench [--bulk N] [--sqlite-only | --postgres-only | --limits | --pages | --compare BINARY | --long-tail [--binary B] [--data DIR]] | bench --drafts | bench --mcp [--compare BINARY] | bench --orders | bench --votes | bench --claims | bench --sign-in | conformance | contract>"
+                "usage: cargo xtask <ci | test [--sqlite-only] | prepare [--sqlite-only] [--ci] | tidy | screenshots | openapi [--check] | bench [--bulk N] [--sqlite-only | --postgres-only | --limits | --pages | --compare BINARY | --long-tail [--binary B] [--data DIR]] | bench --drafts | bench --mcp [--compare BINARY] | bench --orders | bench --votes | bench --claims | bench --sign-in | conformance [--no-build] | contract>"
             );
             bail!("unknown command")
         }
@@ -225,13 +228,39 @@ fn ci() -> anyhow::Result<()> {
         })?;
         stages.run("openapi document", || openapi(&root, true, Built::Already))?;
         stages.run("tests on SQLite and PostgreSQL", || tests_on_both(&root, &binaries))?;
-        stages.run("README screenshots (made, not kept)", || screenshots(&root, Path::new("target/readme-images"), Some(&binaries)))?;
-        stages.run("contract (schemathesis)", || contract::run_contract(&root, Built::Already))?;
-        stages.run("conformance (MCP)", || conformance::run_suite(&root, Built::Already))?;
+        stages.run("screenshots, contract, MCP", || servers_side_by_side(&root, &binaries))?;
         stages.run("nothing generated left behind", || tree_as_before(&root, &before))
     })();
     stages.print();
     result
+}
+
+/// The README's screenshots (made, not kept) and the contract fuzzer, with the MCP conformance
+/// suite beside them in a second process: each starts servers of its own and spends much of its
+/// time waiting on them, so on two cores the three take little longer than the longest alone.
+/// The suite prints into a log, shown when it ends.
+fn servers_side_by_side(root: &Path, binaries: &[suite::TestBinary]) -> anyhow::Result<()> {
+    let log_path = root.join("target/test-logs/conformance.log");
+    std::fs::create_dir_all(log_path.parent().expect("a log has a directory"))?;
+    let log = std::fs::File::create(&log_path).with_context(|| format!("cannot write {}", log_path.display()))?;
+    eprintln!("== the MCP conformance suite runs beside this; it prints into {} and is shown at the end", log_path.display());
+    let mut conformance = Command::new(std::env::current_exe()?)
+        .args(["conformance", "--no-build"])
+        .stdout(log.try_clone()?)
+        .stderr(log)
+        .spawn()
+        .context("cannot start the conformance suite")?;
+    let here =
+        screenshots(root, Path::new("target/readme-images"), Some(binaries)).and_then(|()| contract::run_contract(root, Built::Already));
+    let beside = conformance.wait()?;
+    eprintln!("== the MCP conformance suite, as it printed ({})", log_path.display());
+    std::io::copy(&mut std::fs::File::open(&log_path)?, &mut std::io::stderr())?;
+    match (here, beside.success()) {
+        (Ok(()), true) => Ok(()),
+        (Ok(()), false) => bail!("the MCP conformance suite failed ({beside})"),
+        (Err(here), true) => Err(here),
+        (Err(here), false) => bail!("{here:#}; and the MCP conformance suite failed ({beside})"),
+    }
 }
 
 /// `git status --porcelain` of the tree.
