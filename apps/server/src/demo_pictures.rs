@@ -55,13 +55,14 @@ pub async fn add(media: &MediaService, store: &SeaStore) -> anyhow::Result<usize
 /// as many listings share a look in a large directory's long tail.
 pub const BULK_LOGOS: u64 = 500;
 
-/// Draws the bulk seed's logos (their copies made when first asked for), gives each generated listing one of
-/// them, and names the copies cards ask for in `{data_dir}/bulk-logos.txt`, where the
-/// benchmark reads them.
+/// Draws the bulk seed's logos, gives each generated listing one of them, and names the copies
+/// cards ask for in `{data_dir}/bulk-logos.txt`, where the benchmark reads them. Kept as an
+/// upload is, each queues its scaling job: the server's workers make the copies once it starts,
+/// as they would for a directory this size.
 pub async fn add_bulk(media: &MediaService, store: &SeaStore, data_dir: &std::path::Path) -> anyhow::Result<u64> {
     let mut logos = Vec::new();
     for n in 0..BULK_LOGOS {
-        let logo = media.keep_unqueued(generated::logo(1_000_000 + n).into()).await.context("cannot keep a drawn logo")?;
+        let logo = media.keep(generated::logo(1_000_000 + n).into()).await.context("cannot keep a drawn logo")?;
         logos.push(logo);
     }
     let given = store_seaorm::seed::set_bulk_logos(store.connection(), &logos).await.context("cannot give the generated listings logos")?;

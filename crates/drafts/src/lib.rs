@@ -3,6 +3,7 @@
 pub mod edit;
 #[cfg(test)]
 mod fakes;
+mod field_name;
 pub mod grounding;
 mod invites;
 mod jobs;

@@ -3,6 +3,7 @@
 mod cached;
 mod client_network;
 mod clock;
+mod countries;
 mod error;
 mod faq;
 mod housekeeping;

@@ -72,6 +72,36 @@ impl SocialKey {
         self.0
     }
 
+    /// The platform's name as people know it, for the links of pages (`x` is "X (Twitter)").
+    pub fn label(self) -> &'static str {
+        match self.0 {
+            "x" => "X (Twitter)",
+            "linkedin" => "LinkedIn",
+            "facebook" => "Facebook",
+            "instagram" => "Instagram",
+            "youtube" => "YouTube",
+            "tiktok" => "TikTok",
+            "github" => "GitHub",
+            "gitlab" => "GitLab",
+            "reddit" => "Reddit",
+            "discord" => "Discord",
+            "medium" => "Medium",
+            "substack" => "Substack",
+            "producthunt" => "Product Hunt",
+            "website" => "Website",
+            _ => "Link",
+        }
+    }
+
+    /// The label of a stored key: a key saved before the list changed still reads as a word.
+    pub fn label_of(key: &str) -> &str {
+        match Self::parse(key) {
+            Some(known) => known.label(),
+            None if key == "twitter" => "X (Twitter)",
+            None => key,
+        }
+    }
+
     /// The platform a link's host belongs to (`github.com` -> `github`), if it is one of the
     /// twelve sites or the launch-listing site.
     pub fn of_host(host: &str) -> Option<Self> {
@@ -110,6 +140,10 @@ mod tests {
         assert_eq!(SocialKey::of_host("acme.substack.com").map(SocialKey::as_str), Some("substack"));
         assert_eq!(SocialKey::of_host("www.producthunt.com").map(SocialKey::as_str), Some("producthunt"));
         assert!(SocialKey::of_host("example.com").is_none());
+        assert_eq!(SocialKey::label_of("x"), "X (Twitter)");
+        assert_eq!(SocialKey::label_of("producthunt"), "Product Hunt");
+        assert_eq!(SocialKey::label_of("custom"), "Link");
+        assert!(SocialKey::ALL.iter().all(|key| SocialKey::label_of(key) != *key), "every known key has a name");
     }
 
     #[test]

@@ -143,6 +143,9 @@ pub struct ListingReviews {
     pub mine: Option<Review>,
     /// Whether the viewer follows the listing.
     pub following: bool,
+    /// Whether the viewer owns the listing: its page then shows what only owners see (the
+    /// badge's embed code, what its website did not state).
+    pub viewer_owns: bool,
 }
 
 /// Whether saving made a review or changed one.
@@ -169,7 +172,7 @@ pub trait ReviewRepository: Send + Sync {
     ) -> Result<Option<Saved>, RepoError>;
     /// Deletes `user`'s review of `listing`; `false` when there was none.
     async fn delete(&self, listing: &Slug, user: UserId) -> Result<bool, RepoError>;
-    /// The listing's visible reviews, and the viewer's own review and follow.
+    /// The listing's visible reviews, and the viewer's own review, follow and ownership.
     async fn of_listing(
         &self,
         listing: &Slug,

@@ -28,6 +28,9 @@ pub struct SearchDoc {
     /// The categories it is linked to and their parents, so a search by a top-level category
     /// finds the listings of its subcategories.
     pub categories: Vec<CategoryId>,
+    /// The names of those categories: searched words match them as they match the text, so
+    /// "productivity" finds what is filed under Productivity.
+    pub topics: Vec<String>,
     pub stage: Option<String>,
     pub country: Option<String>,
     /// As `pricing_key` writes it.
@@ -100,6 +103,9 @@ pub trait SearchIndex: Send + Sync {
     async fn kept_position(&self) -> Result<Option<u64>, RepoError>;
     /// How many documents the index holds.
     async fn document_count(&self) -> Result<u64, RepoError>;
+    /// The words with each one no listing holds replaced by the likeliest spelling close to
+    /// it ("prodcutivity" -> "productivity"); `None` when there is nothing to offer.
+    async fn did_you_mean(&self, words: &str) -> Result<Option<String>, RepoError>;
 }
 
 /// What changed for the index, read from the database's change feed (each node feeds its own
@@ -430,6 +436,12 @@ impl SearchService {
         }
         let page_ids = ordered.into_iter().skip(offset).collect();
         self.summaries_page(page_ids, request.page, passing.len() as u64).await
+    }
+
+    /// What to offer instead of `words`, when a word of it is held by no listing and a close
+    /// spelling is (see [`SearchIndex::did_you_mean`]).
+    pub async fn did_you_mean(&self, words: &str) -> Result<Option<String>, RepoError> {
+        self.index.did_you_mean(words).await
     }
 
     /// The summaries of these listings, in this order, as one page.

@@ -2,6 +2,7 @@
 
 mod dense;
 mod order;
+mod suggest;
 mod words;
 
 use async_trait::async_trait;
@@ -20,7 +21,8 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 use words::WordsQuery;
 
 /// Field weights: a match in the name outranks one in the description.
-const BOOSTS: [(&str, f32); 4] = [("name", 4.0), ("tagline", 2.0), ("keywords", 1.5), ("description", 1.0)];
+/// `topics` are the names of the listing's categories (and their parents).
+const BOOSTS: [(&str, f32); 5] = [("name", 4.0), ("tagline", 2.0), ("keywords", 1.5), ("topics", 1.5), ("description", 1.0)];
 /// Segments of fewer documents keep no dense words as bitsets (`dense`): their postings are short.
 const DENSE_MIN_DOCS: u32 = 1024;
 /// The writer's memory budget (tantivy's minimum is 15 MB per thread).
@@ -28,7 +30,8 @@ const WRITER_HEAP: usize = 20_000_000;
 /// The version of the fields below: a kept index of another version is read again in full.
 /// 2: filters (categories, stage, country, pricing model, domain) and sort keys.
 /// 3: `any_text`, every text field's words in one dictionary for word searches to walk.
-const SCHEMA_VERSION: u32 = 3;
+/// 4: `topics`, the names of the listing's categories.
+const SCHEMA_VERSION: u32 = 4;
 /// What each commit keeps beside the documents: the schema version and the change-feed
 /// position, as `launchdir-search <version> <position>`.
 const PAYLOAD_PREFIX: &str = "launchdir-search";
@@ -38,7 +41,7 @@ struct Fields {
     id: Field,
     /// `live` or `upcoming`, so the index alone can answer a search of either.
     state: Field,
-    text: [Field; 4],
+    text: [Field; 5],
     /// The words of all four text fields: a searched word's spellings are found here once, then
     /// looked up in each field.
     any_text: Field,
@@ -196,15 +199,22 @@ impl TantivyIndex {
         terms.into_iter().flatten().collect()
     }
 
+    /// The words of `text` as the index splits them (lower case, punctuation gone).
+    fn tokens(&self, text: &str) -> Vec<String> {
+        let Ok(mut tokenizer) = self.index.tokenizer_for_field(self.fields.text[0]) else { return Vec::new() };
+        let mut tokens = Vec::new();
+        let mut stream = tokenizer.token_stream(text);
+        while let Some(token) = stream.next() {
+            tokens.push(token.text.clone());
+        }
+        tokens
+    }
+
     /// The words of `text`, each matching in any text field with the typos its length allows,
     /// among the documents holding every one of `filters`; `None` when the text holds no word.
     fn words_query(&self, text: &str, filters: Vec<Term>) -> Option<WordsQuery> {
-        let mut tokenizer = self.index.tokenizer_for_field(self.fields.text[0]).ok()?;
-        let mut words = Vec::new();
-        let mut stream = tokenizer.token_stream(text);
-        while let Some(token) = stream.next() {
-            words.push((token.text.clone(), typos_allowed(&token.text)));
-        }
+        let words: Vec<(String, u8)> =
+            self.tokens(text).into_iter().map(|word| (typos_allowed(&word), word)).map(|(typos, word)| (word, typos)).collect();
         let fields = self.fields.text.iter().zip(BOOSTS).map(|(field, (_, boost))| (*field, boost)).collect();
         // The one error is ruled out here: typo budgets stop at two.
         WordsQuery::new(&words, self.fields.any_text, fields, filters, Arc::clone(&self.aids)).ok()?
@@ -244,16 +254,17 @@ fn write(
         let mut document = TantivyDocument::default();
         document.add_u64(fields.id, doc.id.get() as u64);
         document.add_text(fields.state, if doc.upcoming { "upcoming" } else { "live" });
-        let [name, tagline, keywords, description] = fields.text;
+        let [name, tagline, keywords, topics, description] = fields.text;
         document.add_text(name, &doc.name);
         document.add_text(tagline, &doc.tagline);
         document.add_text(keywords, doc.keywords.join(" "));
+        document.add_text(topics, doc.topics.join(" "));
         document.add_text(description, &doc.description);
         for text in [&doc.name, &doc.tagline, &doc.description] {
             document.add_text(fields.any_text, text);
         }
-        for keyword in &doc.keywords {
-            document.add_text(fields.any_text, keyword);
+        for word in doc.keywords.iter().chain(&doc.topics) {
+            document.add_text(fields.any_text, word);
         }
         for category in &doc.categories {
             document.add_u64(fields.categories, category.get() as u64);
@@ -339,6 +350,10 @@ impl SearchIndex for TantivyIndex {
     async fn document_count(&self) -> Result<u64, RepoError> {
         Ok(self.reader.searcher().num_docs())
     }
+
+    async fn did_you_mean(&self, words: &str) -> Result<Option<String>, RepoError> {
+        suggest::suggestion(&self.reader.searcher(), self.fields.any_text, &self.tokens(words)).map_err(err)
+    }
 }
 
 #[cfg(test)]
@@ -355,6 +370,7 @@ pub(crate) mod tests {
             keywords: vec![],
             upcoming: false,
             categories: vec![],
+            topics: vec![],
             stage: None,
             country: None,
             pricing_model: None,
@@ -366,7 +382,7 @@ pub(crate) mod tests {
         }
     }
 
-    fn words(q: &str, upcoming: bool) -> IndexSearch {
+    pub(crate) fn words(q: &str, upcoming: bool) -> IndexSearch {
         IndexSearch {
             words: Some(q.into()),
             category: None,

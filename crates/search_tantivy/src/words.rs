@@ -36,7 +36,7 @@ struct Word {
 /// two-character start of every word (all the numbers in 100,000 product names), which cost
 /// more than the rest of the search. People rarely mistype a word's first letter, and search
 /// engines commonly hold it fixed (Lucene's and Elasticsearch's `prefix_length`).
-fn first_letter(word: &str) -> (Vec<u8>, Vec<u8>) {
+pub(crate) fn first_letter(word: &str) -> (Vec<u8>, Vec<u8>) {
     let first = word.chars().next().map(|letter| letter.to_string().into_bytes()).unwrap_or_default();
     let mut past = first.clone();
     // The last byte of a UTF-8 character is at most 0xBF (0x7F for ASCII): one more still fits.

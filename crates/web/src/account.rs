@@ -15,7 +15,6 @@ use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use kernel::ApiKeyId;
 use serde::Deserialize;
-use time::format_description::well_known::Rfc3339;
 
 /// A key as the page lists it.
 struct KeyRow {
@@ -28,10 +27,6 @@ struct KeyRow {
     revoked: bool,
 }
 
-fn day(at: time::OffsetDateTime) -> String {
-    at.format(&Rfc3339).map(|text| text.chars().take(10).collect()).unwrap_or_default()
-}
-
 impl KeyRow {
     fn of(key: &ApiKey) -> Self {
         Self {
@@ -39,8 +34,8 @@ impl KeyRow {
             name: key.name.clone(),
             prefix: key.prefix.clone(),
             scopes: key.scopes.iter().map(Scope::as_str).collect::<Vec<_>>().join(", "),
-            created: day(key.created_at),
-            last_used: key.last_used_at.map_or_else(|| "never".to_owned(), day),
+            created: crate::dates::long_date(key.created_at),
+            last_used: key.last_used_at.map_or_else(|| "never".to_owned(), crate::dates::long_date),
             revoked: key.revoked_at.is_some(),
         }
     }
@@ -61,8 +56,8 @@ impl AppRow {
             client_id: app.client_id.clone(),
             name: app.client_name.clone(),
             scopes: app.scopes.iter().map(Scope::as_str).collect::<Vec<_>>().join(", "),
-            since: day(app.since),
-            last_used: app.last_used_at.map_or_else(|| "never".to_owned(), day),
+            since: crate::dates::long_date(app.since),
+            last_used: app.last_used_at.map_or_else(|| "never".to_owned(), crate::dates::long_date),
         }
     }
 }

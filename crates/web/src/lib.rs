@@ -5,6 +5,7 @@ mod admin;
 mod checkout;
 mod claims;
 mod confirm;
+mod dates;
 mod guard;
 mod invites;
 mod limits;

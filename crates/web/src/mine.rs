@@ -68,7 +68,9 @@ pub(crate) async fn owned(state: &WebState, caller: &Caller) -> Result<Owned, Op
                 name: listing.name,
                 status: listing.status.replace('_', " "),
                 week: listing.launch_week,
-                badge: listing.badge_check.map(|check| format!("{} on {}", words(&check.result), day(&check.checked_at))),
+                badge: listing
+                    .badge_check
+                    .map(|check| format!("{} on {}", words(&check.result), crate::dates::long_date_of(&check.checked_at))),
                 public_url: listing.public_url,
             })
             .collect(),
@@ -88,16 +90,11 @@ pub(crate) async fn owned(state: &WebState, caller: &Caller) -> Result<Owned, Op
             .map(|order| OrderRow {
                 total: kernel::Cents::new(order.total_cents).to_string(),
                 status: words(order.status),
-                created: day(&order.created_at),
+                created: crate::dates::long_date_of(&order.created_at),
                 number: order.number,
             })
             .collect(),
     })
-}
-
-/// `2026-11-24` of an RFC 3339 time.
-fn day(rfc3339: &str) -> String {
-    rfc3339.chars().take(10).collect()
 }
 
 /// The profile fields the listing's page edits, with their labels; the rest (contact e-mail,

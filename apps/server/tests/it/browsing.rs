@@ -108,6 +108,7 @@ async fn a_person_finds_a_listing_despite_a_typo_and_sees_the_billboard_is_paid(
             Some((name, letters.into_iter().collect::<String>()))
         })
         .expect("a demo listing with a long word in its name");
+    let in_category = app.get("/api/v1/categories/productivity").await.body["total"].as_u64().expect("the category's total");
     let browser = Browser::start().await;
     browser
         .run("search_and_billboard", async {
@@ -117,6 +118,24 @@ async fn a_person_finds_a_listing_despite_a_typo_and_sees_the_billboard_is_paid(
             browser.button("Find products").await.click().await.unwrap();
             let results = browser.wait_for_text("found").await;
             assert!(results.contains(&name), "{typo:?} finds {name:?}: {results}");
+            browser.assert_accessible().await;
+
+            // A category's name is searched too, and a misspelt word is offered its spelling.
+            browser.driver.goto(&app.url("/search")).await.unwrap();
+            browser.field("Words to find").await.send_keys("prodcutivity").await.unwrap();
+            browser.button("Find products").await.click().await.unwrap();
+            browser.wait_for_text("Did you mean productivity?").await;
+            link(&browser, "productivity").await.click().await.unwrap();
+            let found = browser.wait_for_text("products found").await;
+            let shown: u64 = found
+                .split(" products found")
+                .next()
+                .and_then(|before| before.rsplit(char::is_whitespace).next())
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(shown >= in_category, "the {in_category} live listings filed under Productivity are all found: {shown}");
+            assert!(!found.contains("Did you mean"), "a word the directory holds is not corrected");
             browser.assert_accessible().await;
 
             browser.driver.goto(&app.url("/leaderboards")).await.unwrap();
@@ -199,6 +218,8 @@ async fn a_person_signs_up_confirms_the_address_upvotes_in_place_withdraws_follo
             // Follow it and review it, through the forms' labels and buttons.
             browser.button("Follow UPVOTABLE").await.click().await.unwrap();
             browser.wait_for_text("its updates come to you by e-mail").await;
+            // The button says what is so now.
+            browser.button("Following UPVOTABLE").await;
             browser.driver.find(By::XPath("//label[normalize-space()='4 stars']")).await.unwrap().click().await.unwrap();
             browser.field("Your review").await.send_keys("Clear and quick.").await.unwrap();
             browser.button("Publish my review").await.click().await.unwrap();

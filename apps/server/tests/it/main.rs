@@ -28,6 +28,7 @@ mod launches;
 mod leaderboards;
 mod lifecycle;
 mod listing;
+mod listing_page;
 mod mcp;
 mod media;
 mod media_pages;

@@ -342,7 +342,7 @@ async fn an_unconfirmed_account_gets_no_api_key_and_the_page_leads_to_confirming
     let confirmed = post_form(&no_redirects(), app.url("/account/confirm"), &[("token", &token), ("next", "/account")]).await;
     assert_eq!(confirmed.status(), 200);
     let page = confirmed.text().await.unwrap();
-    assert!(page.contains("is confirmed") && page.contains(r#"<a id="continue" href="/account">"#), "{page}");
+    assert!(page.contains("is confirmed") && page.contains(r#"<a id="continue" href="/account" class="button">"#), "{page}");
 
     let made = send(&app, &alice, "/account/keys", &[("name", "agent"), ("scope", "account:read")]).await;
     assert_eq!(made.status(), 201);

@@ -169,11 +169,12 @@ async fn a_listing_page_shows_what_get_listing_returns_with_json_ld_from_genuine
     } else {
         assert!(ld.get("aggregateRating").is_none(), "no rating without genuine reviews");
     }
-    // The badge embed code is there to copy, in a labelled field.
+    // The badges it earned show; their embed code is for its owners (`listing_page.rs`).
     let badges = app.get(&format!("/api/v1/listings/{slug}/badges")).await.body;
     for badge in badges["items"].as_array().unwrap() {
-        assert!(shown.contains(&format!("Embed code for the {} badge", badge["title"].as_str().unwrap())));
+        assert!(html.contains(&format!("alt=\"{}\"", badge["title"].as_str().unwrap())), "{badge}");
     }
+    assert!(!shown.contains("Embed code"), "nobody signed in owns it");
 }
 
 #[tokio::test]

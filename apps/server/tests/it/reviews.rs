@@ -151,7 +151,7 @@ async fn following_needs_a_confirmed_address_and_the_forms_token_and_reviews_are
     assert_eq!(followed.status(), 303);
     send(&app, &alice, "/listings/followed/follow", &[("back", "/listings/followed"), ("action", "follow")]).await;
     assert_eq!(app.get("/api/v1/listings/followed").await.body["followers"], 1, "a second follow changes nothing");
-    assert!(page_of(&app, &alice, "followed").await.contains(r#"aria-pressed="true">Follow FOLLOWED"#));
+    assert!(page_of(&app, &alice, "followed").await.contains(r#"aria-pressed="true">Following FOLLOWED"#));
 
     let refused = send(&app, &unconfirmed, "/listings/followed/follow", &[("action", "follow")]).await;
     assert_eq!(refused.status(), 403);

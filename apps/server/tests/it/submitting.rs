@@ -80,6 +80,10 @@ async fn a_maker_submits_a_website_edits_the_draft_and_queues_a_free_launch() {
             browser.assert_accessible().await;
             browser.button("Launch for free").await.click().await.unwrap();
             let queued = browser.wait_for_text("Put our badge on your homepage").await;
+            // Post, redirect, get: the queued launch is a page of its own, in the site's words.
+            let at = browser.driver.current_url().await.unwrap();
+            assert!(at.path().ends_with("/launch"), "{at}");
+            assert!(queued.contains("Your free launch is queued for the week of") && !queued.contains("get_badges"), "{queued}");
             let week = regex_week(&queued).expect("the launch week is shown");
             assert!(kernel::Week::parse_date(&week).is_some(), "{week}");
             let embed = browser.driver.find(By::Css("textarea.embed")).await.unwrap().value().await.unwrap().unwrap_or_default();

@@ -76,6 +76,9 @@ pub struct SearchResults {
     pub page: u32,
     pub per_page: u32,
     pub total: u64,
+    /// When a word of `q` is held by no listing and a close spelling is: `q`'s words with it
+    /// corrected ("prodcutivity" -> "productivity"), to offer as "did you mean". Otherwise null.
+    pub did_you_mean: Option<String>,
 }
 
 pub struct SearchListings;
@@ -92,9 +95,10 @@ impl Operation for SearchListings {
         id: "search_listings",
         path: "/listings",
         summary: "Search listings",
-        description: "Full-text search over names, taglines, descriptions and keywords, typo tolerant (one typo in words of \
-                      4+ letters, two in words of 8+; the last word also matches as a prefix); a name match outranks a \
-                      description match. Filters: category (with its subcategories), stage, country, pricing_model, domain, \
+        description: "Full-text search over names, taglines, descriptions, keywords and the names of the listings' categories, \
+                      typo tolerant (one typo in words of 4+ letters, two in words of 8+, a swap of two letters counting \
+                      as one; the last word also matches as a prefix); a name match outranks a description match. \
+                      did_you_mean offers q spelt as the directory spells it when a word of q is found nowhere. Filters: category (with its subcategories), stage, country, pricing_model, domain, \
                       status (live or upcoming). Sorts: relevance, newest, votes, trending, most_viewed, most_followed. An \
                       empty q browses. An unknown category is 400.",
         tag: "directory",
@@ -128,6 +132,14 @@ impl Operation for SearchListings {
             page,
         };
         let results = listings.search.search(&request).await?;
-        Ok(SearchResults { page: results.page, per_page: results.per_page, total: results.total, items: results.items })
+        let did_you_mean = match request.q.as_deref().map(str::trim).filter(|words| !words.is_empty()) {
+            // A walk of the index's dictionary, in memory: an offer it cannot make leaves the
+            // answer without one.
+            Some(words) => {
+                listings.search.did_you_mean(words).await.inspect_err(|error| tracing::warn!(%error, "no spelling offered")).ok().flatten()
+            }
+            None => None,
+        };
+        Ok(SearchResults { page: results.page, per_page: results.per_page, total: results.total, items: results.items, did_you_mean })
     }
 }

@@ -97,8 +97,10 @@ async fn every_write_to_what_the_index_holds_is_on_the_feed() {
     fixtures::in_category(&test.db, id, child, true).await;
     let linked = written(&store, &mut after, id, "a category link").await;
     assert_eq!(linked.categories, [CategoryId::new(child), CategoryId::new(parent)], "filed under the parent too");
+    assert_eq!(linked.topics, ["Child", "PARENT"], "with their names, which searches match");
     exec(&test, &format!("DELETE FROM listing_categories WHERE listing_id = {id}")).await;
-    assert!(written(&store, &mut after, id, "an unlink").await.categories.is_empty());
+    let unlinked = written(&store, &mut after, id, "an unlink").await;
+    assert!(unlinked.categories.is_empty() && unlinked.topics.is_empty());
 
     exec(&test, &format!("UPDATE listings SET updated_at = updated_at, badge_failures = 1 WHERE id = {id}")).await;
     assert!(read(&store, &mut after).await.positions.is_empty(), "a column the index does not hold is no change");

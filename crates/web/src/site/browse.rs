@@ -344,6 +344,8 @@ struct SearchPage<'a> {
     cards: Vec<Card>,
     pager: Option<Pager>,
     vote: VoteButtons,
+    /// The words with a misspelt one corrected, and the search of them (the filters kept).
+    did_you_mean: Option<(String, String)>,
 }
 
 impl SearchPage<'_> {
@@ -410,8 +412,14 @@ pub async fn search(state: web::Data<WebState>, request: HttpRequest) -> Result<
         &state,
         "/search",
         title,
-        "Search the directory by name, tagline, description or keyword, with filters for category, stage, country and pricing.",
+        "Search the directory by name, tagline, description, keyword or category, with filters for category, stage, country and pricing.",
     );
+    // The corrected words, linked to their search with the same filters.
+    let did_you_mean = results.as_ref().and_then(|results| results.did_you_mean.clone()).map(|words| {
+        let pairs: Vec<(&str, String)> =
+            all_but_page(&query).into_iter().map(|(name, value)| (name, if name == "q" { words.clone() } else { value })).collect();
+        (words, format!("/search?{}", serde_urlencoded::to_string(pairs).unwrap_or_default()))
+    });
     let (total, mut cards, pager) = match results {
         Some(results) => {
             let pager = Pager::new("/search", &all_but_page(&query), results.page, results.per_page, results.total);
@@ -441,6 +449,7 @@ pub async fn search(state: web::Data<WebState>, request: HttpRequest) -> Result<
         total,
         cards,
         pager,
+        did_you_mean,
     };
     Ok(page(&request, status, &search_page))
 }

@@ -1,5 +1,6 @@
-//! A listing's page: the full profile `get_listing` returns, its badges with their embed code,
-//! its alternatives, and JSON-LD for search engines.
+//! A listing's page: the full profile `get_listing` returns, its badges, its alternatives, and
+//! JSON-LD for search engines. What only its owners need (the badges' embed code, what the
+//! website did not state, where its launch stands) is shown to its owners alone.
 
 use super::showcase::{Person, Shot, Video};
 use super::{Card, Meta, Picture, VoteButtons, caller, page, run, showcase, vote_buttons_for};
@@ -30,14 +31,21 @@ struct ListingPage<'a> {
     /// The founders with their pictures.
     founders: Vec<Person<FounderLine>>,
     status: &'static str,
+    /// Whether the person looking owns the listing.
+    owns: bool,
+    /// Where the company is based, in words ("Porto, Portugal").
+    based_in: Option<String>,
     badges: Vec<BadgeView>,
+    /// Links that share the page on other sites: plain links, so nothing loads from them until
+    /// the visitor follows one.
+    share: Vec<(&'static str, String)>,
     alternatives: Vec<Card>,
     /// The rating as text (`4.50 out of 5 from 12 reviews`), `None` without genuine reviews.
     rating: Option<String>,
     /// The Domain Rating's trend in words.
     domain_trend: Option<String>,
-    /// What the company's site did not say, in words.
-    not_stated: Vec<String>,
+    /// What the company's site did not say, in words (shown to owners).
+    not_stated: Vec<&'static str>,
     /// Only live listings take votes.
     live: bool,
     /// Whether the person looking has voted for it.
@@ -110,28 +118,48 @@ impl ReviewDraft {
 
 impl ListingPage<'_> {
     /// The social profiles with a name people know.
-    fn socials(&self) -> Vec<(String, &str)> {
-        self.listing.socials.iter().map(|(platform, url)| (platform_name(platform), url.as_str())).collect()
+    fn socials(&self) -> Vec<(&str, &str)> {
+        self.listing.socials.iter().map(|(platform, url)| (kernel::SocialKey::label_of(platform), url.as_str())).collect()
     }
 }
 
-fn platform_name(key: &str) -> String {
-    match key {
-        "x" | "twitter" => "X (Twitter)".into(),
-        "linkedin" => "LinkedIn".into(),
-        "github" => "GitHub".into(),
-        "youtube" => "YouTube".into(),
-        "tiktok" => "TikTok".into(),
-        other => {
-            let mut chars = other.chars();
-            chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
-        }
-    }
+/// Where the page can be shared: X's and LinkedIn's own share pages, and an e-mail.
+fn share_links(listing: &ListingView) -> Vec<(&'static str, String)> {
+    let page = crate::percent_encode(&listing.page_url);
+    let text = match &listing.tagline {
+        Some(tagline) => format!("{}: {tagline}", listing.name),
+        None => listing.name.clone(),
+    };
+    // A mail program reads `+` as itself, not as a space.
+    let mail = |value: &str| crate::percent_encode(value).replace('+', "%20");
+    vec![
+        ("Share on X", format!("https://x.com/intent/post?text={}&url={page}", crate::percent_encode(&text))),
+        ("Share on LinkedIn", format!("https://www.linkedin.com/sharing/share-offsite/?url={page}")),
+        ("Share by e-mail", format!("mailto:?subject={}&body={}", mail(&text), mail(&listing.page_url))),
+    ]
 }
 
-/// `founded_year` reads as "founded year".
-pub(crate) fn field_words(field: &str) -> String {
-    field.replace(['_', '.'], " ")
+/// Where the listing's company is, in words: the city and the country's name.
+fn based_in(listing: &ListingView) -> Option<String> {
+    let country = listing.country.as_deref()?;
+    let name = kernel::CountryCode::parse(country).ok().and_then(|code| code.name()).unwrap_or(country);
+    Some(match &listing.city {
+        Some(city) => format!("{city}, {name}"),
+        None => name.to_owned(),
+    })
+}
+
+/// Where the listing stands, in words for the person looking: only its owners hear about the
+/// badge it waits for.
+fn status_words(status: listings::ListingStatus, owns: bool) -> &'static str {
+    match status {
+        listings::ListingStatus::Live => "Live",
+        listings::ListingStatus::Scheduled => "Scheduled to launch",
+        listings::ListingStatus::AwaitingBadge if owns => "Waiting for the Launchdir badge on your homepage",
+        listings::ListingStatus::AwaitingBadge => "Launching soon",
+        listings::ListingStatus::Draft => "Draft",
+        listings::ListingStatus::Archived => "Archived",
+    }
 }
 
 /// JSON inside a `script` element: `<` is written as `\u003c`, so no text of the listing can
@@ -234,13 +262,8 @@ pub(crate) async fn render(
         ("flat", _) => "unchanged".to_owned(),
         _ => "first reading".to_owned(),
     });
-    let status = match listing.status {
-        listings::ListingStatus::Live => "Live",
-        listings::ListingStatus::Scheduled => "Scheduled to launch",
-        listings::ListingStatus::AwaitingBadge => "Waiting for its badge",
-        listings::ListingStatus::Draft => "Draft",
-        listings::ListingStatus::Archived => "Archived",
-    };
+    let owns = reviews.viewer_owns;
+    let share = share_links(&listing);
     let mut alternatives: Vec<Card> =
         alternatives.items.iter().map(|alt| Card::of(&alt.listing).noted(alt.approved.then(|| "named by the maker".to_owned()))).collect();
     // The listing itself rides along with its alternatives to learn whether it was voted for.
@@ -274,10 +297,18 @@ pub(crate) async fn render(
                 Person::new(line, &founder.name, founder.avatar.as_ref(), FOUNDER_AVATAR_PX)
             })
             .collect(),
-        status,
-        not_stated: listing.not_found_on_website.iter().map(|field| field_words(field)).collect(),
+        status: status_words(listing.status, owns),
+        owns,
+        based_in: based_in(&listing),
+        not_stated: listing
+            .not_found_on_website
+            .iter()
+            .filter_map(|field| drafts::FieldName::parse(field))
+            .map(drafts::FieldName::label)
+            .collect(),
         listing,
         badges: badges.items,
+        share,
         alternatives,
         rating,
         domain_trend,

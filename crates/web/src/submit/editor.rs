@@ -43,7 +43,7 @@ struct Quote {
 /// One of the 18 fields as the editor shows it.
 struct FieldRow {
     name: &'static str,
-    label: String,
+    label: &'static str,
     value: String,
     multiline: bool,
     /// The state in words.
@@ -139,12 +139,6 @@ fn one_line(text: &str) -> String {
     text.lines().map(str::trim).filter(|line| !line.is_empty()).collect::<Vec<_>>().join(" ")
 }
 
-fn label_of(name: FieldName) -> String {
-    let words = name.as_str().replace('_', " ");
-    let mut chars = words.chars();
-    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
-}
-
 /// The sections as text, one item a line, in the order the editor shows them.
 fn section_texts(draft: &DraftView) -> [(&'static str, String); 6] {
     let faqs = draft
@@ -209,7 +203,7 @@ pub(crate) fn editor_page(
             let field_state = shown.map_or(FieldState::NotFound, |field| field.state);
             FieldRow {
                 name: name.as_str(),
-                label: label_of(*name),
+                label: name.label(),
                 value: sent
                     .value(&format!("f.{}", name.as_str()))
                     .map_or_else(|| field_text(shown.and_then(|field| field.value.as_ref())), str::to_owned),

@@ -48,11 +48,9 @@ struct LaunchPage<'a> {
     listing: MyListingView,
     /// Once queued for free: the badges to put on the homepage.
     badges: Vec<BadgeView>,
-    /// What happens next, once queued.
-    next_step: Option<String>,
 }
 
-async fn render(state: &WebState, request: &HttpRequest, id: &str, next_step: Option<String>) -> Result<HttpResponse, PageError> {
+async fn render(state: &WebState, request: &HttpRequest, id: &str) -> Result<HttpResponse, PageError> {
     let (session, caller) = person(state, request).await?;
     let draft = draft_of(state, &caller, id).await?;
     let Some(listing_id) = draft.listing_id else { return Ok(see_other(&format!("/submit/drafts/{}", draft.id))) };
@@ -70,13 +68,12 @@ async fn render(state: &WebState, request: &HttpRequest, id: &str, next_step: Op
         Vec::new()
     };
     let meta = Meta::new(state, request.path(), format!("Launch {}", listing.owned.name), "Choose how to launch.".to_owned());
-    let launch =
-        LaunchPage { site_name: &state.app.site.name, meta, draft_id: draft.id, csrf: session.csrf_token, listing, badges, next_step };
+    let launch = LaunchPage { site_name: &state.app.site.name, meta, draft_id: draft.id, csrf: session.csrf_token, listing, badges };
     Ok(page(request, StatusCode::OK, &launch))
 }
 
 pub async fn launch_page(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, PageError> {
-    render(&state, &request, &path, None).await
+    render(&state, &request, &path).await
 }
 
 /// The person's caller and the listing their submitted draft made; a draft not submitted yet
@@ -95,8 +92,10 @@ pub async fn choose_free(
     SignedInPost { session, .. }: SignedInPost<CsrfForm>,
 ) -> Result<HttpResponse, PageError> {
     let (caller, listing) = listing_of(&state, &request, &session, &path).await?;
-    let queued = run_with(ChooseFreeListing, &state, &caller, ListingPath { listing_id: listing }, NoInput {}, NoInput {}).await?;
-    render(&state, &request, &path, Some(queued.next_step)).await
+    run_with(ChooseFreeListing, &state, &caller, ListingPath { listing_id: listing }, NoInput {}, NoInput {}).await?;
+    // Post, redirect, get: the launch page says where the queued launch stands, and reloading
+    // it sends nothing again.
+    Ok(see_other(&format!("/submit/drafts/{path}/launch")))
 }
 
 pub async fn choose_paid(

@@ -183,6 +183,13 @@ impl ReviewRepository for SeaStore {
         let total = if (rows.len() as u64) < shown { rows.len() as u64 } else { visible().count(&self.db).await.map_err(repo_err)? };
         let mut following = false;
         let mut mine_id = None;
+        // The owners mark which reviews are genuine, and whether the viewer sees owners' material.
+        let owners = match (viewer.is_some(), rows.is_empty()) {
+            (false, true) => Vec::new(),
+            _ => {
+                crate::shared::ownership::owners_by_id(&self.db, &[(listing_id, submitter)]).await?.remove(&listing_id).unwrap_or_default()
+            }
+        };
         if let Some(viewer) = viewer {
             let own = review::Entity::find()
                 .filter(review::Column::ListingId.eq(listing_id))
@@ -198,13 +205,12 @@ impl ReviewRepository for SeaStore {
             }
             following = listing_follow::Entity::find_by_id((listing_id, viewer.get())).one(&self.db).await.map_err(repo_err)?.is_some();
         }
-        let mut reviews = ListingReviews { total, following, ..Default::default() };
+        let viewer_owns = viewer.is_some_and(|viewer| owners.contains(&viewer.get()));
+        let mut reviews = ListingReviews { total, following, viewer_owns, ..Default::default() };
         if rows.is_empty() {
             return Ok(reviews);
         }
         let authors = authors_of(&self.db, rows.iter().map(|row| row.user_id)).await?;
-        let owners =
-            crate::shared::ownership::owners_by_id(&self.db, &[(listing_id, submitter)]).await?.remove(&listing_id).unwrap_or_default();
         for row in rows {
             let author = authors.get(&row.user_id);
             let review = to_review(row, author, &owners, rule);

@@ -47,17 +47,29 @@ fn indexed_columns(query: sea_orm::Select<listing::Entity>) -> sea_orm::Selector
         .into_model::<IndexedRow>()
 }
 
-/// Each category's parent, to file a listing under the top-level category too.
-async fn parents(db: &impl sea_orm::ConnectionTrait) -> Result<HashMap<i64, Option<i64>>, RepoError> {
-    let rows: Vec<(i64, Option<i64>)> = category::Entity::find()
+/// Each category's parent (to file a listing under the top-level category too) and name (which
+/// searches match).
+struct Tree {
+    parents: HashMap<i64, Option<i64>>,
+    names: HashMap<i64, String>,
+}
+
+async fn tree(db: &impl sea_orm::ConnectionTrait) -> Result<Tree, RepoError> {
+    let rows: Vec<(i64, Option<i64>, String)> = category::Entity::find()
         .select_only()
         .column(category::Column::Id)
         .column(category::Column::ParentId)
+        .column(category::Column::Name)
         .into_tuple()
         .all(db)
         .await
         .map_err(repo_err)?;
-    Ok(rows.into_iter().collect())
+    let mut tree = Tree { parents: HashMap::with_capacity(rows.len()), names: HashMap::with_capacity(rows.len()) };
+    for (id, parent, name) in rows {
+        tree.parents.insert(id, parent);
+        tree.names.insert(id, name);
+    }
+    Ok(tree)
 }
 
 /// The categories of these listings (of every listing when `None`) and their parents.
@@ -87,7 +99,12 @@ async fn categories_of(
 }
 
 /// Sorts rows into what the index keeps and what it drops.
-fn into_changes(rows: Vec<IndexedRow>, mut categories: HashMap<i64, Vec<CategoryId>>, changes: &mut SearchChanges) {
+fn into_changes(
+    rows: Vec<IndexedRow>,
+    mut categories: HashMap<i64, Vec<CategoryId>>,
+    names: &HashMap<i64, String>,
+    changes: &mut SearchChanges,
+) {
     let count = |value: i64| u64::try_from(value).unwrap_or(0);
     for row in rows {
         let id = ListingId::new(row.id);
@@ -95,6 +112,8 @@ fn into_changes(rows: Vec<IndexedRow>, mut categories: HashMap<i64, Vec<Category
             changes.removed.push(id);
             continue;
         }
+        let categories = categories.remove(&row.id).unwrap_or_default();
+        let topics = categories.iter().filter_map(|category| names.get(&category.get()).cloned()).collect();
         changes.upserts.push(SearchDoc {
             id,
             name: row.name,
@@ -102,7 +121,8 @@ fn into_changes(rows: Vec<IndexedRow>, mut categories: HashMap<i64, Vec<Category
             description: [row.short_description.unwrap_or_default(), row.description.unwrap_or_default()].join("\n"),
             keywords: row.keywords.and_then(|k| serde_json::from_value(k).ok()).unwrap_or_default(),
             upcoming: row.status != "live",
-            categories: categories.remove(&row.id).unwrap_or_default(),
+            categories,
+            topics,
             stage: row.stage,
             country: row.country,
             pricing_model: row.pricing_model.as_deref().map(pricing_key),
@@ -125,8 +145,9 @@ impl SearchSource for SeaStore {
         let head = u64::try_from(feed_head(&self.db).await?.unwrap_or(0)).unwrap_or(0);
         let mut changes = SearchChanges { head: head.saturating_sub(FULL_READ_OVERLAP), ..SearchChanges::default() };
         let rows = indexed_columns(listing::Entity::find().order_by_asc(listing::Column::Id)).all(&self.db).await.map_err(repo_err)?;
-        let categories = categories_of(&self.db, &parents(&self.db).await?, None).await?;
-        into_changes(rows, categories, &mut changes);
+        let tree = tree(&self.db).await?;
+        let categories = categories_of(&self.db, &tree.parents, None).await?;
+        into_changes(rows, categories, &tree.names, &mut changes);
         Ok(changes)
     }
 
@@ -162,7 +183,7 @@ impl SearchSource for SeaStore {
         }
         let ids: Vec<i64> = positions.iter().map(|(_, id)| *id).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
         changes.positions = positions.iter().filter_map(|(seq, _)| u64::try_from(*seq).ok()).collect();
-        let (mut rows, mut categories, parents) = (Vec::new(), HashMap::new(), parents(&self.db).await?);
+        let (mut rows, mut categories, tree) = (Vec::new(), HashMap::new(), tree(&self.db).await?);
         for chunk in ids.chunks(500) {
             rows.extend(
                 indexed_columns(listing::Entity::find().filter(listing::Column::Id.is_in(chunk.iter().copied())))
@@ -170,12 +191,12 @@ impl SearchSource for SeaStore {
                     .await
                     .map_err(repo_err)?,
             );
-            categories.extend(categories_of(&self.db, &parents, Some(chunk)).await?);
+            categories.extend(categories_of(&self.db, &tree.parents, Some(chunk)).await?);
         }
         // A listing deleted since its change was written is removed from the index.
         let found: std::collections::HashSet<i64> = rows.iter().map(|row| row.id).collect();
         changes.removed.extend(ids.iter().filter(|id| !found.contains(id)).map(|id| ListingId::new(*id)));
-        into_changes(rows, categories, &mut changes);
+        into_changes(rows, categories, &tree.names, &mut changes);
         Ok(changes)
     }
 

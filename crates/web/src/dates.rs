@@ -1,0 +1,29 @@
+//! Dates as pages write them for people: "28 November 2026", never an RFC 3339 stamp such as
+//! `2026-11-28T10:43:35.831017765Z` (which is what the API's answers carry, for programs).
+
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+/// "28 November 2026" (the day in UTC, as the site's weeks are).
+pub(crate) fn long_date(at: OffsetDateTime) -> String {
+    let at = at.to_offset(time::UtcOffset::UTC);
+    format!("{} {} {}", at.day(), at.month(), at.year())
+}
+
+/// [`long_date`] of an RFC 3339 time from an operation's answer; text that is not one is shown
+/// as it came (it never is: the answers' times are written by the same library).
+pub(crate) fn long_date_of(rfc3339: &str) -> String {
+    OffsetDateTime::parse(rfc3339, &Rfc3339).map_or_else(|_| rfc3339.to_owned(), long_date)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_read_as_words() {
+        assert_eq!(long_date_of("2026-11-28T10:43:35.831017765Z"), "28 November 2026");
+        assert_eq!(long_date_of("2026-03-01T00:30:00+02:00"), "28 February 2026", "the day in UTC");
+        assert_eq!(long_date_of("soon"), "soon");
+    }
+}
