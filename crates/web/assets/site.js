@@ -1,5 +1,5 @@
-// Launchdir's one script: upvote buttons update in place. The vote form is sent in the
-// background (with its CSRF token, as the page would send it) and the button's pressed state
+// Launchdir's one script: upvote buttons update in place (search boxes also suggest, and more,
+// below). The vote form is sent in the background (with its CSRF token, as the page would send it) and the button's pressed state
 // and the count change where they are. Without this script, or when the answer is anything but
 // the new state (not signed in, not confirmed, too many votes), the form is submitted as usual
 // and the page that explains comes back.
@@ -92,3 +92,48 @@ document.addEventListener("click", function (event) {
   frame.setAttribute("allowfullscreen", "");
   link.replaceWith(frame);
 });
+
+// Search boxes suggest as someone types: a few products and categories from
+// /search/suggestions fill the box's list (a datalist, so the browser shows and the keyboard
+// chooses them). Without this script the box is an ordinary search box.
+(function () {
+  var list = document.getElementById("search-suggestions");
+  if (!list || !window.fetch) {
+    return;
+  }
+  var timer = null;
+  var asked = "";
+  document.addEventListener("input", function (event) {
+    var box = event.target;
+    if (!(box instanceof HTMLInputElement) || box.getAttribute("list") !== "search-suggestions") {
+      return;
+    }
+    window.clearTimeout(timer);
+    timer = window.setTimeout(function () {
+      var typed = box.value.trim();
+      if (typed.length < 2 || typed === asked) {
+        return;
+      }
+      asked = typed;
+      fetch("/search/suggestions?q=" + encodeURIComponent(typed), { headers: { Accept: "application/json" }, credentials: "same-origin" })
+        .then(function (response) {
+          return response.ok ? response.json() : { suggestions: [] };
+        })
+        .then(function (answer) {
+          if (box.value.trim() !== typed) {
+            return;
+          }
+          list.replaceChildren.apply(
+            list,
+            answer.suggestions.map(function (suggestion) {
+              var option = document.createElement("option");
+              option.value = suggestion.label;
+              option.label = suggestion.kind === "category" ? "Category" : "Product";
+              return option;
+            })
+          );
+        })
+        .catch(function () {});
+    }, 150);
+  });
+})();

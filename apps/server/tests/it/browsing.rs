@@ -120,6 +120,16 @@ async fn a_person_finds_a_listing_despite_a_typo_and_sees_the_billboard_is_paid(
             assert!(results.contains(&name), "{typo:?} finds {name:?}: {results}");
             browser.assert_accessible().await;
 
+            // Typing suggests products and categories in the box's list (the site's script).
+            browser.driver.goto(&app.url("/search")).await.unwrap();
+            browser.field("Words to find").await.send_keys("produ").await.unwrap();
+            let suggested = By::Css("#search-suggestions option[value='Productivity']");
+            let mut waited = 0;
+            while browser.driver.find(suggested.clone()).await.is_err() {
+                assert!(waited < 100, "no suggestion of the Productivity category");
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                waited += 1;
+            }
             // A category's name is searched too, and a misspelt word is offered its spelling.
             browser.driver.goto(&app.url("/search")).await.unwrap();
             browser.field("Words to find").await.send_keys("prodcutivity").await.unwrap();

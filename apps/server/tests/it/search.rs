@@ -294,3 +294,28 @@ async fn filtered_searches_are_ordered_and_counted_inside_the_index_as_the_datab
     assert_eq!(found, expected);
     assert_eq!(total, passing.len() as u64);
 }
+
+#[tokio::test]
+async fn typing_is_answered_with_a_few_products_and_categories() {
+    let app = spawn_app().await;
+    let suggested = |q: &'static str| {
+        let app = &app;
+        async move {
+            let reply = app.client.get(app.url(&format!("/search/suggestions?q={q}"))).send().await.unwrap();
+            assert_eq!(reply.status(), 200);
+            reply.json::<Value>().await.unwrap()["suggestions"].as_array().unwrap().clone()
+        }
+    };
+    let answer = suggested("produ").await;
+    let categories: Vec<&str> = answer.iter().filter(|s| s["kind"] == "category").map(|s| s["label"].as_str().unwrap()).collect();
+    assert!(categories.contains(&"Productivity"), "{answer:?}");
+    let products: Vec<&Value> = answer.iter().filter(|s| s["kind"] == "product").collect();
+    assert!(!products.is_empty() && products.len() <= 5, "{answer:?}");
+    for product in products {
+        let url = product["url"].as_str().unwrap();
+        assert_eq!(app.client.get(app.url(url)).send().await.unwrap().status(), 200, "{url} is its page");
+    }
+    assert!(suggested("p").await.is_empty(), "one letter is not worth a round trip");
+    assert!(suggested("").await.is_empty());
+    assert!(suggested("zzzzqqqq").await.is_empty(), "nothing close, nothing offered");
+}

@@ -11,6 +11,7 @@ mod listing;
 mod media;
 mod people;
 mod showcase;
+mod suggestions;
 mod voting;
 
 pub(crate) use showcase::Person;
@@ -50,6 +51,7 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
         .service(kept("/categories").route(web::get().to(browse::categories)))
         .service(kept("/categories/{slug}").route(web::get().to(browse::category)))
         .service(kept("/search").route(web::get().to(browse::search)))
+        .service(page("/search/suggestions").route(web::get().to(suggestions::suggestions)))
         .service(
             web::resource("/listings/{slug}")
                 .wrap(from_fn(kept::keep_counting_views))
