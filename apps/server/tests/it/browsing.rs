@@ -352,3 +352,28 @@ async fn an_owner_edits_a_listing_and_posts_an_update_from_the_account_page() {
         })
         .await;
 }
+
+#[tokio::test]
+async fn on_a_phone_the_header_is_two_rows_and_its_sections_are_behind_the_menu() {
+    let app = app().await;
+    let browser = Browser::start().await;
+    browser
+        .run("phone_menu", async {
+            browser.driver.set_window_rect(0, 0, 390, 844).await.unwrap();
+            browser.driver.goto(&app.url("/")).await.unwrap();
+            browser.wait_for_text("Menu").await;
+            let header = browser.driver.find(By::Css("header.site")).await.unwrap();
+            let height = header.rect().await.unwrap().height;
+            assert!(height < 120.0, "the header is two rows, not four: {height} px");
+            let categories = By::XPath("//nav[@aria-label='Site menu']//a[normalize-space()='Categories']");
+            assert!(!browser.driver.find(categories.clone()).await.unwrap().is_displayed().await.unwrap(), "closed at first");
+            browser.driver.find(By::XPath("//summary[normalize-space()='Menu']")).await.unwrap().click().await.unwrap();
+            browser.driver.find(categories).await.unwrap().click().await.unwrap();
+            browser.wait_for_text("Categories").await;
+            assert!(browser.driver.current_url().await.unwrap().path().ends_with("/categories"));
+            browser.assert_accessible().await;
+            browser.driver.set_window_rect(0, 0, 1280, 900).await.unwrap();
+            assert!(!browser.driver.find(By::Css("details.menu")).await.unwrap().is_displayed().await.unwrap(), "no menu on a wide screen");
+        })
+        .await;
+}
