@@ -213,8 +213,7 @@ impl TantivyIndex {
     /// The words of `text`, each matching in any text field with the typos its length allows,
     /// among the documents holding every one of `filters`; `None` when the text holds no word.
     fn words_query(&self, text: &str, filters: Vec<Term>) -> Option<WordsQuery> {
-        let words: Vec<(String, u8)> =
-            self.tokens(text).into_iter().map(|word| (typos_allowed(&word), word)).map(|(typos, word)| (word, typos)).collect();
+        let words: Vec<(String, u8)> = self.tokens(text).into_iter().map(|word| (word.clone(), typos_allowed(&word))).collect();
         let fields = self.fields.text.iter().zip(BOOSTS).map(|(field, (_, boost))| (*field, boost)).collect();
         // The one error is ruled out here: typo budgets stop at two.
         WordsQuery::new(&words, self.fields.any_text, fields, filters, Arc::clone(&self.aids)).ok()?
