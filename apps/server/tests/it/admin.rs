@@ -270,6 +270,9 @@ async fn an_admin_reprices_discounts_a_vote_hides_a_review_and_finishes_a_task_i
             assert_eq!(rating().await, json!(4.0), "the rating follows");
 
             browser.driver.goto(&app.url("/admin/orders")).await.unwrap();
+            // Every order is listed, not only those needing review: this one was paid.
+            let row = browser.driver.find(By::XPath(format!("//tr[td[normalize-space()='order {number}']]"))).await.unwrap();
+            assert!(row.text().await.unwrap().contains("paid"), "its status");
             browser.driver.find(By::Css(format!("button[aria-label='Mark task {task} done']"))).await.unwrap().click().await.unwrap();
             browser.wait_for_text("its order line is fulfilled").await;
             assert_eq!(shop.order(&number).await["status"], "fulfilled");

@@ -195,20 +195,21 @@ pub async fn orders(
     query: web::Query<ListQuery>,
     Admin(session): Admin,
 ) -> Result<HttpResponse, PageError> {
-    let (tasks, review) =
-        tokio::join!(state.app.commerce.orders.tasks(false), state.app.commerce.orders.all(Some(OrderStatus::NeedsReview), 1000));
-    let (tasks, review) = match (tasks, review) {
-        (Ok(tasks), Ok(review)) => (tasks, review),
+    let (tasks, orders) = tokio::join!(state.app.commerce.orders.tasks(false), state.app.commerce.orders.all(None, 1000));
+    let (tasks, mut orders) = match (tasks, orders) {
+        (Ok(tasks), Ok(orders)) => (tasks, orders),
         (Err(err), _) | (_, Err(err)) => return Err(failed(&err)),
     };
-    let mut rows: Vec<Row> = review
+    // Every order, newest first, with those whose payment did not match ahead of the rest.
+    orders.sort_by_key(|order| order.status != OrderStatus::NeedsReview);
+    let mut rows: Vec<Row> = orders
         .into_iter()
         .map(|order| Row {
             listing: None,
             cells: vec![
                 format!("order {}", order.number),
-                "needs review".into(),
-                order.status_reason.unwrap_or_default(),
+                order.status.as_str().replace('_', " "),
+                order.status_reason.unwrap_or_else(|| format!("{} in all", order.totals.total)),
                 day(order.created_at),
             ],
             actions: Vec::new(),
@@ -239,7 +240,7 @@ pub async fn orders(
         },
     }));
     let (shown, pager) = page_of(rows, &query, "/admin/orders", |row| row.cells.iter().any(|cell| has(cell, &query.q)));
-    let intro = "Orders whose payment did not match, then the work paid lines ask of the site team, open first.";
+    let intro = "Every order, newest first, those whose payment did not match ahead of the rest; then the work paid lines ask of the site team, open first.";
     Ok(list(
         &state,
         &request,
