@@ -52,9 +52,13 @@ pub(crate) fn param<'a>(params: &'a [(&str, String)], name: &str) -> &'a str {
     params.iter().find(|(key, _)| *key == name).map_or("", |(_, value)| value.as_str())
 }
 
-fn feed_note(metric: &FeedMetricView) -> Option<String> {
+/// What a feed's card says beside its vote button, `votes` being the count the button shows.
+fn feed_note(metric: &FeedMetricView, votes: u64) -> Option<String> {
     match metric {
         FeedMetricView::Votes { .. } => None,
+        // A listing of this week has all its votes this week: the button says it once (and a
+        // second copy went stale when the button counted a vote in place).
+        FeedMetricView::VotesInWeek { value } if *value == votes => None,
         FeedMetricView::VotesInWeek { value } => Some(format!("{} this week", plural(*value, "vote", "votes"))),
         FeedMetricView::TrendingScore { value } => Some(format!("trending score {value:.1}")),
         FeedMetricView::Views { value } => Some(plural(*value, "view", "views")),
@@ -65,7 +69,10 @@ fn feed_note(metric: &FeedMetricView) -> Option<String> {
 }
 
 fn feed_cards(feed: FeedView) -> Vec<Card> {
-    feed.items.into_iter().map(|item| Card::of(&item.listing).ranked(Some(item.rank)).noted(feed_note(&item.metric))).collect()
+    feed.items
+        .into_iter()
+        .map(|item| Card::of(&item.listing).ranked(Some(item.rank)).noted(feed_note(&item.metric, item.listing.votes)))
+        .collect()
 }
 
 /// One section of a page: a heading, the cards, and where the rest is.
@@ -452,4 +459,16 @@ pub async fn search(state: web::Data<WebState>, request: HttpRequest) -> Result<
         did_you_mean,
     };
     Ok(page(&request, status, &search_page))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_card_says_its_votes_once() {
+        let this_week = FeedMetricView::VotesInWeek { value: 393 };
+        assert_eq!(feed_note(&this_week, 393), None, "all its votes are this week's: the button says it");
+        assert_eq!(feed_note(&this_week, 1200).as_deref(), Some("393 votes this week"), "an older listing's week differs");
+    }
 }
