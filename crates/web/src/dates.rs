@@ -10,6 +10,12 @@ pub(crate) fn long_date(at: OffsetDateTime) -> String {
     format!("{} {} {}", at.day(), at.month(), at.year())
 }
 
+/// `2026-11-28 10:43` (UTC): the site team's lists, where times sort and compare at a glance.
+pub(crate) fn date_and_time(at: OffsetDateTime) -> String {
+    let at = at.to_offset(time::UtcOffset::UTC);
+    format!("{} {:02}:{:02}", at.date(), at.hour(), at.minute())
+}
+
 /// [`long_date`] of an RFC 3339 time from an operation's answer; text that is not one is shown
 /// as it came (it never is: the answers' times are written by the same library).
 pub(crate) fn long_date_of(rfc3339: &str) -> String {
@@ -25,5 +31,7 @@ mod tests {
         assert_eq!(long_date_of("2026-11-28T10:43:35.831017765Z"), "28 November 2026");
         assert_eq!(long_date_of("2026-03-01T00:30:00+02:00"), "28 February 2026", "the day in UTC");
         assert_eq!(long_date_of("soon"), "soon");
+        let at = OffsetDateTime::parse("2026-11-28T10:43:35+01:00", &Rfc3339).unwrap();
+        assert_eq!(date_and_time(at), "2026-11-28 09:43");
     }
 }

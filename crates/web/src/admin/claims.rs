@@ -3,9 +3,10 @@
 //! recorded on the claim and in the audit log. Ownership is never removed automatically.
 
 use super::notice::{Notice, done};
-use super::pages::{day, failed, list, log, page_request};
+use super::pages::{failed, list, log, page_request};
 use super::{Action, Admin, AdminPost, ListQuery, Row};
 use crate::PageError;
+use crate::dates::date_and_time;
 use crate::site::Pager;
 use crate::{CsrfForm, WebState};
 use actix_web::http::StatusCode;
@@ -32,11 +33,19 @@ pub async fn claims(
             let claim = team.claim;
             let mut status = claim.status.as_str().to_owned();
             if let Some(since) = claim.proof_missing_since {
-                status.push_str(&format!(", proof gone since {}", day(since)));
+                status.push_str(&format!(", proof gone since {}", date_and_time(since)));
             }
             let check = claim.last_check.as_ref().map_or_else(
                 || "not checked yet".to_owned(),
-                |check| format!("{}: {} ({}, {})", check.outcome.as_str().replace('_', " "), check.found, check.looked_at, day(check.at)),
+                |check| {
+                    format!(
+                        "{}: {} ({}, {})",
+                        check.outcome.as_str().replace('_', " "),
+                        check.found,
+                        check.looked_at,
+                        date_and_time(check.at)
+                    )
+                },
             );
             let recheckable = claim.status == ClaimStatus::Verified && claim.method != ClaimMethod::Email;
             Row {
@@ -46,7 +55,7 @@ pub async fn claims(
                     team.claimant_email,
                     claim.method.as_str().to_owned(),
                     status,
-                    day(claim.created_at),
+                    date_and_time(claim.created_at),
                     check,
                 ],
                 actions: if recheckable {

@@ -2,9 +2,10 @@
 //! show), orders needing review and the site team's tasks (done).
 
 use super::notice::{Notice, done};
-use super::pages::{day, failed, list, log, row_choice};
+use super::pages::{failed, list, log, row_choice};
 use super::{Action, Admin, AdminPost, ListQuery, Row, has, page_of};
 use crate::PageError;
+use crate::dates::date_and_time;
 use crate::{CsrfForm, WebState};
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -37,8 +38,8 @@ pub async fn votes(
                 cells: vec![
                     format!("#{}", vote.id),
                     vote.listing.to_string(),
-                    day(vote.at),
-                    format!("account {} since {}", vote.user, day(vote.account_created_at)),
+                    date_and_time(vote.at),
+                    format!("account {} since {}", vote.user, date_and_time(vote.account_created_at)),
                     vote.network.unwrap_or_default(),
                     state_words.to_owned(),
                 ],
@@ -210,7 +211,7 @@ pub async fn orders(
                 format!("order {}", order.number),
                 order.status.as_str().replace('_', " "),
                 order.status_reason.unwrap_or_else(|| format!("{} in all", order.totals.total)),
-                day(order.created_at),
+                date_and_time(order.created_at),
             ],
             actions: Vec::new(),
         })
@@ -222,9 +223,9 @@ pub async fn orders(
             task.kind.clone(),
             task.listing_id.map(|id| format!("listing {id}")).unwrap_or_default(),
             if task.done {
-                format!("done {}", task.done_at.map(day).unwrap_or_default())
+                format!("done {}", task.done_at.map(date_and_time).unwrap_or_default())
             } else {
-                format!("open since {}", day(task.created_at))
+                format!("open since {}", date_and_time(task.created_at))
             },
         ],
         actions: if task.done {

@@ -6,17 +6,13 @@
 use super::notice::{Notice, done};
 use super::{Action, Admin, AdminPost, FreeForm, ListPage, ListQuery, Row, has, page_of};
 use crate::PageError;
+use crate::dates::date_and_time;
 use crate::site::{Meta, Pager, page};
 use crate::{CsrfForm, WebState};
 use accounts::signin::Session;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use kernel::{PageRequest, UserId};
-
-pub(super) fn day(at: time::OffsetDateTime) -> String {
-    let at = at.to_offset(time::UtcOffset::UTC);
-    format!("{} {:02}:{:02}", at.date(), at.hour(), at.minute())
-}
 
 pub(super) fn failed(err: &dyn std::fmt::Display) -> PageError {
     PageError::failed("an admin page failed", err)
@@ -136,7 +132,7 @@ pub async fn edits(
                     format!("#{}", version.id),
                     version.listing_id.to_string(),
                     version.editor_email.unwrap_or_else(|| "a closed account".into()),
-                    day(version.created_at),
+                    date_and_time(version.created_at),
                     changes,
                 ],
                 actions: Vec::new(),
@@ -207,7 +203,7 @@ pub async fn users(
                     user.id.to_string(),
                     user.email.to_string(),
                     user.display_name.clone(),
-                    day(user.created_at),
+                    date_and_time(user.created_at),
                     state_words.join(", "),
                 ],
                 actions: if user.id == session.user.id {
@@ -269,7 +265,10 @@ pub async fn audit(
     let rows = found
         .items
         .into_iter()
-        .map(|entry| Row { cells: vec![day(entry.at), entry.actor_email, entry.action, entry.target, entry.detail], ..Row::default() })
+        .map(|entry| Row {
+            cells: vec![date_and_time(entry.at), entry.actor_email, entry.action, entry.target, entry.detail],
+            ..Row::default()
+        })
         .collect();
     Ok(list(
         &state,
