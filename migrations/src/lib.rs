@@ -34,6 +34,7 @@ mod m20261210_000028_views_feed_in_steps;
 mod m20261211_000029_views_feed_in_tens;
 mod m20261212_000030_listing_images;
 mod m20261213_000031_founder_avatars;
+mod m20261214_000032_invoices;
 mod triggers;
 
 pub struct Migrator;
@@ -73,6 +74,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261211_000029_views_feed_in_tens::Migration),
             Box::new(m20261212_000030_listing_images::Migration),
             Box::new(m20261213_000031_founder_avatars::Migration),
+            Box::new(m20261214_000032_invoices::Migration),
         ]
     }
 }

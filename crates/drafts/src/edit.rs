@@ -95,3 +95,42 @@ pub fn check_field_values(
     }
     checked
 }
+
+/// Whether a drafted value would pass the checks a person's own value gets (its bounds, and
+/// [`check_field_values`]): the drafter never proposes what saving or submitting would refuse,
+/// such as a logo at an `http://` address. Drafted categories are matched to the tree already.
+pub fn passes_checks(name: FieldName, value: &FieldValue) -> bool {
+    let within_bounds = match (name.kind(), value) {
+        (crate::FieldKind::Text(most), FieldValue::Text(text)) => text.chars().count() <= most,
+        (crate::FieldKind::List(most), FieldValue::List(items)) => {
+            items.len() <= most && items.iter().all(|item| item.chars().count() <= 200)
+        }
+        _ => false,
+    };
+    if !within_bounds {
+        return false;
+    }
+    if name == FieldName::Categories {
+        return true;
+    }
+    let mut errors = Vec::new();
+    check_field_values(&[(name, Some(value.clone()))], &[], &mut errors);
+    errors.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_drafted_value_its_own_check_refuses_is_not_proposed() {
+        let text = |text: &str| FieldValue::Text(text.to_owned());
+        assert!(passes_checks(FieldName::LogoUrl, &text("https://acme.example/logo.png")));
+        assert!(!passes_checks(FieldName::LogoUrl, &text("http://acme.example/logo.png")));
+        assert!(!passes_checks(FieldName::FoundedYear, &text("1066")));
+        assert!(!passes_checks(FieldName::Country, &text("Germany")));
+        assert!(!passes_checks(FieldName::Tagline, &text(&"x".repeat(501))));
+        assert!(!passes_checks(FieldName::Features, &FieldValue::List(vec!["x".repeat(201)])));
+        assert!(passes_checks(FieldName::Features, &FieldValue::List(vec!["Fast".into()])));
+    }
+}

@@ -509,16 +509,18 @@ fn take_proposal(draft: &mut Draft, proposal: &Proposal, only: Option<&[FieldNam
         if only.is_some_and(|only| !only.contains(&name)) {
             continue;
         }
+        // A value its own check would refuse is not proposed at all.
+        let drafted = proposal.fields.get(&name).filter(|proposed| crate::edit::passes_checks(name, &proposed.value)).cloned();
         let field = draft.field_mut(name);
         let caller_owned = matches!(field.state, FieldState::Edited | FieldState::Manual | FieldState::Deleted);
         if field.locked || (caller_owned && only.is_none()) {
             // Keep the AI's latest value for `restore`, without changing what the caller chose.
             if !field.locked {
-                field.ai = proposal.fields.get(&name).cloned();
+                field.ai = drafted;
             }
             continue;
         }
-        field.take_ai(proposal.fields.get(&name).cloned());
+        field.take_ai(drafted);
     }
     if only.is_some() {
         return;

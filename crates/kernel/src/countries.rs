@@ -263,6 +263,13 @@ impl CountryCode {
     pub fn name(&self) -> Option<&'static str> {
         NAMES.binary_search_by(|(code, _)| (*code).cmp(self.as_str())).ok().map(|found| NAMES[found].1)
     }
+
+    /// Every assigned code and its name, sorted by name: what a country picker offers.
+    pub fn all_by_name() -> Vec<(&'static str, &'static str)> {
+        let mut all = NAMES.to_vec();
+        all.sort_by_key(|(_, name)| *name);
+        all
+    }
 }
 
 #[cfg(test)]
@@ -273,6 +280,8 @@ mod tests {
     fn codes_name_their_countries_and_the_table_is_sorted() {
         assert!(NAMES.windows(2).all(|pair| pair[0].0 < pair[1].0), "binary search needs the codes in order");
         assert_eq!(NAMES.len(), 249);
+        let by_name = CountryCode::all_by_name();
+        assert_eq!((by_name.len(), by_name[0].1), (249, "Afghanistan"));
         let name = |code: &str| CountryCode::parse(code).unwrap().name();
         assert_eq!(name("DE"), Some("Germany"));
         assert_eq!(name("gb"), Some("United Kingdom"));

@@ -17,6 +17,8 @@ pub const PAID_SECTIONS: [&str; 3] = ["story", "milestones", "media"];
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PurchaseFacts {
     pub id: ListingId,
+    /// The listing's name, as invoices name what was bought for it.
+    pub name: String,
     pub status: ListingStatus,
     /// `free` or `paid`; none until a route to publication is chosen.
     pub plan: Option<String>,
@@ -46,6 +48,9 @@ pub trait PurchaseRepository: Send + Sync {
     async fn facts(&self, owner: UserId, id: ListingId) -> Result<Option<PurchaseFacts>, RepoError>;
     /// Which of `slugs` name categories.
     async fn existing_categories(&self, slugs: &[String]) -> Result<Vec<String>, RepoError>;
+    /// How many paid launches each of `weeks` holds (scheduled or live on the paid plan); a week
+    /// without any is left out.
+    async fn paid_launches_booked(&self, weeks: &[Week]) -> Result<Vec<(Week, u32)>, RepoError>;
     /// Puts the listing on the paid plan with the paid sections unlocked, and either live now
     /// (`launch_week` this week, `launched_at` now unless it was live already) or scheduled for
     /// `week`, recording `order_line` as what paid for it. Returns the status it was in; none
@@ -112,6 +117,10 @@ impl PurchaseService {
 
     pub async fn existing_categories(&self, slugs: &[String]) -> Result<Vec<String>, RepoError> {
         self.repo.existing_categories(slugs).await
+    }
+
+    pub async fn paid_launches_booked(&self, weeks: &[Week]) -> Result<Vec<(Week, u32)>, RepoError> {
+        self.repo.paid_launches_booked(weeks).await
     }
 
     fn current_week(&self, now: OffsetDateTime) -> Week {
@@ -188,6 +197,9 @@ mod tests {
             Ok(None)
         }
         async fn existing_categories(&self, _: &[String]) -> Result<Vec<String>, RepoError> {
+            Ok(Vec::new())
+        }
+        async fn paid_launches_booked(&self, _: &[Week]) -> Result<Vec<(Week, u32)>, RepoError> {
             Ok(Vec::new())
         }
         async fn launch_paid(

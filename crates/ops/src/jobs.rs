@@ -73,6 +73,8 @@ impl JobRegistry {
             .register::<orders::RefundPayment>(app.commerce.orders.clone())
             .register::<orders::ExpireOrders>(app.commerce.orders.clone())
             .register::<orders::ReconcilePayments>(app.commerce.orders.clone())
+            .register::<orders::IssueInvoice>(app.commerce.orders.clone())
+            .register::<orders::IssueCreditNote>(app.commerce.orders.clone())
             .register::<claims::ExpireClaims>(app.claims.clone())
             .register::<claims::RecheckClaims>(app.claims.clone())
             .register::<media::ScaleImage>(app.media.clone());

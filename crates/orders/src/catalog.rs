@@ -73,11 +73,13 @@ pub struct WeekPolicy {
     pub paid_weeks_ahead: u32,
     /// The free queue starts this many weeks ahead; skipping it means a week before that.
     pub free_queue_min_weeks: u32,
+    /// Paid launches a week holds; a full week is not sold.
+    pub paid_launches_per_week: u32,
 }
 
 impl Default for WeekPolicy {
     fn default() -> Self {
-        Self { launch_offset: UtcOffset::UTC, paid_weeks_ahead: 12, free_queue_min_weeks: 6 }
+        Self { launch_offset: UtcOffset::UTC, paid_weeks_ahead: 12, free_queue_min_weeks: 6, paid_launches_per_week: 30 }
     }
 }
 

@@ -69,6 +69,11 @@ pub trait OrderRepository: Send + Sync {
     async fn owned(&self, owner: UserId, page: PageRequest) -> Result<Paged<Order>, RepoError>;
     /// Every order, newest first, optionally of one status (administration).
     async fn all(&self, status: Option<OrderStatus>, limit: u64) -> Result<Vec<Order>, RepoError>;
+    /// The order with id `id`.
+    async fn by_id(&self, id: i64) -> Result<Option<Order>, RepoError>;
+    /// The e-mail address of the account `owner` (receipts go there); none for an account
+    /// that is gone.
+    async fn buyer_email(&self, owner: UserId) -> Result<Option<kernel::Email>, RepoError>;
     /// The order and the hash of its checkout token.
     async fn by_number(&self, number: &OrderNumber) -> Result<Option<(Order, String)>, RepoError>;
     /// Replaces a pending order's billing details, VAT and amounts (`lines` in line order);

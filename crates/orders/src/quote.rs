@@ -41,6 +41,8 @@ pub struct Facts {
     pub categories: HashSet<String>,
     pub current_week: Week,
     pub policy: WeekPolicy,
+    /// Weeks whose paid launch places are all taken (read only when the request launches).
+    pub full_weeks: Vec<Week>,
 }
 
 /// Checks every item; the lines (net amounts, VAT not applied yet) or every failure.
@@ -48,8 +50,7 @@ pub fn check(request: &OrderRequest, facts: &Facts) -> Result<Vec<Line>, Vec<Fie
     let mut errors = Vec::new();
     let mut lines = Vec::new();
     let mut seen: HashSet<(String, Option<ListingId>)> = HashSet::new();
-    let launched: HashSet<ListingId> =
-        request.items.iter().filter(|item| ProductKind::of(&item.product).launches()).filter_map(|item| item.listing_id).collect();
+    let in_order = InOrder::of(request);
     for (index, item) in request.items.iter().enumerate() {
         let at = |key: &str| format!("items[{index}].{key}");
         let before = errors.len();
@@ -58,7 +59,7 @@ pub fn check(request: &OrderRequest, facts: &Facts) -> Result<Vec<Line>, Vec<Fie
             continue;
         };
         let kind = ProductKind::of(&product.code);
-        let listing = check_listing(item, product, kind, facts, &launched, &at, &mut errors);
+        let listing = check_listing(item, product, kind, facts, &in_order, &at, &mut errors);
         let week = check_week(item, product, facts, &at, &mut errors);
         let amount = check_amount(item, product, kind, &at, &mut errors);
         let categories = check_categories(item, kind, listing, facts, &at, &mut errors);
@@ -84,12 +85,27 @@ pub fn check(request: &OrderRequest, facts: &Facts) -> Result<Vec<Line>, Vec<Fie
     if errors.is_empty() { Ok(lines) } else { Err(errors) }
 }
 
+/// Which listings the order launches, and which of those with the launch bundle.
+struct InOrder {
+    launched: HashSet<ListingId>,
+    bundled: HashSet<ListingId>,
+}
+
+impl InOrder {
+    fn of(request: &OrderRequest) -> Self {
+        let listings_of = |wanted: &dyn Fn(ProductKind) -> bool| {
+            request.items.iter().filter(|item| wanted(ProductKind::of(&item.product))).filter_map(|item| item.listing_id).collect()
+        };
+        Self { launched: listings_of(&ProductKind::launches), bundled: listings_of(&|kind| kind == ProductKind::LaunchBundle) }
+    }
+}
+
 fn check_listing<'a>(
     item: &ItemRequest,
     product: &Product,
     kind: ProductKind,
     facts: &'a Facts,
-    launched: &HashSet<ListingId>,
+    in_order: &InOrder,
     at: &dyn Fn(&str) -> String,
     errors: &mut Vec<FieldError>,
 ) -> Option<&'a PurchaseFacts> {
@@ -114,7 +130,11 @@ fn check_listing<'a>(
         ProductKind::Launch | ProductKind::LaunchBundle if listing.paid_launch_booked() => {
             Some("has a paid launch booked already".to_owned())
         }
-        ProductKind::SkipQueue if launched.contains(&id) => {
+        // The bundle holds featured placement and an AI review: never sold twice in one order.
+        ProductKind::Featured | ProductKind::AiReview if in_order.bundled.contains(&id) => {
+            Some(format!("gets the launch bundle in this order, which includes {} already", product.code))
+        }
+        ProductKind::SkipQueue if in_order.launched.contains(&id) => {
             Some("gets a paid launch in this order: choose its week on the launch item instead of skip_queue".to_owned())
         }
         ProductKind::SkipQueue if !listing.in_free_queue() => {
@@ -159,6 +179,10 @@ fn check_week(
         let (first, last) =
             (offered.first().map(Week::to_string).unwrap_or_default(), offered.last().map(Week::to_string).unwrap_or_default());
         errors.push(FieldError::new(at("week"), format!("is not offered for {}: choose a Monday from {first} to {last}", product.code)));
+        return None;
+    }
+    if ProductKind::of(&product.code).launches() && facts.full_weeks.contains(&week) {
+        errors.push(FieldError::new(at("week"), "is full: every paid launch place of that week is taken; choose another week"));
         return None;
     }
     Some(week)

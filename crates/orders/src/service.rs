@@ -2,6 +2,7 @@
 //! (open with the token, change billing details and re-price, hand over to the provider).
 
 use crate::catalog::{ProductRepository, WeekPolicy};
+use crate::invoices::{InvoiceRepository, Seller};
 use crate::order::{Amounts, Billing, Order, OrderNumber, OrderStatus, Quote, VatSummary};
 use crate::payments::{PaymentError, PaymentProvider, PaymentSession, ReturnUrls};
 use crate::ports::{NewOrder, OrderRepository};
@@ -46,6 +47,18 @@ pub struct OrdersService {
     pub(crate) clock: Arc<dyn Clock>,
     policy: WeekPolicy,
     seller: CountryCode,
+    pub(crate) invoicing: Invoicing,
+}
+
+/// What issuing invoices and sending receipts needs.
+#[derive(Clone)]
+pub struct Invoicing {
+    pub invoices: Arc<dyn InvoiceRepository>,
+    /// The seller printed on every document.
+    pub seller: Seller,
+    pub mailer: Arc<dyn kernel::Mailer>,
+    /// The site's address, for the links in receipts.
+    pub site_url: String,
 }
 
 /// The ports and settings the order use cases run on.
@@ -61,12 +74,13 @@ pub struct OrdersDeps {
     pub policy: WeekPolicy,
     /// The seller's country (a setting).
     pub seller: CountryCode,
+    pub invoicing: Invoicing,
 }
 
 impl OrdersService {
     pub fn new(deps: OrdersDeps) -> Self {
-        let OrdersDeps { orders, products, rates, registry, listings, provider, clock, policy, seller } = deps;
-        Self { orders, products, rates, registry, listings, provider, clock, policy, seller }
+        let OrdersDeps { orders, products, rates, registry, listings, provider, clock, policy, seller, invoicing } = deps;
+        Self { orders, products, rates, registry, listings, provider, clock, policy, seller, invoicing }
     }
 
     pub fn seller_country(&self) -> &CountryCode {
@@ -252,6 +266,18 @@ impl OrdersService {
         let categories =
             if slugs.is_empty() { HashSet::new() } else { self.listings.existing_categories(&slugs).await?.into_iter().collect() };
         let current_week = Week::at(self.clock.now(), self.policy.launch_offset);
-        Ok(Facts { products, listings, categories, current_week, policy: self.policy })
+        let launches = request.items.iter().any(|item| crate::ProductKind::of(&item.product).launches() && item.week.is_some());
+        let full_weeks = if launches { self.full_paid_weeks().await? } else { Vec::new() };
+        Ok(Facts { products, listings, categories, current_week, policy: self.policy, full_weeks })
+    }
+
+    /// The weeks on offer for a paid launch whose places are all taken (a page shows them, not
+    /// to be chosen). Two payments for a week's last place may both land: the place count is
+    /// checked when the order is made, as the site's demand is far below it.
+    pub async fn full_paid_weeks(&self) -> Result<Vec<Week>, RepoError> {
+        let current = Week::at(self.clock.now(), self.policy.launch_offset);
+        let offered = self.policy.weeks_for(crate::WeekRule::Optional, current);
+        let booked = self.listings.paid_launches_booked(&offered).await?;
+        Ok(booked.into_iter().filter(|(_, count)| *count >= self.policy.paid_launches_per_week).map(|(week, _)| week).collect())
     }
 }

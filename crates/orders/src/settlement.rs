@@ -4,6 +4,7 @@
 //! late payments and reconcile with the provider.
 
 use crate::fulfilment::FulfilLine;
+use crate::invoices::IssueInvoice;
 use crate::order::{Order, OrderStatus};
 use crate::payments::{CompletedPayment, PaymentEvent, PaymentEventKind, WebhookError};
 use crate::ports::{Settled, Settlement};
@@ -54,10 +55,12 @@ pub fn decide(order: &Order, payment: &CompletedPayment, now: OffsetDateTime) ->
         }
         OrderStatus::Pending => Settlement::Paid {
             payment: payment.clone(),
+            // Each line fulfilled, and the invoice issued with its receipt e-mailed.
             jobs: order
                 .lines
                 .iter()
                 .map(|line| FulfilLine { line_id: line.id }.new_job(now).unique(format!("{}:{}", FulfilLine::KIND, line.id)))
+                .chain([IssueInvoice { order_id: order.id }.new_job(now).unique(format!("{}:{}", IssueInvoice::KIND, order.id))])
                 .collect(),
         },
         OrderStatus::Expired | OrderStatus::Canceled => refund(format!("paid after the order was {}", order.status.as_str()), true),
@@ -152,11 +155,12 @@ impl OrdersService {
         let Some(payment_id) = order.payment_id.clone() else {
             return Err(OrderError::NotPending("not paid: there is nothing to refund"));
         };
-        if order.status == OrderStatus::Refunded {
-            return Ok(order);
+        if order.status != OrderStatus::Refunded {
+            self.provider.refund(&payment_id, order.paid_amount.unwrap_or(order.totals.total), &refund_key(&payment_id)).await?;
+            self.orders.mark_refunded(order.id, reason, self.clock.now()).await?;
         }
-        self.provider.refund(&payment_id, order.paid_amount.unwrap_or(order.totals.total), &refund_key(&payment_id)).await?;
-        self.orders.mark_refunded(order.id, reason, self.clock.now()).await?;
+        // The invoice's credit note (once; also when an earlier refund stopped before it).
+        self.issue_credit_note(order.id).await?;
         self.find(number).await
     }
 
@@ -220,6 +224,13 @@ impl JobHandler<RefundPayment> for OrdersService {
         }
         if job.order_refunded
             && let Err(err) = self.orders.mark_refunded(job.order_id, &job.reason, self.clock.now()).await
+        {
+            return JobOutcome::Retry(kernel::error_chain(&err));
+        }
+        // An order refunded as a whole has its invoice cancelled by a credit note (a late
+        // payment of an expired order was never invoiced: nothing to cancel).
+        if job.order_refunded
+            && let Err(err) = self.issue_credit_note(job.order_id).await
         {
             return JobOutcome::Retry(kernel::error_chain(&err));
         }

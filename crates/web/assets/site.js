@@ -1,8 +1,9 @@
-// Launchdir's one script: upvote buttons update in place (search boxes also suggest, and more,
-// below). The vote form is sent in the background (with its CSRF token, as the page would send it) and the button's pressed state
-// and the count change where they are. Without this script, or when the answer is anything but
-// the new state (not signed in, not confirmed, too many votes), the form is submitted as usual
-// and the page that explains comes back.
+// Launchdir's one script: upvote buttons update in place (and more below: search boxes
+// suggest, a paid launch is priced as it is shaped). The vote form is sent in the background
+// (with its CSRF token, as the page would send it) and the button's pressed state and the count
+// change where they are. Without this script, or when the answer is anything but the new state
+// (not signed in, not confirmed, too many votes), the form is submitted as usual and the page
+// that explains comes back.
 "use strict";
 document.addEventListener("submit", function (event) {
   var form = event.target;
@@ -13,7 +14,7 @@ document.addEventListener("submit", function (event) {
   var button = form.querySelector("button");
   var choice = form.querySelector("input[name='action']");
   var count = form.querySelector(".count");
-  var unit = form.querySelector(".count + .muted");
+  var unit = form.querySelector(".unit");
   // `form.action` would be the form's input named "action": read the attribute.
   fetch(form.getAttribute("action"), {
     method: "POST",
@@ -33,7 +34,7 @@ document.addEventListener("submit", function (event) {
       choice.value = state.voted ? "withdraw" : "vote";
       button.setAttribute("aria-pressed", state.voted ? "true" : "false");
       count.textContent = String(state.votes);
-      unit.textContent = state.votes === 1 ? "vote" : "votes";
+      unit.textContent = state.votes === 1 ? " vote" : " votes";
     })
     .catch(function () {
       form.submit();
@@ -135,5 +136,72 @@ document.addEventListener("click", function (event) {
         })
         .catch(function () {});
     }, 150);
+  });
+})();
+
+// A paid launch's price follows the maker's choices: the form is priced by the page's quote
+// address (`data-quote`) as choices change, and the answer takes the price's place. Without
+// this script, "Show the price" prices the form; when choices need attention, the price says
+// so and that button shows the problems beside their fields.
+(function () {
+  var form = document.querySelector("form[data-quote]");
+  var price = document.getElementById("quote");
+  if (!form || !price || !window.fetch) {
+    return;
+  }
+  var timer = null;
+  var asked = 0;
+  function requote() {
+    var ask = ++asked;
+    var body = new URLSearchParams(new FormData(form));
+    body.set("action", "quote");
+    fetch(form.getAttribute("data-quote"), { method: "POST", body: body, credentials: "same-origin", redirect: "manual" })
+      .then(function (response) {
+        return response.ok ? response.text() : null;
+      })
+      .then(function (html) {
+        if (ask !== asked) {
+          return;
+        }
+        if (html === null) {
+          price.textContent = "Some choices need attention: press \u201cShow the price\u201d to see which.";
+        } else {
+          price.innerHTML = html;
+        }
+      })
+      .catch(function () {});
+  }
+  form.addEventListener("change", function () {
+    window.clearTimeout(timer);
+    requote();
+  });
+  form.addEventListener("input", function (event) {
+    if (event.target instanceof HTMLInputElement && event.target.type === "text") {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(requote, 400);
+    }
+  });
+})();
+
+// A long list of choices (the editor's categories) gets a box that narrows it as someone types;
+// without this script the whole list shows.
+(function () {
+  var box = document.querySelector("input[data-filter]");
+  if (!box) {
+    return;
+  }
+  var list = document.getElementById(box.getAttribute("data-filter"));
+  box.parentElement.hidden = false;
+  box.addEventListener("input", function () {
+    var wanted = box.value.trim().toLowerCase();
+    list.querySelectorAll("label[data-words]").forEach(function (label) {
+      label.hidden = wanted !== "" && label.getAttribute("data-words").indexOf(wanted) < 0;
+    });
+  });
+  // Enter in the filter box narrows the list; it does not send the form.
+  box.addEventListener("keydown", function (event) {
+    if (event.key === "Enter") {
+      event.preventDefault();
+    }
   });
 })();

@@ -316,7 +316,9 @@ fn sentence(text: &str) -> String {
 
 /// Removes the session cookie from the browser.
 fn signed_out(state: &WebState, response: &mut HttpResponse) {
-    let mut gone = crate::cookie(state, crate::SESSION_COOKIE, String::new());
-    gone.make_removal();
-    let _ = response.add_cookie(&gone);
+    for name in [crate::SESSION_COOKIE, crate::ADMIN_HINT_COOKIE] {
+        let mut gone = crate::cookie(state, name, String::new());
+        gone.make_removal();
+        let _ = response.add_cookie(&gone);
+    }
 }

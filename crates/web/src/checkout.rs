@@ -14,7 +14,10 @@ use serde::Deserialize;
 struct LineRow {
     name: String,
     detail: Option<String>,
-    status: Option<String>,
+    /// The listing it is for: its name and the owner's page of it.
+    listing: Option<(String, String)>,
+    /// When it takes effect, in words.
+    effect: String,
     subtotal: String,
     vat: String,
     total: String,
@@ -34,6 +37,10 @@ struct CheckoutPage<'a> {
     total: String,
     vat_note: &'static str,
     pending: bool,
+    /// Paid (or refunded after paying): the page is the order's receipt.
+    receipt: bool,
+    paid_on: Option<String>,
+    refunded_on: Option<String>,
     status: &'static str,
     status_reason: Option<String>,
     expires_at: String,
@@ -43,6 +50,9 @@ struct CheckoutPage<'a> {
     vat_number: String,
     country_error: Option<String>,
     vat_number_error: Option<String>,
+    countries: Vec<crate::choices::CountryChoice>,
+    /// The order's invoice and credit note, once issued.
+    documents: Vec<crate::invoices::DocumentRow>,
 }
 
 #[derive(Template)]
@@ -77,8 +87,9 @@ pub struct BillingForm {
     vat_number: String,
 }
 
-fn vat_note(order: &Order) -> &'static str {
-    match order.vat.treatment {
+/// What the VAT of an order or a quote is, in words.
+pub(crate) fn vat_note(treatment: VatTreatment) -> &'static str {
+    match treatment {
         VatTreatment::CountryNeeded => "Enter your country to see the VAT: it is needed before payment.",
         VatTreatment::Domestic => "VAT at the rate of the seller's country.",
         VatTreatment::EuConsumer => "VAT at your country's rate.",
@@ -94,7 +105,17 @@ struct FormErrors {
     vat_number: Option<String>,
 }
 
-fn page(
+/// When a line takes effect, in words: its launch week's Monday, or when it was done.
+fn effect(order: &Order, line: &orders::OrderLine) -> String {
+    match (line.line.week, line.fulfilled_at) {
+        (Some(week), _) => format!("The launch week begins on {}.", crate::dates::week_start(week)),
+        (None, Some(done)) => format!("Done on {}.", crate::dates::long_date(done)),
+        (None, None) if order.status == OrderStatus::Pending => "Once paid.".to_owned(),
+        (None, None) => "Being done.".to_owned(),
+    }
+}
+
+async fn page(
     state: &WebState,
     order: &Order,
     token: &str,
@@ -113,13 +134,30 @@ fn page(
             billing.vat_number.clone().unwrap_or_default(),
         ),
     };
+    let ids: Vec<kernel::ListingId> = order.lines.iter().filter_map(|line| line.line.listing_id).collect();
+    let names = state.app.listings.feeds.summaries(&ids).await.unwrap_or_else(|err| {
+        tracing::warn!(error = %err, "an order's listings could not be read");
+        Default::default()
+    });
+    let documents = match state.app.commerce.orders.documents_of_checkout(order.number.as_str(), token).await {
+        Ok(documents) => documents.iter().map(crate::invoices::DocumentRow::of).collect(),
+        Err(err) => {
+            tracing::warn!(error = %err, "an order's invoices could not be read");
+            Vec::new()
+        }
+    };
     let lines = order
         .lines
         .iter()
         .map(|line| LineRow {
             name: line.line.product_name.clone(),
-            detail: line.line.week.map(|week| format!("week of {week}")),
-            status: (order.status != OrderStatus::Pending).then(|| if line.fulfilled { "done".to_owned() } else { "to do".to_owned() }),
+            // The week is in the "takes effect" column; the categories bought say which.
+            detail: (!line.line.categories.is_empty()).then(|| line.line.categories.join(", ")),
+            listing: line
+                .line
+                .listing_id
+                .and_then(|id| names.get(&id).map(|listing| (listing.name.clone(), format!("/account/listings/{id}")))),
+            effect: effect(order, line),
             subtotal: line.line.amounts.subtotal.to_string(),
             vat: line.line.amounts.vat.to_string(),
             total: line.line.amounts.total.to_string(),
@@ -135,21 +173,22 @@ fn page(
         vat: order.totals.vat.to_string(),
         vat_rate: order.vat.rate.to_string(),
         total: order.totals.total.to_string(),
-        vat_note: vat_note(order),
+        vat_note: vat_note(order.vat.treatment),
         pending: order.status == OrderStatus::Pending,
+        receipt: order.paid_at.is_some(),
+        paid_on: order.paid_at.map(crate::dates::long_date_time),
+        refunded_on: order.refunded_at.map(crate::dates::long_date),
         status: order.status.as_str(),
         status_reason: order.status_reason.clone(),
-        expires_at: order
-            .expires_at
-            .to_offset(time::UtcOffset::UTC)
-            .format(&time::format_description::well_known::Rfc3339)
-            .unwrap_or_default(),
+        expires_at: crate::dates::long_date_time(order.expires_at),
         name,
         address,
         country,
         vat_number,
         country_error: errors.country,
         vat_number_error: errors.vat_number,
+        countries: crate::choices::countries(),
+        documents,
     };
     // **Pay** leads on to the provider's payment page.
     crate::html_posting_to(status, &page, state.app.commerce.orders.provider_page_origin())
@@ -163,7 +202,7 @@ fn no_such_order() -> PageError {
 /// `GET /checkout/{number}?t=...`
 pub async fn show(state: web::Data<WebState>, number: web::Path<String>, query: web::Query<TokenQuery>) -> Result<HttpResponse, PageError> {
     let order = state.app.commerce.orders.open_checkout(&number, &query.t).await?;
-    Ok(page(&state, &order, &query.t, None, FormErrors::default(), None, StatusCode::OK))
+    Ok(page(&state, &order, &query.t, None, FormErrors::default(), None, StatusCode::OK).await)
 }
 
 /// `POST /checkout/{number}/billing`: checks the form, re-prices, and shows the page again.
@@ -191,7 +230,7 @@ pub async fn billing(
         errors.country.get_or_insert_with(|| "The name has at most 200 characters and the address 500.".into());
     }
     if errors.country.is_some() || errors.vat_number.is_some() {
-        return Ok(page(&state, &order, &form.t, Some(&form), errors, None, StatusCode::BAD_REQUEST));
+        return Ok(page(&state, &order, &form.t, Some(&form), errors, None, StatusCode::BAD_REQUEST).await);
     }
     let keep = |value: &str| Some(value.trim().to_owned()).filter(|value| !value.is_empty());
     let billing = Billing { name: keep(&form.name), address: keep(&form.address), country, vat_number: keep(&form.vat_number) };
@@ -201,11 +240,11 @@ pub async fn billing(
                 && order.vat.treatment != VatTreatment::ReverseCharge
                 && order.billing.country.as_ref().is_some_and(orders::in_eu))
             .then(|| "The VAT number did not pass its check for this country, so VAT is charged.".to_owned());
-            Ok(page(&state, &order, &form.t, None, FormErrors::default(), notice, StatusCode::OK))
+            Ok(page(&state, &order, &form.t, None, FormErrors::default(), notice, StatusCode::OK).await)
         }
         Err(OrderError::NotPending(_)) => {
             let notice = Some("This order can no longer be changed.".into());
-            Ok(page(&state, &order, &form.t, None, FormErrors::default(), notice, StatusCode::CONFLICT))
+            Ok(page(&state, &order, &form.t, None, FormErrors::default(), notice, StatusCode::CONFLICT).await)
         }
         Err(err) => Err(err.into()),
     }
@@ -227,7 +266,7 @@ pub async fn pay(state: web::Data<WebState>, number: web::Path<String>, form: we
         Err(err) => return Err(err.into()),
     };
     let order = orders.open_checkout(&number, &form.t).await?;
-    Ok(page(&state, &order, &form.t, None, errors, None, status))
+    Ok(page(&state, &order, &form.t, None, errors, None, status).await)
 }
 
 /// `POST /checkout/{number}/cancel`: the buyer gives the order up before paying.
@@ -238,7 +277,7 @@ pub async fn cancel(state: web::Data<WebState>, number: web::Path<String>, form:
         Err(OrderError::NotPending(_)) => (orders.open_checkout(&number, &form.t).await?, StatusCode::CONFLICT),
         Err(err) => return Err(err.into()),
     };
-    Ok(page(&state, &order, &form.t, None, FormErrors::default(), None, status))
+    Ok(page(&state, &order, &form.t, None, FormErrors::default(), None, status).await)
 }
 
 #[derive(Debug, Deserialize)]

@@ -3,11 +3,13 @@
 mod account;
 mod admin;
 mod checkout;
+mod choices;
 mod claims;
 mod confirm;
 mod dates;
 mod guard;
 mod invites;
+mod invoices;
 mod limits;
 mod markdown;
 mod mine;
@@ -63,6 +65,7 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
             .service(resource("/account").route(web::get().to(account::show)))
             .service(resource("/account/keys").route(web::post().to(account::create_key)))
             .service(resource("/account/listings/{id}").route(web::get().to(mine::show)).route(web::post().to(mine::edit)))
+            .service(resource("/account/invoices/{file}").route(web::get().to(invoices::mine)))
             .service(resource("/account/listings/{id}/updates").route(web::post().to(mine::post_update)))
             .service(resource("/account/listings/{id}/pictures").route(web::post().to(pictures::send)))
             .service(resource("/account/listings/{id}/gallery").route(web::post().to(pictures::arrange)))
@@ -104,6 +107,9 @@ pub fn configure(state: WebState) -> impl Fn(&mut web::ServiceConfig) + Clone {
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "ld_session";
+/// Set beside the session of an account with the admin role: the header then links `/admin`.
+/// It decides nothing else (the admin pages check the session's role on every request).
+pub const ADMIN_HINT_COOKIE: &str = "ld_admin";
 /// The CSRF cookie of forms shown before a session exists (double submit).
 const CSRF_COOKIE: &str = "ld_csrf";
 

@@ -50,6 +50,8 @@ pub(crate) struct Owned {
     pub listings: Vec<ListingRow>,
     pub drafts: Vec<DraftRow>,
     pub orders: Vec<OrderRow>,
+    /// Invoices and credit notes, newest first.
+    pub invoices: Vec<crate::invoices::DocumentRow>,
 }
 
 pub(crate) async fn owned(state: &WebState, caller: &Caller) -> Result<Owned, OpError> {
@@ -59,7 +61,12 @@ pub(crate) async fn owned(state: &WebState, caller: &Caller) -> Result<Owned, Op
         run_with(ListMyDrafts, state, caller, NoInput {}, page, NoInput {}),
         run_with(ListMyOrders, state, caller, NoInput {}, page, NoInput {}),
     );
+    let invoices = match caller.user_id() {
+        Ok(owner) => crate::invoices::rows_of(state, owner).await,
+        Err(_) => Vec::new(),
+    };
     Ok(Owned {
+        invoices,
         listings: listings?
             .items
             .into_iter()

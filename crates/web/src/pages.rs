@@ -106,6 +106,11 @@ pub async fn signup_page(state: web::Data<WebState>, request: HttpRequest, query
 fn session_started(state: &WebState, session: accounts::signin::Session, next: &str) -> HttpResponse {
     let mut response = HttpResponse::SeeOther().insert_header(("Location", next.to_owned())).finish();
     let _ = response.add_cookie(&cookie(state, SESSION_COOKIE, session.token));
+    // The site team's header gets an Admin link; the cookie only shows the link (every admin
+    // address checks the session's role itself).
+    if session.user.is_admin {
+        let _ = response.add_cookie(&cookie(state, crate::ADMIN_HINT_COOKIE, "1".to_owned()));
+    }
     response
 }
 
@@ -190,8 +195,10 @@ crate::guard::token_in_csrf_field!(SignOutForm);
 pub async fn signout(state: web::Data<WebState>, SignedInPost { session, .. }: SignedInPost<SignOutForm>) -> HttpResponse {
     let _ = state.app.accounts.signin.sign_out(&session.token).await;
     let mut response = HttpResponse::SeeOther().insert_header(("Location", "/signin")).finish();
-    let mut gone = cookie(&state, SESSION_COOKIE, String::new());
-    gone.make_removal();
-    let _ = response.add_cookie(&gone);
+    for name in [SESSION_COOKIE, crate::ADMIN_HINT_COOKIE] {
+        let mut gone = cookie(&state, name, String::new());
+        gone.make_removal();
+        let _ = response.add_cookie(&gone);
+    }
     response
 }

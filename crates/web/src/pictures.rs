@@ -291,7 +291,7 @@ pub async fn send_to_draft(
         None
     };
     if let Some(message) = problem {
-        return Ok(crate::submit::editor_page(&state, &request, &session, draft, StatusCode::BAD_REQUEST, None, refused(message)));
+        return Ok(crate::submit::editor_page(&state, &request, &session, draft, StatusCode::BAD_REQUEST, None, refused(message)).await);
     }
     let data = base64::engine::general_purpose::STANDARD.encode(&form.file);
     let image =
@@ -309,7 +309,8 @@ pub async fn send_to_draft(
                     StatusCode::BAD_REQUEST,
                     None,
                     refused(format!("This file {message}.")),
-                ));
+                )
+                .await);
             }
             Err(error) => return Err(error.into()),
         };
@@ -335,7 +336,7 @@ pub async fn send_to_draft(
         }
         Err(OpError::Validation(errors)) => {
             let message = errors.iter().map(|error| error.message.clone()).collect::<Vec<_>>().join("; ");
-            Ok(crate::submit::editor_page(&state, &request, &session, draft, StatusCode::BAD_REQUEST, None, refused(message)))
+            Ok(crate::submit::editor_page(&state, &request, &session, draft, StatusCode::BAD_REQUEST, None, refused(message)).await)
         }
         Err(error) => Err(error.into()),
     }

@@ -80,6 +80,8 @@ declare_settings! {
         free_queue_max_weeks: u32 = 8, env "LAUNCHDIR_FREE_QUEUE_MAX_WEEKS";
         /// free launches per week
         free_slots_per_week: u32 = 20, env "LAUNCHDIR_FREE_SLOTS_PER_WEEK";
+        /// paid launches per week; a full week is shown but cannot be chosen
+        paid_launches_per_week: u32 = 30, env "LAUNCHDIR_PAID_LAUNCHES_PER_WEEK";
         /// HTTP worker threads
         http_workers: Option<usize> = None, unset "one per core", env "LAUNCHDIR_HTTP_WORKERS";
         /// trending: a vote's weight halves every this many hours
@@ -95,6 +97,12 @@ declare_settings! {
         invites_per_recipient_per_day: u32 = 3, env "LAUNCHDIR_INVITES_PER_RECIPIENT_PER_DAY";
         /// the seller's country (ISO 3166 alpha-2), shown by `get_site_info`: buyers there pay its VAT rate
         seller_country: String = "IE".into(), env "LAUNCHDIR_SELLER_COUNTRY";
+        /// the seller's name on invoices and credit notes
+        seller_name: Option<String> = None, unset "the site's name", env "LAUNCHDIR_SELLER_NAME";
+        /// the seller's postal address on invoices and credit notes (lines separated by commas)
+        seller_address: Option<String> = None, unset "none printed", env "LAUNCHDIR_SELLER_ADDRESS";
+        /// the seller's VAT number on invoices and credit notes
+        seller_vat_number: Option<String> = None, unset "none printed", env "LAUNCHDIR_SELLER_VAT_NUMBER";
         /// how often each server enqueues the periodic jobs (week start, week end with awards, badge sweep); each runs once per
         /// period however many servers enqueue it
         scheduler_seconds: u64 = 60, env "LAUNCHDIR_SCHEDULER_SECONDS";

@@ -1,5 +1,6 @@
 //! Wiring of the orders domain: the catalogue, the payment provider the settings choose, the
-//! seller's country, VIES where enabled, and the week rules the catalogue and orders share.
+//! seller (country and the details invoices print), VIES where enabled, and the week rules the
+//! catalogue and orders share.
 
 use crate::settings::Settings;
 use anyhow::Context;
@@ -10,15 +11,21 @@ use std::sync::Arc;
 use store_seaorm::SeaStore;
 
 /// The catalogue and the order use cases, on one week policy.
-pub fn commerce(settings: &Settings, store: &SeaStore, clock: &Arc<dyn Clock>) -> anyhow::Result<CommerceServices> {
+pub fn commerce(
+    settings: &Settings,
+    store: &SeaStore,
+    clock: &Arc<dyn Clock>,
+    mailer: Arc<dyn kernel::Mailer>,
+) -> anyhow::Result<CommerceServices> {
     let policy = WeekPolicy {
         launch_offset: settings.launch_offset()?,
         paid_weeks_ahead: settings.paid_weeks_ahead,
         free_queue_min_weeks: settings.free_queue_min_weeks,
+        paid_launches_per_week: settings.paid_launches_per_week,
     };
     Ok(CommerceServices {
         catalog: CatalogService::new(store.products(), clock.clone(), policy),
-        orders: orders_service(settings, store, clock, policy)?,
+        orders: orders_service(settings, store, clock, policy, mailer)?,
     })
 }
 
@@ -48,7 +55,13 @@ fn payment_provider(settings: &Settings) -> anyhow::Result<Arc<dyn PaymentProvid
 }
 
 /// The order use cases.
-fn orders_service(settings: &Settings, store: &SeaStore, clock: &Arc<dyn Clock>, policy: WeekPolicy) -> anyhow::Result<OrdersService> {
+fn orders_service(
+    settings: &Settings,
+    store: &SeaStore,
+    clock: &Arc<dyn Clock>,
+    policy: WeekPolicy,
+    mailer: Arc<dyn kernel::Mailer>,
+) -> anyhow::Result<OrdersService> {
     let seller = kernel::CountryCode::parse(&settings.seller_country).map_err(|err| anyhow::anyhow!("seller_country {}", err.0))?;
     let registry: Option<Arc<dyn orders::VatNumberRegistry>> =
         if settings.payments.vies { Some(Arc::new(payments::ViesRegistry::new().map_err(|err| anyhow::anyhow!(err.0))?)) } else { None };
@@ -61,6 +74,17 @@ fn orders_service(settings: &Settings, store: &SeaStore, clock: &Arc<dyn Clock>,
         provider: payment_provider(settings)?,
         clock: clock.clone(),
         policy,
+        invoicing: orders::Invoicing {
+            invoices: store.invoices(),
+            seller: orders::Seller {
+                name: settings.seller_name.clone().unwrap_or_else(|| settings.site_name.clone()),
+                address: settings.seller_address.clone(),
+                country: seller.clone(),
+                vat_number: settings.seller_vat_number.clone(),
+            },
+            mailer,
+            site_url: settings.site_url(),
+        },
         seller,
     }))
 }

@@ -51,7 +51,7 @@ impl Services {
                 blog: content::BlogService::new(store.blog_posts(), clock.clone()),
                 interview_questions: store.interview_questions(),
             },
-            commerce: commerce::commerce(settings, &store, &clock)?,
+            commerce: commerce::commerce(settings, &store, &clock, mailer.clone())?,
             claims: claims::claims(settings, &store, fetcher, mailer.clone(), &clock)?,
             drafts: drafts::drafts(settings, &store, site_reader, media.clone(), mailer, &clock)?,
             media,

@@ -243,6 +243,10 @@ async fn an_admin_reprices_discounts_a_vote_hides_a_review_and_finishes_a_task_i
             browser.button("Sign in").await.click().await.unwrap();
             browser.wait_for_text("The site team's pages").await;
             browser.assert_accessible().await;
+            // Every page's header links the admin pages for the site team.
+            browser.driver.goto(&app.url("/")).await.unwrap();
+            browser.driver.find(By::LinkText("Admin")).await.unwrap().click().await.unwrap();
+            browser.wait_for_text("The site team's pages").await;
 
             browser.driver.find(By::LinkText("Prices")).await.unwrap().click().await.unwrap();
             browser.wait_for_text("The next quote uses a new price").await;
@@ -268,6 +272,22 @@ async fn an_admin_reprices_discounts_a_vote_hides_a_review_and_finishes_a_task_i
             browser.driver.find(By::Css(format!("button[aria-label='Hide review {low}']"))).await.unwrap().click().await.unwrap();
             browser.wait_for_text(&format!("Review {low} is hidden")).await;
             assert_eq!(rating().await, json!(4.0), "the rating follows");
+
+            // The paid order's invoice (issued by its job), as a page and a PDF.
+            let mut invoices = String::new();
+            for _ in 0..100 {
+                browser.driver.goto(&app.url("/admin/invoices")).await.unwrap();
+                invoices = browser.wait_for_text("Every VAT invoice").await;
+                if invoices.contains("INV-000001") {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            assert!(invoices.contains(&format!("order {number}")), "{invoices}");
+            browser.assert_accessible().await;
+            browser.driver.find(By::Css("a[aria-label='Open INV-000001']")).await.unwrap().click().await.unwrap();
+            browser.wait_for_text("VAT invoice INV-000001").await;
+            browser.assert_accessible().await;
 
             browser.driver.goto(&app.url("/admin/orders")).await.unwrap();
             // Every order is listed, not only those needing review: this one was paid.

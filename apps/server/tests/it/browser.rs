@@ -102,11 +102,28 @@ impl Browser {
         let dir = workspace_root().join("target/screenshots/pages");
         let _ = std::fs::create_dir_all(&dir);
         let _ = self.driver.screenshot(&dir.join(format!("{name}.png"))).await;
+        if std::env::var("LAUNCHDIR_SCREENSHOTS").as_deref() == Ok("full") {
+            self.whole_page(&dir.join(format!("{name}-full.png"))).await;
+        }
         if let Ok(wide) = self.driver.get_window_rect().await {
             let _ = self.driver.set_window_rect(wide.x, wide.y, 390, 844).await;
             let _ = self.driver.screenshot(&dir.join(format!("{name}-390.png"))).await;
+            if std::env::var("LAUNCHDIR_SCREENSHOTS").as_deref() == Ok("full") {
+                self.whole_page(&dir.join(format!("{name}-390-full.png"))).await;
+            }
             let (width, height) = (u32::try_from(wide.width).unwrap_or(1280), u32::try_from(wide.height).unwrap_or(900));
             let _ = self.driver.set_window_rect(wide.x, wide.y, width, height).await;
+        }
+    }
+
+    /// The whole page, not only the window (`LAUNCHDIR_SCREENSHOTS=full`), through the DevTools
+    /// protocol's capture beyond the viewport.
+    async fn whole_page(&self, path: &std::path::Path) {
+        use base64::Engine;
+        let params = serde_json::json!({"format": "png", "captureBeyondViewport": true});
+        let Ok(shot) = self.driver.cdp().send_raw("Page.captureScreenshot", params).await else { return };
+        if let Some(Ok(png)) = shot["data"].as_str().map(|data| base64::engine::general_purpose::STANDARD.decode(data)) {
+            let _ = std::fs::write(path, png);
         }
     }
 
@@ -119,6 +136,27 @@ impl Browser {
             .unwrap_or_else(|_| panic!("no label {label:?}"));
         let id = label.attr("for").await.unwrap().unwrap_or_else(|| panic!("the label {label:?} names no input"));
         self.driver.find(By::Id(id)).await.unwrap()
+    }
+
+    /// Chooses the option that reads `option` in the list labelled `label`.
+    pub async fn choose(&self, label: &str, option: &str) {
+        let list = self.field(label).await;
+        let choice = list
+            .find(By::XPath(format!(".//option[normalize-space()=\"{option}\"]")))
+            .await
+            .unwrap_or_else(|_| panic!("{label:?} offers no {option:?}"));
+        choice.click().await.unwrap();
+    }
+
+    /// Clicks the label (of a radio button or a check box) whose text starts with `start`.
+    pub async fn tick(&self, start: &str) {
+        self.driver
+            .find(By::XPath(format!("//label[starts-with(normalize-space(), \"{start}\")]")))
+            .await
+            .unwrap_or_else(|_| panic!("no label starting {start:?}"))
+            .click()
+            .await
+            .unwrap();
     }
 
     /// The button whose text is `name`.

@@ -178,7 +178,14 @@ async fn a_person_signs_up_confirms_the_address_upvotes_in_place_withdraws_follo
             browser.driver.goto(&app.url("/listings/upvotable")).await.unwrap();
             browser.wait_for_text("Visit UPVOTABLE").await;
             // Signed out, the button leads to signing in, then back here.
-            browser.driver.find(By::Css("button[aria-label^='Upvote UPVOTABLE']")).await.unwrap().click().await.unwrap();
+            browser
+                .driver
+                .find(By::XPath("//button[starts-with(normalize-space(.), 'Upvote UPVOTABLE')]"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
             browser.wait_for_text("Sign in").await;
             link(&browser, "Create one").await.click().await.unwrap();
             browser.field("Your name").await.send_keys("Ada").await.unwrap();
@@ -194,7 +201,14 @@ async fn a_person_signs_up_confirms_the_address_upvotes_in_place_withdraws_follo
             browser.button("Sign in").await.click().await.unwrap();
             browser.wait_for_text("Visit UPVOTABLE").await;
             // Not confirmed yet: pressing asks for the confirmation instead of voting.
-            browser.driver.find(By::Css("button[aria-label='Upvote UPVOTABLE']")).await.unwrap().click().await.unwrap();
+            browser
+                .driver
+                .find(By::XPath("//button[starts-with(normalize-space(.), 'Upvote UPVOTABLE,')]"))
+                .await
+                .unwrap()
+                .click()
+                .await
+                .unwrap();
             browser.wait_for_text("Confirm your e-mail address first").await;
             browser.assert_accessible().await;
             let outbox = app.services.store.outbox(20).await.unwrap();
@@ -205,7 +219,7 @@ async fn a_person_signs_up_confirms_the_address_upvotes_in_place_withdraws_follo
             browser.wait_for_text("is confirmed").await;
 
             browser.driver.goto(&app.url("/listings/upvotable")).await.unwrap();
-            let button = browser.driver.find(By::Css("button[aria-label='Upvote UPVOTABLE']")).await.unwrap();
+            let button = browser.driver.find(By::XPath("//button[starts-with(normalize-space(.), 'Upvote UPVOTABLE,')]")).await.unwrap();
             assert_eq!(button.attr("aria-pressed").await.unwrap().as_deref(), Some("false"));
             assert_eq!(browser.driver.find(By::Css("#votes strong")).await.unwrap().text().await.unwrap(), "0");
             // A mark on this page: it is still there after the vote, so the page was not reloaded.
@@ -217,7 +231,7 @@ async fn a_person_signs_up_confirms_the_address_upvotes_in_place_withdraws_follo
             assert_eq!(button.attr("aria-pressed").await.unwrap().as_deref(), Some("true"), "pressed in place");
             assert_eq!(app.get("/api/v1/listings/upvotable").await.body["votes"], 1, "get_listing agrees");
             browser.driver.refresh().await.unwrap();
-            let pressed = browser.driver.find(By::Css("button[aria-label='Upvote UPVOTABLE']")).await.unwrap();
+            let pressed = browser.driver.find(By::XPath("//button[starts-with(normalize-space(.), 'Upvote UPVOTABLE,')]")).await.unwrap();
             assert_eq!(pressed.attr("aria-pressed").await.unwrap().as_deref(), Some("true"), "pressed after a reload");
             browser.assert_accessible_light_and_dark().await;
             pressed.click().await.unwrap();

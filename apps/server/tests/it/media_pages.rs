@@ -189,7 +189,7 @@ async fn a_maker_keeps_drops_and_adds_the_pictures_of_a_draft_and_the_listing_sh
                 .click()
                 .await
                 .unwrap();
-            browser.field("Categories").await.send_keys("Productivity").await.unwrap();
+            browser.choose("Main category", "Productivity").await;
             browser.button("Save the draft").await.click().await.unwrap();
             browser.wait_for_text("Your changes are saved").await;
             let kept = browser.driver.find(By::Name("keep.1")).await.unwrap();
@@ -206,7 +206,7 @@ async fn a_maker_keeps_drops_and_adds_the_pictures_of_a_draft_and_the_listing_sh
             browser.wait_for_text("Your changes are saved").await;
             assert_eq!(browser.driver.find_all(By::Css(".gallery-edit img")).await.unwrap().len(), 4);
 
-            browser.button("Submit the draft").await.click().await.unwrap();
+            browser.button("Save and submit").await.click().await.unwrap();
             browser.wait_for_text("Free launch").await;
         })
         .await;

@@ -205,6 +205,10 @@ async fn every_order_item_rule_is_a_400_naming_its_place_and_nothing_is_saved() 
             json!([{"product": "launch", "listing_id": queued}, {"product": "skip_queue", "listing_id": queued, "week": week_ahead(2)}]),
             vec!["items[1].listing_id"],
         ),
+        (
+            json!([{"product": "launch_bundle", "listing_id": draft}, {"product": "featured", "listing_id": draft}, {"product": "ai_review", "listing_id": draft}]),
+            vec!["items[1].listing_id", "items[2].listing_id"],
+        ),
         (json!([{"product": "relaunch", "listing_id": live}]), vec!["items[0].week"]),
         (json!([{"product": "relaunch", "listing_id": draft, "week": week_ahead(2)}]), vec!["items[0].listing_id"]),
         (json!([{"product": "featured", "listing_id": live, "week": week_ahead(2)}]), vec!["items[0].week"]),
@@ -514,8 +518,8 @@ async fn the_site_team_sets_prices_and_vat_rates_and_works_orders_and_tasks_from
     let (ok, out, _) = run(&["tasks", "done", &task]);
     assert!(ok && out.contains("is done"), "{out}");
     assert_eq!(shop.order(&number).await["status"], "fulfilled");
-    let (ok, out, _) = run(&["orders", "refund", &number]);
-    assert!(ok && out.contains("refunded"), "{out}");
+    let (ok, out, err) = run(&["orders", "refund", &number]);
+    assert!(ok && out.contains("refunded"), "{out}{err}");
     let (ok, _, err) = run(&["orders", "show", "LD-AAAAAAAAAA"]);
     assert!(!ok && err.contains("no order"), "{err}");
 }
@@ -561,44 +565,4 @@ async fn measure_order_reads_against_site_info() {
     }
     let backend = crate::helpers::backend_name();
     eprintln!("({} rounds after 200 warm-up rounds, one client, {backend})", site.len());
-}
-
-#[tokio::test]
-async fn a_person_pays_on_the_checkout_page_in_a_real_browser() {
-    // The browser follows the site's own links: the site is the server's real address.
-    let shop = shop_with(|settings| {
-        settings.job_workers = 1;
-        settings.site_url = None;
-    })
-    .await;
-    let id = shop.listing("browser-shop", "draft", None).await;
-    let created = shop.checkout(json!({"items": [{"product": "launch", "listing_id": id}]})).await;
-    let number = created.body["order"]["number"].as_str().unwrap().to_owned();
-    let url = created.body["checkout_url"].as_str().unwrap().replace("https://launch.example", &shop.app.address);
-    let browser = crate::browser::Browser::start().await;
-    browser
-        .run("checkout_page", async {
-            browser.driver.goto(&url).await.unwrap();
-            browser.wait_for_text(&format!("Order {number}")).await;
-            browser.assert_accessible().await;
-            // Paying needs a country first; the page says so beside the field.
-            browser.button("Continue to payment").await.click().await.unwrap();
-            browser.wait_for_text("Country is needed before payment").await;
-            browser.field("Name or company").await.send_keys("Ada Lovelace").await.unwrap();
-            browser.field("Country (two letters, e.g. DE)").await.send_keys("DE").await.unwrap();
-            browser.button("Update prices").await.click().await.unwrap();
-            let page = browser.wait_for_text("VAT (19 %)").await;
-            assert!(page.contains("$58.31"), "{page}");
-            browser.assert_accessible().await;
-            browser.button("Continue to payment").await.click().await.unwrap();
-            browser.wait_for_text("This is a test payment").await;
-            browser.assert_accessible().await;
-            browser.button("Pay").await.click().await.unwrap();
-            // Back on the checkout page, which now shows the order's status.
-            let status = browser.wait_for_text("This order is paid").await;
-            assert!(status.contains(&format!("Order {number}")), "{status}");
-        })
-        .await;
-    let order = shop.order_until(&number, |order| order["status"] == "fulfilled").await;
-    assert_eq!(order["billing_country"], "DE");
 }

@@ -318,4 +318,11 @@ async fn typing_is_answered_with_a_few_products_and_categories() {
     assert!(suggested("p").await.is_empty(), "one letter is not worth a round trip");
     assert!(suggested("").await.is_empty());
     assert!(suggested("zzzzqqqq").await.is_empty(), "nothing close, nothing offered");
+    // What the search refuses, the suggestions refuse too, naming the field.
+    let long = "x".repeat(201);
+    let refused = app.client.get(app.url(&format!("/search/suggestions?q={long}"))).send().await.unwrap();
+    assert_eq!(refused.status(), 400);
+    assert_eq!(refused.headers()["content-type"], "application/problem+json");
+    let problem: Value = refused.json().await.unwrap();
+    assert_eq!(problem["errors"][0]["field"], "q", "{problem}");
 }

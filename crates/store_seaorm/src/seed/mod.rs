@@ -128,7 +128,7 @@ pub(crate) async fn seed_products(db: &impl sea_orm::ConnectionTrait, report: &m
         (
             "launch",
             "Paid launch",
-            "Launch in a week of your choice, or at once, without waiting in the free queue or showing a badge.",
+            "Launch in a week of your choice, without waiting in the free queue or showing a badge.",
             4900,
             "optional",
             None,

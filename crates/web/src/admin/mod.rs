@@ -37,6 +37,8 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
             .service(resource("/reviews/{id}/{choice}").route(web::post().to(moderation::moderate_review)))
             .service(resource("/orders").route(web::get().to(moderation::orders)))
             .service(resource("/tasks/{id}/done").route(web::post().to(moderation::finish_task)))
+            .service(resource("/invoices").route(web::get().to(moderation::invoices)))
+            .service(resource("/invoices/{file}").route(web::get().to(crate::invoices::any)))
             .service(resource("/claims").route(web::get().to(claims::claims)))
             .service(resource("/claims/{id}/recheck").route(web::post().to(claims::recheck)))
             .service(resource("/users").route(web::get().to(pages::users)))

@@ -274,3 +274,51 @@ pub async fn finish_task(
         Err(err) => Err(failed(&err)),
     }
 }
+
+/// `/admin/invoices`: every invoice and credit note, newest first, each to open or download.
+pub async fn invoices(
+    state: web::Data<WebState>,
+    request: HttpRequest,
+    query: web::Query<ListQuery>,
+    Admin(session): Admin,
+) -> Result<HttpResponse, PageError> {
+    let documents = state.app.commerce.orders.recent_documents(1000).await.map_err(|err| failed(&err))?;
+    let rows: Vec<Row> = documents
+        .iter()
+        .map(|document| {
+            let row = crate::invoices::DocumentRow::of(document);
+            let link = |suffix: &str, label: &str, aria: String| Action {
+                post: false,
+                url: format!("/admin/invoices/{}{suffix}", row.number),
+                label: label.into(),
+                aria,
+                input: None,
+            };
+            Row {
+                listing: None,
+                cells: vec![
+                    format!("{} {}", row.title, row.number),
+                    format!("order {}", row.order_number),
+                    row.total.clone(),
+                    row.issued.clone(),
+                ],
+                actions: vec![link("", "Open", format!("Open {}", row.number)), link(".pdf", "PDF", format!("{} as PDF", row.number))],
+            }
+        })
+        .collect();
+    let (shown, pager) = page_of(rows, &query, "/admin/invoices", |row| row.cells.iter().any(|cell| has(cell, &query.q)));
+    let intro = "Every VAT invoice and credit note, newest first, as issued: each number follows the last of its series without gaps.";
+    Ok(list(
+        &state,
+        &request,
+        &session,
+        "Invoices",
+        intro,
+        vec!["Document", "Order", "Total", "Issued"],
+        shown,
+        Some(&query),
+        Some(pager),
+        None,
+        StatusCode::OK,
+    ))
+}

@@ -65,6 +65,7 @@ pub async fn index(state: web::Data<WebState>, request: HttpRequest, Admin(sessi
         ("/admin/votes", "Votes", "uncounted votes and bursts; discount one"),
         ("/admin/reviews", "Reviews", "hide a review from the site and the rating"),
         ("/admin/orders", "Orders and tasks", "every order (those needing review first), work to do for paid lines"),
+        ("/admin/invoices", "Invoices", "every VAT invoice and credit note, as a page and a PDF"),
         ("/admin/claims", "Claims", "ownership claims, their proofs, and proofs that are gone"),
         ("/admin/users", "Accounts", "find and block accounts"),
         ("/admin/audit", "Audit log", "every admin action, who and when"),

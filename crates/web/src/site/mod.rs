@@ -334,6 +334,9 @@ const ACCOUNT_LINK: &str = r#"<a class="account-link" href="/account">Your accou
 /// account", whose page then asks to sign in.
 fn with_account_link(request: &HttpRequest, body: String) -> String {
     if request.cookie(crate::SESSION_COOKIE).is_some() {
+        if request.cookie(crate::ADMIN_HINT_COOKIE).is_some() {
+            return body.replacen(ACCOUNT_LINK, &format!(r#"{ACCOUNT_LINK} <a class="account-link" href="/admin">Admin</a>"#), 1);
+        }
         return body;
     }
     let back = match request.query_string() {

@@ -43,14 +43,20 @@ pub async fn suggestions(state: web::Data<WebState>, request: HttpRequest) -> Re
         let who = caller(&request);
         let asked = [("q", typed.to_owned()), ("per_page", PRODUCTS.to_string())];
         let (products, tree) = tokio::join!(run(SearchListings, &state, &who, &[], &asked), run(ListCategories, &state, &who, &[], &[]));
-        // A q the search refuses (too long) has no suggestions: the form's own search says why.
-        if let Ok(products) = products {
-            suggestions.extend(products.items.iter().map(|listing| Suggestion {
-                label: listing.name.clone(),
-                kind: "product",
-                url: format!("/listings/{}", listing.slug),
-            }));
-        }
+        // A q the search refuses (too long) is refused here too, naming the field.
+        let products = match products {
+            Ok(products) => products,
+            Err(error @ ops::OpError::Validation(_)) => {
+                let problem = ops::Problem::of(&error);
+                return Ok(HttpResponse::BadRequest().content_type("application/problem+json").json(problem));
+            }
+            Err(error) => return Err(error.into()),
+        };
+        suggestions.extend(products.items.iter().map(|listing| Suggestion {
+            label: listing.name.clone(),
+            kind: "product",
+            url: format!("/listings/{}", listing.slug),
+        }));
         let words: Vec<String> = typed.split_whitespace().map(str::to_lowercase).collect();
         let mut categories = Vec::new();
         let tree = tree.map_err(PageError::from)?;

@@ -1,9 +1,8 @@
 //! After the editor: `submit_draft` saves the draft as a listing (status draft, nothing charged),
 //! then the person chooses the free queue (`choose_free_listing`: the week it is queued for and
-//! the badge to put on the homepage, with its embed code) or a paid launch (`create_checkout`
-//! for the `launch` product, then the checkout page of the order).
+//! the badge to put on the homepage, with its embed code) or a paid launch, shaped on its own
+//! page (`paid`): a listing queued for free may still upgrade to one from here.
 
-use super::editor::{Sent, editor_page};
 use super::{draft_of, person, see_other};
 use crate::guard::as_person;
 use crate::site::{Meta, page, run, run_with};
@@ -12,31 +11,11 @@ use accounts::signin::Session;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
+use ops::NoInput;
 use ops::operations::badges::{BadgeView, GetBadges};
-use ops::operations::drafts::SubmitDraft;
-use ops::operations::orders::CreateCheckout;
 use ops::operations::owner::{ChooseFreeListing, GetMyListing};
+use ops::wire::ListingPath;
 use ops::wire::MyListingView;
-use ops::wire::{DraftPath, ListingPath};
-use ops::{NoInput, OpError};
-
-pub async fn submit_draft(
-    state: web::Data<WebState>,
-    request: HttpRequest,
-    path: web::Path<String>,
-    SignedInPost { session, .. }: SignedInPost<CsrfForm>,
-) -> Result<HttpResponse, PageError> {
-    let caller = as_person(&session, &request);
-    match run_with(SubmitDraft, &state, &caller, DraftPath { id: path.to_string() }, NoInput {}, NoInput {}).await {
-        Ok(submitted) => Ok(see_other(&format!("/submit/drafts/{}/launch", submitted.draft.id))),
-        Err(OpError::Validation(errors)) => {
-            // What the listing still needs, beside its field in the editor.
-            let draft = draft_of(&state, &caller, &path).await?;
-            Ok(editor_page(&state, &request, &session, draft, StatusCode::BAD_REQUEST, None, Sent { values: Vec::new(), errors }))
-        }
-        Err(error) => Err(error.into()),
-    }
-}
 
 #[derive(Template)]
 #[template(path = "site/draft_launch.html")]
@@ -96,18 +75,4 @@ pub async fn choose_free(
     // Post, redirect, get: the launch page says where the queued launch stands, and reloading
     // it sends nothing again.
     Ok(see_other(&format!("/submit/drafts/{path}/launch")))
-}
-
-pub async fn choose_paid(
-    state: web::Data<WebState>,
-    request: HttpRequest,
-    path: web::Path<String>,
-    SignedInPost { session, .. }: SignedInPost<CsrfForm>,
-) -> Result<HttpResponse, PageError> {
-    let (caller, listing) = listing_of(&state, &request, &session, &path).await?;
-    let items = serde_json::json!({"items": [{"product": "launch", "listing_id": listing}]});
-    let created = run_with(CreateCheckout, &state, &caller, NoInput {}, NoInput {}, ops::parse_body(items)?).await?;
-    // The checkout page is on this site: go to its path, whatever address the site has.
-    let path = created.checkout_url.find("/checkout/").map_or(created.checkout_url.as_str(), |at| &created.checkout_url[at..]);
-    Ok(see_other(path))
 }

@@ -1,13 +1,15 @@
 //! Submission in the browser: `/submit` takes a website address (signed in; a stranger is asked
 //! to sign in first), `/submit/drafts/<id>` shows the draft's progress while the site is read and
 //! drafted (the page's script polls `/submit/drafts/<id>/status`; without it, a link checks
-//! again), then the editor (`editor`), and `launch` submits the draft and takes the free queue or
-//! a paid launch. Every step runs the operation the API runs (`submit_listing`, `get_draft`,
-//! `update_draft`, `submit_draft`, `choose_free_listing`, `create_checkout`, `get_badges`) as the
-//! person, so a draft of someone else is 404 here too.
+//! again), then the editor (`editor`), and `launch` submits the draft and takes the free queue;
+//! `paid` shapes a paid launch (week, extras, the price with VAT) and goes to its checkout.
+//! Every step runs the operation the API runs (`submit_listing`, `get_draft`, `update_draft`,
+//! `submit_draft`, `choose_free_listing`, `list_products`, `quote_order`, `create_checkout`,
+//! `get_badges`) as the person, so a draft of someone else is 404 here too.
 
 mod editor;
 mod launch;
+mod paid;
 
 use crate::guard::as_person;
 use crate::site::{Meta, page, run_with};
@@ -19,11 +21,13 @@ use askama::Template;
 use drafts::DraftStatus;
 use kernel::FieldError;
 use ops::operations::drafts::{GetDraft, ListMyDrafts, SubmitListing};
+use ops::operations::owner::ListMyListings;
 use ops::wire::{DraftPath, DraftView};
 use ops::{Caller, NoInput, OpError, Pagination};
 
 pub(crate) use editor::{Sent as EditorSent, edit, editor_page};
-pub(crate) use launch::{choose_free, choose_paid, launch_page, submit_draft};
+pub(crate) use launch::{choose_free, launch_page};
+pub(crate) use paid::{paid_page, quote, shape_paid};
 
 /// Registers the submission pages (each counted by the rate limits).
 pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
@@ -31,11 +35,11 @@ pub(crate) fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(resource("/submit").route(web::get().to(start_page)).route(web::post().to(start)))
         .service(resource("/submit/drafts/{id}").route(web::get().to(draft_page)).route(web::post().to(edit)))
         .service(resource("/submit/drafts/{id}/status").route(web::get().to(status)))
-        .service(resource("/submit/drafts/{id}/submit").route(web::post().to(submit_draft)))
         .service(resource("/submit/drafts/{id}/pictures").route(web::post().to(crate::pictures::send_to_draft)))
         .service(resource("/submit/drafts/{id}/launch").route(web::get().to(launch_page)))
         .service(resource("/submit/drafts/{id}/free").route(web::post().to(choose_free)))
-        .service(resource("/submit/drafts/{id}/paid").route(web::post().to(choose_paid)));
+        .service(resource("/submit/drafts/{id}/paid").route(web::get().to(paid_page)).route(web::post().to(shape_paid)))
+        .service(resource("/submit/drafts/{id}/quote").route(web::post().to(quote)));
 }
 
 /// A draft of the person's, as `/submit` lists it.
@@ -57,9 +61,27 @@ struct StartPage<'a> {
     url: String,
     error: Option<String>,
     drafts: Vec<DraftRow>,
+    /// A draft or listing of the person's for the same site, found before reading it again.
+    existing: Option<Existing>,
 }
 
-async fn render_start(state: &WebState, request: &HttpRequest, status: StatusCode, url: &str, error: Option<String>) -> HttpResponse {
+/// What the person already has for a site they submit again.
+struct Existing {
+    /// "a draft" or "a listing".
+    what: &'static str,
+    name: String,
+    href: String,
+    domain: String,
+}
+
+async fn render_start(
+    state: &WebState,
+    request: &HttpRequest,
+    status: StatusCode,
+    url: &str,
+    error: Option<String>,
+    existing: Option<Existing>,
+) -> HttpResponse {
     let session = session(state, request).await;
     let mut drafts = Vec::new();
     if let Some(session) = &session {
@@ -90,12 +112,13 @@ async fn render_start(state: &WebState, request: &HttpRequest, status: StatusCod
         url: url.to_owned(),
         error,
         drafts,
+        existing,
     };
     page(request, status, &start)
 }
 
 pub async fn start_page(state: web::Data<WebState>, request: HttpRequest) -> HttpResponse {
-    render_start(&state, &request, StatusCode::OK, "", None).await
+    render_start(&state, &request, StatusCode::OK, "", None, None).await
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -104,9 +127,27 @@ pub struct StartForm {
     csrf: String,
     #[serde(default)]
     url: String,
+    /// "1" once the person chose to read a site again that they have a draft or listing of.
+    #[serde(default)]
+    again: String,
 }
 
 crate::guard::token_in_csrf_field!(StartForm);
+
+/// The person's draft or listing of the same site as `url` (compared by the site's domain, so
+/// `www.` and paths do not matter); drafts first, since a submitted draft made its listing.
+async fn already_there(state: &WebState, caller: &Caller, url: &str) -> Option<Existing> {
+    let domain = kernel::WebUrl::parse(url.trim()).ok()?.site_domain().to_owned();
+    let same = |other: &str| kernel::WebUrl::parse(other).is_ok_and(|other| other.site_domain() == domain);
+    let drafts = run_with(ListMyDrafts, state, caller, NoInput {}, Pagination::first(100), NoInput {}).await.ok()?;
+    if let Some(draft) = drafts.items.into_iter().find(|draft| same(&draft.url)) {
+        let name = draft.name.unwrap_or_else(|| domain.clone());
+        return Some(Existing { what: "a draft", name, href: format!("/submit/drafts/{}", draft.id), domain });
+    }
+    let listings = run_with(ListMyListings, state, caller, NoInput {}, Pagination::first(100), NoInput {}).await.ok()?;
+    let listing = listings.items.into_iter().find(|listing| same(&listing.url))?;
+    Some(Existing { what: "a listing", name: listing.name, href: format!("/account/listings/{}", listing.id), domain })
+}
 
 pub async fn start(
     state: web::Data<WebState>,
@@ -114,12 +155,18 @@ pub async fn start(
     SignedInPost { session, form, .. }: SignedInPost<StartForm>,
 ) -> Result<HttpResponse, PageError> {
     let caller = as_person(&session, &request);
+    // The same site again: say so (with a link) before reading it into a second draft.
+    if form.again != "1"
+        && let Some(existing) = already_there(&state, &caller, &form.url).await
+    {
+        return Ok(render_start(&state, &request, StatusCode::OK, &form.url, None, Some(existing)).await);
+    }
     let body = serde_json::json!({"url": form.url.trim()});
     match async { run_with(SubmitListing, &state, &caller, NoInput {}, NoInput {}, ops::parse_body(body)?).await }.await {
         Ok(draft) => Ok(see_other(&format!("/submit/drafts/{}", draft.id))),
         Err(OpError::Validation(errors)) => {
             let message = crate::error_of(&errors, "url").or_else(|| errors.first().map(|error| error.message.as_str()));
-            Ok(render_start(&state, &request, StatusCode::BAD_REQUEST, &form.url, message.map(str::to_owned)).await)
+            Ok(render_start(&state, &request, StatusCode::BAD_REQUEST, &form.url, message.map(str::to_owned), None).await)
         }
         Err(error) => Err(error.into()),
     }
@@ -183,7 +230,7 @@ pub async fn draft_page(state: web::Data<WebState>, request: HttpRequest, path: 
         "saved=1" => Some("Your changes are saved.".to_owned()),
         _ => None,
     };
-    Ok(editor_page(&state, &request, &session, draft, StatusCode::OK, notice, editor::Sent::default()))
+    Ok(editor_page(&state, &request, &session, draft, StatusCode::OK, notice, editor::Sent::default()).await)
 }
 
 /// `/submit/drafts/<id>/status`: what the progress page's script polls.
@@ -195,15 +242,47 @@ pub async fn status(state: web::Data<WebState>, request: HttpRequest, path: web:
         .json(serde_json::json!({"status": draft.status, "done": !in_progress(&draft), "message": progress_message(&draft)})))
 }
 
-/// The errors of `prefix` (`faqs`, `founders[1].name`, `fields.tagline`) in one line.
+/// The errors of `prefix` (`faqs`, `founders[1].name`, `fields.tagline`) in one line; a part of
+/// it is named by its place as people count ("item 2, answer: ..."), so the person finds the line.
 pub(crate) fn errors_under(errors: &[FieldError], prefix: &str) -> Option<String> {
     let found: Vec<String> = errors
         .iter()
-        .filter(|error| {
-            error.field == prefix || error.field.starts_with(&format!("{prefix}.")) || error.field.starts_with(&format!("{prefix}["))
+        .filter_map(|error| {
+            let rest = error.field.strip_prefix(prefix)?;
+            if rest.is_empty() {
+                return Some(error.message.clone());
+            }
+            if !rest.starts_with(['.', '[']) {
+                return None;
+            }
+            let parts: Vec<String> = rest
+                .split(['.', '['])
+                .filter(|part| !part.is_empty())
+                .map(|part| match part.strip_suffix(']').and_then(|index| index.parse::<usize>().ok()) {
+                    Some(index) => format!("item {}", index + 1),
+                    None => part.replace('_', " "),
+                })
+                .collect();
+            Some(format!("{}: {}", parts.join(", "), error.message))
         })
-        // A part of a section (`faqs[1].answer`) is named, so the person finds the line.
-        .map(|error| if error.field == prefix { error.message.clone() } else { format!("{}: {}", error.field, error.message) })
         .collect();
     (!found.is_empty()).then(|| found.join("; "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_part_of_a_field_is_named_as_people_count() {
+        let errors = vec![
+            FieldError::new("fields.categories[0]", "is not a category"),
+            FieldError::new("faqs[1].answer", "is too long"),
+            FieldError::new("fields.tagline", "is too long"),
+            FieldError::new("fields.taglines", "is not this field"),
+        ];
+        assert_eq!(errors_under(&errors, "fields.categories").as_deref(), Some("item 1: is not a category"));
+        assert_eq!(errors_under(&errors, "faqs").as_deref(), Some("item 2, answer: is too long"));
+        assert_eq!(errors_under(&errors, "fields.tagline").as_deref(), Some("is too long"));
+    }
 }

@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use kernel::{Cents, ListingId, RepoError, UserId, Week};
 use listings::{ListingStatus, PAID_SECTIONS, PurchaseFacts, PurchaseRepository};
 use sea_orm::sea_query::Expr;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, Set, TransactionTrait};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect, Set, TransactionTrait};
 use time::OffsetDateTime;
 
 #[async_trait]
@@ -39,6 +39,7 @@ impl PurchaseRepository for SeaStore {
             .or(row.primary_category_id);
         Ok(Some(PurchaseFacts {
             id,
+            name: row.name.clone(),
             status: crate::listing_status(&row.status)?,
             plan: row.plan,
             launch_week: row.launch_week.map(Week::containing),
@@ -55,6 +56,26 @@ impl PurchaseRepository for SeaStore {
             .map_err(repo_err)?
             .into_iter()
             .map(|row| row.slug)
+            .collect())
+    }
+
+    async fn paid_launches_booked(&self, weeks: &[Week]) -> Result<Vec<(Week, u32)>, RepoError> {
+        let mondays: Vec<time::Date> = weeks.iter().map(|week| week.monday()).collect();
+        let counts: Vec<(Option<time::Date>, i64)> = listing::Entity::find()
+            .select_only()
+            .column(listing::Column::LaunchWeek)
+            .column_as(listing::Column::Id.count(), "booked")
+            .filter(listing::Column::Plan.eq("paid"))
+            .filter(listing::Column::Status.is_in(["scheduled", "live"]))
+            .filter(listing::Column::LaunchWeek.is_in(mondays))
+            .group_by(listing::Column::LaunchWeek)
+            .into_tuple()
+            .all(&self.db)
+            .await
+            .map_err(repo_err)?;
+        Ok(counts
+            .into_iter()
+            .filter_map(|(monday, booked)| Some((Week::containing(monday?), u32::try_from(booked).unwrap_or(u32::MAX))))
             .collect())
     }
 

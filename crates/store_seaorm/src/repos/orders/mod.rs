@@ -1,4 +1,5 @@
-//! Repositories of the orders domain: the catalogue and orders.
+//! Repositories of the orders domain: the catalogue, orders, and invoices.
 
 mod catalog_repo;
+mod invoices_repo;
 mod orders_repo;

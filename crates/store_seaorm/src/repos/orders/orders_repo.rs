@@ -268,6 +268,16 @@ impl OrderRepository for SeaStore {
         with_lines(&self.db, rows).await
     }
 
+    async fn by_id(&self, id: i64) -> Result<Option<Order>, RepoError> {
+        let Some(row) = order::Entity::find_by_id(id).one(&self.db).await.map_err(repo_err)? else { return Ok(None) };
+        Ok(with_lines(&self.db, vec![row]).await?.pop())
+    }
+
+    async fn buyer_email(&self, owner: UserId) -> Result<Option<kernel::Email>, RepoError> {
+        let row = crate::entity::user::Entity::find_by_id(owner.get()).one(&self.db).await.map_err(repo_err)?;
+        Ok(row.and_then(|user| kernel::Email::parse(&user.email).ok()))
+    }
+
     async fn by_number(&self, number: &OrderNumber) -> Result<Option<(Order, String)>, RepoError> {
         let Some(row) = order_by_number(&self.db, number.as_str(), false).await? else { return Ok(None) };
         let token_hash = row.token_hash.clone();
