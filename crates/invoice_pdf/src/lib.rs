@@ -7,7 +7,7 @@
 mod writer;
 
 use kernel::Cents;
-use orders::{DocumentKind, Invoice, Party};
+use orders::{DocumentKind, Invoice};
 use writer::{Font, Pdf};
 
 /// A4, in points.
@@ -20,24 +20,6 @@ const RIGHT: f32 = PAGE.0 - MARGIN;
 fn day(at: time::OffsetDateTime) -> String {
     let at = at.to_offset(time::UtcOffset::UTC);
     format!("{} {} {}", at.day(), at.month(), at.year())
-}
-
-/// A party's lines: name, address parts, country, VAT number, e-mail.
-fn party_lines(party: &Party) -> Vec<String> {
-    let mut lines = vec![if party.name.is_empty() { "(no name given)".to_owned() } else { party.name.clone() }];
-    if let Some(address) = &party.address {
-        lines.extend(address.split([',', '\n']).map(str::trim).filter(|part| !part.is_empty()).map(str::to_owned));
-    }
-    if let Some(country) = party.country.as_deref().and_then(|code| kernel::CountryCode::parse(code).ok()) {
-        lines.push(country.name().unwrap_or(country.as_str()).to_owned());
-    }
-    if let Some(number) = &party.vat_number {
-        lines.push(format!("VAT number: {number}"));
-    }
-    if let Some(email) = &party.email {
-        lines.push(email.clone());
-    }
-    lines
 }
 
 /// Splits `text` into lines of at most `width` points in `font` at `size`.
@@ -92,7 +74,7 @@ pub fn render(document: &Invoice) -> Vec<u8> {
     let column = (PAGE.0 - 2.0 * MARGIN) / 2.0;
     pdf.text(MARGIN, y, Font::Bold, 10.0, "From");
     pdf.text(MARGIN + column, y, Font::Bold, 10.0, "To");
-    let (seller, buyer) = (party_lines(&body.seller), party_lines(&body.buyer));
+    let (seller, buyer) = (body.seller.lines(), body.buyer.lines());
     let mut party_y = y - 14.0;
     for row in 0..seller.len().max(buyer.len()) {
         if let Some(line) = seller.get(row) {

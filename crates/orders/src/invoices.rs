@@ -68,6 +68,27 @@ pub struct Party {
     pub email: Option<String>,
 }
 
+impl Party {
+    /// The party as printed, one line each: name, address parts (split at commas and line
+    /// breaks), country in words, VAT number, e-mail. The page and the PDF print the same.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = vec![if self.name.is_empty() { "(no name given)".to_owned() } else { self.name.clone() }];
+        if let Some(address) = &self.address {
+            lines.extend(address.split([',', '\n']).map(str::trim).filter(|part| !part.is_empty()).map(str::to_owned));
+        }
+        if let Some(country) = self.country.as_deref().and_then(|code| CountryCode::parse(code).ok()) {
+            lines.push(country.name().unwrap_or(country.as_str()).to_owned());
+        }
+        if let Some(number) = &self.vat_number {
+            lines.push(format!("VAT number: {number}"));
+        }
+        if let Some(email) = &self.email {
+            lines.push(email.clone());
+        }
+        lines
+    }
+}
+
 /// The seller on every document (settings).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seller {
@@ -180,7 +201,8 @@ fn describe(line: &OrderLine, listing_name: Option<&str>) -> String {
         text.push_str(&format!(" for {name}"));
     }
     if let Some(week) = line.line.week {
-        text.push_str(&format!(", launch week of {week}"));
+        let monday = week.monday();
+        text.push_str(&format!(", launch week of {} {} {}", monday.day(), monday.month(), monday.year()));
     }
     if !line.line.categories.is_empty() {
         text.push_str(&format!(" ({})", line.line.categories.join(", ")));

@@ -8,26 +8,7 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use askama::Template;
 use kernel::Cents;
-use orders::{Invoice, Party};
-
-/// A party's lines, as printed.
-fn party_lines(party: &Party) -> Vec<String> {
-    let mut lines = vec![party.name.clone()];
-    if let Some(address) = &party.address {
-        lines.extend(address.split([',', '\n']).map(str::trim).filter(|part| !part.is_empty()).map(str::to_owned));
-    }
-    if let Some(country) = party.country.as_deref().and_then(|code| kernel::CountryCode::parse(code).ok()) {
-        lines.push(country.name().unwrap_or(country.as_str()).to_owned());
-    }
-    if let Some(number) = &party.vat_number {
-        lines.push(format!("VAT number: {number}"));
-    }
-    if let Some(email) = &party.email {
-        lines.push(email.clone());
-    }
-    lines.retain(|line| !line.is_empty());
-    lines
-}
+use orders::Invoice;
 
 struct LineRow {
     description: String,
@@ -86,8 +67,8 @@ fn respond(state: &WebState, document: &Invoice, pdf: bool, back: &'static str, 
         supplied: body.paid_at.as_deref().map(crate::dates::long_date_of),
         order_number: &body.order_number,
         credits: body.credits.as_deref(),
-        seller: party_lines(&body.seller),
-        buyer: party_lines(&body.buyer),
+        seller: body.seller.lines(),
+        buyer: body.buyer.lines(),
         lines: body
             .lines
             .iter()

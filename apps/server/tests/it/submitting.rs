@@ -210,6 +210,13 @@ async fn a_maker_shapes_a_paid_launch_pays_and_reads_the_receipt() {
             browser.button("Pay").await.click().await.unwrap();
             let receipt = browser.wait_for_text("Receipt for order").await;
             assert!(receipt.contains("Paid on ") && receipt.contains(&format!("The launch week begins on {label}")), "{receipt}");
+            // Each line names the listing it was bought for, linked to the owner's page of it.
+            assert!(receipt.contains("Paid launch for Metricly"), "{receipt}");
+            browser
+                .driver
+                .find(By::XPath("//td//a[normalize-space()='Metricly' and starts-with(@href, '/account/listings/')]"))
+                .await
+                .unwrap();
             assert!(!receipt.contains("T00:") && !receipt.contains("What you are buying"), "{receipt}");
             browser.assert_accessible_light_and_dark().await;
             // The payment's job issues the invoice: once it has, the receipt links it.

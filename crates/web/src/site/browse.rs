@@ -63,8 +63,8 @@ fn feed_note(metric: &FeedMetricView, votes: u64) -> Option<String> {
         FeedMetricView::TrendingScore { value } => Some(format!("trending score {value:.1}")),
         FeedMetricView::Views { value } => Some(plural(*value, "view", "views")),
         FeedMetricView::Follows { value } => Some(plural(*value, "follower", "followers")),
-        FeedMetricView::LaunchedAt { value } => Some(format!("launched {}", value.get(..10).unwrap_or(value))),
-        FeedMetricView::LaunchWeek { value } => Some(format!("launches the week of {value}")),
+        FeedMetricView::LaunchedAt { value } => Some(format!("launched {}", crate::dates::long_date_of(value))),
+        FeedMetricView::LaunchWeek { value } => Some(format!("launches the week of {}", crate::dates::long_day(value.monday()))),
     }
 }
 

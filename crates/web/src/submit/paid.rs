@@ -277,8 +277,18 @@ async fn listing_for(state: &WebState, caller: &Caller, id: &str) -> Result<(Str
     Ok((draft.id, listing))
 }
 
-async fn products(state: &WebState, caller: &Caller) -> Result<Vec<ProductView>, PageError> {
-    Ok(run(ListProducts, state, caller, &[], &[]).await?.items)
+/// What every step of the page starts from: the draft's listing (one the person may launch
+/// paid) and the price list.
+struct Shaping {
+    draft_id: String,
+    listing: MyListingView,
+    products: Vec<ProductView>,
+}
+
+async fn shaping(state: &WebState, caller: &Caller, id: &str) -> Result<Shaping, PageError> {
+    let (draft_id, listing) = listing_for(state, caller, id).await?;
+    let products = run(ListProducts, state, caller, &[], &[]).await?.items;
+    Ok(Shaping { draft_id, listing, products })
 }
 
 /// The form's choices with nothing chosen yet: the paid launch in the first week with room.
@@ -474,8 +484,7 @@ fn words_of(key: &str) -> String {
 /// `GET /submit/drafts/<id>/paid`: the page, priced for the paid launch in the first week.
 pub async fn paid_page(state: web::Data<WebState>, request: HttpRequest, path: web::Path<String>) -> Result<HttpResponse, PageError> {
     let (session, caller) = person(&state, &request).await?;
-    let (draft_id, listing) = listing_for(&state, &caller, &path).await?;
-    let products = products(&state, &caller).await?;
+    let Shaping { draft_id, listing, products } = shaping(&state, &caller, &path).await?;
     let form = first_choices(&products, &full_weeks(&state).await);
     let outcome = price(&state, &caller, listing.owned.id, &products, &form).await;
     Ok(render(&state, &request, session.csrf_token, draft_id, listing, products, &form, outcome, StatusCode::OK).await)
@@ -491,8 +500,7 @@ pub async fn shape_paid(
     SignedInPost { session, form, .. }: SignedInPost<Vec<(String, String)>>,
 ) -> Result<HttpResponse, PageError> {
     let caller = crate::guard::as_person(&session, &request);
-    let (draft_id, listing) = listing_for(&state, &caller, &path).await?;
-    let products = products(&state, &caller).await?;
+    let Shaping { draft_id, listing, products } = shaping(&state, &caller, &path).await?;
     let form = Choices { pairs: form };
     let outcome = if form.one("action") == Some("checkout") {
         let mut errors = Vec::new();
@@ -527,8 +535,7 @@ pub async fn quote(
     SignedInPost { session, form, .. }: SignedInPost<Vec<(String, String)>>,
 ) -> Result<HttpResponse, PageError> {
     let caller = crate::guard::as_person(&session, &request);
-    let (_, listing) = listing_for(&state, &caller, &path).await?;
-    let products = products(&state, &caller).await?;
+    let Shaping { listing, products, .. } = shaping(&state, &caller, &path).await?;
     let form = Choices { pairs: form };
     let fragment = match price(&state, &caller, listing.owned.id, &products, &form).await {
         Ok(quote) => QuoteFragment { quote: Some(quote_rows(&quote)) },
