@@ -42,6 +42,7 @@ pub const ALLOWED: &[(&str, &[&str])] = &[
     ("payments", &["kernel", "orders", "outbound_http"]),
     ("media_image", &["kernel", "media"]),
     ("media_store", &["kernel", "media", "outbound_http"]),
+    ("invoice_pdf", &["kernel", "orders"]),
     ("migration", &[]),
     ("xtask", &[]),
     ("launchdir", &["*"]),

@@ -40,6 +40,16 @@ fn wrap(text: &str, font: Font, size: f32, width: f32) -> Vec<String> {
     lines
 }
 
+/// The `orders::DocumentPrinter` this crate is.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PdfPrinter;
+
+impl orders::DocumentPrinter for PdfPrinter {
+    fn pdf(&self, document: &Invoice) -> Vec<u8> {
+        render(document)
+    }
+}
+
 /// The document as a PDF file.
 pub fn render(document: &Invoice) -> Vec<u8> {
     let body = &document.body;

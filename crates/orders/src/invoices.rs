@@ -183,6 +183,12 @@ pub trait InvoiceRepository: Send + Sync {
     async fn recent(&self, limit: u64) -> Result<Vec<Invoice>, RepoError>;
 }
 
+/// Prints a document as a file people keep (a PDF).
+pub trait DocumentPrinter: Send + Sync {
+    /// The document as a PDF file.
+    fn pdf(&self, document: &Invoice) -> Vec<u8>;
+}
+
 /// The wording a VAT treatment needs on the document.
 pub fn vat_note(treatment: VatTreatment) -> Option<String> {
     match treatment {
@@ -342,6 +348,11 @@ impl OrdersService {
     /// `owner`'s documents, newest first.
     pub async fn my_documents(&self, owner: UserId) -> Result<Vec<Invoice>, OrderError> {
         Ok(self.invoicing.invoices.owned(owner).await?)
+    }
+
+    /// A document as a PDF file.
+    pub fn pdf_of(&self, document: &Invoice) -> Vec<u8> {
+        self.invoicing.printer.pdf(document)
     }
 
     /// The newest documents, for the site team.

@@ -15,7 +15,8 @@ pub mod vat_number;
 pub use catalog::{CatalogService, Product, ProductOffer, ProductRepository, WeekPolicy, WeekRule};
 pub use fulfilment::{FulfilLine, LineResult};
 pub use invoices::{
-    DocumentBody, DocumentKind, DocumentLine, Invoice, InvoiceRepository, IssueCreditNote, IssueInvoice, NewDocument, Party, Seller,
+    DocumentBody, DocumentKind, DocumentLine, DocumentPrinter, Invoice, InvoiceRepository, IssueCreditNote, IssueInvoice, NewDocument,
+    Party, Seller,
 };
 pub use order::{Amounts, Billing, Line, Order, OrderLine, OrderNumber, OrderStatus, ProductKind, Quote, VatSummary};
 pub use payments::{

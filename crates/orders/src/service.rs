@@ -2,7 +2,7 @@
 //! (open with the token, change billing details and re-price, hand over to the provider).
 
 use crate::catalog::{ProductRepository, WeekPolicy};
-use crate::invoices::{InvoiceRepository, Seller};
+use crate::invoices::{DocumentPrinter, InvoiceRepository, Seller};
 use crate::order::{Amounts, Billing, Order, OrderNumber, OrderStatus, Quote, VatSummary};
 use crate::payments::{PaymentError, PaymentProvider, PaymentSession, ReturnUrls};
 use crate::ports::{NewOrder, OrderRepository};
@@ -54,6 +54,7 @@ pub struct OrdersService {
 #[derive(Clone)]
 pub struct Invoicing {
     pub invoices: Arc<dyn InvoiceRepository>,
+    pub printer: Arc<dyn DocumentPrinter>,
     /// The seller printed on every document.
     pub seller: Seller,
     pub mailer: Arc<dyn kernel::Mailer>,

@@ -55,7 +55,7 @@ fn respond(state: &WebState, document: &Invoice, pdf: bool, back: &'static str, 
             .content_type("application/pdf")
             .insert_header(("Content-Disposition", format!("inline; filename=\"{}.pdf\"", document.number)))
             .insert_header(("Cache-Control", "private, no-store"))
-            .body(invoice_pdf::render(document));
+            .body(state.app.commerce.orders.pdf_of(document));
     }
     let body = &document.body;
     let cents = |amount: i64| Cents::new(amount).to_string();

@@ -76,6 +76,7 @@ fn orders_service(
         policy,
         invoicing: orders::Invoicing {
             invoices: store.invoices(),
+            printer: Arc::new(invoice_pdf::PdfPrinter),
             seller: orders::Seller {
                 name: settings.seller_name.clone().unwrap_or_else(|| settings.site_name.clone()),
                 address: settings.seller_address.clone(),
