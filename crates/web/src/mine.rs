@@ -74,7 +74,10 @@ pub(crate) async fn owned(state: &WebState, caller: &Caller) -> Result<Owned, Op
                 id: listing.id,
                 name: listing.name,
                 status: listing.status.replace('_', " "),
-                week: listing.launch_week,
+                // "14 December 2026": the week's Monday in words.
+                week: listing
+                    .launch_week
+                    .map(|week| kernel::Week::parse_date(&week).map_or(week, |week| crate::dates::long_day(week.monday()))),
                 badge: listing
                     .badge_check
                     .map(|check| format!("{} on {}", words(&check.result), crate::dates::long_date_of(&check.checked_at))),
