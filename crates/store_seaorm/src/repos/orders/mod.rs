@@ -3,3 +3,4 @@
 mod catalog_repo;
 mod invoices_repo;
 mod orders_repo;
+mod vat_rates_repo;

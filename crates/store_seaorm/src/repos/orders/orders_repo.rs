@@ -1,81 +1,25 @@
-//! `VatRateRepository` and `OrderRepository` over SeaORM. Settling a payment is one
+//! `OrderRepository` over SeaORM. Settling a payment is one
 //! transaction: the event's row under its unique key, the order read (locked on PostgreSQL),
 //! the domain's decision, the status compare-and-set and the fulfilment jobs.
 
-use crate::entity::{order, order_line, order_task, payment_event, vat_rate};
+use crate::entity::{order, order_line, order_task, payment_event};
 use crate::shared::rows::job_row;
 use crate::{SeaStore, repo_err, utc};
 use async_trait::async_trait;
 use kernel::{Cents, CountryCode, ListingId, PageRequest, Paged, RepoError, UserId, Week};
 use orders::{
     Amounts, Billing, Line, NewOrder, Order, OrderLine, OrderNumber, OrderRepository, OrderStatus, OrderTask, Settled, Settlement,
-    VatNumberCheck, VatRate, VatRateEntry, VatRateRepository, VatSummary, VatTreatment,
+    VatNumberCheck, VatRate, VatSummary, VatTreatment,
 };
-use sea_orm::sea_query::{Expr, OnConflict};
+use sea_orm::sea_query::Expr;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect, Set,
     TransactionTrait,
 };
-use time::{Date, OffsetDateTime};
+use time::OffsetDateTime;
 
-fn corrupt(what: &str, value: &str) -> RepoError {
+pub(super) fn corrupt(what: &str, value: &str) -> RepoError {
     RepoError::Backend(format!("{what} holds {value:?}").into())
-}
-
-#[async_trait]
-impl VatRateRepository for SeaStore {
-    async fn rate_on(&self, country: &CountryCode, day: Date) -> Result<Option<VatRate>, RepoError> {
-        let row = vat_rate::Entity::find()
-            .filter(vat_rate::Column::Country.eq(country.as_str()))
-            .filter(vat_rate::Column::ValidFrom.lte(day))
-            .order_by_desc(vat_rate::Column::ValidFrom)
-            .one(&self.db)
-            .await
-            .map_err(repo_err)?;
-        row.map(|row| {
-            VatRate::from_basis_points(u32::try_from(row.rate_basis_points).unwrap_or(u32::MAX))
-                .ok_or_else(|| corrupt("vat_rates.rate_basis_points", &row.rate_basis_points.to_string()))
-        })
-        .transpose()
-    }
-
-    async fn list(&self) -> Result<Vec<VatRateEntry>, RepoError> {
-        vat_rate::Entity::find()
-            .order_by_asc(vat_rate::Column::Country)
-            .order_by_asc(vat_rate::Column::ValidFrom)
-            .all(&self.db)
-            .await
-            .map_err(repo_err)?
-            .into_iter()
-            .map(|row| {
-                Ok(VatRateEntry {
-                    country: CountryCode::parse(&row.country).map_err(|_| corrupt("vat_rates.country", &row.country))?,
-                    rate: VatRate::from_basis_points(u32::try_from(row.rate_basis_points).unwrap_or(u32::MAX))
-                        .ok_or_else(|| corrupt("vat_rates.rate_basis_points", &row.rate_basis_points.to_string()))?,
-                    valid_from: row.valid_from,
-                })
-            })
-            .collect()
-    }
-
-    async fn set(&self, entry: &VatRateEntry) -> Result<(), RepoError> {
-        let row = vat_rate::ActiveModel {
-            country: Set(entry.country.as_str().to_owned()),
-            rate_basis_points: Set(i32::try_from(entry.rate.basis_points()).unwrap_or(i32::MAX)),
-            valid_from: Set(entry.valid_from),
-            ..Default::default()
-        };
-        vat_rate::Entity::insert(row)
-            .on_conflict(
-                OnConflict::columns([vat_rate::Column::Country, vat_rate::Column::ValidFrom])
-                    .update_column(vat_rate::Column::RateBasisPoints)
-                    .to_owned(),
-            )
-            .exec(&self.db)
-            .await
-            .map_err(repo_err)?;
-        Ok(())
-    }
 }
 
 fn to_line(row: order_line::Model) -> Result<OrderLine, RepoError> {
